@@ -1,0 +1,91 @@
+/* engine.h — how phases reach the file system: a table of operations.
+ *
+ * An engine is a const struct of function pointers with a name and capability flags,
+ * chosen once per run. Phases call only these operations, so the same phase runs on the
+ * posix engine (plain system calls), the null engine (does nothing: measures the harness
+ * itself) and later batched engines (io_uring).
+ *
+ * Contract for every operation:
+ *  - returns >= 0 on success and -errno on failure; never prints;
+ *  - counts itself (and its latency) in w->st, so phases never time single calls;
+ *  - directory fds returned by opendir are only ever passed back to the same engine.
+ * Asynchronous engines may queue an operation and report its failure from a later call
+ * or from drain(); phases call drain() before they depend on earlier results.
+ */
+#ifndef FSBENCH_ENGINE_H
+#define FSBENCH_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "measure.h"
+
+enum {
+    ENG_CAP_REAL = 1u << 0,  /* touches the file system (the null engine does not) */
+    ENG_CAP_ASYNC = 1u << 1, /* queues operations; drain() completes them */
+};
+
+/* Flags for create_file. */
+enum { ENG_CREATE_FSYNC = 1u << 0, ENG_CREATE_EXCL = 1u << 1 };
+
+struct eng_worker {
+    struct opstats *st;     /* where operations are counted */
+    void *priv;             /* the engine's per-worker state */
+};
+
+struct engine {
+    const char *name;
+    const char *desc;
+    unsigned caps;
+
+    /* Per-worker set-up and tear-down (NULL: nothing to do). */
+    int (*worker_init)(struct eng_worker *w);
+    void (*worker_fini)(struct eng_worker *w);
+
+    /* Opens directory `name` under dirfd (name "." for dirfd itself): fd or -errno. */
+    int (*opendir)(struct eng_worker *w, int dirfd, const char *name);
+    int (*close)(struct eng_worker *w, int fd);
+    int (*mkdir)(struct eng_worker *w, int dirfd, const char *name, mode_t mode);
+    /* Creates `name` and writes `size` bytes: `data` (len bytes) repeated. */
+    int (*create_file)(struct eng_worker *w, int dirfd, const char *name, mode_t mode,
+                       const void *data, size_t len, uint64_t size, unsigned flags);
+    /* Opens, reads to EOF through buf, closes; *bytes gets the bytes read. */
+    int (*read_file)(struct eng_worker *w, int dirfd, const char *name, void *buf,
+                     size_t buflen, uint64_t *bytes);
+    int (*stat)(struct eng_worker *w, int dirfd, const char *name, struct stat *st);
+    /* One getdents64 call into buf: bytes filled, 0 at the end, or -errno. */
+    int (*getdents)(struct eng_worker *w, int dirfd, void *buf, size_t len);
+    /* unlinkat; flags AT_REMOVEDIR removes a directory (counted as rmdir). */
+    int (*unlink)(struct eng_worker *w, int dirfd, const char *name, int flags);
+    int (*rename)(struct eng_worker *w, int olddirfd, const char *oldname, int newdirfd,
+                  const char *newname);
+    int (*symlink)(struct eng_worker *w, const char *target, int dirfd, const char *name);
+    /* readlinkat into buf (NUL-terminated): length or -errno. */
+    int (*readlink)(struct eng_worker *w, int dirfd, const char *name, char *buf, size_t len);
+    int (*link)(struct eng_worker *w, int olddirfd, const char *oldname, int newdirfd,
+                const char *newname);
+    /* Copies a regular file's data into a new file with the given mode and times
+     * (cp -a): copy_file_range, falling back to read/write through buf. */
+    int (*copy_file)(struct eng_worker *w, int sdirfd, const char *sname, int ddirfd,
+                     const char *dname, mode_t mode, const struct timespec times[2], void *buf,
+                     size_t buflen, uint64_t *bytes);
+    /* Sets times of an entry without following links (utimensat AT_SYMLINK_NOFOLLOW). */
+    int (*set_times)(struct eng_worker *w, int dirfd, const char *name,
+                     const struct timespec times[2]);
+    int (*fsync)(struct eng_worker *w, int fd);
+    /* syncfs of the file system holding fd. */
+    int (*syncfs)(struct eng_worker *w, int fd);
+    /* Completes every queued operation: 0 or the first failure's -errno. */
+    int (*drain)(struct eng_worker *w);
+};
+
+/* The registry; NULL-terminated. */
+extern const struct engine *const engine_table[];
+const struct engine *engine_find(const char *name);
+
+extern const struct engine engine_posix;
+extern const struct engine engine_null;
+
+#endif

@@ -1,0 +1,120 @@
+/* measure.h — everything fsbench measures about a phase: clocks, op counts with latency
+ * histograms, rusage, /proc/self/io, block-device counters, a progress time line, and the
+ * machine and target descriptions stored with the results.
+ *
+ * Hot path: opstats_record() is called by the engines once per system call. It must stay
+ * a few nanoseconds: an array increment, a histogram bucket increment, and two relaxed
+ * atomic stores the time-line sampler reads from another thread.
+ */
+#ifndef FSBENCH_MEASURE_H
+#define FSBENCH_MEASURE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/resource.h>
+#include <time.h>
+
+#include "results.h"
+
+/* ---- latency histogram: log-linear buckets, 1 ns .. ~1e12 ns, <= 1/16 relative error ---- */
+#define LAT_SUB_BITS 4
+#define LAT_SUB (1u << LAT_SUB_BITS)
+#define LAT_BUCKETS (64u * LAT_SUB)
+
+struct lat_hist {
+    uint64_t count, sum_ns, min_ns, max_ns;
+    uint32_t bucket[LAT_BUCKETS];
+};
+
+void lat_record(struct lat_hist *h, uint64_t ns);
+void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
+/* Value at quantile q in [0,1] (upper edge of its bucket, clamped to max); 0 if empty. */
+uint64_t lat_quantile(const struct lat_hist *h, double q);
+void lat_summarise(const struct lat_hist *h, struct lat_summary *out);
+
+/* ---- per-worker op counters ---- */
+struct opstats {
+    uint64_t count[OP_KINDS];
+    uint64_t bytes_read, bytes_written;
+    struct lat_hist lat[OP_KINDS];
+    /* read by the time-line sampler while the worker runs */
+    _Atomic uint64_t progress_ops;
+    _Atomic uint64_t progress_bytes;
+};
+
+static inline uint64_t meas_now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Counts one op of kind k that took t1 - t0 ns and moved `bytes` bytes (reads count
+ * into bytes_read for OP_READ, everything else with bytes into bytes_written). */
+static inline void opstats_record(struct opstats *s, enum op_kind k, uint64_t t0, uint64_t t1,
+                                  uint64_t bytes)
+{
+    s->count[k]++;
+    lat_record(&s->lat[k], t1 - t0);
+    if (bytes) {
+        if (k == OP_READ)
+            s->bytes_read += bytes;
+        else
+            s->bytes_written += bytes;
+    }
+    atomic_store_explicit(&s->progress_ops,
+                          atomic_load_explicit(&s->progress_ops, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+    if (bytes)
+        atomic_store_explicit(&s->progress_bytes,
+                              atomic_load_explicit(&s->progress_bytes, memory_order_relaxed) +
+                                  bytes,
+                              memory_order_relaxed);
+}
+
+void opstats_reset(struct opstats *s);
+void opstats_merge(struct opstats *dst, const struct opstats *src);
+/* Copies counts, bytes and latency summaries into a phase result. */
+void opstats_to_result(const struct opstats *s, struct phase_result *r);
+
+/* ---- whole-process snapshots around a phase ---- */
+struct meas_dev {
+    bool valid;
+    char name[64];              /* sysfs name, e.g. "loop0", "vda" */
+    char stat_path[128];        /* /sys/dev/block/M:m/stat */
+};
+
+struct meas_snap {
+    uint64_t mono_ns;
+    struct rusage self, children;
+    uint64_t io_read_bytes, io_write_bytes; /* /proc/self/io read_bytes/write_bytes */
+    struct dev_io dev;
+};
+
+/* Finds the block device behind `path` (its st_dev in sysfs, else the mount source in
+ * /proc/self/mountinfo). dev->valid is false when there is none (tmpfs). 0 or -1. */
+int meas_dev_for_path(const char *path, struct meas_dev *dev);
+/* Same for a block-device node such as /dev/loop3. */
+int meas_dev_for_node(const char *node, struct meas_dev *dev);
+
+void meas_snap_take(struct meas_snap *s, const struct meas_dev *dev);
+/* Fills wall, user, sys, rusage, /proc/self/io and device deltas of r from a -> b. */
+void meas_snap_delta(const struct meas_snap *a, const struct meas_snap *b,
+                     struct phase_result *r);
+
+/* ---- progress time line: a thread samples the workers' progress counters ---- */
+struct meas_sampler;
+
+/* Starts sampling every interval_ms the sum of progress counters of workers[0..n). */
+struct meas_sampler *meas_sampler_start(struct opstats *const *workers, unsigned n,
+                                        unsigned interval_ms);
+/* Stops the thread; moves the samples into r->timeline and sets r->longest_stall_s. */
+void meas_sampler_stop(struct meas_sampler *s, struct phase_result *r);
+
+/* ---- descriptions stored with results ---- */
+void meas_machine_probe(struct machine_info *m);
+/* Fills fstype, mount point, options and device of the file system holding `path`. */
+int meas_target_probe(const char *path, struct target_info *t);
+
+#endif

@@ -1,0 +1,18 @@
+/* report.h — text reports of a run set: the per-phase table (median, min, max over the runs)
+ * and the seeds' compact form ("extract: 245.98 real 4.45 user 34.55 sys").
+ * Computes nothing it does not print; numbers come from results and stats.
+ */
+#ifndef FSBENCH_REPORT_H
+#define FSBENCH_REPORT_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+enum report_format { REPORT_TABLE, REPORT_SEEDS };
+
+/* Looks a format up by name ("table", "seeds"); -1 if unknown. */
+int report_format_find(const char *name);
+void report_run_set(FILE *out, const struct run_set *rs, enum report_format f);
+
+#endif

@@ -1,0 +1,61 @@
+/* results.c — names of op kinds and memory management of run sets (see results.h). */
+#include "results.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+static const char *const op_names[OP_KINDS] = {
+    [OP_MKDIR] = "mkdir",       [OP_CREATE] = "create", [OP_WRITE] = "write",
+    [OP_OPEN] = "open",         [OP_READ] = "read",     [OP_CLOSE] = "close",
+    [OP_STAT] = "stat",         [OP_READDIR] = "readdir", [OP_UNLINK] = "unlink",
+    [OP_RMDIR] = "rmdir",       [OP_RENAME] = "rename", [OP_FSYNC] = "fsync",
+    [OP_SYNCFS] = "syncfs",     [OP_SYMLINK] = "symlink", [OP_READLINK] = "readlink",
+    [OP_LINK] = "link",         [OP_COPY] = "copy",     [OP_SETATTR] = "setattr",
+};
+
+const char *op_kind_name(enum op_kind k)
+{
+    return (unsigned)k < OP_KINDS ? op_names[k] : "?";
+}
+
+struct run_result *run_set_add_run(struct run_set *rs, size_t nphases)
+{
+    struct run_result *runs = realloc(rs->runs, (rs->nruns + 1) * sizeof *runs);
+    if (!runs) {
+        error("out of memory");
+        return NULL;
+    }
+    rs->runs = runs;
+    struct run_result *r = &runs[rs->nruns];
+    memset(r, 0, sizeof *r);
+    r->phases = calloc(nphases ? nphases : 1, sizeof *r->phases);
+    if (!r->phases) {
+        error("out of memory");
+        return NULL;
+    }
+    r->nphases = nphases;
+    r->index = (unsigned)rs->nruns;
+    rs->nruns++;
+    return r;
+}
+
+void phase_result_free(struct phase_result *pr)
+{
+    free(pr->timeline);
+    pr->timeline = NULL;
+    pr->timeline_len = 0;
+}
+
+void run_set_free(struct run_set *rs)
+{
+    for (size_t i = 0; i < rs->nruns; i++) {
+        for (size_t j = 0; j < rs->runs[i].nphases; j++)
+            phase_result_free(&rs->runs[i].phases[j]);
+        free(rs->runs[i].phases);
+    }
+    free(rs->runs);
+    rs->runs = NULL;
+    rs->nruns = 0;
+}

@@ -1,0 +1,154 @@
+/* results.h — the data model of a measurement: what one phase of one run measured,
+ * and the run set that holds all runs of one `fsbench run` invocation.
+ *
+ * Shared by the runner (fills it), report backends (print it), the JSON codec and the
+ * store (persist it) and the statistics (summarise it). Plain structs, no behaviour;
+ * helpers that operate on them live in results.c.
+ */
+#ifndef FSBENCH_RESULTS_H
+#define FSBENCH_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Operation kinds counted (and timed) by the engines. Keep op_kind_name() in step. */
+enum op_kind {
+    OP_MKDIR,
+    OP_CREATE,   /* openat(O_CREAT) of a new file */
+    OP_WRITE,    /* one write() call */
+    OP_OPEN,     /* openat of an existing file or directory */
+    OP_READ,     /* one read() call */
+    OP_CLOSE,
+    OP_STAT,     /* fstatat/statx */
+    OP_READDIR,  /* one getdents64 call */
+    OP_UNLINK,
+    OP_RMDIR,
+    OP_RENAME,
+    OP_FSYNC,
+    OP_SYNCFS,
+    OP_SYMLINK,
+    OP_READLINK,
+    OP_LINK,
+    OP_COPY,     /* one copy_file_range call */
+    OP_SETATTR,  /* fchmod/futimens/utimensat */
+    OP_KINDS
+};
+
+const char *op_kind_name(enum op_kind k);
+
+/* Latency percentiles reported per op kind (nanoseconds). */
+struct lat_summary {
+    uint64_t count;
+    uint64_t min_ns, p50_ns, p90_ns, p99_ns, p999_ns, max_ns;
+    double mean_ns;
+};
+
+/* Block-device counters over a phase (from /sys/dev/block/M:m/stat). */
+struct dev_io {
+    bool valid;                 /* false: no block device behind the target (tmpfs) */
+    uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors;
+    uint64_t io_ticks_ms;       /* time the device was busy */
+};
+
+/* One point of the progress time line: cumulative ops and bytes at t seconds. */
+struct timeline_point {
+    double t;
+    uint64_t ops;
+    uint64_t bytes;
+};
+
+enum phase_status { PHASE_OK = 0, PHASE_SKIPPED, PHASE_FAILED };
+
+#define RES_NAME_MAX 64
+#define RES_NOTE_MAX 256
+
+struct phase_result {
+    char name[RES_NAME_MAX];
+    enum phase_status status;
+    char note[RES_NOTE_MAX];    /* why skipped / first failure "create tree/a/b: No space left" */
+
+    double wall_s, user_s, sys_s;
+    uint64_t ops[OP_KINDS];
+    uint64_t ops_total;
+    uint64_t bytes_read, bytes_written;
+    uint64_t files, dirs, symlinks; /* entries the phase handled */
+
+    /* getrusage deltas (self + waited-for children) */
+    long nvcsw, nivcsw, majflt, minflt, inblock, oublock;
+    /* /proc/self/io deltas */
+    uint64_t io_read_bytes, io_write_bytes;
+    struct dev_io dev;
+
+    struct lat_summary lat[OP_KINDS];
+
+    struct timeline_point *timeline; /* owned; may be NULL */
+    size_t timeline_len;
+    double longest_stall_s;     /* longest interval with no progress */
+};
+
+/* All phases of one run, in order. */
+struct run_result {
+    unsigned index;             /* 0-based run number within the set */
+    unsigned round;             /* round the run belonged to (configurations interleaved) */
+    char config[RES_NAME_MAX];  /* configuration name, "" for the default */
+    bool warmup;                /* discarded from statistics */
+    double started;             /* UNIX time */
+    struct phase_result *phases;
+    size_t nphases;
+};
+
+struct tree_info {
+    char profile[RES_NAME_MAX];
+    double scale;
+    uint64_t seed;
+    uint64_t files, dirs, symlinks, bytes;
+};
+
+struct machine_info {
+    char hostname[128];
+    char kernel[128];           /* uname -r */
+    char kernel_version[256];   /* uname -v */
+    char arch[32];
+    char cpu[128];
+    int ncpu;
+    uint64_t ram_bytes;
+    /* kernel settings that change file-system results; -1 when unreadable */
+    long dirty_ratio, dirty_background_ratio, dirty_bytes, dirty_background_bytes;
+    long dirty_expire_centisecs, dirty_writeback_centisecs, vfs_cache_pressure;
+};
+
+struct target_info {
+    char path[4096];
+    char fstype[64];
+    char mount_point[4096];
+    char mount_opts[1024];
+    char device[256];           /* "/dev/loop0", or the mount source, or "" */
+    char blockdev[64];          /* sysfs name used for device I/O ("loop0"), "" if none */
+};
+
+/* A run set: every run of one invocation. */
+struct run_set {
+    int schema_version;
+    char label[RES_NAME_MAX];
+    char scenario[RES_NAME_MAX];
+    char engine[32];
+    char command_line[4096];
+    double created;             /* UNIX time */
+    bool root;                  /* ran as root */
+    bool warm_cache;            /* caches could not be dropped */
+    struct machine_info machine;
+    struct target_info target;
+    struct tree_info tree;
+    struct run_result *runs;
+    size_t nruns;
+};
+
+#define RESULTS_SCHEMA_VERSION 1
+
+/* Allocation helpers; every function returns 0 or -1 after error(). */
+struct run_result *run_set_add_run(struct run_set *rs, size_t nphases);
+void run_set_free(struct run_set *rs);
+void phase_result_free(struct phase_result *pr);
+
+#endif

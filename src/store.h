@@ -1,0 +1,54 @@
+/* store.h — every run kept in SQLite, across reboots and kernels.
+ *
+ * One database file (default $XDG_DATA_HOME/fsbench/results.db, else
+ * ~/.local/share/fsbench/results.db). Schema versioned with migrations, WAL mode and a busy
+ * timeout so two fsbench processes can save at once. A run set is begun once, then each
+ * finished run is added in its own transaction: a kill -9 loses at most the run under way.
+ *
+ * A label names one or more run sets; loading a label merges their runs in time order.
+ */
+#ifndef FSBENCH_STORE_H
+#define FSBENCH_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "results.h"
+
+struct store;
+
+/* Default database path into buf; 0 or -1 (no HOME). */
+int store_default_path(char *buf, size_t len);
+/* Opens (creating directories, schema and migrations as needed). NULL after error(). */
+struct store *store_open(const char *path);
+void store_close(struct store *s);
+
+/* Records the set's description (label, machine, target, tree, scenario, command line);
+ * returns its id (> 0) or -1 after error(). */
+int64_t store_begin_set(struct store *s, const struct run_set *rs);
+/* Adds one finished run of set `set_id`, in one transaction. 0 or -1. */
+int store_add_run(struct store *s, int64_t set_id, const struct run_result *run);
+/* begin + every run: for import. Returns the set id or -1. */
+int64_t store_save_set(struct store *s, const struct run_set *rs);
+
+/* Loads every set carrying `label`, merged, into *out (zeroed by the caller).
+ * 0, 1 when no such label (no message), or -1 after error(). */
+int store_load_label(struct store *s, const char *label, struct run_set *out);
+
+struct store_set_info {
+    int64_t id;
+    char label[RES_NAME_MAX];
+    double created;
+    char scenario[RES_NAME_MAX];
+    char tree[RES_NAME_MAX * 2];    /* "pkgsrc x1 seed 1" */
+    char target[256];               /* "ext4 /dev/loop0 (rw,relatime)" */
+    unsigned nruns;
+};
+typedef int (*store_list_cb)(const struct store_set_info *info, void *arg);
+/* Calls cb for every set, oldest first; stops early if cb returns non-zero. 0 or -1. */
+int store_list(struct store *s, store_list_cb cb, void *arg);
+
+/* Deletes every set carrying label; number of sets deleted, or -1. */
+int store_forget(struct store *s, const char *label);
+
+#endif

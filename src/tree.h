@@ -1,0 +1,67 @@
+/* tree.h — a deterministic synthetic tree, streamed.
+ *
+ * (profile, scale, seed) -> the same entries, names, sizes and bytes every time, on every
+ * machine. The tree is never held in memory: tree_next() walks it depth first with state
+ * proportional to its depth, so ten million files cost what ten do.
+ *
+ * Order: a directory's entry (TREE_DIR) comes before its contents and is closed by a
+ * TREE_LEAVE; within a directory, files and symlinks come before subdirectories. The root
+ * itself is not an entry: depth-1 entries are the root's children.
+ *
+ * File content is `data` (data_len bytes) repeated until `size` bytes; `data` points into
+ * a pattern owned by the generator and stays valid until tree_close().
+ */
+#ifndef FSBENCH_TREE_H
+#define FSBENCH_TREE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profile.h"
+
+struct tree_spec {
+    const struct profile *prof;
+    double scale;           /* multiplies the profile's file count; > 0 */
+    uint64_t seed;
+};
+
+enum tree_kind { TREE_DIR, TREE_FILE, TREE_SYMLINK, TREE_LEAVE };
+
+struct tree_entry {
+    enum tree_kind kind;
+    const char *name;       /* base name; valid until the next tree_next() */
+    unsigned depth;         /* 1 for the root's children */
+    uint64_t size;          /* TREE_FILE: bytes */
+    uint32_t mode;          /* permission bits (0644 files, 0755 dirs and scripts) */
+    const void *data;       /* TREE_FILE: content pattern ... */
+    size_t data_len;        /* ... repeated in pieces of data_len bytes (> 0) */
+    const char *target;     /* TREE_SYMLINK: link target (relative, inside the tree) */
+};
+
+struct tree_gen;
+
+/* Starts a walk of the tree; NULL after error() on bad input or no memory. */
+struct tree_gen *tree_open(const struct tree_spec *spec);
+/* Next entry into *e: 1, or 0 at the end. */
+int tree_next(struct tree_gen *g, struct tree_entry *e);
+/* Path of the last entry relative to the root ("a/b/c.c"), for messages. */
+const char *tree_path(const struct tree_gen *g);
+void tree_close(struct tree_gen *g);
+
+/* Files-at-this-size histogram: bucket i counts sizes in [2^(i-1), 2^i), bucket 0 size 0. */
+#define TREE_HIST_BUCKETS 48
+
+struct tree_totals {
+    uint64_t files, dirs, symlinks, bytes;
+    unsigned max_depth;
+    uint64_t max_file_size;
+    uint64_t size_hist[TREE_HIST_BUCKETS];
+};
+
+/* Streams the whole tree without writing anything and adds it up. 0 or -1. */
+int tree_measure(const struct tree_spec *spec, struct tree_totals *t);
+
+/* Files at the given scale (what tree_measure would count), without walking. */
+uint64_t tree_file_count(const struct tree_spec *spec);
+
+#endif
