@@ -20,4 +20,7 @@ int cli_parse_positive(const char *s, double *out);
 /* Parses a positive whole number; 0 or -1 (no message). */
 int cli_parse_count(const char *s, unsigned long *out);
 
+/* Parses a whole number >= 0 (a seed); 0 or -1 (no message). */
+int cli_parse_u64(const char *s, unsigned long long *out);
+
 #endif

@@ -1,0 +1,52 @@
+#!/bin/bash
+# setup.sh — the README's quick start on a fresh Debian machine, as root.
+#   ./setup.sh run    install what is missing, build, run the basic scenario in a temporary
+#                     directory and print the results table
+#   ./setup.sh test   install what is missing, then build with gcc and clang (-Werror) and pass
+#                     the whole test suite, also under AddressSanitizer and UBSan
+set -euo pipefail
+cd "$(dirname "$0")"
+
+install_packages() {
+    local want missing=()
+    want=$(grep -v '^#' debian-packages.txt | grep -v '^$')
+    for p in $want; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+            missing+=("$p")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "setup: installing ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "setup: installing packages needs root (sudo $0 $*)" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+jobs=$(nproc 2>/dev/null || echo 2)
+case "${1:-}" in
+run)
+    install_packages
+    make -j"$jobs"
+    exec ./build/fsbench run
+    ;;
+test)
+    install_packages
+    # gcc: full suite
+    make -j"$jobs" CC=gcc
+    make check CC=gcc
+    # clang: must build clean with -Werror; run the unit tests with it too
+    make -j"$jobs" CC=clang BUILD=build-clang
+    make unit CC=clang BUILD=build-clang
+    # AddressSanitizer + UndefinedBehaviorSanitizer: full suite
+    make -j"$jobs" SAN=1
+    ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        make check SAN=1
+    ;;
+*)
+    echo "usage: $0 run|test" >&2
+    exit 2
+    ;;
+esac

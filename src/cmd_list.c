@@ -1,0 +1,50 @@
+/* cmd_list.c — `fsbench list`: the scenarios, phases, tree profiles (with their file count,
+ * total size and the source of their shape, computed by streaming each tree), engines and
+ * report formats.
+ */
+#include <stdio.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "err.h"
+#include "phase.h"
+#include "profile.h"
+#include "scenario.h"
+#include "tree.h"
+
+int cmd_list(int argc, char **argv)
+{
+    if (argc > 1) {
+        if (argv[1][0] == '-' && argv[1][1] == 'h') {
+            printf("usage: fsbench list\n");
+            return EXIT_OK;
+        }
+        return error("list: takes no arguments"), EXIT_USAGE;
+    }
+    printf("scenarios:\n");
+    for (const struct scenario *s = scenario_table; s->name; s++)
+        printf("  %-11s %s\n  %-11s phases: %s\n", s->name, s->desc, "", s->phases);
+
+    printf("\nphases:\n");
+    for (const struct phase_def *p = phase_table; p->name; p++)
+        printf("  %-11s %s\n", p->name, p->desc);
+
+    printf("\ntree profiles (at scale 1, seed 1; --scale multiplies the file count):\n");
+    for (const struct profile *p = profile_builtin; p->name; p++) {
+        struct tree_spec spec = {.prof = p, .scale = 1, .seed = 1};
+        struct tree_totals t;
+        if (tree_measure(&spec, &t) < 0)
+            return EXIT_RUN_FAILED;
+        printf("  %-11s %llu files, %llu dirs, %.1f MB, depth %u: %s\n", p->name,
+               (unsigned long long)t.files, (unsigned long long)t.dirs, (double)t.bytes / 1e6,
+               t.max_depth, p->summary);
+        printf("  %-11s source: %s\n", "", p->source);
+    }
+
+    printf("\nengines:\n");
+    for (size_t i = 0; engine_table[i]; i++)
+        printf("  %-11s %s\n", engine_table[i]->name, engine_table[i]->desc);
+
+    printf("\nreport formats: table (default), seeds\n");
+    return EXIT_OK;
+}

@@ -1,0 +1,14 @@
+/* engine.c — the registry of engines (see engine.h). */
+#include "engine.h"
+
+#include <string.h>
+
+const struct engine *const engine_table[] = {&engine_posix, &engine_null, NULL};
+
+const struct engine *engine_find(const char *name)
+{
+    for (size_t i = 0; engine_table[i]; i++)
+        if (strcmp(engine_table[i]->name, name) == 0)
+            return engine_table[i];
+    return NULL;
+}

@@ -1,0 +1,60 @@
+/* main.c — fsbench's entry point: dispatches to a sub-command and returns its exit status. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "err.h"
+
+#ifndef FSBENCH_VERSION
+#define FSBENCH_VERSION "0.1.0"
+#endif
+
+struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command commands[] = {
+    {"run", cmd_run, "run a scenario: measure every phase over N runs"},
+    {"list", cmd_list, "scenarios, phases, tree profiles and engines"},
+    {"tree", cmd_tree, "make a tree without timing it, or show its statistics"},
+    {"compare", cmd_compare, "compare stored run sets or configurations, with a verdict"},
+    {"runs", cmd_runs, "list the stored run sets"},
+    {"show", cmd_show, "print a stored run set as run would"},
+    {"export", cmd_export, "export a stored run set as JSON or CSV"},
+    {"import", cmd_import, "store a run set from a JSON file"},
+    {"forget", cmd_forget, "delete the stored run sets with a label"},
+    {NULL, NULL, NULL},
+};
+
+static void usage(FILE *out)
+{
+    fprintf(out, "usage: fsbench COMMAND [OPTIONS]   (fsbench COMMAND --help for its options)\n\n");
+    for (const struct command *c = commands; c->name; c++)
+        fprintf(out, "  %-9s %s\n", c->name, c->summary);
+    fprintf(out, "\nfsbench run            runs the 'basic' scenario on the 'tiny' tree in a "
+                 "temporary directory\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+        usage(stdout);
+        return EXIT_OK;
+    }
+    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        printf("fsbench %s\n", FSBENCH_VERSION);
+        return EXIT_OK;
+    }
+    for (const struct command *c = commands; c->name; c++)
+        if (!strcmp(c->name, cmd))
+            return c->fn(argc - 1, argv + 1);
+    error("unknown command '%s' (see 'fsbench --help')", cmd);
+    return EXIT_USAGE;
+}

@@ -1,0 +1,63 @@
+/* phase.c — the phase registry and the helpers every phase uses to fail, skip and stop. */
+#include "phase.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+volatile sig_atomic_t phase_interrupt;
+
+const struct phase_def phase_table[] = {
+    {"extract", "create the tree: mkdir, create+write every file, symlinks (like tar -x)", 0,
+     phase_extract},
+    {"sync", "syncfs of the target file system (like sync)", 0, phase_sync},
+    {"dropcaches", "sync, then drop page, dentry and inode caches (root only)",
+     PHASE_NEEDS_ROOT, phase_dropcaches},
+    {"walk", "readdir every directory of the tree (like find)", 0, phase_walk},
+    {"statwalk", "readdir and lstat every entry (like find -ls)", 0, phase_statwalk},
+    {"read", "read every file to the end (like tar -c >/dev/null)", 0, phase_read},
+    {"copy", "copy the tree with modes and times to a sibling (like cp -a, cpdup)", 0,
+     phase_copy},
+    {"delete", "remove the tree and its copy (like rm -rf)", 0, phase_delete},
+    {NULL, NULL, 0, NULL},
+};
+
+const struct phase_def *phase_find(const char *name)
+{
+    for (const struct phase_def *p = phase_table; p->name; p++)
+        if (strcmp(p->name, name) == 0)
+            return p;
+    return NULL;
+}
+
+int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno)
+{
+    struct phase_result *r = ctx->res;
+    if (r->status != PHASE_FAILED) {
+        r->status = PHASE_FAILED;
+        int e = neg_errno < 0 ? -neg_errno : neg_errno;
+        snprintf(r->note, sizeof r->note, "%s %s: %s", op, path, strerror(e));
+    }
+    return -1;
+}
+
+int phase_skip(struct phase_ctx *ctx, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    ctx->res->status = PHASE_SKIPPED;
+    vsnprintf(ctx->res->note, sizeof ctx->res->note, fmt, ap);
+    va_end(ap);
+    return 0;
+}
+
+int phase_check_interrupt(struct phase_ctx *ctx)
+{
+    if (!phase_interrupt)
+        return 0;
+    if (ctx->res->status != PHASE_FAILED) {
+        ctx->res->status = PHASE_FAILED;
+        snprintf(ctx->res->note, sizeof ctx->res->note, "interrupted by a signal");
+    }
+    return -1;
+}

@@ -1,0 +1,69 @@
+/* phase.h — a phase is one timed step of a scenario (extract, sync, walk, ...): a name, a
+ * description, flags and a run function. The runner measures around run(); the phase only
+ * does its work through the engine and counts the entries it handled.
+ *
+ * Workspace layout (all relative to ctx->ws_fd): "tree" is the tree under test, "copy" the
+ * copy made by the copy phase. Phases never touch anything else.
+ */
+#ifndef FSBENCH_PHASE_H
+#define FSBENCH_PHASE_H
+
+#include <signal.h>
+#include <stdbool.h>
+
+#include "engine.h"
+#include "results.h"
+#include "tree.h"
+
+#define PHASE_TREE_DIR "tree"
+#define PHASE_COPY_DIR "copy"
+
+enum {
+    PHASE_NEEDS_ROOT = 1u << 0, /* skipped (with a note) when not root */
+};
+
+struct phase_ctx {
+    const struct engine *eng;
+    struct eng_worker *w;
+    int ws_fd;                      /* workspace directory (a real fd) */
+    const struct tree_spec *tree;   /* the tree extract makes */
+    struct phase_result *res;       /* counts and the first failure go here */
+    bool root;                      /* running as root */
+    void *buf;                      /* I/O buffer for reads and copies */
+    size_t buflen;
+};
+
+struct phase_def {
+    const char *name;
+    const char *desc;
+    unsigned flags;
+    /* 0 done (or skipped: res->status set), -1 failed (res->status/note set). */
+    int (*run)(struct phase_ctx *ctx);
+};
+
+/* The registry, ending with {NULL}. */
+extern const struct phase_def phase_table[];
+const struct phase_def *phase_find(const char *name);
+
+/* Records the phase's first failure as "<op> <path>: <strerror>" and returns -1. */
+int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
+/* Marks the phase skipped with a reason; returns 0. */
+int phase_skip(struct phase_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Set by SIGINT/SIGTERM; phases stop at the next entry when it is set. */
+extern volatile sig_atomic_t phase_interrupt;
+int phase_check_interrupt(struct phase_ctx *ctx);
+
+/* Phase run functions, one file per family. */
+int phase_extract(struct phase_ctx *ctx);
+/* Creates ctx->tree's entries below directory fd root (an fd of ctx->eng's). 0 or -1. */
+int phase_extract_into(struct phase_ctx *ctx, int root);
+int phase_sync(struct phase_ctx *ctx);
+int phase_dropcaches(struct phase_ctx *ctx);
+int phase_walk(struct phase_ctx *ctx);
+int phase_statwalk(struct phase_ctx *ctx);
+int phase_read(struct phase_ctx *ctx);
+int phase_copy(struct phase_ctx *ctx);
+int phase_delete(struct phase_ctx *ctx);
+
+#endif

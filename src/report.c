@@ -1,0 +1,266 @@
+/* report.c — the text reports of a run set (see report.h): a header describing tree, target
+ * and machine; one row per phase with the median and range over the runs; notes for skipped
+ * and failed phases; and the seeds' compact "extract: 1.23 real 0.10 user 1.00 sys" form.
+ */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const format_names[] = {[REPORT_TABLE] = "table", [REPORT_SEEDS] = "seeds"};
+
+int report_format_find(const char *name)
+{
+    for (size_t i = 0; i < sizeof format_names / sizeof *format_names; i++)
+        if (strcmp(format_names[i], name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median of v[0..n) (sorts v); mean of the middle two for even n. */
+static double median(double *v, size_t n)
+{
+    if (n == 0)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static void human_bytes(char *buf, size_t len, double b)
+{
+    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB"};
+    int u = 0;
+    while (b >= 1000 && u < 4) {
+        b /= 1000;
+        u++;
+    }
+    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+}
+
+/* The phase results of phase slot p over the runs that count (not warm-up, status ok). */
+static size_t collect(const struct run_set *rs, const char *config, size_t p,
+                      const struct phase_result **out)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        if (r->warmup || strcmp(r->config, config) || p >= r->nphases)
+            continue;
+        if (r->phases[p].status == PHASE_OK)
+            out[n++] = &r->phases[p];
+    }
+    return n;
+}
+
+static double rate(double amount, double wall)
+{
+    return wall > 0 ? amount / wall : 0;
+}
+
+/* Getters of the figures the table shows as medians. */
+static double get_user(const struct phase_result *p) { return p->user_s; }
+static double get_sys(const struct phase_result *p) { return p->sys_s; }
+static double get_ops(const struct phase_result *p) { return (double)p->ops_total; }
+static double get_kops(const struct phase_result *p)
+{
+    return rate((double)p->ops_total, p->wall_s) / 1000;
+}
+static double get_mbps(const struct phase_result *p)
+{
+    return rate((double)(p->bytes_read + p->bytes_written), p->wall_s) / 1e6;
+}
+static double get_stall(const struct phase_result *p) { return p->longest_stall_s; }
+static double get_dev_rd(const struct phase_result *p) { return (double)p->dev.rd_ios; }
+static double get_dev_wr(const struct phase_result *p) { return (double)p->dev.wr_ios; }
+
+/* Median of get(pr[i]) over n results, using v (n doubles) as scratch. */
+static double median_by(const struct phase_result **pr, size_t n, double *v,
+                        double (*get)(const struct phase_result *))
+{
+    for (size_t i = 0; i < n; i++)
+        v[i] = get(pr[i]);
+    return median(v, n);
+}
+
+static void print_header(FILE *out, const struct run_set *rs)
+{
+    char bytes[32];
+    human_bytes(bytes, sizeof bytes, (double)rs->tree.bytes);
+    fprintf(out, "scenario %s%s%s, tree %s x%g seed %llu: %llu files, %llu dirs", rs->scenario,
+            rs->label[0] ? ", label " : "", rs->label, rs->tree.profile, rs->tree.scale,
+            (unsigned long long)rs->tree.seed, (unsigned long long)rs->tree.files,
+            (unsigned long long)rs->tree.dirs);
+    if (rs->tree.symlinks)
+        fprintf(out, ", %llu symlinks", (unsigned long long)rs->tree.symlinks);
+    fprintf(out, ", %s\n", bytes);
+    const struct target_info *t = &rs->target;
+    fprintf(out, "target %s (%s, %s; device %s), engine %s, %zu run%s\n", t->path,
+            t->fstype[0] ? t->fstype : "?", t->mount_opts[0] ? t->mount_opts : "?",
+            t->blockdev[0] ? t->blockdev : "n/a", rs->engine, rs->nruns,
+            rs->nruns == 1 ? "" : "s");
+    const struct machine_info *m = &rs->machine;
+    fprintf(out, "machine %s: Linux %s %s, %d CPUs, %.1f GiB RAM, dirty_ratio %ld\n",
+            m->hostname, m->kernel, m->arch, m->ncpu, (double)m->ram_bytes / (1u << 30),
+            m->dirty_ratio);
+}
+
+/* The op kind a phase did most of, for its latency column. */
+static int dominant_op(const struct phase_result *pr)
+{
+    int best = -1;
+    uint64_t most = 0;
+    for (int k = 0; k < OP_KINDS; k++)
+        if (pr->lat[k].count > most && k != OP_CLOSE) {
+            most = pr->lat[k].count;
+            best = k;
+        }
+    return best;
+}
+
+static void fmt_latency(char *buf, size_t len, uint64_t ns)
+{
+    if (ns < 1000)
+        snprintf(buf, len, "%llu ns", (unsigned long long)ns);
+    else if (ns < 1000000)
+        snprintf(buf, len, "%.1f us", (double)ns / 1e3);
+    else if (ns < 1000000000)
+        snprintf(buf, len, "%.1f ms", (double)ns / 1e6);
+    else
+        snprintf(buf, len, "%.2f s", (double)ns / 1e9);
+}
+
+static void print_phase_row(FILE *out, const struct phase_result **pr, size_t n,
+                            const char *name)
+{
+    double *v = calloc(n, sizeof *v);
+    if (!v)
+        return;
+    double wmin = pr[0]->wall_s, wmax = pr[0]->wall_s;
+    for (size_t i = 0; i < n; i++) {
+        v[i] = pr[i]->wall_s;
+        if (v[i] < wmin)
+            wmin = v[i];
+        if (v[i] > wmax)
+            wmax = v[i];
+    }
+    double wall = median(v, n);
+    double user = median_by(pr, n, v, get_user);
+    double sys = median_by(pr, n, v, get_sys);
+    double ops = median_by(pr, n, v, get_ops);
+    double kops = median_by(pr, n, v, get_kops);
+    double mbps = median_by(pr, n, v, get_mbps);
+    double stall = median_by(pr, n, v, get_stall);
+    char dev[32] = "n/a";
+    if (pr[0]->dev.valid)
+        snprintf(dev, sizeof dev, "%.0f/%.0f", median_by(pr, n, v, get_dev_rd),
+                 median_by(pr, n, v, get_dev_wr));
+    /* Latency of the dominant op, from the run whose wall time is nearest the median. */
+    const struct phase_result *mid = pr[0];
+    for (size_t i = 1; i < n; i++)
+        if (fabs(pr[i]->wall_s - wall) < fabs(mid->wall_s - wall))
+            mid = pr[i];
+    char lat[64] = "-";
+    int k = dominant_op(mid);
+    if (k >= 0) {
+        char p50[24], p99[24];
+        fmt_latency(p50, sizeof p50, mid->lat[k].p50_ns);
+        fmt_latency(p99, sizeof p99, mid->lat[k].p99_ns);
+        snprintf(lat, sizeof lat, "%s %s / %s", op_kind_name((enum op_kind)k), p50, p99);
+    }
+    char range[48];
+    snprintf(range, sizeof range, "[%.3f-%.3f]", wmin, wmax);
+    fprintf(out, "%-11s %4zu %9.3f %-17s %7.2f %7.2f %10.0f %8.1f %8.1f %13s %7.2f  %s\n", name,
+            n, wall, range, user, sys, ops, kops, mbps, dev, stall, lat);
+    free(v);
+}
+
+static void print_table(FILE *out, const struct run_set *rs, const char *config)
+{
+    size_t nph = 0;
+    for (size_t i = 0; i < rs->nruns; i++)
+        if (!strcmp(rs->runs[i].config, config) && rs->runs[i].nphases > nph)
+            nph = rs->runs[i].nphases;
+    const struct phase_result **pr = calloc(rs->nruns ? rs->nruns : 1, sizeof *pr);
+    if (!pr)
+        return;
+    fprintf(out, "%-11s %4s %9s %-17s %7s %7s %10s %8s %8s %13s %7s  %s\n", "phase", "runs",
+            "wall s", "[min-max]", "user s", "sys s", "ops", "kops/s", "MB/s", "dev rd/wr io",
+            "stall s", "latency p50 / p99");
+    for (size_t p = 0; p < nph; p++) {
+        const char *name = NULL;
+        for (size_t i = 0; i < rs->nruns && !name; i++)
+            if (!strcmp(rs->runs[i].config, config) && p < rs->runs[i].nphases)
+                name = rs->runs[i].phases[p].name;
+        size_t n = collect(rs, config, p, pr);
+        if (n)
+            print_phase_row(out, pr, n, name);
+        else
+            fprintf(out, "%-11s %4d %9s\n", name, 0, "-");
+    }
+    /* Notes: every distinct skip or failure reason once. */
+    for (size_t p = 0; p < nph; p++) {
+        const char *last = NULL;
+        for (size_t i = 0; i < rs->nruns; i++) {
+            const struct run_result *r = &rs->runs[i];
+            if (strcmp(r->config, config) || p >= r->nphases)
+                continue;
+            const struct phase_result *ph = &r->phases[p];
+            if (ph->status == PHASE_OK || (last && !strcmp(last, ph->note)))
+                continue;
+            fprintf(out, "  %s %s in run %zu: %s\n", ph->name,
+                    ph->status == PHASE_SKIPPED ? "skipped" : "FAILED", i + 1, ph->note);
+            last = ph->note;
+        }
+    }
+    free(pr);
+}
+
+static void print_seeds(FILE *out, const struct run_set *rs)
+{
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        fprintf(out, "%srun %zu%s%s%s\n", i ? "\n" : "", i + 1, r->config[0] ? " (" : "",
+                r->config, r->config[0] ? ")" : "");
+        for (size_t p = 0; p < r->nphases; p++) {
+            const struct phase_result *ph = &r->phases[p];
+            if (ph->status == PHASE_SKIPPED)
+                fprintf(out, "%s: skipped (%s)\n", ph->name, ph->note);
+            else
+                fprintf(out, "%s: %.2f real %.2f user %.2f sys%s\n", ph->name, ph->wall_s,
+                        ph->user_s, ph->sys_s, ph->status == PHASE_FAILED ? " FAILED" : "");
+        }
+    }
+}
+
+void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
+{
+    if (f == REPORT_SEEDS) {
+        print_seeds(out, rs);
+        return;
+    }
+    print_header(out, rs);
+    /* One table per configuration, in order of first appearance. */
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const char *cfg = rs->runs[i].config;
+        size_t j = 0;
+        while (j < i && strcmp(rs->runs[j].config, cfg))
+            j++;
+        if (j < i)
+            continue;
+        if (cfg[0])
+            fprintf(out, "\nconfiguration %s\n", cfg);
+        else
+            fputc('\n', out);
+        print_table(out, rs, cfg);
+    }
+    if (rs->warm_cache)
+        fprintf(out, "note: caches could not be dropped; figures after dropcaches are "
+                     "warm-cache\n");
+}

@@ -1,0 +1,52 @@
+/* scenario.c — the built-in scenarios and the resolution of phase lists (see scenario.h). */
+#include "scenario.h"
+
+#include <string.h>
+
+#include "err.h"
+
+const struct scenario scenario_table[] = {
+    {"basic",
+     "the seeds' hand-timed steps: extract, sync, drop caches, find, find -ls, read, cp -a, "
+     "rm -rf",
+     "extract,sync,dropcaches,walk,statwalk,read,copy,delete,sync"},
+    {"create", "create the tree and sync it, then remove it untimed", "extract,sync"},
+    {"metadata", "extract, then walk and stat-walk cold, then delete",
+     "extract,sync,dropcaches,walk,statwalk,delete,sync"},
+    {NULL, NULL, NULL},
+};
+
+const struct scenario *scenario_find(const char *name)
+{
+    for (const struct scenario *s = scenario_table; s->name; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+int scenario_resolve(const char *list, const struct phase_def **out, size_t max)
+{
+    size_t n = 0;
+    const char *p = list;
+    while (*p) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[64];
+        if (len == 0 || len >= sizeof name)
+            return error("empty or overlong phase name in '%s'", list);
+        memcpy(name, p, len);
+        name[len] = '\0';
+        const struct phase_def *ph = phase_find(name);
+        if (!ph)
+            return error("unknown phase '%s' (see 'fsbench list')", name);
+        if (n == max)
+            return error("too many phases in '%s' (at most %zu)", list, max);
+        out[n++] = ph;
+        p += len;
+        if (*p == ',')
+            p++;
+    }
+    if (n == 0)
+        return error("no phases given");
+    return (int)n;
+}

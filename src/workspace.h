@@ -1,0 +1,31 @@
+/* workspace.h — the directory a run works in, and the promise to leave nothing behind.
+ *
+ * The workspace is the user's --dir (which must exist, be writable and be empty) or a new
+ * directory under $TMPDIR (else /tmp). fsbench marks it with a marker file and only ever
+ * removes "tree" and "copy" below a marked workspace, and the workspace itself only when it
+ * made it. A workspace left by a killed run (only the marker, "tree" and "copy" in it) is
+ * cleaned and reused.
+ */
+#ifndef FSBENCH_WORKSPACE_H
+#define FSBENCH_WORKSPACE_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#define WS_MARKER ".fsbench-workspace"
+
+struct workspace {
+    char path[PATH_MAX];
+    int fd;
+    bool made_dir;      /* we created the directory: remove it at the end */
+    bool marked;        /* our marker is in it */
+};
+
+/* Opens (dir != NULL) or creates the workspace and marks it. 0, or -1 after error(). */
+int ws_open(struct workspace *ws, const char *dir);
+/* Removes "tree" and "copy" (untimed). 0, or -1 after error(). */
+int ws_clear(struct workspace *ws);
+/* Clears, unmarks, removes the directory if we made it, closes. 0 or -1 after error(). */
+int ws_close(struct workspace *ws);
+
+#endif
