@@ -1,0 +1,54 @@
+/* target.h — a file system fsbench manages itself: a sparse image file on a loop device, or a
+ * real block device named with an explicit confirmation, mkfs'ed and mounted on a private
+ * mount point, and always released.
+ *
+ * Safety: mkfs runs only on an image this module created, or on the device the user named
+ * with destroy_data set, and never on a device that is mounted, holds a mounted partition,
+ * backs a loop device, or carries a file-system/RAID/LVM signature (libblkid) unless force.
+ * target_destroy() unmounts, detaches and removes whatever was set up, in reverse order, and
+ * is safe on a partly set-up target and after a signal.
+ */
+#ifndef FSBENCH_TARGET_H
+#define FSBENCH_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct target_spec {
+    uint64_t image_bytes;       /* > 0: make a sparse image of this size */
+    const char *image_dir;      /* where the image and mount point go (NULL: $TMPDIR or /tmp) */
+    const char *device;         /* or: a real block device */
+    bool destroy_data;          /* required with device */
+    bool force;                 /* allow a device carrying a signature */
+    const char *fstype;         /* "ext4", "xfs", "btrfs", ... */
+    const char *mkfs_opts;      /* extra mkfs options, split on blanks (may be NULL) */
+};
+
+struct target;
+
+/* Creates the image and attaches it to a free loop device, or checks the device.
+ * NULL after error() naming what was wrong. Needs root. */
+struct target *target_create(const struct target_spec *spec);
+/* mkfs.<fstype> with the options; a missing mkfs names its Debian package. 0 or -1. */
+int target_mkfs(struct target *t);
+/* Mounts on the private mount point with mount_opts ("defaults" or NULL: none).
+ * Options mount(2) takes as flags (ro, sync, noatime, nodiratime, relatime, dirsync, ...) are
+ * turned into flags; the rest is passed as data. 0 or -1 after error(). */
+int target_mount(struct target *t, const char *mount_opts);
+/* Unmounts (the time this takes is the umount phase). 0 or -1 after error(). */
+int target_umount(struct target *t);
+bool target_is_mounted(const struct target *t);
+const char *target_mount_point(const struct target *t);
+const char *target_device(const struct target *t);   /* "/dev/loop3" */
+/* Releases everything; NULL is fine. Returns 0, or -1 if something could not be released
+ * (after error() naming it). */
+int target_destroy(struct target *t);
+
+/* Checks a block device for use (no mkfs): 0 if it may be used, -1 after error(). */
+int target_check_device(const char *dev, bool force);
+
+/* Parses "4G", "256M", "1048576" (binary units K, M, G, T; optional trailing B/iB).
+ * 0 or -1 (no message). */
+int target_parse_size(const char *s, uint64_t *out);
+
+#endif
