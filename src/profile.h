@@ -10,16 +10,23 @@
 
 #include <stdint.h>
 
+struct profile_name {
+    const char *name;
+    double share;                   /* probability that a directory holds this file */
+};
+
 struct profile {
     const char *name;
     const char *summary;            /* one line for `fsbench list` */
     const char *source;             /* where the shape and sizes come from */
     uint64_t files;                 /* files at scale 1 */
 
-    /* File sizes in bytes: lognormal(size_mu, size_sigma) clamped to [size_min, size_max]. */
+    /* File sizes in bytes: lognormal(size_mu, size_sigma) kept within [size_min, size_max]
+     * (truncated: drawn by inverse CDF over the allowed range, so no spike at the bounds). */
     double size_mu, size_sigma;
     uint64_t size_min, size_max;
-    /* A second mode of large files (ISOs, pictures): share of files, lognormal, clamp. */
+    /* A second mode of large files (ISOs, pictures): share of files (an exact count, spread
+     * evenly through the tree), lognormal, truncated at large_max. */
     double large_share;
     double large_mu, large_sigma;
     uint64_t large_max;
@@ -28,17 +35,37 @@ struct profile {
     double files_per_dir_mean;      /* mean of the files-per-directory distribution */
     double files_per_dir_sigma;     /* lognormal sigma of it */
     double subdirs_mean;            /* mean fan-out of an interior directory */
-    unsigned max_depth;             /* deepest directory level */
+    unsigned max_depth;             /* deepest directory level (root's children are level 1;
+                                       files go one level deeper); <= TREE_MAX_DEPTH */
 
     double symlink_share;           /* share of entries that are symbolic links */
-    const char *const *suffixes;    /* file name suffixes, NULL-terminated */
+    const char *const *suffixes;    /* file name suffixes, NULL-terminated (see below) */
     unsigned name_len_min, name_len_max; /* base name length range */
+
+    /* Added for the tree generator. A suffix is "" (no extension), ".ext" (appended to a
+     * generated base name; ".sh", ".pl" and ".py" files get mode 0755), or a template
+     * "prefix-*" whose '*' is replaced by the entry's index ("patch-*" -> "patch-0k"). */
+    const unsigned *suffix_weights; /* relative weight of each suffix; NULL: equal weights */
+    /* Well-known names (Makefile, Kconfig): each appears in a directory with the given
+     * probability, as its first files. Terminated by name NULL; the pointer may be NULL.
+     * They must not contain '_' or '-', which keeps them apart from generated names. */
+    const struct profile_name *fixed_names;
 };
+
+/* Limits profile_check() enforces: they keep the longest path of a generated tree within
+ * the generator's fixed buffer. */
+#define PROFILE_SUFFIXES_MAX 64     /* suffixes per profile */
+#define PROFILE_SUFFIX_LEN_MAX 24   /* characters of one suffix or template */
+#define PROFILE_NAME_LEN_MAX 48     /* name_len_max, and characters of a fixed name */
 
 /* The built-in profiles, ending with an entry whose name is NULL. */
 extern const struct profile profile_builtin[];
 
 /* Looks a built-in profile up by name; NULL (and no message) if unknown. */
 const struct profile *profile_find(const char *name);
+
+/* Checks that a profile's parameters make sense (and that the names it generates stay
+ * unique and fit a path); 0, or -1 after error() naming the profile and the field. */
+int profile_check(const struct profile *p);
 
 #endif

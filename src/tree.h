@@ -10,6 +10,13 @@
  *
  * File content is `data` (data_len bytes) repeated until `size` bytes; `data` points into
  * a pattern owned by the generator and stays valid until tree_close().
+ *
+ * A TREE_LEAVE entry carries the name and depth of the directory it closes, and
+ * tree_path() is that directory's path. Symlinks are extra entries: the file count
+ * (round(files * scale), at least 1) counts regular files only. A symlink's target is the
+ * bare name of a file emitted earlier in the same directory, so it never dangles.
+ * There are no empty directories. Names are unique within their directory, made of
+ * [A-Za-z0-9._-], never "." or "..".
  */
 #ifndef FSBENCH_TREE_H
 #define FSBENCH_TREE_H
@@ -40,6 +47,13 @@ struct tree_entry {
 
 struct tree_gen;
 
+/* Deepest directory level a profile may ask for (bounds the generator's stack). */
+#define TREE_MAX_DEPTH 32
+/* data_len of a file: min(size, TREE_DATA_LEN), at least 1. The period is odd on purpose,
+ * so that the repetitions of a large file never line up with block boundaries and a
+ * deduplicating file system sees no identical blocks within ~4 GiB of one file. */
+#define TREE_DATA_LEN ((size_t)(1u << 20) - 1)
+
 /* Starts a walk of the tree; NULL after error() on bad input or no memory. */
 struct tree_gen *tree_open(const struct tree_spec *spec);
 /* Next entry into *e: 1, or 0 at the end. */
@@ -53,7 +67,7 @@ void tree_close(struct tree_gen *g);
 
 struct tree_totals {
     uint64_t files, dirs, symlinks, bytes;
-    unsigned max_depth;
+    unsigned max_depth;         /* depth of the deepest entry (a file is one below its dir) */
     uint64_t max_file_size;
     uint64_t size_hist[TREE_HIST_BUCKETS];
 };
@@ -61,7 +75,8 @@ struct tree_totals {
 /* Streams the whole tree without writing anything and adds it up. 0 or -1. */
 int tree_measure(const struct tree_spec *spec, struct tree_totals *t);
 
-/* Files at the given scale (what tree_measure would count), without walking. */
+/* Files at the given scale (what tree_measure would count), without walking; 0 if the
+ * spec is invalid (no profile, scale not a positive number). */
 uint64_t tree_file_count(const struct tree_spec *spec);
 
 #endif

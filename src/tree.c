@@ -1,0 +1,636 @@
+/* tree.c — the deterministic synthetic tree generator: profile + scale + seed -> a stream
+ * of directories, files and symlinks (see tree.h for the order and the content contract).
+ *
+ * Randomness is counter based: every draw is a pure function of (seed, what, index),
+ * mixed with the splitmix64 finaliser, never a stateful PRNG. Directory draws are keyed
+ * by the directory's id, file draws by the file's global ordinal g (0 <= g < N, the order
+ * in which files are emitted). So a subtree's contents depend only on the seed and its id,
+ * and a thread could later generate a disjoint subtree on its own.
+ *
+ * The exact file count comes from budget splitting. The root gets all N files. A directory
+ * with budget b keeps f = min(b, draw) files (lognormal, files_per_dir_*) and hands the
+ * rest r to k >= 1 subdirectories, k = r / capacity of a child times lognormal noise of
+ * mean 1 (capacity: expected files of a subtree at that depth, see below); each child
+ * gets 1 file plus a share of the rest by sequential stick breaking (Beta(1, n-1) draws,
+ * i.e. a flat Dirichlet split), the last child the remainder. Files of a directory are
+ * the ordinals [gbase, gbase + f), its children follow in order, so a directory's id is
+ * (gbase, depth): unique because every directory has budget >= 1 (no empty directories).
+ * At max_depth a directory keeps its whole budget. State is one frame per level.
+ *
+ * Capacity: cap(max_depth) = files_per_dir_mean, cap(d) = files_per_dir_mean + fan *
+ * cap(d + 1), with fan = subdirs_mean times one factor found by bisection so that cap(0)
+ * = N. So scaling a profile up makes every level wider, not only the root, and the tree
+ * keeps its depth. Because directories near the leaves get remainders smaller than their
+ * draw, the realised files per directory come out ~10% below files_per_dir_mean.
+ *
+ * Names are unique by construction: a generated name is stem '_' index [suffix], where
+ * the stem is [a-z] only and the index (base 36) is 2i for file i, 2i+1 for the symlink
+ * after it and 2f+c for subdirectory c; the first '_' ends the stem and the index runs to
+ * the first '.', so two generated names are equal only if the indices are. Templates
+ * ("patch-*") and fixed names contain no '_' (profile_check), fixed names no '-' either.
+ *
+ * Content: a 2 MiB pattern of splitmix64 bytes made from the seed in tree_open(); a
+ * file's data starts at an offset drawn from its ordinal, data_len = min(size,
+ * TREE_DATA_LEN), at least 1, so writing costs no per-byte generation.
+ *
+ * Determinism across machines rests on IEEE-754 doubles (no -ffast-math) and on libm:
+ * a last-bit difference in exp/log changes a size or count only if it straddles an
+ * integer, ~1e-12 per draw. test_tree's golden hashes pin the output (same under gcc and
+ * clang, -O1 to -O3 -march=native).
+ */
+#include "tree.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+
+#define PATTERN_LEN ((size_t)2 << 20)
+#define DATA_OFFSET_RANGE ((uint64_t)1 << 20)
+#define PATH_BUF 4096
+#define FILES_LIMIT ((uint64_t)1 << 40)
+/* Lognormal sigma of the fan-out noise, chosen so that the directory count varies ~5%
+ * between seeds. */
+#define FANOUT_SIGMA 0.5
+#define GOLDEN 0x9e3779b97f4a7c15ull
+
+/* What a draw is for; part of the counter so that draws never share a value. */
+enum purpose {
+    P_FILES = 1,
+    P_FANOUT,
+    P_FIXED,
+    P_SPLIT,
+    P_DIRNAME,
+    P_DIRSTEM,
+    P_SIZE,
+    P_NAME,
+    P_STEM,
+    P_DATA,
+    P_SYM,
+    P_SYMNAME,
+    P_SYMSTEM,
+    P_SYMTARGET,
+};
+
+/* One directory being walked. */
+struct frame {
+    uint64_t key;        /* hash key of the directory (from seed and id) */
+    uint64_t gbase;      /* ordinal of its first file */
+    uint64_t nfiles;     /* files it holds itself */
+    uint64_t next_file;  /* next file to emit */
+    uint64_t nchild;     /* subdirectories */
+    uint64_t next_child; /* next subdirectory to emit */
+    uint64_t child_rem;  /* files left for subdirectories next_child.. */
+    uint64_t child_g;    /* ordinal of the next subdirectory's first file */
+    uint32_t fixed_mask; /* which fixed names are present */
+    uint32_t nfixed;     /* files that carry fixed names (the first ones) */
+    uint32_t pathlen;    /* length of this directory's path ("" for the root) */
+    uint32_t nameoff;    /* where its own name starts in the path */
+    int sym_pending;     /* a symlink follows file next_file - 1 */
+};
+
+struct tree_gen {
+    const struct profile *p;
+    uint64_t nfiles_total;
+    uint64_t dir_seed, file_seed;
+    unsigned max_depth;
+
+    /* body and large-file size distributions (inverse CDF over [lo, lo + span]) */
+    double mu, sigma, lo, span, smin_d, smax_d;
+    double lmu, lsigma, llo, lspan, lmax_d;
+    double lshare, lphase, lweyl;
+    uint64_t lcount; /* large files in the whole tree */
+
+    double fpd_mu, fpd_sigma;       /* files-per-directory lognormal */
+    double cap[TREE_MAX_DEPTH + 2]; /* expected files in a subtree rooted at a depth */
+    double sym_share;
+
+    const char *suf[PROFILE_SUFFIXES_MAX];
+    uint8_t suf_len[PROFILE_SUFFIXES_MAX];
+    uint8_t suf_tmpl[PROFILE_SUFFIXES_MAX];
+    uint8_t suf_exec[PROFILE_SUFFIXES_MAX];
+    uint64_t suf_cum[PROFILE_SUFFIXES_MAX];
+    uint64_t suf_total;
+    const char *fixed[32];
+    uint8_t fixed_len[32];
+    unsigned len_min, len_range;
+
+    unsigned char *pattern;
+    int top, done;
+    struct frame st[TREE_MAX_DEPTH + 1];
+    char target[PATH_BUF];
+    char path[PATH_BUF];
+};
+
+/* splitmix64's finaliser: a bijection on 64 bits with good avalanche. */
+static inline uint64_t mix(uint64_t x)
+{
+    x ^= x >> 30;
+    x *= 0xbf58476d1ce4e5b9ull;
+    x ^= x >> 27;
+    x *= 0x94d049bb133111ebull;
+    x ^= x >> 31;
+    return x;
+}
+
+/* A uniform double in (0, 1), never 0 or 1. */
+static inline double u01(uint64_t h)
+{
+    return ((double)(h >> 11) + 0.5) * 0x1p-53;
+}
+
+/* Draw for a directory: distinct (purpose, idx) give distinct values for one key. */
+static inline uint64_t dir_draw(uint64_t key, enum purpose p, uint64_t idx)
+{
+    return mix(key + (((uint64_t)p << 48) | idx) * GOLDEN);
+}
+
+/* Key of the file with ordinal gidx; file_draw() derives its draws from it. */
+static inline uint64_t file_key(const struct tree_gen *g, uint64_t gidx)
+{
+    return mix(g->file_seed ^ (gidx * 0xd6e8feb86659fd93ull));
+}
+
+static inline uint64_t file_draw(uint64_t fkey, enum purpose p)
+{
+    return mix(fkey + (uint64_t)p * GOLDEN);
+}
+
+/* Truncated lognormal by inverse CDF; the result is clamped in double first, so an
+ * infinite or huge draw never reaches the integer conversion. */
+static inline uint64_t lognormal_size(double mu, double sigma, double lo, double span, double minv,
+                                      double maxv, double u)
+{
+    double x = exp(mu + sigma * gsl_cdf_ugaussian_Pinv(lo + u * span));
+    if (!(x < maxv))
+        return (uint64_t)maxv;
+    if (x < minv)
+        return (uint64_t)minv;
+    return (uint64_t)x;
+}
+
+/* Writes v in base 36, at least minw digits; returns the digit count. */
+static inline size_t put_base36(char *out, uint64_t v, size_t minw)
+{
+    static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyz";
+    char tmp[16];
+    size_t n = 0;
+    do {
+        tmp[n++] = digits[v % 36];
+        v /= 36;
+    } while (v);
+    while (n < minw)
+        tmp[n++] = '0';
+    for (size_t i = 0; i < n; i++)
+        out[i] = tmp[n - 1 - i];
+    return n;
+}
+
+/* Writes a generated name "stem_index<suffix>" (or a template's "prefix-index") into out,
+ * NUL-terminated; suf < 0 means no suffix. Returns its length. */
+static size_t gen_name(const struct tree_gen *g, char *out, uint64_t hname, uint64_t hstem,
+                       uint64_t serial, int suf)
+{
+    static const char cons[16] = "bcdfghklmnprstvz";
+    static const char vow[8] = "aeiouaei";
+    if (suf >= 0 && g->suf_tmpl[suf]) {
+        size_t n = g->suf_len[suf] - 1u;
+        memcpy(out, g->suf[suf], n);
+        n += put_base36(out + n, serial, 2);
+        out[n] = '\0';
+        return n;
+    }
+    char idx[16];
+    size_t nd = put_base36(idx, serial, 1);
+    size_t len = g->len_min + (size_t)((hname >> 40) % g->len_range);
+    size_t stem = len > nd + 2 ? len - nd - 1 : 1;
+    size_t n = 0;
+    /* consonant-vowel alternation reads like a name; 7 bits per pair, 9 pairs a hash */
+    unsigned bits = 0;
+    for (size_t i = 0; i < stem; i++) {
+        if (bits < 4) {
+            hstem = mix(hstem + GOLDEN);
+            bits = 63;
+        }
+        if ((i + (hname & 1)) & 1) {
+            out[n++] = vow[hstem & 7];
+            hstem >>= 3;
+            bits -= 3;
+        } else {
+            out[n++] = cons[hstem & 15];
+            hstem >>= 4;
+            bits -= 4;
+        }
+    }
+    out[n++] = '_';
+    memcpy(out + n, idx, nd);
+    n += nd;
+    if (suf >= 0) {
+        memcpy(out + n, g->suf[suf], g->suf_len[suf]);
+        n += g->suf_len[suf];
+    }
+    out[n] = '\0';
+    return n;
+}
+
+/* Picks a suffix by weight from bits of h. */
+static inline int pick_suffix(const struct tree_gen *g, uint64_t h)
+{
+    uint64_t r = (h & 0xffffffffffull) % g->suf_total;
+    unsigned i = 0;
+    while (r >= g->suf_cum[i])
+        i++;
+    return (int)i;
+}
+
+/* Writes the name of file j of directory fr into out; *suf gets the suffix index (-1 for a
+ * fixed name). Returns the name's length. A pure function of (seed, directory, j). */
+static size_t file_name(const struct tree_gen *g, const struct frame *fr, uint64_t j, char *out,
+                        int *suf)
+{
+    if (j < fr->nfixed) {
+        uint32_t m = fr->fixed_mask;
+        for (uint64_t k = 0; k < j; k++)
+            m &= m - 1;
+        unsigned bit = (unsigned)__builtin_ctz(m);
+        memcpy(out, g->fixed[bit], g->fixed_len[bit] + 1u);
+        *suf = -1;
+        return g->fixed_len[bit];
+    }
+    uint64_t fkey = file_key(g, fr->gbase + j);
+    uint64_t h = file_draw(fkey, P_NAME);
+    *suf = pick_suffix(g, h);
+    return gen_name(g, out, h, file_draw(fkey, P_STEM), 2 * j, *suf);
+}
+
+/* Sets up frame fr for the directory with the given budget, first ordinal and depth. */
+static void enter_dir(struct tree_gen *g, struct frame *fr, uint64_t budget, uint64_t gbase,
+                      unsigned depth)
+{
+    uint64_t key = mix(g->dir_seed ^ mix((gbase << 6) | depth));
+    uint64_t f = budget, k = 0;
+    if (depth < g->max_depth) {
+        double z = gsl_cdf_ugaussian_Pinv(u01(dir_draw(key, P_FILES, 0)));
+        double d = exp(g->fpd_mu + g->fpd_sigma * z) + 0.5;
+        if (d < (double)budget)
+            f = (uint64_t)d;
+        uint64_t r = budget - f;
+        if (r > 0) {
+            z = gsl_cdf_ugaussian_Pinv(u01(dir_draw(key, P_FANOUT, 0)));
+            double dk = (double)r / g->cap[depth + 1] *
+                            exp(FANOUT_SIGMA * z - 0.5 * FANOUT_SIGMA * FANOUT_SIGMA) +
+                        0.5;
+            k = dk >= (double)r ? r : (uint64_t)dk;
+            if (k == 0)
+                k = 1;
+        }
+    }
+    uint32_t mask = 0, nfixed = 0;
+    for (unsigned j = 0; j < 32 && g->fixed[j]; j++) {
+        if (u01(dir_draw(key, P_FIXED, j)) < g->p->fixed_names[j].share) {
+            mask |= (uint32_t)1 << j;
+            nfixed++;
+        }
+    }
+    fr->key = key;
+    fr->gbase = gbase;
+    fr->nfiles = f;
+    fr->next_file = 0;
+    fr->nchild = k;
+    fr->next_child = 0;
+    fr->child_rem = budget - f;
+    fr->child_g = gbase + f;
+    fr->fixed_mask = mask;
+    fr->nfixed = nfixed < f ? nfixed : (uint32_t)f;
+    fr->sym_pending = 0;
+}
+
+/* Expected files in a subtree rooted at each depth when the fan-out mean is fan. */
+static void fill_capacity(struct tree_gen *g, double fan)
+{
+    double fpd = g->p->files_per_dir_mean;
+    g->cap[g->max_depth] = fpd;
+    g->cap[g->max_depth + 1] = fpd;
+    for (int d = (int)g->max_depth - 1; d >= 0; d--)
+        g->cap[d] = fpd + fan * g->cap[d + 1];
+}
+
+/* Chooses the fan-out mean (subdirs_mean times one factor) so that the root's expected
+ * capacity is the file count, and fills g->cap with it. */
+static void fit_fanout(struct tree_gen *g)
+{
+    double lo = 1e-3, hi = 1e6, n = (double)g->nfiles_total;
+    for (int i = 0; i < 100; i++) {
+        double mid = sqrt(lo * hi);
+        fill_capacity(g, g->p->subdirs_mean * mid);
+        if (g->cap[0] < n)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    fill_capacity(g, g->p->subdirs_mean * hi);
+}
+
+/* Fills the pattern with a splitmix64 stream, byte order fixed (little endian). */
+static void fill_pattern(unsigned char *pat, uint64_t seed)
+{
+    uint64_t s = seed ^ 0x5bd1e9955bd1e995ull;
+    for (size_t i = 0; i < PATTERN_LEN; i += 8) {
+        s += GOLDEN;
+        uint64_t v = mix(s);
+        for (int b = 0; b < 8; b++)
+            pat[i + (size_t)b] = (unsigned char)(v >> (8 * b));
+    }
+}
+
+/* Prepares suffix, fixed-name and distribution tables from the profile. */
+static void init_tables(struct tree_gen *g, const struct tree_spec *spec)
+{
+    const struct profile *p = spec->prof;
+    g->p = p;
+    g->nfiles_total = tree_file_count(spec);
+    g->dir_seed = mix(spec->seed ^ 0x243f6a8885a308d3ull);
+    g->file_seed = mix(spec->seed ^ 0x13198a2e03707344ull);
+    g->max_depth = p->max_depth;
+
+    g->mu = p->size_mu;
+    g->sigma = p->size_sigma;
+    g->smin_d = (double)p->size_min;
+    g->smax_d = (double)p->size_max;
+    double plo = p->size_min > 0 && p->size_sigma > 0
+                     ? gsl_cdf_ugaussian_P((log((double)p->size_min) - p->size_mu) / p->size_sigma)
+                     : 0.0;
+    double phi =
+        p->size_sigma > 0
+            ? gsl_cdf_ugaussian_P((log((double)p->size_max + 1) - p->size_mu) / p->size_sigma)
+            : 1.0;
+    g->lo = plo;
+    g->span = phi > plo ? phi - plo : 0.0;
+    if (g->span == 0) /* degenerate: everything at one bound; use the median */
+        g->lo = 0.5;
+
+    g->lshare = p->large_share;
+    if (p->large_share > 0) {
+        g->lmu = p->large_mu;
+        g->lsigma = p->large_sigma;
+        g->lmax_d = (double)p->large_max;
+        g->llo = 0;
+        g->lspan = p->large_sigma > 0
+                       ? gsl_cdf_ugaussian_P((log(g->lmax_d + 1) - p->large_mu) / p->large_sigma)
+                       : 1.0;
+        g->lphase = u01(mix(spec->seed ^ 0xa4093822299f31d0ull));
+        g->lweyl = u01(mix(spec->seed ^ 0x082efa98ec4e6c89ull));
+        g->lcount = (uint64_t)floor((double)g->nfiles_total * g->lshare + g->lphase);
+    }
+
+    g->fpd_sigma = p->files_per_dir_sigma;
+    g->fpd_mu = log(p->files_per_dir_mean) - 0.5 * p->files_per_dir_sigma * p->files_per_dir_sigma;
+    fit_fanout(g);
+    g->sym_share = p->symlink_share;
+
+    uint64_t cum = 0;
+    for (unsigned i = 0; p->suffixes[i]; i++) {
+        const char *s = p->suffixes[i];
+        size_t n = strlen(s);
+        g->suf[i] = s;
+        g->suf_len[i] = (uint8_t)n;
+        g->suf_tmpl[i] = n > 0 && s[n - 1] == '*';
+        g->suf_exec[i] = !strcmp(s, ".sh") || !strcmp(s, ".pl") || !strcmp(s, ".py");
+        cum += p->suffix_weights ? p->suffix_weights[i] : 1;
+        g->suf_cum[i] = cum;
+    }
+    g->suf_total = cum;
+    for (unsigned j = 0; p->fixed_names && p->fixed_names[j].name; j++) {
+        g->fixed[j] = p->fixed_names[j].name;
+        g->fixed_len[j] = (uint8_t)strlen(p->fixed_names[j].name);
+    }
+    g->len_min = p->name_len_min;
+    g->len_range = p->name_len_max - p->name_len_min + 1;
+}
+
+struct tree_gen *tree_open(const struct tree_spec *spec)
+{
+    if (!spec || !spec->prof) {
+        error("tree: no profile");
+        return NULL;
+    }
+    if (profile_check(spec->prof) < 0)
+        return NULL;
+    if (!(spec->scale > 0) || !isfinite(spec->scale)) {
+        error("tree: scale must be a positive number");
+        return NULL;
+    }
+    if ((double)spec->prof->files * spec->scale > (double)FILES_LIMIT) {
+        error("tree: profile %s at scale %g exceeds %llu files", spec->prof->name, spec->scale,
+              (unsigned long long)FILES_LIMIT);
+        return NULL;
+    }
+    struct tree_gen *g = calloc(1, sizeof *g);
+    if (g)
+        g->pattern = malloc(PATTERN_LEN);
+    if (!g || !g->pattern) {
+        free(g);
+        error("tree: out of memory");
+        return NULL;
+    }
+    init_tables(g, spec);
+    fill_pattern(g->pattern, spec->seed);
+    enter_dir(g, &g->st[0], g->nfiles_total, 0, 0);
+    return g;
+}
+
+/* Fills e for file i of directory fr, whose name is already at g->path + pos. */
+static void emit_file(struct tree_gen *g, struct frame *fr, struct tree_entry *e, size_t pos,
+                      int suf)
+{
+    uint64_t gidx = fr->gbase + fr->next_file, fkey = file_key(g, gidx);
+    uint64_t size;
+    if (g->lshare > 0 && floor((double)(gidx + 1) * g->lshare + g->lphase) >
+                             floor((double)gidx * g->lshare + g->lphase)) {
+        /* the K large files take the K points of a randomly shifted lattice, in a
+         * scrambled order: they cover their distribution evenly, so the total varies
+         * little with the seed (the mixed profile must stay under 2 GiB) */
+        uint64_t k = (uint64_t)floor((double)gidx * g->lshare + g->lphase);
+        uint64_t j = g->lcount % 7919 ? k * 7919 % g->lcount : k;
+        double u = g->lweyl + (double)j / (double)g->lcount;
+        u -= floor(u);
+        if (u <= 0)
+            u = 0x1p-53;
+        size = lognormal_size(g->lmu, g->lsigma, g->llo, g->lspan, 0, g->lmax_d, u);
+    } else {
+        size = lognormal_size(g->mu, g->sigma, g->lo, g->span, g->smin_d, g->smax_d,
+                              u01(file_draw(fkey, P_SIZE)));
+    }
+    e->kind = TREE_FILE;
+    e->name = g->path + pos;
+    e->size = size;
+    e->mode = suf >= 0 && g->suf_exec[suf] ? 0755 : 0644;
+    e->data = g->pattern + file_draw(fkey, P_DATA) % DATA_OFFSET_RANGE;
+    e->data_len = size == 0 ? 1 : size < TREE_DATA_LEN ? (size_t)size : TREE_DATA_LEN;
+    e->target = NULL;
+    if (g->sym_share > 0 && u01(file_draw(fkey, P_SYM)) < g->sym_share)
+        fr->sym_pending = 1;
+    fr->next_file++;
+}
+
+/* Fills e for the symlink that follows file next_file - 1: it points at that file or an
+ * earlier one of the same directory, by a bare relative name. */
+static void emit_symlink(struct tree_gen *g, struct frame *fr, struct tree_entry *e, size_t pos)
+{
+    uint64_t i = fr->next_file - 1, fkey = file_key(g, fr->gbase + i);
+    uint64_t j = i - file_draw(fkey, P_SYMTARGET) % (i + 1);
+    int suf;
+    file_name(g, fr, j, g->target, &suf);
+    uint64_t h = file_draw(fkey, P_SYMNAME);
+    gen_name(g, g->path + pos, h, file_draw(fkey, P_SYMSTEM), 2 * i + 1, pick_suffix(g, h));
+    e->kind = TREE_SYMLINK;
+    e->name = g->path + pos;
+    e->size = 0;
+    e->mode = 0777;
+    e->data = NULL;
+    e->data_len = 0;
+    e->target = g->target;
+    fr->sym_pending = 0;
+}
+
+/* Emits the next subdirectory of fr: splits the budget, names it, pushes its frame. */
+static void emit_dir(struct tree_gen *g, struct frame *fr, struct tree_entry *e, size_t pos)
+{
+    uint64_t c = fr->next_child, n = fr->nchild - c, b;
+    if (n == 1) {
+        b = fr->child_rem;
+    } else {
+        uint64_t extra = fr->child_rem - n; /* beyond the 1 file each child gets */
+        double u = u01(dir_draw(fr->key, P_SPLIT, c));
+        double v = -expm1(log1p(-u) / (double)(n - 1)); /* Beta(1, n-1) quantile */
+        b = 1 + (uint64_t)((double)extra * v);
+        if (b > extra + 1)
+            b = extra + 1;
+    }
+    uint64_t gbase = fr->child_g;
+    fr->child_g += b;
+    fr->child_rem -= b;
+    fr->next_child++;
+
+    unsigned depth = (unsigned)g->top + 1;
+    struct frame *ch = &g->st[depth];
+    enter_dir(g, ch, b, gbase, depth);
+    size_t len = gen_name(g, g->path + pos, dir_draw(ch->key, P_DIRNAME, 0),
+                          dir_draw(ch->key, P_DIRSTEM, 0), 2 * fr->nfiles + c, -1);
+    ch->nameoff = (uint32_t)pos;
+    ch->pathlen = (uint32_t)(pos + len);
+    g->top = (int)depth;
+
+    e->kind = TREE_DIR;
+    e->name = g->path + pos;
+    e->depth = depth;
+    e->size = 0;
+    e->mode = 0755;
+    e->data = NULL;
+    e->data_len = 0;
+    e->target = NULL;
+}
+
+int tree_next(struct tree_gen *g, struct tree_entry *e)
+{
+    if (g->done)
+        return 0;
+    struct frame *fr = &g->st[g->top];
+    size_t pos = fr->pathlen ? fr->pathlen + 1u : 0;
+    if (fr->pathlen)
+        g->path[fr->pathlen] = '/';
+    if (fr->sym_pending) {
+        emit_symlink(g, fr, e, pos);
+        e->depth = (unsigned)g->top + 1;
+        return 1;
+    }
+    if (fr->next_file < fr->nfiles) {
+        int suf;
+        file_name(g, fr, fr->next_file, g->path + pos, &suf);
+        emit_file(g, fr, e, pos, suf);
+        e->depth = (unsigned)g->top + 1;
+        return 1;
+    }
+    if (fr->next_child < fr->nchild) {
+        emit_dir(g, fr, e, pos);
+        return 1;
+    }
+    if (g->top == 0) {
+        g->path[0] = '\0';
+        g->done = 1;
+        return 0;
+    }
+    /* leave: the entry names the directory closed, tree_path() gives its path */
+    g->path[fr->pathlen] = '\0';
+    e->kind = TREE_LEAVE;
+    e->name = g->path + fr->nameoff;
+    e->depth = (unsigned)g->top;
+    e->size = 0;
+    e->mode = 0755;
+    e->data = NULL;
+    e->data_len = 0;
+    e->target = NULL;
+    g->top--;
+    return 1;
+}
+
+const char *tree_path(const struct tree_gen *g)
+{
+    return g->path;
+}
+
+void tree_close(struct tree_gen *g)
+{
+    if (!g)
+        return;
+    free(g->pattern);
+    free(g);
+}
+
+int tree_measure(const struct tree_spec *spec, struct tree_totals *t)
+{
+    memset(t, 0, sizeof *t);
+    struct tree_gen *g = tree_open(spec);
+    if (!g)
+        return -1;
+    struct tree_entry e;
+    while (tree_next(g, &e)) {
+        if (e.depth > t->max_depth)
+            t->max_depth = e.depth;
+        switch (e.kind) {
+        case TREE_DIR:
+            t->dirs++;
+            break;
+        case TREE_SYMLINK:
+            t->symlinks++;
+            break;
+        case TREE_FILE: {
+            t->files++;
+            t->bytes += e.size;
+            if (e.size > t->max_file_size)
+                t->max_file_size = e.size;
+            unsigned b = e.size ? 64u - (unsigned)__builtin_clzll(e.size) : 0;
+            t->size_hist[b < TREE_HIST_BUCKETS ? b : TREE_HIST_BUCKETS - 1]++;
+            break;
+        }
+        case TREE_LEAVE:
+            break;
+        }
+    }
+    tree_close(g);
+    return 0;
+}
+
+uint64_t tree_file_count(const struct tree_spec *spec)
+{
+    if (!spec || !spec->prof || !(spec->scale > 0) || !isfinite(spec->scale))
+        return 0;
+    double n = floor((double)spec->prof->files * spec->scale + 0.5);
+    if (n < 1)
+        return 1;
+    if (n >= 0x1p63)
+        return UINT64_MAX;
+    return (uint64_t)n;
+}
