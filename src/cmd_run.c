@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "err.h"
@@ -33,7 +34,17 @@ static void run_usage(FILE *out)
             "  --label NAME      name this run set in the results store\n"
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
             "  --no-save         do not save in the results store\n"
-            "  --interval MS     time-line sampling interval (default 100)\n");
+            "  --interval MS     time-line sampling interval (default 100)\n"
+            "managed targets (root): a fresh file system per run, every configuration in rounds\n"
+            "  --image SIZE      a sparse image of SIZE (e.g. 1G) on a loop device\n"
+            "  --image-dir DIR   where the image goes (default $TMPDIR or /tmp)\n"
+            "  --device DEV      a real block device: add --destroy-data (its data is lost);\n"
+            "                    --force also allows one carrying a file system signature\n"
+            "  --fs LIST         file systems to mkfs, comma-separated (default ext4)\n"
+            "  --mkfs-opts OPTS  extra mkfs options\n"
+            "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
+            "  --keep-fs         mkfs once per file system, not before every run\n"
+            "  --no-interleave   all runs of one configuration, then the next\n");
 }
 
 struct save_state {
@@ -87,7 +98,76 @@ static void join_argv(char *buf, size_t len, int argc, char **argv)
     }
 }
 
-enum { OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES };
+enum {
+    OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
+    OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE
+};
+
+#define MAX_MOUNT_OPTS 16
+#define MAX_FS 8
+
+struct target_args {
+    struct target_spec spec;
+    const char *image;
+    const char *fs_list;
+    const char *mount_opts[MAX_MOUNT_OPTS];
+    size_t nmount;
+    char fs_buf[256];
+    const char *fs[MAX_FS];
+    size_t nfs;
+};
+
+/* Builds the configuration matrix (file systems x mount option sets) and checks the target
+ * options. 0, or an exit status after error(). */
+static int setup_targets(struct target_args *ta, struct runner_opts *ro)
+{
+    bool managed = ta->image || ta->spec.device;
+    if (!managed) {
+        if (ta->fs_list || ta->nmount || ta->spec.mkfs_opts || ro->keep_fs)
+            return error("--fs, --mkfs-opts, --mount-opts and --keep-fs need --image SIZE or "
+                         "--device DEV"), EXIT_USAGE;
+        for (size_t i = 0; i < ro->nphases; i++)
+            if (ro->phases[i]->flags & PHASE_NEEDS_TARGET)
+                return error("phase %s needs a managed target (--image SIZE or --device DEV)",
+                             ro->phases[i]->name), EXIT_USAGE;
+        return 0;
+    }
+    if (ta->image && ta->spec.device)
+        return error("--image and --device exclude each other"), EXIT_USAGE;
+    if (ro->dir)
+        return error("--dir and --image/--device exclude each other: fsbench mounts the "
+                     "target itself"), EXIT_USAGE;
+    if (ta->image && target_parse_size(ta->image, &ta->spec.image_bytes) < 0)
+        return error("--image: '%s' is not a size (e.g. 512M, 4G)", ta->image), EXIT_USAGE;
+    if (ta->spec.device && !ta->spec.destroy_data)
+        return error("refusing to use %s without --destroy-data: mkfs would destroy its data",
+                     ta->spec.device), EXIT_USAGE;
+    if (geteuid() != 0)
+        return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
+    snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");
+    for (char *save = NULL, *f = strtok_r(ta->fs_buf, ",", &save); f;
+         f = strtok_r(NULL, ",", &save)) {
+        if (ta->nfs == MAX_FS)
+            return error("--fs: at most %d file systems", MAX_FS), EXIT_USAGE;
+        ta->fs[ta->nfs++] = f;
+    }
+    if (!ta->nfs)
+        return error("--fs: no file system named"), EXIT_USAGE;
+    if (!ta->nmount)
+        ta->mount_opts[ta->nmount++] = "defaults";
+    for (size_t i = 0; i < ta->nfs; i++)
+        for (size_t j = 0; j < ta->nmount; j++) {
+            if (ro->nconfigs == RUNNER_MAX_CONFIGS)
+                return error("too many configurations (at most %d)", RUNNER_MAX_CONFIGS),
+                       EXIT_USAGE;
+            struct runner_config *c = &ro->configs[ro->nconfigs++];
+            c->fstype = ta->fs[i];
+            c->mount_opts = ta->mount_opts[j];
+            snprintf(c->name, sizeof c->name, "%s:%s", ta->fs[i], ta->mount_opts[j]);
+        }
+    ro->tspec = &ta->spec;
+    return 0;
+}
 
 int cmd_run(int argc, char **argv)
 {
@@ -100,9 +180,23 @@ int cmd_run(int argc, char **argv)
         {"no-save", no_argument, NULL, OPT_NO_SAVE},
         {"interval", required_argument, NULL, OPT_INTERVAL},
         {"phases", required_argument, NULL, OPT_PHASES},
+        {"image", required_argument, NULL, OPT_IMAGE},
+        {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
+        {"device", required_argument, NULL, OPT_DEVICE},
+        {"destroy-data", no_argument, NULL, OPT_DESTROY},
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"fs", required_argument, NULL, OPT_FS},
+        {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
+        {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
+        {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
+        {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
-    struct runner_opts ro = {.eng = &engine_posix, .runs = 1, .interval_ms = 100};
+    struct runner_opts ro = {0};
+    struct target_args ta = {0};
+    ro.eng = &engine_posix;
+    ro.runs = 1;
+    ro.interval_ms = 100;
     const char *profile = "tiny", *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
     unsigned long long seed = 1;
@@ -148,6 +242,20 @@ int cmd_run(int argc, char **argv)
             ro.interval_ms = (unsigned)ul;
             break;
         case OPT_PHASES: phases = optarg; break;
+        case OPT_IMAGE: ta.image = optarg; break;
+        case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
+        case OPT_DEVICE: ta.spec.device = optarg; break;
+        case OPT_DESTROY: ta.spec.destroy_data = true; break;
+        case OPT_FORCE: ta.spec.force = true; break;
+        case OPT_FS: ta.fs_list = optarg; break;
+        case OPT_MKFS_OPTS: ta.spec.mkfs_opts = optarg; break;
+        case OPT_MOUNT_OPTS:
+            if (ta.nmount == MAX_MOUNT_OPTS)
+                return error("--mount-opts: at most %d option sets", MAX_MOUNT_OPTS), EXIT_USAGE;
+            ta.mount_opts[ta.nmount++] = optarg;
+            break;
+        case OPT_KEEP_FS: ro.keep_fs = true; break;
+        case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case 'h': run_usage(stdout); return EXIT_OK;
         default: run_usage(stderr); return EXIT_USAGE;
         }
@@ -168,6 +276,10 @@ int cmd_run(int argc, char **argv)
     if (n < 0)
         return EXIT_USAGE;
     ro.nphases = (size_t)n;
+    ro.order_seed = seed;
+    int trc = setup_targets(&ta, &ro);
+    if (trc)
+        return trc;
     if (label && (!*label || strlen(label) >= RES_NAME_MAX))
         return error("--label: must be 1 to %d characters", RES_NAME_MAX - 1), EXIT_USAGE;
 

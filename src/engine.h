@@ -78,6 +78,18 @@ struct engine {
     int (*fsync)(struct eng_worker *w, int fd);
     /* syncfs of the file system holding fd. */
     int (*syncfs)(struct eng_worker *w, int fd);
+    /* Primitives for phases that shape files themselves (archives, churn, fsync storms). */
+    /* openat with open(2) flags; O_CREAT counts as create, else open: fd or -errno. */
+    int (*open)(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode);
+    /* One write() at the current offset: bytes written or -errno. */
+    long (*write)(struct eng_worker *w, int fd, const void *buf, size_t len);
+    /* One pwrite() at offset: bytes written or -errno. */
+    long (*pwrite)(struct eng_worker *w, int fd, const void *buf, size_t len, uint64_t off);
+    /* One read(): bytes read, 0 at the end, or -errno. */
+    long (*read)(struct eng_worker *w, int fd, void *buf, size_t len);
+    int (*ftruncate)(struct eng_worker *w, int fd, uint64_t len);
+    /* fchmod (mode != (mode_t)-1) and futimens (times != NULL) of an open file. */
+    int (*fsetattr)(struct eng_worker *w, int fd, mode_t mode, const struct timespec times[2]);
     /* Completes every queued operation: 0 or the first failure's -errno. */
     int (*drain)(struct eng_worker *w);
 };

@@ -128,6 +128,40 @@ static int nl_syncfs(struct eng_worker *w, int fd)
     return count(w, OP_SYNCFS, 0);
 }
 
+static int nl_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
+{
+    count(w, (flags & O_CREAT) ? OP_CREATE : OP_OPEN, 0);
+    return NULL_FD_BASE;
+}
+
+static long nl_write(struct eng_worker *w, int fd, const void *buf, size_t len)
+{
+    count(w, OP_WRITE, len);
+    return (long)len;
+}
+
+static long nl_pwrite(struct eng_worker *w, int fd, const void *buf, size_t len, uint64_t off)
+{
+    count(w, OP_WRITE, len);
+    return (long)len;
+}
+
+static long nl_read(struct eng_worker *w, int fd, void *buf, size_t len)
+{
+    count(w, OP_READ, 0);
+    return 0;
+}
+
+static int nl_ftruncate(struct eng_worker *w, int fd, uint64_t len)
+{
+    return count(w, OP_SETATTR, 0);
+}
+
+static int nl_fsetattr(struct eng_worker *w, int fd, mode_t mode, const struct timespec times[2])
+{
+    return count(w, OP_SETATTR, 0);
+}
+
 static int nl_drain(struct eng_worker *w)
 {
     return 0;
@@ -153,5 +187,11 @@ const struct engine engine_null = {
     .set_times = nl_set_times,
     .fsync = nl_fsync,
     .syncfs = nl_syncfs,
+    .open = nl_open,
+    .write = nl_write,
+    .pwrite = nl_pwrite,
+    .read = nl_read,
+    .ftruncate = nl_ftruncate,
+    .fsetattr = nl_fsetattr,
     .drain = nl_drain,
 };

@@ -251,6 +251,58 @@ static int px_syncfs(struct eng_worker *w, int fd)
     return (int)done(w, OP_SYNCFS, t0, r, 0);
 }
 
+static int px_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
+{
+    uint64_t t0 = meas_now_ns();
+    long r = openat(dirfd, name, flags | O_CLOEXEC, mode);
+    return (int)done(w, (flags & O_CREAT) ? OP_CREATE : OP_OPEN, t0, r, 0);
+}
+
+static long px_write(struct eng_worker *w, int fd, const void *buf, size_t len)
+{
+    uint64_t t0 = meas_now_ns();
+    long r = write(fd, buf, len);
+    return done(w, OP_WRITE, t0, r, (uint64_t)r);
+}
+
+static long px_pwrite(struct eng_worker *w, int fd, const void *buf, size_t len, uint64_t off)
+{
+    uint64_t t0 = meas_now_ns();
+    long r = pwrite(fd, buf, len, (off_t)off);
+    return done(w, OP_WRITE, t0, r, (uint64_t)r);
+}
+
+static long px_read(struct eng_worker *w, int fd, void *buf, size_t len)
+{
+    uint64_t t0 = meas_now_ns();
+    long r = read(fd, buf, len);
+    return done(w, OP_READ, t0, r, (uint64_t)r);
+}
+
+static int px_ftruncate(struct eng_worker *w, int fd, uint64_t len)
+{
+    uint64_t t0 = meas_now_ns();
+    long r = ftruncate(fd, (off_t)len);
+    return (int)done(w, OP_SETATTR, t0, r, 0);
+}
+
+static int px_fsetattr(struct eng_worker *w, int fd, mode_t mode, const struct timespec times[2])
+{
+    if (mode != (mode_t)-1) {
+        uint64_t t0 = meas_now_ns();
+        long r = fchmod(fd, mode);
+        r = done(w, OP_SETATTR, t0, r, 0);
+        if (r < 0)
+            return (int)r;
+    }
+    if (times) {
+        uint64_t t0 = meas_now_ns();
+        long r = futimens(fd, times);
+        return (int)done(w, OP_SETATTR, t0, r, 0);
+    }
+    return 0;
+}
+
 static int px_drain(struct eng_worker *w)
 {
     return 0;
@@ -276,5 +328,11 @@ const struct engine engine_posix = {
     .set_times = px_set_times,
     .fsync = px_fsync,
     .syncfs = px_syncfs,
+    .open = px_open,
+    .write = px_write,
+    .pwrite = px_pwrite,
+    .read = px_read,
+    .ftruncate = px_ftruncate,
+    .fsetattr = px_fsetattr,
     .drain = px_drain,
 };

@@ -6,6 +6,22 @@
 #include <string.h>
 
 static int quiet;
+static char *capture_buf;
+static size_t capture_len;
+
+void err_capture_begin(char *buf, size_t len)
+{
+    capture_buf = buf;
+    capture_len = len;
+    if (buf && len)
+        buf[0] = '\0';
+}
+
+void err_capture_end(void)
+{
+    capture_buf = NULL;
+    capture_len = 0;
+}
 
 void err_set_quiet(int q)
 {
@@ -14,10 +30,17 @@ void err_set_quiet(int q)
 
 static void vreport(const char *prefix, int errnum, const char *fmt, va_list ap)
 {
-    if (quiet)
-        return;
     char msg[1024];
     vsnprintf(msg, sizeof msg, fmt, ap);
+    if (capture_buf) {
+        if (errnum)
+            snprintf(capture_buf, capture_len, "%s%s: %s", prefix, msg, strerror(errnum));
+        else
+            snprintf(capture_buf, capture_len, "%s%s", prefix, msg);
+        return;
+    }
+    if (quiet)
+        return;
     if (errnum)
         fprintf(stderr, "fsbench: %s%s: %s\n", prefix, msg, strerror(errnum));
     else

@@ -8,6 +8,7 @@
 #define FSBENCH_ERR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 /* Exit statuses: usage errors are 2, run failures 1 (as the README documents). */
 enum { EXIT_OK = 0, EXIT_RUN_FAILED = 1, EXIT_USAGE = 2 };
@@ -18,5 +19,9 @@ int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int error_num(int errnum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_set_quiet(int quiet);
+/* Until err_capture_end(), messages go into buf (the last one wins) instead of stderr, so a
+ * caller can fold a lower layer's message into its own single line. */
+void err_capture_begin(char *buf, size_t len);
+void err_capture_end(void);
 
 #endif

@@ -19,6 +19,12 @@ const struct phase_def phase_table[] = {
     {"copy", "copy the tree with modes and times to a sibling (like cp -a, cpdup)", 0,
      phase_copy},
     {"delete", "remove the tree and its copy (like rm -rf)", 0, phase_delete},
+    {"umount", "unmount the target, including the flush of everything dirty (root)",
+     PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_umount},
+    {"mount", "mount the target with the configuration's options (root)",
+     PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_mount},
+    {"remount", "umount + mount: the phases after it start with cold caches (root)",
+     PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_remount},
     {NULL, NULL, 0, NULL},
 };
 

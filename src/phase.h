@@ -19,8 +19,12 @@
 #define PHASE_COPY_DIR "copy"
 
 enum {
-    PHASE_NEEDS_ROOT = 1u << 0, /* skipped (with a note) when not root */
+    PHASE_NEEDS_ROOT = 1u << 0,   /* skipped (with a note) when not root */
+    PHASE_NEEDS_TARGET = 1u << 1, /* needs a managed target (--image or --device) */
 };
+
+struct target;
+struct workspace;
 
 struct phase_ctx {
     const struct engine *eng;
@@ -31,6 +35,10 @@ struct phase_ctx {
     bool root;                      /* running as root */
     void *buf;                      /* I/O buffer for reads and copies */
     size_t buflen;
+    /* Managed targets only (NULL for a plain directory): the mount phases use these. */
+    struct target *tgt;
+    struct workspace *ws;
+    const char *mount_opts;
 };
 
 struct phase_def {
@@ -65,5 +73,8 @@ int phase_statwalk(struct phase_ctx *ctx);
 int phase_read(struct phase_ctx *ctx);
 int phase_copy(struct phase_ctx *ctx);
 int phase_delete(struct phase_ctx *ctx);
+int phase_mount(struct phase_ctx *ctx);
+int phase_umount(struct phase_ctx *ctx);
+int phase_remount(struct phase_ctx *ctx);
 
 #endif

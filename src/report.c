@@ -4,6 +4,8 @@
  */
 #include "report.h"
 
+#define SCENARIO_PHASES_MAX 64
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,21 +224,117 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
     free(pr);
 }
 
+/* Configurations in order of first appearance: their names into cfg[], count returned. */
+static size_t list_configs(const struct run_set *rs, const char **cfg, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->nruns && n < max; i++) {
+        size_t j = 0;
+        while (j < n && strcmp(cfg[j], rs->runs[i].config))
+            j++;
+        if (j == n)
+            cfg[n++] = rs->runs[i].config;
+    }
+    return n;
+}
+
+#define MAX_CONFIGS 64
+
+/* The seeds' form, run by run: "Mode: cfg" blocks when there are configurations. */
 static void print_seeds(FILE *out, const struct run_set *rs)
 {
-    for (size_t i = 0; i < rs->nruns; i++) {
-        const struct run_result *r = &rs->runs[i];
-        fprintf(out, "%srun %zu%s%s%s\n", i ? "\n" : "", i + 1, r->config[0] ? " (" : "",
-                r->config, r->config[0] ? ")" : "");
-        for (size_t p = 0; p < r->nphases; p++) {
-            const struct phase_result *ph = &r->phases[p];
-            if (ph->status == PHASE_SKIPPED)
-                fprintf(out, "%s: skipped (%s)\n", ph->name, ph->note);
+    const char *cfg[MAX_CONFIGS];
+    size_t nc = list_configs(rs, cfg, MAX_CONFIGS);
+    int first = 1;
+    for (size_t c = 0; c < nc; c++) {
+        unsigned k = 0;
+        for (size_t i = 0; i < rs->nruns; i++) {
+            const struct run_result *r = &rs->runs[i];
+            if (strcmp(r->config, cfg[c]))
+                continue;
+            if (!first)
+                fputc('\n', out);
+            first = 0;
+            k++;
+            if (cfg[c][0])
+                fprintf(out, "Mode: %s (run %u)\n", cfg[c], k);
             else
-                fprintf(out, "%s: %.2f real %.2f user %.2f sys%s\n", ph->name, ph->wall_s,
-                        ph->user_s, ph->sys_s, ph->status == PHASE_FAILED ? " FAILED" : "");
+                fprintf(out, "run %u\n", k);
+            for (size_t p = 0; p < r->nphases; p++) {
+                const struct phase_result *ph = &r->phases[p];
+                if (ph->status == PHASE_SKIPPED)
+                    fprintf(out, "%s: skipped (%s)\n", ph->name, ph->note);
+                else
+                    fprintf(out, "%s: %.2f real %.2f user %.2f sys%s\n", ph->name, ph->wall_s,
+                            ph->user_s, ph->sys_s, ph->status == PHASE_FAILED ? " FAILED" : "");
+            }
         }
     }
+}
+
+/* The phase names of a configuration's longest run. */
+static size_t phase_names(const struct run_set *rs, const char *config, const char **names,
+                          size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        if (strcmp(r->config, config) || r->nphases <= n)
+            continue;
+        for (n = 0; n < r->nphases && n < max; n++)
+            names[n] = r->phases[n].name;
+    }
+    return n;
+}
+
+static double get_wall(const struct phase_result *p) { return p->wall_s; }
+
+/* Seed 000's matrix: one block per configuration, one line per phase (medians), then a grid
+ * with configurations as rows and phases as columns (median wall seconds). */
+static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, size_t nc)
+{
+    const struct phase_result **pr = calloc(rs->nruns ? rs->nruns : 1, sizeof *pr);
+    double *v = calloc(rs->nruns ? rs->nruns : 1, sizeof *v);
+    const char *names[SCENARIO_PHASES_MAX];
+    if (!pr || !v)
+        goto out;
+    for (size_t c = 0; c < nc; c++) {
+        fprintf(out, "\nMode: %s\n", cfg[c]);
+        size_t np = phase_names(rs, cfg[c], names, SCENARIO_PHASES_MAX);
+        for (size_t p = 0; p < np; p++) {
+            size_t n = collect(rs, cfg[c], p, pr);
+            if (!n) {
+                fprintf(out, "%s: -\n", names[p]);
+                continue;
+            }
+            fprintf(out, "%s: %.2f real %.2f user %.2f sys\n", names[p],
+                    median_by(pr, n, v, get_wall), median_by(pr, n, v, get_user),
+                    median_by(pr, n, v, get_sys));
+        }
+    }
+    size_t np = phase_names(rs, cfg[0], names, SCENARIO_PHASES_MAX);
+    size_t w = 14;
+    for (size_t c = 0; c < nc; c++)
+        if (strlen(cfg[c]) + 1 > w)
+            w = strlen(cfg[c]) + 1;
+    fprintf(out, "\nmedian wall seconds\n%-*s", (int)w, "configuration");
+    for (size_t p = 0; p < np; p++)
+        fprintf(out, " %9.9s", names[p]);
+    fputc('\n', out);
+    for (size_t c = 0; c < nc; c++) {
+        fprintf(out, "%-*s", (int)w, cfg[c]);
+        for (size_t p = 0; p < np; p++) {
+            size_t n = collect(rs, cfg[c], p, pr);
+            if (n)
+                fprintf(out, " %9.3f", median_by(pr, n, v, get_wall));
+            else
+                fprintf(out, " %9s", "-");
+        }
+        fputc('\n', out);
+    }
+out:
+    free(v);
+    free(pr);
 }
 
 void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
@@ -246,19 +344,16 @@ void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
         return;
     }
     print_header(out, rs);
-    /* One table per configuration, in order of first appearance. */
-    for (size_t i = 0; i < rs->nruns; i++) {
-        const char *cfg = rs->runs[i].config;
-        size_t j = 0;
-        while (j < i && strcmp(rs->runs[j].config, cfg))
-            j++;
-        if (j < i)
-            continue;
-        if (cfg[0])
-            fprintf(out, "\nconfiguration %s\n", cfg);
+    const char *cfg[MAX_CONFIGS];
+    size_t nc = list_configs(rs, cfg, MAX_CONFIGS);
+    if (nc > 1 || (nc == 1 && cfg[0][0]))
+        print_matrix(out, rs, cfg, nc);
+    for (size_t c = 0; c < nc; c++) {
+        if (cfg[c][0])
+            fprintf(out, "\nconfiguration %s\n", cfg[c]);
         else
             fputc('\n', out);
-        print_table(out, rs, cfg);
+        print_table(out, rs, cfg[c]);
     }
     if (rs->warm_cache)
         fprintf(out, "note: caches could not be dropped; figures after dropcaches are "

@@ -1,4 +1,4 @@
-/* runner.c — the measured loop: runs x phases in a workspace (see runner.h). */
+/* runner.c — the measured loop: rounds x configurations x phases (see runner.h). */
 #include "runner.h"
 
 #include <stdio.h>
@@ -13,6 +13,18 @@
 
 #define IO_BUF_SIZE (128 * 1024)
 
+/* What the runs share: the workspace, the managed target, buffers and counters. */
+struct env {
+    const struct runner_opts *o;
+    struct run_set *rs;
+    struct workspace ws;
+    struct target *tgt;
+    const char *mkfs_done;      /* fstype of the last mkfs (keep_fs) */
+    struct meas_dev dev;
+    struct eng_worker w;
+    void *buf;
+};
+
 static double unix_now(void)
 {
     struct timeval tv;
@@ -20,115 +32,245 @@ static double unix_now(void)
     return (double)tv.tv_sec + tv.tv_usec / 1e6;
 }
 
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void runner_round_order(uint64_t seed, unsigned round, size_t n, size_t *order)
+{
+    for (size_t i = 0; i < n; i++)
+        order[i] = i;
+    uint64_t state = mix64(seed ^ mix64(round + 0x5eedull));
+    for (size_t i = n; i > 1; i--) {
+        state = mix64(state);
+        size_t j = (size_t)(state % i);
+        size_t t = order[i - 1];
+        order[i - 1] = order[j];
+        order[j] = t;
+    }
+}
+
 /* Runs one phase with full measurement into *res. 0 or -1 (res->status/note say why). */
-static int measure_phase(const struct runner_opts *o, const struct phase_def *ph,
-                         struct phase_ctx *ctx, const struct meas_dev *dev)
+static int measure_phase(struct env *env, const struct phase_def *ph, struct phase_ctx *ctx)
 {
     struct phase_result *res = ctx->res;
     snprintf(res->name, sizeof res->name, "%s", ph->name);
-    opstats_reset(ctx->w->st);
-    struct opstats *workers[1] = {ctx->w->st};
+    if (ctx->ws_fd < 0 && !(ph->flags & PHASE_NEEDS_TARGET)) {
+        res->status = PHASE_FAILED;
+        snprintf(res->note, sizeof res->note,
+                 "the target is not mounted (put a mount phase before %s)", ph->name);
+        return -1;
+    }
+    opstats_reset(env->w.st);
+    struct opstats *workers[1] = {env->w.st};
     struct meas_snap a, b;
-    struct meas_sampler *smp = meas_sampler_start(workers, 1, o->interval_ms);
-    meas_snap_take(&a, dev);
+    struct meas_sampler *smp = meas_sampler_start(workers, 1, env->o->interval_ms);
+    meas_snap_take(&a, &env->dev);
     int rc = ph->run(ctx);
-    meas_snap_take(&b, dev);
+    meas_snap_take(&b, &env->dev);
     if (smp)
         meas_sampler_stop(smp, res);
     meas_snap_delta(&a, &b, res);
-    opstats_to_result(ctx->w->st, res);
+    opstats_to_result(env->w.st, res);
     return rc;
 }
 
-static void describe_set(const struct runner_opts *o, struct run_set *rs,
-                         const struct workspace *ws)
+/* Gets a managed target ready for a run of configuration c: mkfs (fresh, or when the file
+ * system type changes with keep_fs) and, unless the scenario mounts first, mount. */
+static int prepare_target(struct env *env, const struct runner_config *c)
 {
+    const struct runner_opts *o = env->o;
+    if (target_is_mounted(env->tgt)) {
+        ws_release(&env->ws);
+        if (target_umount(env->tgt) < 0)
+            return -1;
+    }
+    if (!o->keep_fs || !env->mkfs_done || strcmp(env->mkfs_done, c->fstype)) {
+        if (target_set_fs(env->tgt, c->fstype) < 0 || target_mkfs(env->tgt) < 0)
+            return -1;
+        env->mkfs_done = c->fstype;
+    }
+    if (o->nphases && !(o->phases[0]->flags & PHASE_NEEDS_TARGET)) {
+        if (target_mount(env->tgt, c->mount_opts) < 0)
+            return -1;
+        if (ws_open_managed(&env->ws, target_mount_point(env->tgt)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* Leaves a managed target unmounted after a run (untimed). */
+static int finish_target(struct env *env)
+{
+    ws_release(&env->ws);
+    if (target_is_mounted(env->tgt) && target_umount(env->tgt) < 0)
+        return -1;
+    return 0;
+}
+
+static int run_one(struct env *env, const struct runner_config *c, unsigned round)
+{
+    const struct runner_opts *o = env->o;
+    struct run_set *rs = env->rs;
+    if (phase_interrupt)
+        return error("interrupted by a signal");
+    if (env->tgt ? prepare_target(env, c) < 0 : ws_clear(&env->ws) < 0)
+        return -1;
+    if (env->tgt && env->ws.fd >= 0 && ws_clear(&env->ws) < 0)
+        return -1;
+    struct run_result *run = run_set_add_run(rs, o->nphases);
+    if (!run)
+        return -1;
+    run->round = round;
+    run->started = unix_now();
+    snprintf(run->config, sizeof run->config, "%s", c ? c->name : "");
+    int failed = 0;
+    size_t done = 0;
+    for (size_t p = 0; p < o->nphases && !failed; p++) {
+        struct phase_ctx ctx = {
+            .eng = o->eng, .w = &env->w, .ws_fd = env->ws.fd, .tree = &o->tree,
+            .res = &run->phases[p], .root = rs->root, .buf = env->buf, .buflen = IO_BUF_SIZE,
+            .tgt = env->tgt, .ws = env->tgt ? &env->ws : NULL,
+            .mount_opts = c ? c->mount_opts : NULL,
+        };
+        if (measure_phase(env, o->phases[p], &ctx) < 0)
+            failed = 1;
+        if (run->phases[p].status == PHASE_SKIPPED && !strcmp(o->phases[p]->name, "dropcaches"))
+            rs->warm_cache = true;
+        done = p + 1;
+    }
+    run->nphases = done;
+    if (o->run_done && o->run_done(o->arg, rs, run) < 0)
+        return -1;
+    if (failed) {
+        const struct phase_result *pr = &run->phases[done - 1];
+        return error("run %zu%s%s, phase %s: %s", rs->nruns, c && c->name[0] ? " of " : "",
+                     c ? c->name : "", pr->name, pr->note);
+    }
+    if (env->tgt && finish_target(env) < 0)
+        return -1;
+    return 0;
+}
+
+static int run_all(struct env *env)
+{
+    const struct runner_opts *o = env->o;
+    size_t n = o->nconfigs ? o->nconfigs : 1;
+    size_t order[RUNNER_MAX_CONFIGS];
+    if (o->no_interleave) {
+        for (size_t c = 0; c < n; c++)
+            for (unsigned r = 0; r < o->runs; r++)
+                if (run_one(env, o->nconfigs ? &o->configs[c] : NULL, r) < 0)
+                    return -1;
+        return 0;
+    }
+    for (unsigned r = 0; r < o->runs; r++) {
+        runner_round_order(o->order_seed, r, n, order);
+        for (size_t i = 0; i < n; i++)
+            if (run_one(env, o->nconfigs ? &o->configs[order[i]] : NULL, r) < 0)
+                return -1;
+    }
+    return 0;
+}
+
+static void describe_set(struct env *env, const char *path)
+{
+    const struct runner_opts *o = env->o;
+    struct run_set *rs = env->rs;
     rs->schema_version = RESULTS_SCHEMA_VERSION;
     rs->created = unix_now();
     rs->root = geteuid() == 0;
     snprintf(rs->engine, sizeof rs->engine, "%s", o->eng->name);
     meas_machine_probe(&rs->machine);
-    if (meas_target_probe(ws->path, &rs->target) < 0)
-        snprintf(rs->target.path, sizeof rs->target.path, "%s", ws->path);
+    if (meas_target_probe(path, &rs->target) < 0)
+        snprintf(rs->target.path, sizeof rs->target.path, "%s", path);
+    if (env->tgt) {
+        snprintf(rs->target.device, sizeof rs->target.device, "%s", target_device(env->tgt));
+        snprintf(rs->target.fstype, sizeof rs->target.fstype, "%s", o->configs[0].fstype);
+        snprintf(rs->target.mount_opts, sizeof rs->target.mount_opts, "per configuration");
+    }
+    snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
+             env->dev.valid ? env->dev.name : "");
     struct tree_info *ti = &rs->tree;
     snprintf(ti->profile, sizeof ti->profile, "%s", o->tree.prof->name);
     ti->scale = o->tree.scale;
     ti->seed = o->tree.seed;
+    struct tree_totals tt;
+    if (tree_measure(&o->tree, &tt) == 0) {
+        ti->files = tt.files;
+        ti->dirs = tt.dirs;
+        ti->symlinks = tt.symlinks;
+        ti->bytes = tt.bytes;
+    }
 }
 
-static int run_phases(const struct runner_opts *o, struct run_set *rs, struct workspace *ws,
-                      struct eng_worker *w, void *buf, const struct meas_dev *dev)
+/* Sets up the workspace or the managed target. 0 or -1 after error(). */
+static int setup(struct env *env)
 {
-    for (unsigned i = 0; i < o->runs; i++) {
-        if (ws_clear(ws) < 0)
+    const struct runner_opts *o = env->o;
+    env->ws.fd = -1;
+    if (!o->tspec) {
+        if (ws_open(&env->ws, o->dir) < 0)
             return -1;
-        struct run_result *run = run_set_add_run(rs, o->nphases);
-        if (!run)
-            return -1;
-        run->round = i;
-        run->started = unix_now();
-        int failed = 0;
-        size_t done = 0;
-        for (size_t p = 0; p < o->nphases && !failed; p++) {
-            struct phase_ctx ctx = {
-                .eng = o->eng, .w = w, .ws_fd = ws->fd, .tree = &o->tree,
-                .res = &run->phases[p], .root = rs->root, .buf = buf, .buflen = IO_BUF_SIZE,
-            };
-            if (measure_phase(o, o->phases[p], &ctx, dev) < 0)
-                failed = 1;
-            if (run->phases[p].status == PHASE_SKIPPED &&
-                strcmp(o->phases[p]->name, "dropcaches") == 0)
-                rs->warm_cache = true;
-            done = p + 1;
-        }
-        run->nphases = done;
-        if (o->run_done && o->run_done(o->arg, rs, run) < 0)
-            return -1;
-        if (failed) {
-            const struct phase_result *pr = &run->phases[done - 1];
-            return error("run %u, phase %s: %s", i + 1, pr->name, pr->note);
-        }
+        if (meas_dev_for_path(env->ws.path, &env->dev) < 0)
+            env->dev.valid = false;
+        describe_set(env, env->ws.path);
+        return 0;
     }
+    env->tgt = target_create(o->tspec);
+    if (!env->tgt)
+        return -1;
+    if (meas_dev_for_node(target_device(env->tgt), &env->dev) < 0)
+        env->dev.valid = false;
+    describe_set(env, target_mount_point(env->tgt));
     return 0;
+}
+
+/* Releases everything, even after an interrupt. 0 or -1 after error(). */
+static int teardown(struct env *env)
+{
+    int rc = 0;
+    if (env->tgt) {
+        ws_release(&env->ws);
+        if (target_destroy(env->tgt) < 0)
+            rc = -1;
+        env->tgt = NULL;
+    } else if (ws_close(&env->ws) < 0) {
+        rc = -1;
+    }
+    return rc;
 }
 
 int runner_run(const struct runner_opts *o, struct run_set *rs)
 {
-    struct workspace ws;
-    if (ws_open(&ws, o->dir) < 0) {
-        ws_close(&ws);
-        return -1;
-    }
-    describe_set(o, rs, &ws);
-    struct tree_totals tt;
-    int rc = tree_measure(&o->tree, &tt);
-    if (rc == 0) {
-        rs->tree.files = tt.files;
-        rs->tree.dirs = tt.dirs;
-        rs->tree.symlinks = tt.symlinks;
-        rs->tree.bytes = tt.bytes;
-    }
-    struct meas_dev dev;
-    if (meas_dev_for_path(ws.path, &dev) < 0)
-        dev.valid = false;
-    snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s", dev.valid ? dev.name : "");
-
-    struct opstats *st = calloc(1, sizeof *st);
-    void *buf = malloc(IO_BUF_SIZE);
-    struct eng_worker w = {.st = st};
-    if (!st || !buf)
+    struct env env = {.o = o, .rs = rs};
+    env.w.st = calloc(1, sizeof *env.w.st);
+    env.buf = malloc(IO_BUF_SIZE);
+    int rc = 0;
+    if (!env.w.st || !env.buf)
         rc = error("out of memory");
-    if (rc == 0 && o->eng->worker_init && o->eng->worker_init(&w) < 0)
-        rc = error("engine %s: cannot start a worker", o->eng->name);
+    if (rc == 0)
+        rc = setup(&env);
+    int worker = 0;
+    if (rc == 0 && o->eng->worker_init) {
+        if (o->eng->worker_init(&env.w) < 0)
+            rc = error("engine %s: cannot start a worker", o->eng->name);
+        else
+            worker = 1;
+    }
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
     if (rc == 0)
-        rc = run_phases(o, rs, &ws, &w, buf, &dev);
-    if (o->eng->worker_fini && st)
-        o->eng->worker_fini(&w);
-    free(buf);
-    free(st);
-    if (ws_close(&ws) < 0)
+        rc = run_all(&env);
+    if (worker && o->eng->worker_fini)
+        o->eng->worker_fini(&env.w);
+    if (teardown(&env) < 0)
         rc = -1;
+    free(env.buf);
+    free(env.w.st);
     return rc;
 }

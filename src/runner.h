@@ -1,26 +1,50 @@
-/* runner.h — runs a list of phases N times in a workspace and measures each phase.
+/* runner.h — runs the phases of a scenario over runs x configurations and measures each phase.
  *
- * Every run starts from an empty workspace. Around each phase the runner takes whole-process
- * snapshots (wall, rusage, /proc/self/io, device counters), resets the engine's op counters
- * and samples progress for the time line. A failed or interrupted phase ends the run set:
- * the finished runs (and the failed one, marked) have been handed to run_done already, the
- * workspace is cleared, and runner_run returns -1 after one error line.
+ * Targets: a plain directory (one configuration), or a file system fsbench manages (an image
+ * or a device) with a matrix of configurations (file system x mount options). Runs are made
+ * in rounds: each round runs every configuration once, in a seeded random order, so drift
+ * over time biases no configuration and compare can pair configurations by round.
+ *
+ * Every run starts from an empty workspace (a fresh mkfs by default on managed targets).
+ * Around each phase the runner takes whole-process snapshots (wall, rusage, /proc/self/io,
+ * device counters), resets the engine's op counters and samples progress for the time line.
+ * A failed or interrupted phase ends the set: the finished runs (and the failed one, marked)
+ * have been handed to run_done, everything mounted or attached is released, and runner_run
+ * returns -1 after one error line.
  */
 #ifndef FSBENCH_RUNNER_H
 #define FSBENCH_RUNNER_H
 
+#include <stdbool.h>
+
 #include "engine.h"
 #include "results.h"
 #include "scenario.h"
+#include "target.h"
 #include "tree.h"
 
+#define RUNNER_MAX_CONFIGS 64
+
+struct runner_config {
+    char name[RES_NAME_MAX];        /* "ext4:data=journal"; "" for a plain directory */
+    const char *fstype;
+    const char *mount_opts;         /* NULL or "defaults": none */
+};
+
 struct runner_opts {
-    const char *dir;                /* NULL: a new temporary directory, removed after */
+    const char *dir;                /* plain directory; NULL: a new temporary one */
+    const struct target_spec *tspec;/* managed target, or NULL */
+    struct runner_config configs[RUNNER_MAX_CONFIGS];
+    size_t nconfigs;                /* 0 for a plain directory */
+    bool keep_fs;                   /* managed: mkfs once per file system type, not per run */
+    bool no_interleave;             /* all runs of a configuration, then the next */
+    uint64_t order_seed;            /* seeds the order of configurations in each round */
+
     struct tree_spec tree;
     const struct phase_def *phases[SCENARIO_MAX_PHASES];
     size_t nphases;
     const struct engine *eng;
-    unsigned runs;
+    unsigned runs;                  /* rounds */
     unsigned interval_ms;           /* time-line sampling interval */
     /* Called once the set's description is filled, before the first run (may be NULL). */
     int (*set_ready)(void *arg, struct run_set *rs);
@@ -32,5 +56,9 @@ struct runner_opts {
 /* Fills rs (label, scenario and command_line set by the caller) with the description and
  * every run. 0, or -1 after error(). */
 int runner_run(const struct runner_opts *o, struct run_set *rs);
+
+/* The order of configurations in round `round`: a seeded permutation of 0..n-1 into order.
+ * Exposed for tests: every round is a permutation, and rounds differ. */
+void runner_round_order(uint64_t seed, unsigned round, size_t n, size_t *order);
 
 #endif

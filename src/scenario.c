@@ -13,6 +13,10 @@ const struct scenario scenario_table[] = {
     {"create", "create the tree and sync it, then remove it untimed", "extract,sync"},
     {"metadata", "extract, then walk and stat-walk cold, then delete",
      "extract,sync,dropcaches,walk,statwalk,delete,sync"},
+    {"testdisk",
+     "seed 000's script per configuration: extract, sync and a timed umount; remount so the "
+     "remove starts cold; remove, sync, umount (needs --image or --device)",
+     "mount,extract,sync,umount,mount,delete,sync,umount"},
     {NULL, NULL, NULL},
 };
 

@@ -12,6 +12,7 @@
 #define FSBENCH_TARGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct target_spec {
@@ -29,8 +30,13 @@ struct target;
 /* Creates the image and attaches it to a free loop device, or checks the device.
  * NULL after error() naming what was wrong. Needs root. */
 struct target *target_create(const struct target_spec *spec);
+/* Chooses the file system the next target_mkfs() makes (a matrix has several). 0 or -1. */
+int target_set_fs(struct target *t, const char *fstype);
 /* mkfs.<fstype> with the options; a missing mkfs names its Debian package. 0 or -1. */
 int target_mkfs(struct target *t);
+/* Sets the file system type for the next target_mkfs()/target_mount() (not while mounted);
+ * checks it with target_check_fstype(). 0 or -1 after error(). */
+int target_set_fs(struct target *t, const char *fstype);
 /* Mounts on the private mount point with mount_opts ("defaults" or NULL: none).
  * Options mount(2) takes as flags (ro, sync, noatime, nodiratime, relatime, dirsync, ...) are
  * turned into flags; the rest is passed as data. 0 or -1 after error(). */
@@ -43,9 +49,23 @@ const char *target_device(const struct target *t);   /* "/dev/loop3" */
 /* Releases everything; NULL is fine. Returns 0, or -1 if something could not be released
  * (after error() naming it). */
 int target_destroy(struct target *t);
+/* Destroys every live target (they are kept in a small static registry), for a fatal path or
+ * the cleanup after a signal. 0, or -1 if something could not be released. */
+int target_destroy_all(void);
 
 /* Checks a block device for use (no mkfs): 0 if it may be used, -1 after error(). */
 int target_check_device(const char *dev, bool force);
+
+/* Checks that mkfs.<fstype> is installed (else names the Debian package to install) and that
+ * the running kernel can mount fstype (when that can be known). 0 or -1 after error(). */
+int target_check_fstype(const char *fstype);
+
+/* Splits mount options as mount(8) does: flag words (ro, rw, sync, async, dirsync, noatime,
+ * atime, nodiratime, relatime, strictatime, lazytime, nodev, nosuid, noexec, mand, ...) set or
+ * clear MS_* bits in *flags; "defaults" and empty words do nothing; every other word is joined
+ * with ',' into data (len bytes, "" if none). opts NULL is "defaults". 0, or -1 if data does
+ * not fit (no message). */
+int target_parse_mount_opts(const char *opts, unsigned long *flags, char *data, size_t len);
 
 /* Parses "4G", "256M", "1048576" (binary units K, M, G, T; optional trailing B/iB).
  * 0 or -1 (no message). */

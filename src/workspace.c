@@ -98,6 +98,32 @@ int ws_open(struct workspace *ws, const char *dir)
     return 0;
 }
 
+int ws_open_managed(struct workspace *ws, const char *mount_point)
+{
+    memset(ws, 0, sizeof *ws);
+    ws->fd = -1;
+    if (snprintf(ws->path, sizeof ws->path, "%s/fsbench", mount_point) >= (int)sizeof ws->path)
+        return error("mount point name too long: %s", mount_point);
+    if (mkdir(ws->path, 0755) < 0 && errno != EEXIST)
+        return error_errno("cannot create %s", ws->path);
+    ws->fd = open(ws->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (ws->fd < 0)
+        return error_errno("cannot open %s", ws->path);
+    int m = openat(ws->fd, WS_MARKER, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+    if (m < 0)
+        return error_errno("cannot write in %s", ws->path);
+    close(m);
+    ws->marked = true;
+    return 0;
+}
+
+void ws_release(struct workspace *ws)
+{
+    if (ws->fd >= 0)
+        close(ws->fd);
+    ws->fd = -1;
+}
+
 int ws_clear(struct workspace *ws)
 {
     if (!ws->marked || ws->fd < 0)

@@ -23,6 +23,11 @@ struct workspace {
 
 /* Opens (dir != NULL) or creates the workspace and marks it. 0, or -1 after error(). */
 int ws_open(struct workspace *ws, const char *dir);
+/* Opens the workspace "fsbench" at the root of a file system fsbench manages (an image or
+ * a device it mkfs'ed): created if missing and marked, nothing else checked. 0 or -1. */
+int ws_open_managed(struct workspace *ws, const char *mount_point);
+/* Closes the workspace's fd without clearing it: its file system is about to be unmounted. */
+void ws_release(struct workspace *ws);
 /* Removes "tree" and "copy" (untimed). 0, or -1 after error(). */
 int ws_clear(struct workspace *ws);
 /* Clears, unmarks, removes the directory if we made it, closes. 0 or -1 after error(). */
