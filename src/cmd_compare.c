@@ -1,0 +1,222 @@
+/* cmd_compare.c — `fsbench compare`: loads run sets (labels from the store, or JSON
+ * files), builds the comparison and prints it as a verdict table or in ministat's format.
+ *
+ *   fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99] [--min-effect PCT]
+ *                   [--format text|ministat] [--phase NAME] A [B ...]
+ *
+ * An argument naming an existing file that ends in ".json" is read as JSON; anything
+ * else is a label. Exit statuses: 0; 2 for bad options, unknown labels and nothing to
+ * compare; 1 when the database or a file cannot be read.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "compare.h"
+#include "err.h"
+#include "resjson.h"
+#include "store.h"
+
+static const char compare_usage[] =
+    "usage: fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99]\n"
+    "                       [--min-effect PCT] [--format text|ministat] [--phase NAME]\n"
+    "                       A [B ...]\n"
+    "  A, B: labels in the results database, or JSON files (*.json)\n"
+    "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
+    "            dev-write-mb\n";
+
+/* Parses a percentage "5" or "5%" in [0, 100) into a fraction; 0 or -1. */
+static int parse_percent(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || errno || !isfinite(v))
+        return -1;
+    if (*end == '%')
+        end++;
+    if (*end || v < 0 || v >= 100)
+        return -1;
+    *out = v / 100;
+    return 0;
+}
+
+static bool is_json_file(const char *arg)
+{
+    size_t l = strlen(arg);
+    struct stat st;
+    return l > 5 && strcmp(arg + l - 5, ".json") == 0 && stat(arg, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Loads every argument into sets[i]; returns an exit status. */
+static int load_inputs(char **args, size_t n, const char *db, struct run_set *sets)
+{
+    struct store *st = NULL;
+    char dbpath[4096];
+    int status = EXIT_OK;
+    for (size_t i = 0; i < n && status == EXIT_OK; i++) {
+        if (is_json_file(args[i])) {
+            if (resjson_read_file(args[i], &sets[i]))
+                status = EXIT_RUN_FAILED;
+            continue;
+        }
+        if (!st) {
+            if (db)
+                snprintf(dbpath, sizeof dbpath, "%s", db);
+            else if (store_default_path(dbpath, sizeof dbpath)) {
+                error("compare: no database path (HOME is not set); use --db FILE");
+                status = EXIT_USAGE;
+                break;
+            }
+            st = store_open(dbpath);
+            if (!st) {
+                status = EXIT_RUN_FAILED;
+                break;
+            }
+        }
+        int rc = store_load_label(st, args[i], &sets[i]);
+        if (rc == 1) {
+            error("compare: no runs labelled '%s' in %s", args[i], dbpath);
+            status = EXIT_USAGE;
+        } else if (rc) {
+            status = EXIT_RUN_FAILED;
+        }
+    }
+    if (st)
+        store_close(st);
+    return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'd'},
+        {"metric", required_argument, NULL, 'm'},
+        {"confidence", required_argument, NULL, 'c'},
+        {"min-effect", required_argument, NULL, 'e'},
+        {"format", required_argument, NULL, 'f'},
+        {"phase", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    const char *db = NULL, *phase = NULL;
+    bool ministat = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd':
+            db = optarg;
+            break;
+        case 'm': {
+            int m = cmp_metric_find(optarg);
+            if (m < 0) {
+                error("compare: --metric: unknown metric '%s' (wall, user, sys, cpu, ops, "
+                      "mbps, dev-writes, dev-reads, dev-write-mb)",
+                      optarg);
+                return EXIT_USAGE;
+            }
+            opt.metric = (enum cmp_metric)m;
+            break;
+        }
+        case 'c':
+            if (strcmp(optarg, "90") == 0)
+                opt.confidence = 0.90;
+            else if (strcmp(optarg, "95") == 0)
+                opt.confidence = 0.95;
+            else if (strcmp(optarg, "99") == 0)
+                opt.confidence = 0.99;
+            else {
+                error("compare: --confidence: '%s' is not 90, 95 or 99", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'e':
+            if (parse_percent(optarg, &opt.min_effect)) {
+                error("compare: --min-effect: '%s' is not a percentage from 0 to 100", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'f':
+            if (strcmp(optarg, "text") == 0)
+                ministat = false;
+            else if (strcmp(optarg, "ministat") == 0)
+                ministat = true;
+            else {
+                error("compare: --format: '%s' is not text or ministat", optarg);
+                return EXIT_USAGE;
+            }
+            break;
+        case 'p':
+            phase = optarg;
+            break;
+        case 'h':
+            fputs(compare_usage, stdout);
+            return EXIT_OK;
+        case ':':
+            error("compare: option '%s' needs a value", argv[optind - 1]);
+            return EXIT_USAGE;
+        default:
+            error("compare: unknown option '%s'", argv[optind - 1]);
+            return EXIT_USAGE;
+        }
+    }
+    size_t n = (size_t)(argc - optind);
+    if (n == 0) {
+        error("compare: name at least one label or JSON file (see fsbench compare --help)");
+        return EXIT_USAGE;
+    }
+    char **args = argv + optind;
+    struct run_set *sets = calloc(n, sizeof *sets);
+    struct cmp_input *in = calloc(n, sizeof *in);
+    if (!sets || !in) {
+        free(sets);
+        free(in);
+        error("out of memory");
+        return EXIT_RUN_FAILED;
+    }
+    struct cmp_result res;
+    memset(&res, 0, sizeof res);
+    int status = load_inputs(args, n, db, sets);
+    if (status == EXIT_OK) {
+        for (size_t i = 0; i < n; i++) {
+            in[i].name = args[i];
+            in[i].rs = &sets[i];
+        }
+        if (cmp_build(in, n, &opt, &res))
+            status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK && ministat) {
+        int p = 0;
+        if (phase && (p = cmp_find_phase(&res, phase)) < 0) {
+            error("compare: --phase: no phase '%s' in '%s'", phase, res.groups[0].name);
+            status = EXIT_USAGE;
+        } else if (res.nphases == 0) {
+            error("compare: '%s' has no phases", res.groups[0].name);
+            status = EXIT_USAGE;
+        } else if (cmp_report_ministat(stdout, &res, (size_t)p, opt.confidence * 100)) {
+            status = EXIT_USAGE;
+        }
+    } else if (status == EXIT_OK) {
+        if (phase)
+            warning("compare: --phase applies to --format ministat only; ignored");
+        cmp_report_text(stdout, &res);
+    }
+    if (status == EXIT_OK && fflush(stdout) != 0) {
+        error_errno("compare: writing the report");
+        status = EXIT_RUN_FAILED;
+    }
+    cmp_result_free(&res);
+    for (size_t i = 0; i < n; i++)
+        run_set_free(&sets[i]);
+    free(sets);
+    free(in);
+    return status;
+}

@@ -1,0 +1,145 @@
+/* compare.h — run sets turned into per-phase comparisons with verdicts (compare.c), and
+ * their presentation (report_compare.c).
+ *
+ * Groups: with several inputs each input is a group (an input holding several
+ * configurations becomes one group per configuration, named "input:config"); with a
+ * single input holding several configurations, each configuration is a group. The first
+ * group is the baseline A; every other group B is compared with it.
+ *
+ * Design: two groups from the same input whose runs share round numbers, and whose runs in
+ * stored order never go back a round, ran interleaved; they are paired by round (the k-th run of round r with the k-th run of round r, so
+ * merged run sets pair correctly) and compared by the paired test on log ratios. Groups
+ * from different inputs ran as batches and get the autocorrelation-aware batch method;
+ * the result says so and the report says what that risks. Warmup runs and skipped or
+ * failed phases never enter a sample.
+ *
+ * Phases are those of the baseline's first measured run, matched by name and occurrence
+ * ("sync" the second time is matched with the second "sync" of other runs).
+ */
+#ifndef FSBENCH_COMPARE_H
+#define FSBENCH_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results.h"
+#include "stats.h"
+
+enum cmp_metric {
+    CMP_WALL,
+    CMP_USER,
+    CMP_SYS,
+    CMP_CPU,          /* user + sys */
+    CMP_OPS,          /* ops_total / wall */
+    CMP_MBPS,         /* (bytes_read + bytes_written) / wall / 1e6 */
+    CMP_DEV_WRITES,   /* dev.wr_ios */
+    CMP_DEV_READS,    /* dev.rd_ios */
+    CMP_DEV_WRITE_MB, /* dev.wr_sectors * 512 / 1e6 */
+    CMP_NMETRICS
+};
+
+/* What the report needs to word a metric: "faster"/"slower" for times and rates,
+ * "fewer"/"more" for counts. */
+enum cmp_metric_kind { CMP_KIND_TIME, CMP_KIND_RATE, CMP_KIND_COUNT };
+
+struct cmp_metric_info {
+    const char *name; /* as given to --metric */
+    const char *unit; /* "s", "ops/s", "MB/s", "ios", "MB" */
+    enum cmp_metric_kind kind;
+    enum stats_sense sense;
+};
+
+/* Looks a metric up by name; -1 if unknown. */
+int cmp_metric_find(const char *name);
+const struct cmp_metric_info *cmp_metric_get(enum cmp_metric m);
+/* The metric's value for one phase: 0, or 1 when the phase cannot provide it (no block
+ * device behind the target, zero wall time for a rate). */
+int cmp_metric_value(const struct phase_result *p, enum cmp_metric m, double *out);
+
+struct cmp_input {
+    const char *name; /* label or file name as the user gave it */
+    const struct run_set *rs;
+};
+
+struct cmp_options {
+    enum cmp_metric metric;
+    double confidence; /* 0.90, 0.95, 0.99 */
+    double min_effect; /* 0.05 = 5% */
+};
+
+struct cmp_group {
+    char name[2 * RES_NAME_MAX + 512];
+    size_t input;   /* index into the inputs */
+    bool by_config; /* only runs whose config equals `config` */
+    char config[RES_NAME_MAX];
+};
+
+/* One group's sample for one phase, in run order. */
+struct cmp_sample {
+    size_t n;
+    double *values;   /* owned */
+    unsigned *rounds; /* owned, run.round of each value */
+    unsigned *occ;    /* owned, k-th run of that round within this group */
+    size_t skipped, failed, warmup, unavailable;
+    char note[RES_NOTE_MAX];    /* first failure note, else first skip note; "" if none */
+    struct stats_summary sum;   /* valid when n > 0 */
+    struct stats_warnings warn; /* valid when n > 0 */
+};
+
+enum cmp_status {
+    CMP_ST_OK,
+    CMP_ST_TOO_FEW,     /* fewer than 2 values (pairs) on one side */
+    CMP_ST_NONPOSITIVE, /* a value <= 0: no ratio on the log scale */
+    CMP_ST_UNAVAILABLE, /* the metric is not available for this phase */
+};
+
+/* Group g against the baseline, for one phase. */
+struct cmp_vs {
+    enum cmp_status status;
+    bool interleaved;         /* paired by round */
+    size_t npairs;            /* interleaved: pairs used */
+    struct stats_ratio ratio; /* valid when status == CMP_ST_OK */
+    struct stats_verdict verdict;
+    bool few; /* fewer pairs / runs than stats_min_runs() */
+    size_t n_min;
+};
+
+struct cmp_phase {
+    char name[RES_NAME_MAX + 16]; /* "sync", or "sync (2)" for the second occurrence */
+    char base[RES_NAME_MAX];
+    unsigned occurrence;  /* 0 for the first phase of that name in a run */
+    struct cmp_sample *s; /* ngroups */
+    struct cmp_vs *vs;    /* ngroups; vs[0] unused */
+};
+
+struct cmp_result {
+    struct cmp_options opt;
+    size_t ngroups;
+    struct cmp_group *groups;
+    size_t nphases;
+    struct cmp_phase *phases;
+    bool any_batch; /* some comparison was not interleaved */
+};
+
+/* Builds groups, samples and comparisons. *out is filled (zero it first) and must be
+ * freed with cmp_result_free() whatever the return. 0, or -1 after error() (nothing to
+ * compare: one group only; no measured runs in the baseline; out of memory). */
+int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
+              struct cmp_result *out);
+void cmp_result_free(struct cmp_result *r);
+/* Index of the phase named `name` ("sync" or "sync (2)"), -1 if none. */
+int cmp_find_phase(const struct cmp_result *r, const char *name);
+
+/* ------------------------------------------------------------------ report_compare.c */
+
+/* The verdict table: per phase one row per group (n, median, mean, sd), a verdict line
+ * per compared group, warnings and notes under it. */
+void cmp_report_text(FILE *out, const struct cmp_result *r);
+/* FreeBSD ministat's output (as `ministat -A -c C`, the statistics without the plot;
+ * -q in newer versions) for phase `phase` on the raw values. Confidence in percent:
+ * 80, 90, 95, 98, 99, 99.5. 0, or -1 after error() (a group with fewer than 3 values,
+ * more than 7 groups, a confidence ministat does not have). */
+int cmp_report_ministat(FILE *out, const struct cmp_result *r, size_t phase, double percent);
+
+#endif
