@@ -14,6 +14,7 @@ int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_import(int argc, char **argv);
 int cmd_forget(int argc, char **argv);
+int cmd_cmd(int argc, char **argv);
 
 /* Parses a positive number ("3", "0.5"); 0 or -1 (no message). */
 int cli_parse_positive(const char *s, double *out);

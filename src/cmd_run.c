@@ -2,20 +2,17 @@
  * runner, print the report, write JSON, and save every finished run in the results store.
  */
 #include <getopt.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_run.h"
 #include "err.h"
 #include "report.h"
-#include "resjson.h"
 #include "runner.h"
 #include "scenario.h"
-#include "store.h"
 
 static void run_usage(FILE *out)
 {
@@ -45,57 +42,6 @@ static void run_usage(FILE *out)
             "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
             "  --keep-fs         mkfs once per file system, not before every run\n"
             "  --no-interleave   all runs of one configuration, then the next\n");
-}
-
-struct save_state {
-    struct store *store;
-    int64_t set_id;
-};
-
-static int on_set_ready(void *arg, struct run_set *rs)
-{
-    struct save_state *s = arg;
-    if (!s->store)
-        return 0;
-    s->set_id = store_begin_set(s->store, rs);
-    return s->set_id < 0 ? -1 : 0;
-}
-
-static int on_run_done(void *arg, const struct run_set *rs, const struct run_result *run)
-{
-    struct save_state *s = arg;
-    if (!s->store || s->set_id <= 0)
-        return 0;
-    return store_add_run(s->store, s->set_id, run);
-}
-
-static void on_signal(int sig)
-{
-    phase_interrupt = 1;
-}
-
-static void install_signals(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-}
-
-static void join_argv(char *buf, size_t len, int argc, char **argv)
-{
-    size_t used = 0;
-    buf[0] = '\0';
-    for (int i = -1; i < argc && used + 1 < len; i++) {
-        const char *a = i < 0 ? "fsbench" : argv[i];
-        int n = snprintf(buf + used, len - used, "%s%s", used ? " " : "", a);
-        if (n < 0)
-            break;
-        used += (size_t)n;
-    }
 }
 
 enum {
@@ -153,6 +99,9 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     }
     if (!ta->nfs)
         return error("--fs: no file system named"), EXIT_USAGE;
+    for (size_t i = 0; i < ta->nfs; i++)
+        if (target_check_fstype(ta->fs[i]) < 0)
+            return EXIT_RUN_FAILED;
     if (!ta->nmount)
         ta->mount_opts[ta->nmount++] = "defaults";
     for (size_t i = 0; i < ta->nfs; i++)
@@ -280,49 +229,11 @@ int cmd_run(int argc, char **argv)
     int trc = setup_targets(&ta, &ro);
     if (trc)
         return trc;
-    if (label && (!*label || strlen(label) >= RES_NAME_MAX))
-        return error("--label: must be 1 to %d characters", RES_NAME_MAX - 1), EXIT_USAGE;
-
-    struct run_set rs = {0};
-    snprintf(rs.scenario, sizeof rs.scenario, "%s", phases ? "custom" : scen->name);
-    join_argv(rs.command_line, sizeof rs.command_line, argc - 1, argv + 1);
-    if (label) {
-        snprintf(rs.label, sizeof rs.label, "%s", label);
-    } else {
-        time_t now = time(NULL);
-        char stamp[32];
-        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
-        snprintf(rs.label, sizeof rs.label, "%s-%s", rs.scenario, stamp);
-    }
-
-    struct save_state ss = {0};
-    if (save) {
-        char path[4096];
-        if (!db) {
-            if (store_default_path(path, sizeof path) < 0)
-                return error("cannot find a place for the results store (set HOME, or use "
-                             "--db FILE or --no-save)"), EXIT_RUN_FAILED;
-            db = path;
-        }
-        ss.store = store_open(db);
-        if (!ss.store)
-            return EXIT_RUN_FAILED;
-    }
-    ro.set_ready = on_set_ready;
-    ro.run_done = on_run_done;
-    ro.arg = &ss;
-
-    install_signals();
-    int rc = runner_run(&ro, &rs);
-    if (rs.nruns > 0)
-        report_run_set(stdout, &rs, (enum report_format)format);
-    if (json && rs.nruns > 0 && resjson_write_file(&rs, json) < 0)
-        rc = -1;
-    if (ss.store) {
-        if (rc == 0 && format == REPORT_TABLE)
-            printf("saved as '%s' (%zu run%s)\n", rs.label, rs.nruns, rs.nruns == 1 ? "" : "s");
-        store_close(ss.store);
-    }
-    run_set_free(&rs);
-    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    if (cli_check_label(label))
+        return EXIT_USAGE;
+    struct cli_output out = {
+        .label = label, .scenario = phases ? "custom" : scen->name, .db = db, .save = save,
+        .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
+    };
+    return cli_run_and_report(&ro, &out);
 }

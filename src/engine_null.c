@@ -42,6 +42,8 @@ static int nl_create_file(struct eng_worker *w, int dirfd, const char *name, mod
                           const void *data, size_t len, uint64_t size, unsigned flags)
 {
     count(w, OP_CREATE, 0);
+    if (len == 0 && size > 0)
+        return -EINVAL;
     while (size > 0) {
         uint64_t n = size < len ? size : len;
         count(w, OP_WRITE, n);

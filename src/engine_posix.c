@@ -147,11 +147,11 @@ static int px_readlink(struct eng_worker *w, int dirfd, const char *name, char *
     if (len < 2)
         return -EINVAL;
     uint64_t t0 = meas_now_ns();
-    long r = readlinkat(dirfd, name, buf, len - 1);
+    long r = readlinkat(dirfd, name, buf, len);
     r = done(w, OP_READLINK, t0, r, 0);
     if (r < 0)
         return (int)r;
-    if ((size_t)r >= len - 1)
+    if ((size_t)r >= len)
         return -ENAMETOOLONG;
     buf[r] = '\0';
     return (int)r;

@@ -4,6 +4,7 @@
 
 #include "cli.h"
 #include "err.h"
+#include "layout.h"
 
 #ifndef FSBENCH_VERSION
 #define FSBENCH_VERSION "0.1.0"
@@ -19,6 +20,8 @@ static const struct command commands[] = {
     {"run", cmd_run, "run a scenario: measure every phase over N runs"},
     {"list", cmd_list, "scenarios, phases, tree profiles and engines"},
     {"tree", cmd_tree, "make a tree without timing it, or show its statistics"},
+    {"cmd", cmd_cmd, "time any command, or several interleaved, like a phase"},
+    {"layout", cmd_layout, "extents, layout score and directory locality of a tree (FIEMAP)"},
     {"compare", cmd_compare, "compare stored run sets or configurations, with a verdict"},
     {"runs", cmd_runs, "list the stored run sets"},
     {"show", cmd_show, "print a stored run set as run would"},

@@ -1,6 +1,8 @@
 /* phase.c — the phase registry and the helpers every phase uses to fail, skip and stop. */
 #include "phase.h"
 
+#include "layout.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,9 @@ const struct phase_def phase_table[] = {
      PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_mount},
     {"remount", "umount + mount: the phases after it start with cold caches (root)",
      PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_remount},
+    {"layout", "FIEMAP of every file: extents, layout score, directory locality", 0,
+     phase_layout},
+    {"cmd", "run a shell command (--cmd) and measure it and its children", 0, phase_cmd},
     {NULL, NULL, 0, NULL},
 };
 

@@ -26,6 +26,16 @@ enum {
 struct target;
 struct workspace;
 
+/* Options of the workload phases (fsbench run sets them from its command line). */
+struct phase_params {
+    unsigned cb_initial;        /* compilebench: initial trees (-i), default 3 */
+    unsigned cb_runs;           /* compilebench: random operations (-r), default 20 */
+    unsigned fsync_rounds;      /* cvs: fsyncstorm passes, default 2 */
+    bool fsync_dir;             /* fsyncstorm: also fsync the directory after each rename */
+    double age_written;         /* age: stop after writing this multiple of the fs size */
+    double age_fullness;        /* age: or when the fs is this full (0..1) */
+};
+
 struct phase_ctx {
     const struct engine *eng;
     struct eng_worker *w;
@@ -39,6 +49,9 @@ struct phase_ctx {
     struct target *tgt;
     struct workspace *ws;
     const char *mount_opts;
+    const struct phase_params *params; /* never NULL when run by the runner */
+    const char *command;        /* the cmd phase's shell command (the configuration's) */
+    uint64_t seed;              /* run seed for phases that make random choices */
 };
 
 struct phase_def {
@@ -76,5 +89,11 @@ int phase_delete(struct phase_ctx *ctx);
 int phase_mount(struct phase_ctx *ctx);
 int phase_umount(struct phase_ctx *ctx);
 int phase_remount(struct phase_ctx *ctx);
+int phase_cmd(struct phase_ctx *ctx);
+
+/* Runs `command` with /bin/sh -c and waits for it; on failure (exit status, signal, or no
+ * shell) writes the reason and the tail of its stderr into why. 0 or -1. Used by the cmd
+ * phase and for --prepare. */
+int phase_run_command(const char *command, char *why, size_t len);
 
 #endif

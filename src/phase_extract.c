@@ -3,6 +3,8 @@
  * the directory being filled. Directory fds are kept on a stack as deep as the tree.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "phase.h"
@@ -27,6 +29,19 @@ static int fd_push(struct fd_stack *s, int fd)
     return 0;
 }
 
+/* The failing entry's path as the other phases name it: "tree/a/b.c". */
+static const char *entry_path(struct tree_gen *g, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/%s", PHASE_TREE_DIR, tree_path(g));
+    return buf;
+}
+
+static int extract_fail(struct phase_ctx *ctx, struct tree_gen *g, const char *op, int rc)
+{
+    char path[PATH_MAX];
+    return phase_fail(ctx, op, entry_path(g, path, sizeof path), rc);
+}
+
 /* Creates every entry of the tree below directory fd root. */
 static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
 {
@@ -47,17 +62,17 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
         case TREE_DIR:
             rc = e->mkdir(w, top, ent.name, ent.mode);
             if (rc < 0) {
-                rc = phase_fail(ctx, "mkdir", tree_path(g), rc);
+                rc = extract_fail(ctx, g, "mkdir", rc);
                 break;
             }
             int fd = e->opendir(w, top, ent.name);
             if (fd < 0) {
-                rc = phase_fail(ctx, "open", tree_path(g), fd);
+                rc = extract_fail(ctx, g, "open", fd);
                 break;
             }
             if (fd_push(&st, fd) < 0) {
                 e->close(w, fd);
-                rc = phase_fail(ctx, "extract", tree_path(g), -ENOMEM);
+                rc = extract_fail(ctx, g, "extract", -ENOMEM);
                 break;
             }
             res->dirs++;
@@ -66,14 +81,14 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
             rc = e->create_file(w, top, ent.name, ent.mode, ent.data, ent.data_len, ent.size,
                                 ENG_CREATE_EXCL);
             if (rc < 0)
-                rc = phase_fail(ctx, "create", tree_path(g), rc);
+                rc = extract_fail(ctx, g, "create", rc);
             else
                 res->files++;
             break;
         case TREE_SYMLINK:
             rc = e->symlink(w, ent.target, top, ent.name);
             if (rc < 0)
-                rc = phase_fail(ctx, "symlink", tree_path(g), rc);
+                rc = extract_fail(ctx, g, "symlink", rc);
             else
                 res->symlinks++;
             break;

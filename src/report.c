@@ -93,21 +93,27 @@ static double median_by(const struct phase_result **pr, size_t n, double *v,
 
 static void print_header(FILE *out, const struct run_set *rs)
 {
-    char bytes[32];
-    human_bytes(bytes, sizeof bytes, (double)rs->tree.bytes);
-    fprintf(out, "scenario %s%s%s, tree %s x%g seed %llu: %llu files, %llu dirs", rs->scenario,
-            rs->label[0] ? ", label " : "", rs->label, rs->tree.profile, rs->tree.scale,
-            (unsigned long long)rs->tree.seed, (unsigned long long)rs->tree.files,
-            (unsigned long long)rs->tree.dirs);
-    if (rs->tree.symlinks)
-        fprintf(out, ", %llu symlinks", (unsigned long long)rs->tree.symlinks);
-    fprintf(out, ", %s\n", bytes);
-    const struct target_info *t = &rs->target;
-    fprintf(out, "target %s (%s, %s; device %s), engine %s, %zu run%s\n", t->path,
-            t->fstype[0] ? t->fstype : "?", t->mount_opts[0] ? t->mount_opts : "?",
-            t->blockdev[0] ? t->blockdev : "n/a", rs->engine, rs->nruns,
-            rs->nruns == 1 ? "" : "s");
     const struct machine_info *m = &rs->machine;
+    if (!rs->tree.profile[0]) {
+        /* fsbench cmd: no tree and no target, only commands */
+        fprintf(out, "scenario %s, label %s, %zu run%s\n", rs->scenario, rs->label, rs->nruns,
+                rs->nruns == 1 ? "" : "s");
+    } else {
+        char bytes[32];
+        human_bytes(bytes, sizeof bytes, (double)rs->tree.bytes);
+        fprintf(out, "scenario %s%s%s, tree %s x%g seed %llu: %llu files, %llu dirs",
+                rs->scenario, rs->label[0] ? ", label " : "", rs->label, rs->tree.profile,
+                rs->tree.scale, (unsigned long long)rs->tree.seed,
+                (unsigned long long)rs->tree.files, (unsigned long long)rs->tree.dirs);
+        if (rs->tree.symlinks)
+            fprintf(out, ", %llu symlinks", (unsigned long long)rs->tree.symlinks);
+        fprintf(out, ", %s\n", bytes);
+        const struct target_info *t = &rs->target;
+        fprintf(out, "target %s (%s, %s; device %s), engine %s, %zu run%s\n", t->path,
+                t->fstype[0] ? t->fstype : "?", t->mount_opts[0] ? t->mount_opts : "?",
+                t->blockdev[0] ? t->blockdev : "n/a", rs->engine, rs->nruns,
+                rs->nruns == 1 ? "" : "s");
+    }
     fprintf(out, "machine %s: Linux %s %s, %d CPUs, %.1f GiB RAM, dirty_ratio %ld\n",
             m->hostname, m->kernel, m->arch, m->ncpu, (double)m->ram_bytes / (1u << 30),
             m->dirty_ratio);

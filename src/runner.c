@@ -120,6 +120,11 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
         return error("interrupted by a signal");
     if (env->tgt ? prepare_target(env, c) < 0 : ws_clear(&env->ws) < 0)
         return -1;
+    if (o->prepare) {
+        char why[RES_NOTE_MAX];
+        if (phase_run_command(o->prepare, why, sizeof why) < 0)
+            return error("--prepare: %s", why);
+    }
     if (env->tgt && env->ws.fd >= 0 && ws_clear(&env->ws) < 0)
         return -1;
     struct run_result *run = run_set_add_run(rs, o->nphases);
@@ -128,6 +133,8 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     run->round = round;
     run->started = unix_now();
     snprintf(run->config, sizeof run->config, "%s", c ? c->name : "");
+    /* Every configuration of a round makes the same random choices. */
+    uint64_t run_seed = mix64(o->tree.seed ^ mix64((uint64_t)round + 1));
     int failed = 0;
     size_t done = 0;
     for (size_t p = 0; p < o->nphases && !failed; p++) {
@@ -135,7 +142,9 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             .eng = o->eng, .w = &env->w, .ws_fd = env->ws.fd, .tree = &o->tree,
             .res = &run->phases[p], .root = rs->root, .buf = env->buf, .buflen = IO_BUF_SIZE,
             .tgt = env->tgt, .ws = env->tgt ? &env->ws : NULL,
-            .mount_opts = c ? c->mount_opts : NULL,
+            .mount_opts = c ? c->mount_opts : NULL, .params = &o->params,
+            .command = c ? c->command : NULL,
+            .seed = run_seed,
         };
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
@@ -196,6 +205,8 @@ static void describe_set(struct env *env, const char *path)
     snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
              env->dev.valid ? env->dev.name : "");
     struct tree_info *ti = &rs->tree;
+    if (!o->tree.prof)
+        return; /* fsbench cmd: no tree */
     snprintf(ti->profile, sizeof ti->profile, "%s", o->tree.prof->name);
     ti->scale = o->tree.scale;
     ti->seed = o->tree.seed;

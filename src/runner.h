@@ -29,13 +29,14 @@ struct runner_config {
     char name[RES_NAME_MAX];        /* "ext4:data=journal"; "" for a plain directory */
     const char *fstype;
     const char *mount_opts;         /* NULL or "defaults": none */
+    const char *command;            /* the cmd phase's command in this configuration */
 };
 
 struct runner_opts {
     const char *dir;                /* plain directory; NULL: a new temporary one */
     const struct target_spec *tspec;/* managed target, or NULL */
     struct runner_config configs[RUNNER_MAX_CONFIGS];
-    size_t nconfigs;                /* 0 for a plain directory */
+    size_t nconfigs;                /* 0: one unnamed configuration */
     bool keep_fs;                   /* managed: mkfs once per file system type, not per run */
     bool no_interleave;             /* all runs of a configuration, then the next */
     uint64_t order_seed;            /* seeds the order of configurations in each round */
@@ -46,6 +47,8 @@ struct runner_opts {
     const struct engine *eng;
     unsigned runs;                  /* rounds */
     unsigned interval_ms;           /* time-line sampling interval */
+    const char *prepare;            /* shell command run before each run, untimed */
+    struct phase_params params;     /* options of the workload phases */
     /* Called once the set's description is filled, before the first run (may be NULL). */
     int (*set_ready)(void *arg, struct run_set *rs);
     /* Called after each run, finished or failed (may be NULL); -1 stops the set. */

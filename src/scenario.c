@@ -47,8 +47,8 @@ int scenario_resolve(const char *list, const struct phase_def **out, size_t max)
             return error("too many phases in '%s' (at most %zu)", list, max);
         out[n++] = ph;
         p += len;
-        if (*p == ',')
-            p++;
+        if (*p == ',' && *++p == '\0')
+            return error("empty phase name at the end of '%s'", list);
     }
     if (n == 0)
         return error("no phases given");

@@ -17,9 +17,13 @@
 
 struct store;
 
-/* Default database path into buf; 0 or -1 (no HOME). */
+/* The schema version this code writes (PRAGMA user_version); newer databases are refused. */
+#define STORE_SCHEMA_VERSION 1
+
+/* Default database path into buf; 0 or -1 (no HOME; no message). */
 int store_default_path(char *buf, size_t len);
-/* Opens (creating directories, schema and migrations as needed). NULL after error(). */
+/* Opens (creating directories, schema and migrations as needed); path NULL means the
+ * default path. NULL after error(). */
 struct store *store_open(const char *path);
 void store_close(struct store *s);
 

@@ -34,9 +34,6 @@ struct target *target_create(const struct target_spec *spec);
 int target_set_fs(struct target *t, const char *fstype);
 /* mkfs.<fstype> with the options; a missing mkfs names its Debian package. 0 or -1. */
 int target_mkfs(struct target *t);
-/* Sets the file system type for the next target_mkfs()/target_mount() (not while mounted);
- * checks it with target_check_fstype(). 0 or -1 after error(). */
-int target_set_fs(struct target *t, const char *fstype);
 /* Mounts on the private mount point with mount_opts ("defaults" or NULL: none).
  * Options mount(2) takes as flags (ro, sync, noatime, nodiratime, relatime, dirsync, ...) are
  * turned into flags; the rest is passed as data. 0 or -1 after error(). */

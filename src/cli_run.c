@@ -1,0 +1,117 @@
+/* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
+#include "cli_run.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "err.h"
+#include "phase.h"
+#include "resjson.h"
+#include "store.h"
+
+struct save_state {
+    struct store *store;
+    int64_t set_id;
+};
+
+static int on_set_ready(void *arg, struct run_set *rs)
+{
+    struct save_state *s = arg;
+    if (!s->store)
+        return 0;
+    s->set_id = store_begin_set(s->store, rs);
+    return s->set_id < 0 ? -1 : 0;
+}
+
+static int on_run_done(void *arg, const struct run_set *rs, const struct run_result *run)
+{
+    struct save_state *s = arg;
+    if (!s->store || s->set_id <= 0)
+        return 0;
+    return store_add_run(s->store, s->set_id, run);
+}
+
+static void on_signal(int sig)
+{
+    phase_interrupt = 1;
+}
+
+/* SIGINT, SIGTERM and SIGHUP stop the phase under way; cleanup then runs to the end, and
+ * a second signal only sets the same flag again, so it cannot leave a mount behind. */
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+}
+
+static void join_argv(char *buf, size_t len, int argc, char **argv)
+{
+    size_t used = (size_t)snprintf(buf, len, "fsbench");
+    for (int i = 0; i < argc && used + 1 < len; i++) {
+        int n = snprintf(buf + used, len - used, " %s", argv[i]);
+        if (n < 0)
+            break;
+        used += (size_t)n;
+    }
+}
+
+int cli_check_label(const char *label)
+{
+    if (label && (!*label || strlen(label) >= RES_NAME_MAX))
+        return error("--label: must be 1 to %d characters", RES_NAME_MAX - 1), EXIT_USAGE;
+    return 0;
+}
+
+int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
+{
+    struct run_set rs = {0};
+    snprintf(rs.scenario, sizeof rs.scenario, "%s", out->scenario);
+    join_argv(rs.command_line, sizeof rs.command_line, out->argc, out->argv);
+    if (out->label) {
+        snprintf(rs.label, sizeof rs.label, "%s", out->label);
+    } else {
+        time_t now = time(NULL);
+        char stamp[32];
+        strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", localtime(&now));
+        snprintf(rs.label, sizeof rs.label, "%s-%s", rs.scenario, stamp);
+    }
+
+    struct save_state ss = {0};
+    if (out->save) {
+        char path[4096];
+        const char *db = out->db;
+        if (!db) {
+            if (store_default_path(path, sizeof path) < 0)
+                return error("cannot find a place for the results store (set HOME, or use "
+                             "--db FILE or --no-save)"), EXIT_RUN_FAILED;
+            db = path;
+        }
+        ss.store = store_open(db);
+        if (!ss.store)
+            return EXIT_RUN_FAILED;
+    }
+    ro->set_ready = on_set_ready;
+    ro->run_done = on_run_done;
+    ro->arg = &ss;
+
+    install_signals();
+    int rc = runner_run(ro, &rs);
+    if (rs.nruns > 0)
+        report_run_set(stdout, &rs, out->format);
+    if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
+        rc = -1;
+    if (ss.store) {
+        if (rs.nruns > 0 && out->format == REPORT_TABLE)
+            printf("saved as '%s' (%zu run%s)\n", rs.label, rs.nruns, rs.nruns == 1 ? "" : "s");
+        store_close(ss.store);
+    }
+    run_set_free(&rs);
+    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}

@@ -1,0 +1,30 @@
+/* cli_run.h — what `fsbench run` and `fsbench cmd` share once their options are parsed:
+ * naming the run set, saving every finished run in the results store as it finishes,
+ * stopping cleanly on SIGINT/SIGTERM, printing the report and writing JSON.
+ */
+#ifndef FSBENCH_CLI_RUN_H
+#define FSBENCH_CLI_RUN_H
+
+#include <stdbool.h>
+
+#include "report.h"
+#include "runner.h"
+
+struct cli_output {
+    const char *label;          /* NULL: "<scenario>-<date>-<time>" */
+    const char *scenario;       /* stored as the set's scenario */
+    const char *db;             /* NULL: the default store */
+    bool save;
+    const char *json;           /* NULL: none */
+    enum report_format format;
+    int argc;                   /* the sub-command's arguments, for the command line */
+    char **argv;
+};
+
+/* Checks a --label value: 0, or EXIT_USAGE after error(). */
+int cli_check_label(const char *label);
+
+/* Runs ro and reports; returns the process exit status. */
+int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out);
+
+#endif

@@ -1,0 +1,152 @@
+/* cmd_layout.c — `fsbench layout DIR [--json FILE]`: where an existing tree's blocks lie
+ * (extents per file, the Smith & Seltzer layout score, directory locality) as a short
+ * table, and optionally as JSON. The numbers come from layout_scan(); this file only
+ * presents them. Exit 1 where FIEMAP is unsupported (tmpfs), saying so.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "layout.h"
+
+static void layout_usage(FILE *out)
+{
+    fprintf(out, "usage: fsbench layout DIR [--json FILE]\n"
+                 "  extents per file, layout score (Smith & Seltzer 1997: share of each\n"
+                 "  file's blocks right after its previous block; 1.0 is perfect) and\n"
+                 "  directory locality of the regular files below DIR (FIEMAP; one file\n"
+                 "  system, symlinks not followed)\n");
+}
+
+/* "%.<prec>f <unit>" into buf, or "n/a" for a negative (unknown) value. */
+static const char *layout_num(char *buf, size_t len, double v, int prec, const char *unit)
+{
+    if (v < 0)
+        snprintf(buf, len, "n/a");
+    else
+        snprintf(buf, len, "%.*f%s%s", prec, v, unit[0] ? " " : "", unit);
+    return buf;
+}
+
+static void layout_print(const char *dir, const struct layout_result *r)
+{
+    static const char *const hist_label[LAYOUT_HIST_N] = {"1 extent", "2-4 extents", "5-16 extents",
+                                                          ">16 extents"};
+    char a[64], b[64];
+    printf("layout of %s (%s, %llu-byte blocks)\n", dir, r->fstype,
+           (unsigned long long)r->fs_block_size);
+    printf("  files            %14llu  (%llu empty, %llu single-block, %llu not located, "
+           "%llu unreadable)\n",
+           (unsigned long long)r->files, (unsigned long long)r->files_empty,
+           (unsigned long long)r->files_single_block, (unsigned long long)r->files_excluded,
+           (unsigned long long)r->files_unreadable);
+    printf("  extents          %14llu  (%.2f per file, %llu not located)\n",
+           (unsigned long long)r->extents, r->extents_per_file,
+           (unsigned long long)r->extents_excluded);
+    for (unsigned i = 0; i < LAYOUT_HIST_N; i++)
+        printf("    %-14s %14llu files\n", hist_label[i], (unsigned long long)r->extents_hist[i]);
+    printf("  blocks           %14llu\n", (unsigned long long)r->blocks);
+    printf("  layout score     %14s  (%llu of %llu block pairs contiguous)\n",
+           layout_num(a, sizeof a, r->score, 4, ""), (unsigned long long)r->contiguous,
+           (unsigned long long)r->pairs);
+    printf("  directories      %14llu  (%llu with 2+ located files%s)\n",
+           (unsigned long long)r->dirs, (unsigned long long)r->dirs_measured,
+           r->mounts_skipped ? ", other file systems skipped" : "");
+    printf("  dir spread       %14s  (median of max - min first block)\n",
+           layout_num(a, sizeof a, r->dir_spread_median_blocks, 0, "blocks"));
+    printf("  dir gaps         %14s  (median of mean distance between consecutive files)\n",
+           layout_num(a, sizeof a, r->dir_gap_median_blocks, 1, "blocks"));
+    if (r->group_blocks)
+        snprintf(b, sizeof b, "%llu-block groups, %s", (unsigned long long)r->group_blocks,
+                 r->group_source);
+    else
+        snprintf(b, sizeof b, "group size n/a on %s", r->fstype);
+    printf("  groups spanned   %14s  (median per directory; %s)\n",
+           layout_num(a, sizeof a, r->dir_groups_median, 1, ""), b);
+}
+
+/* v, or JSON null for a negative (unknown) value. */
+static json_t *layout_json_num(double v)
+{
+    return v < 0 ? json_null() : json_real(v);
+}
+
+/* Writes r as a JSON object to path: 0 or -1 after error(). */
+static int layout_write_json(const char *path, const char *dir, const struct layout_result *r)
+{
+    json_t *hist = json_pack("{sIsIsIsI}", "1", (json_int_t)r->extents_hist[0], "2-4",
+                             (json_int_t)r->extents_hist[1], "5-16", (json_int_t)r->extents_hist[2],
+                             ">16", (json_int_t)r->extents_hist[3]);
+    json_t *o = json_pack(
+        "{ss ss sI sb sI sI sI sI sI sI sI so sf sI sI sI so sI sI sI so so so sI ss}", "dir", dir,
+        "fstype", r->fstype, "fs_block_size", (json_int_t)r->fs_block_size, "supported",
+        r->supported, "files", (json_int_t)r->files, "files_empty", (json_int_t)r->files_empty,
+        "files_single_block", (json_int_t)r->files_single_block, "files_excluded",
+        (json_int_t)r->files_excluded, "files_unreadable", (json_int_t)r->files_unreadable,
+        "extents", (json_int_t)r->extents, "extents_excluded", (json_int_t)r->extents_excluded,
+        "extents_hist", hist, "extents_per_file", r->extents_per_file, "blocks",
+        (json_int_t)r->blocks, "pairs", (json_int_t)r->pairs, "contiguous",
+        (json_int_t)r->contiguous, "score", layout_json_num(r->score), "dirs", (json_int_t)r->dirs,
+        "dirs_measured", (json_int_t)r->dirs_measured, "mounts_skipped",
+        (json_int_t)r->mounts_skipped, "dir_spread_median_blocks",
+        layout_json_num(r->dir_spread_median_blocks), "dir_gap_median_blocks",
+        layout_json_num(r->dir_gap_median_blocks), "dir_groups_median",
+        layout_json_num(r->dir_groups_median), "group_blocks", (json_int_t)r->group_blocks,
+        "group_source", r->group_source);
+    if (!o)
+        return error("layout: cannot build the JSON document");
+    int rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    json_decref(o);
+    if (rc < 0)
+        return error("layout: cannot write %s", path);
+    return 0;
+}
+
+int cmd_layout(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *json = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'j':
+            json = optarg;
+            break;
+        case 'h':
+            layout_usage(stdout);
+            return EXIT_OK;
+        default:
+            layout_usage(stderr);
+            return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1) {
+        layout_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *dir = argv[optind];
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return error_errno("layout: cannot open directory %s", dir), EXIT_RUN_FAILED;
+    struct layout_result r;
+    int rc = layout_scan(fd, &r);
+    close(fd);
+    if (rc < 0)
+        return EXIT_RUN_FAILED;
+    if (!r.supported)
+        return error("layout: FIEMAP is not supported by %s at %s", r.fstype, dir), EXIT_RUN_FAILED;
+    layout_print(dir, &r);
+    if (json && layout_write_json(json, dir, &r) < 0)
+        return EXIT_RUN_FAILED;
+    return EXIT_OK;
+}

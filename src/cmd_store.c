@@ -1,0 +1,456 @@
+/* cmd_store.c — the sub-commands over the results store: runs, show, export, import and
+ * forget (see cli.h). Each parses its own options, opens the database (--db FILE, else the
+ * default path), does one thing, and returns an exit status; messages are one line,
+ * "fsbench: <command>: <what was wrong>". Commands that only read never create a database:
+ * a missing one is an empty store.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "err.h"
+#include "report.h"
+#include "resjson.h"
+#include "results.h"
+#include "store.h"
+
+#define OPT_DB 1000
+
+/* Reports an option getopt_long refused (opterr is 0: our own one-line message). */
+static int bad_option(const char *cmd, int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        error("%s: option '%s' needs a value; try 'fsbench %s --help'", cmd, arg, cmd);
+    else if (optopt && !(arg[0] == '-' && arg[1] == '-'))
+        error("%s: unknown option '-%c'; try 'fsbench %s --help'", cmd, optopt, cmd);
+    else
+        error("%s: unknown option '%s'; try 'fsbench %s --help'", cmd, arg, cmd);
+    return EXIT_USAGE;
+}
+
+static int usage_error(const char *cmd, const char *what)
+{
+    error("%s: %s; try 'fsbench %s --help'", cmd, what, cmd);
+    return EXIT_USAGE;
+}
+
+/* The database path: --db, else the default. 0 or -1 after error(). */
+static int db_path(const char *cmd, const char *db, char *buf, size_t len)
+{
+    if (db) {
+        if (!*db)
+            return error("%s: --db needs a file name", cmd);
+        snprintf(buf, len, "%s", db);
+        return 0;
+    }
+    if (store_default_path(buf, len) < 0)
+        return error("%s: no default results database (HOME is not set); use --db FILE", cmd);
+    return 0;
+}
+
+/* Opens the store; for reading only (create false), a missing file gives NULL with
+ * *missing set and no message. */
+static struct store *open_store(const char *cmd, const char *db, bool create, bool *missing)
+{
+    char path[4096];
+    *missing = false;
+    if (db_path(cmd, db, path, sizeof path) < 0)
+        return NULL;
+    if (!create && access(path, F_OK) != 0) {
+        *missing = true;
+        return NULL;
+    }
+    return store_open(path);
+}
+
+static int check_label(const char *cmd, const char *label)
+{
+    if (!*label)
+        return usage_error(cmd, "the label is empty");
+    if (strlen(label) >= RES_NAME_MAX) {
+        error("%s: label '%.20s...' is longer than %d bytes", cmd, label, RES_NAME_MAX - 1);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* Loads a label for show/export: EXIT_OK with *rs filled, or the exit status. */
+static int load_label(const char *cmd, const char *db, const char *label, struct run_set *rs)
+{
+    int rc = check_label(cmd, label);
+    if (rc != EXIT_OK)
+        return rc;
+    bool missing;
+    struct store *s = open_store(cmd, db, false, &missing);
+    if (!s && !missing)
+        return EXIT_RUN_FAILED;
+    memset(rs, 0, sizeof *rs);
+    rc = s ? store_load_label(s, label, rs) : 1;
+    store_close(s);
+    if (rc < 0)
+        return EXIT_RUN_FAILED;
+    if (rc == 1) {
+        error("%s: no run set labelled '%s'; 'fsbench runs' lists them", cmd, label);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
+/* ---------------------------------------------------------------- runs */
+
+struct listing {
+    struct store_set_info *v;
+    size_t n, cap;
+};
+
+static int collect(const struct store_set_info *info, void *arg)
+{
+    struct listing *l = arg;
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 16;
+        struct store_set_info *v = realloc(l->v, cap * sizeof *v);
+        if (!v)
+            return error("out of memory");
+        l->v = v;
+        l->cap = cap;
+    }
+    l->v[l->n++] = *info;
+    return 0;
+}
+
+static void local_date(double t, char *buf, size_t len)
+{
+    time_t tt = (time_t)t;
+    struct tm tm;
+    if (!isfinite(t) || !localtime_r(&tt, &tm) || !strftime(buf, len, "%Y-%m-%d %H:%M", &tm))
+        snprintf(buf, len, "?");
+}
+
+static int width(int w, const char *s)
+{
+    int n = (int)strlen(s);
+    return n > w ? n : w;
+}
+
+int cmd_runs(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, OPT_DB}, {"help", no_argument, NULL, 'h'}, {0}};
+    const char *db = NULL;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB: db = optarg; break;
+        case 'h': printf("usage: fsbench runs [--db FILE]\n"); return EXIT_OK;
+        default: return bad_option("runs", c, argv);
+        }
+    }
+    if (optind < argc)
+        return usage_error("runs", "takes no arguments");
+    bool missing;
+    struct store *s = open_store("runs", db, false, &missing);
+    if (!s && !missing)
+        return EXIT_RUN_FAILED;
+    struct listing l = {0};
+    int rc = s ? store_list(s, collect, &l) : 0;
+    store_close(s);
+    if (rc < 0 || l.n == 0) {
+        if (rc == 0)
+            printf("no stored runs\n");
+        free(l.v);
+        return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    }
+    int wid = 2, wl = 5, wd = 4, ws = 8, wt = 4, wg = 6;
+    char date[64], id[32];
+    for (size_t i = 0; i < l.n; i++) {
+        char *t = l.v[i].target; /* long mount options would swamp the table */
+        if (strlen(t) > 60)
+            strcpy(t + 56, "...)");
+        snprintf(id, sizeof id, "%" PRId64, l.v[i].id);
+        local_date(l.v[i].created, date, sizeof date);
+        wid = width(wid, id);
+        wl = width(wl, l.v[i].label);
+        wd = width(wd, date);
+        ws = width(ws, l.v[i].scenario);
+        wt = width(wt, l.v[i].tree);
+        wg = width(wg, l.v[i].target);
+    }
+    printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wid, "id", wl, "label", wd, "date", ws,
+           "scenario", wt, "tree", wg, "target", "runs");
+    for (size_t i = 0; i < l.n; i++) {
+        const struct store_set_info *x = &l.v[i];
+        snprintf(id, sizeof id, "%" PRId64, x->id);
+        local_date(x->created, date, sizeof date);
+        printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %u\n", wid, id, wl, x->label, wd, date, ws,
+               x->scenario, wt, x->tree, wg, x->target, x->nruns);
+    }
+    free(l.v);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* ---------------------------------------------------------------- show */
+
+int cmd_show(int argc, char **argv)
+{
+    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
+                                         {"format", required_argument, NULL, 'f'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0}};
+    const char *db = NULL, *format = "table";
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hf:", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB: db = optarg; break;
+        case 'f': format = optarg; break;
+        case 'h':
+            printf("usage: fsbench show LABEL [--format table|seeds] [--db FILE]\n");
+            return EXIT_OK;
+        default: return bad_option("show", c, argv);
+        }
+    }
+    if (argc - optind != 1)
+        return usage_error("show", "expected one LABEL");
+    int f = report_format_find(format);
+    if (f < 0) {
+        error("show: unknown format '%s' (table or seeds)", format);
+        return EXIT_USAGE;
+    }
+    struct run_set rs;
+    int rc = load_label("show", db, argv[optind], &rs);
+    if (rc != EXIT_OK)
+        return rc;
+    report_run_set(stdout, &rs, (enum report_format)f);
+    run_set_free(&rs);
+    return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
+/* ---------------------------------------------------------------- export */
+
+/* One CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break. */
+static void csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+static void csv_real(FILE *f, double v, bool na)
+{
+    fputc(',', f);
+    if (!na && isfinite(v))
+        fprintf(f, "%.9g", v);
+}
+
+static void csv_u64(FILE *f, uint64_t v, bool na)
+{
+    fputc(',', f);
+    if (!na)
+        fprintf(f, "%" PRIu64, v);
+}
+
+static const char *const csv_header =
+    "label,config,run,round,warmup,phase,status,wall_s,user_s,sys_s,ops_total,ops_per_s,"
+    "bytes_read,bytes_written,mb_per_s,files,dirs,dev_reads,dev_writes,dev_sectors_read,"
+    "dev_sectors_written\n";
+
+/* One row per (run, phase). A skipped phase measured nothing: its figures are empty, as
+ * are derived rates without a positive wall time and device counters without a device. */
+static void write_csv(FILE *f, const struct run_set *rs)
+{
+    static const char *const status[] = {"ok", "skipped", "failed"};
+    fputs(csv_header, f);
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        for (size_t j = 0; j < r->nphases; j++) {
+            const struct phase_result *p = &r->phases[j];
+            bool na = p->status == PHASE_SKIPPED, nodev = na || !p->dev.valid;
+            csv_str(f, rs->label);
+            fputc(',', f);
+            csv_str(f, r->config);
+            fprintf(f, ",%u,%u,%d,", r->index, r->round, r->warmup ? 1 : 0);
+            csv_str(f, p->name);
+            fputc(',', f);
+            fputs(status[(unsigned)p->status < 3 ? p->status : PHASE_FAILED], f);
+            csv_real(f, p->wall_s, na);
+            csv_real(f, p->user_s, na);
+            csv_real(f, p->sys_s, na);
+            csv_u64(f, p->ops_total, na);
+            csv_real(f, resjson_ops_per_s(p), na);
+            csv_u64(f, p->bytes_read, na);
+            csv_u64(f, p->bytes_written, na);
+            csv_real(f, resjson_mb_per_s(p), na);
+            csv_u64(f, p->files, na);
+            csv_u64(f, p->dirs, na);
+            csv_u64(f, p->dev.rd_ios, nodev);
+            csv_u64(f, p->dev.wr_ios, nodev);
+            csv_u64(f, p->dev.rd_sectors, nodev);
+            csv_u64(f, p->dev.wr_sectors, nodev);
+            fputc('\n', f);
+        }
+    }
+}
+
+static int export_csv(const struct run_set *rs, const char *out)
+{
+    bool to_stdout = strcmp(out, "-") == 0;
+    FILE *f = to_stdout ? stdout : fopen(out, "w");
+    if (!f)
+        return error_errno("export: %s", out);
+    write_csv(f, rs);
+    int bad = fflush(f) != 0 || ferror(f);
+    if (!to_stdout && fclose(f) != 0)
+        bad = 1;
+    if (bad)
+        return error_errno("export: %s: write failed", to_stdout ? "standard output" : out);
+    return 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    enum { OPT_JSON = 1001, OPT_CSV };
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, OPT_DB}, {"json", no_argument, NULL, OPT_JSON},
+        {"csv", no_argument, NULL, OPT_CSV},     {"output", required_argument, NULL, 'o'},
+        {"help", no_argument, NULL, 'h'},        {0}};
+    const char *db = NULL, *out = "-";
+    int c, json = 0, csv = 0;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB: db = optarg; break;
+        case OPT_JSON: json = 1; break;
+        case OPT_CSV: csv = 1; break;
+        case 'o': out = optarg; break;
+        case 'h':
+            printf("usage: fsbench export LABEL --json|--csv [-o FILE] [--db FILE]\n");
+            return EXIT_OK;
+        default: return bad_option("export", c, argv);
+        }
+    }
+    if (argc - optind != 1)
+        return usage_error("export", "expected one LABEL");
+    if (json + csv != 1)
+        return usage_error("export", "choose one of --json and --csv");
+    if (!*out)
+        return usage_error("export", "-o needs a file name");
+    struct run_set rs;
+    int rc = load_label("export", db, argv[optind], &rs);
+    if (rc != EXIT_OK)
+        return rc;
+    if (json)
+        rc = resjson_write_file(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    else
+        rc = export_csv(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    run_set_free(&rs);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- import */
+
+int cmd_import(int argc, char **argv)
+{
+    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
+                                         {"label", required_argument, NULL, 'l'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0}};
+    const char *db = NULL, *label = NULL;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hl:", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB: db = optarg; break;
+        case 'l': label = optarg; break;
+        case 'h':
+            printf("usage: fsbench import FILE.json [--label NEW] [--db FILE]\n");
+            return EXIT_OK;
+        default: return bad_option("import", c, argv);
+        }
+    }
+    if (argc - optind != 1)
+        return usage_error("import", "expected one FILE.json");
+    int rc;
+    if (label && (rc = check_label("import", label)) != EXIT_OK)
+        return rc;
+    const char *file = argv[optind];
+    struct run_set rs;
+    memset(&rs, 0, sizeof rs);
+    if (resjson_read_file(file, &rs) < 0)
+        return EXIT_RUN_FAILED;
+    if (label)
+        snprintf(rs.label, sizeof rs.label, "%s", label);
+    if (!rs.label[0]) {
+        run_set_free(&rs);
+        error("import: %s has no label; give one with --label NAME", file);
+        return EXIT_USAGE;
+    }
+    if (!isfinite(rs.created) || rs.created <= 0) /* merged in creation order: needs one */
+        rs.created = (double)time(NULL);
+    bool missing;
+    struct store *s = open_store("import", db, true, &missing);
+    rc = s && store_save_set(s, &rs) > 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    store_close(s);
+    if (rc == EXIT_OK)
+        printf("imported %zu run%s as '%s'\n", rs.nruns, rs.nruns == 1 ? "" : "s", rs.label);
+    run_set_free(&rs);
+    return rc;
+}
+
+/* ---------------------------------------------------------------- forget */
+
+int cmd_forget(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"db", required_argument, NULL, OPT_DB}, {"help", no_argument, NULL, 'h'}, {0}};
+    const char *db = NULL;
+    int c;
+    optind = 0;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case OPT_DB: db = optarg; break;
+        case 'h': printf("usage: fsbench forget LABEL [--db FILE]\n"); return EXIT_OK;
+        default: return bad_option("forget", c, argv);
+        }
+    }
+    if (argc - optind != 1)
+        return usage_error("forget", "expected one LABEL");
+    const char *label = argv[optind];
+    int rc = check_label("forget", label);
+    if (rc != EXIT_OK)
+        return rc;
+    bool missing;
+    struct store *s = open_store("forget", db, false, &missing);
+    if (!s && !missing)
+        return EXIT_RUN_FAILED;
+    int n = s ? store_forget(s, label) : 0;
+    store_close(s);
+    if (n < 0)
+        return EXIT_RUN_FAILED;
+    if (n == 0) {
+        error("forget: no run set labelled '%s'; 'fsbench runs' lists them", label);
+        return EXIT_USAGE;
+    }
+    printf("forgot %d run set%s labelled '%s'\n", n, n == 1 ? "" : "s", label);
+    return EXIT_OK;
+}

@@ -1,0 +1,87 @@
+/* phase_layout.c — the `layout` phase: where the workspace's tree lies on disk (extents,
+ * layout score, directory locality; see layout.h). The phase result has no layout fields
+ * yet, so the key numbers go into res->note and the full result is kept for
+ * phase_layout_last(). The scan does not go through the engine: FIEMAP is not an engine
+ * operation, and nothing here is meant to be timed per call.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "layout.h"
+#include "phase.h"
+
+static pthread_mutex_t layout_last_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct layout_result layout_last;
+static bool layout_last_valid;
+
+int phase_layout_last(struct layout_result *out)
+{
+    pthread_mutex_lock(&layout_last_lock);
+    bool valid = layout_last_valid;
+    if (valid)
+        *out = layout_last;
+    pthread_mutex_unlock(&layout_last_lock);
+    return valid ? 0 : -1;
+}
+
+static void layout_remember(const struct layout_result *r)
+{
+    pthread_mutex_lock(&layout_last_lock);
+    layout_last = *r;
+    layout_last_valid = true;
+    pthread_mutex_unlock(&layout_last_lock);
+}
+
+/* "layout score 0.9871, 1.02 extents/file, dir spread 512 blocks, 1 group/dir". */
+static void layout_note(const struct layout_result *r, char *buf, size_t len)
+{
+    char score[32], spread[48], groups[48];
+    if (r->score >= 0)
+        snprintf(score, sizeof score, "%.4f", r->score);
+    else
+        snprintf(score, sizeof score, "n/a");
+    if (r->dir_spread_median_blocks >= 0)
+        snprintf(spread, sizeof spread, "%.0f blocks", r->dir_spread_median_blocks);
+    else
+        snprintf(spread, sizeof spread, "n/a");
+    if (r->dir_groups_median >= 0)
+        snprintf(groups, sizeof groups, ", %g groups/dir", r->dir_groups_median);
+    else
+        groups[0] = '\0';
+    snprintf(buf, len, "layout score %s, %.2f extents/file, dir spread %s%s", score,
+             r->extents_per_file, spread, groups);
+}
+
+int phase_layout(struct phase_ctx *ctx)
+{
+    struct phase_result *res = ctx->res;
+    if (!(ctx->eng->caps & ENG_CAP_REAL))
+        return phase_skip(ctx, "the %s engine writes no blocks to lay out", ctx->eng->name);
+    int fd = openat(ctx->ws_fd, PHASE_TREE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return phase_fail(ctx, "open", PHASE_TREE_DIR, -errno);
+    struct layout_result r;
+    char msg[RES_NOTE_MAX];
+    err_capture_begin(msg, sizeof msg);
+    int rc = layout_scan(fd, &r);
+    err_capture_end();
+    close(fd);
+    if (rc < 0) {
+        if (res->status != PHASE_FAILED) {
+            res->status = PHASE_FAILED;
+            snprintf(res->note, sizeof res->note, "%s", msg);
+        }
+        return -1;
+    }
+    layout_remember(&r);
+    res->files = r.files;
+    res->dirs = r.dirs;
+    if (!r.supported)
+        return phase_skip(ctx, "FIEMAP is not supported by %s", r.fstype);
+    layout_note(&r, res->note, sizeof res->note);
+    return 0;
+}

@@ -1,0 +1,770 @@
+/* store.c — the SQLite results store (see store.h).
+ *
+ * Invariants:
+ * - The schema is PRAGMA user_version; migrations[] is ordered and each step runs in its
+ *   own BEGIN IMMEDIATE transaction that re-reads the version, so two processes opening a
+ *   new database at once apply each step once. A database newer than the code is refused.
+ * - Every write is one BEGIN IMMEDIATE transaction (the write lock is taken up front, so
+ *   a writer waits on the busy timeout instead of failing on a lock upgrade); a run and
+ *   its phases commit together or not at all. WAL + synchronous=NORMAL survives kill -9.
+ * - One codec: a phase's columns hold what listings and queries need, and detail_json
+ *   holds the rest of resjson_from_phase()'s object (ops by kind, rusage, io, latency,
+ *   timeline, longest stall). Machine, target and tree are kept as resjson objects too.
+ */
+#include "store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "resjson.h"
+
+struct store {
+    sqlite3 *db;
+    char *path;
+};
+
+/* ---------------------------------------------------------------- schema */
+
+static const struct {
+    int version;
+    const char *sql;
+} migrations[] = {
+    {1, "CREATE TABLE run_sets ("
+        " id INTEGER PRIMARY KEY,"
+        " label TEXT NOT NULL,"
+        " created REAL NOT NULL,"
+        " scenario TEXT NOT NULL,"
+        " engine TEXT NOT NULL,"
+        " command_line TEXT NOT NULL,"
+        " root INTEGER NOT NULL,"
+        " warm_cache INTEGER NOT NULL,"
+        " machine_json TEXT NOT NULL,"
+        " target_json TEXT NOT NULL,"
+        " tree_json TEXT NOT NULL,"
+        /* copies of a few members, for listing and querying */
+        " hostname TEXT NOT NULL,"
+        " kernel TEXT NOT NULL,"
+        " tree_profile TEXT NOT NULL,"
+        " tree_scale REAL,"
+        " tree_seed INTEGER NOT NULL,"
+        " target_path TEXT NOT NULL,"
+        " fstype TEXT NOT NULL,"
+        " mount_opts TEXT NOT NULL,"
+        " device TEXT NOT NULL);"
+        "CREATE INDEX run_sets_label ON run_sets(label, created);"
+        "CREATE TABLE runs ("
+        " id INTEGER PRIMARY KEY,"
+        " set_id INTEGER NOT NULL REFERENCES run_sets(id) ON DELETE CASCADE,"
+        " idx INTEGER NOT NULL,"
+        " round INTEGER NOT NULL,"
+        " config TEXT NOT NULL,"
+        " warmup INTEGER NOT NULL,"
+        " started REAL);"
+        "CREATE INDEX runs_set ON runs(set_id, idx);"
+        "CREATE TABLE phases ("
+        " id INTEGER PRIMARY KEY,"
+        " run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+        " ord INTEGER NOT NULL,"
+        " name TEXT NOT NULL,"
+        " status TEXT NOT NULL CHECK (status IN ('ok', 'skipped', 'failed')),"
+        " note TEXT NOT NULL,"
+        " wall_s REAL, user_s REAL, sys_s REAL,"
+        " ops_total INTEGER NOT NULL,"
+        " bytes_read INTEGER NOT NULL, bytes_written INTEGER NOT NULL,"
+        " files INTEGER NOT NULL, dirs INTEGER NOT NULL, symlinks INTEGER NOT NULL,"
+        " dev_valid INTEGER NOT NULL,"
+        /* NULL when there is no block device (dev_valid = 0) */
+        " dev_reads INTEGER, dev_writes INTEGER,"
+        " dev_sectors_read INTEGER, dev_sectors_written INTEGER, dev_io_ticks_ms INTEGER,"
+        " detail_json TEXT NOT NULL,"
+        " UNIQUE (run_id, ord));"},
+};
+
+#define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
+_Static_assert(STORE_SCHEMA_VERSION == 1, "keep STORE_SCHEMA_VERSION and migrations[] in step");
+
+/* Members of a phase object that have their own columns, left out of detail_json. */
+static const char *const phase_columns[] = {
+    "name",     "status", "note",  "wall_s", "user_s",   "sys_s",   "ops_total", "ops_per_s",
+    "bytes_read", "bytes_written", "mb_per_s", "files", "dirs", "symlinks", "device", NULL};
+
+/* ---------------------------------------------------------------- SQLite helpers */
+
+static int sqerr(struct store *s, const char *what)
+{
+    return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
+}
+
+static int exec(struct store *s, const char *sql, const char *what)
+{
+    if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+        return sqerr(s, what);
+    return 0;
+}
+
+/* Runs sql, retrying while the database stays busy beyond the busy timeout (a long
+ * checkpoint or a slow writer); 0 or -1 after error(). */
+static int exec_retry(struct store *s, const char *sql, const char *what)
+{
+    int rc = SQLITE_OK;
+    for (int attempt = 0; attempt < 6; attempt++) {
+        rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
+        if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+            break;
+        usleep(100000);
+    }
+    return rc == SQLITE_OK ? 0 : sqerr(s, what);
+}
+
+static int tx_begin(struct store *s)
+{
+    return exec_retry(s, "BEGIN IMMEDIATE", "cannot start a transaction");
+}
+
+static int tx_commit(struct store *s)
+{
+    if (exec_retry(s, "COMMIT", "cannot commit") == 0)
+        return 0;
+    sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+    return -1;
+}
+
+static void tx_rollback(struct store *s)
+{
+    if (!sqlite3_get_autocommit(s->db))
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+}
+
+static sqlite3_stmt *prepare(struct store *s, const char *sql)
+{
+    sqlite3_stmt *st = NULL;
+    if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK) {
+        sqerr(s, "cannot prepare a statement");
+        return NULL;
+    }
+    return st;
+}
+
+/* Binders return 0 or non-zero, so a run of binds can be OR-ed and checked once. */
+static int bind_str(sqlite3_stmt *st, int i, const char *v, size_t size)
+{
+    return sqlite3_bind_text(st, i, v, (int)strnlen(v, size), SQLITE_TRANSIENT) != SQLITE_OK;
+}
+
+#define BIND_STR(st, i, field) bind_str(st, i, field, sizeof(field))
+
+static int bind_u64(sqlite3_stmt *st, int i, uint64_t v)
+{
+    return sqlite3_bind_int64(st, i, (sqlite3_int64)v) != SQLITE_OK; /* read back as-is */
+}
+
+static int bind_real(sqlite3_stmt *st, int i, double v)
+{
+    return (isfinite(v) ? sqlite3_bind_double(st, i, v) : sqlite3_bind_null(st, i)) !=
+           SQLITE_OK;
+}
+
+static int bind_json(sqlite3_stmt *st, int i, json_t *j)
+{
+    if (!j)
+        return 1;
+    char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+    json_decref(j);
+    if (!text)
+        return 1;
+    return sqlite3_bind_text(st, i, text, -1, free) != SQLITE_OK;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+    return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static uint64_t col_u64(sqlite3_stmt *st, int i)
+{
+    return (uint64_t)sqlite3_column_int64(st, i);
+}
+
+static void col_str(sqlite3_stmt *st, int i, char *buf, size_t size)
+{
+    const unsigned char *t = sqlite3_column_text(st, i);
+    snprintf(buf, size, "%s", t ? (const char *)t : "");
+}
+
+#define COL_STR(st, i, field) col_str(st, i, field, sizeof(field))
+
+/* Parses a JSON column; NULL after error() naming the row. */
+static json_t *col_json(struct store *s, sqlite3_stmt *st, int i, const char *where)
+{
+    const char *t = (const char *)sqlite3_column_text(st, i);
+    json_error_t je;
+    json_t *j = json_loads(t ? t : "", 0, &je);
+    if (!j)
+        error("%s: damaged JSON: %s", where, je.text);
+    return j;
+}
+
+/* ---------------------------------------------------------------- open and close */
+
+int store_default_path(char *buf, size_t len)
+{
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (xdg && xdg[0] == '/') /* the XDG spec says relative values are to be ignored */
+        n = snprintf(buf, len, "%s/fsbench/results.db", xdg);
+    else if (home && *home)
+        n = snprintf(buf, len, "%s/.local/share/fsbench/results.db", home);
+    else
+        return -1;
+    return n < 0 || (size_t)n >= len ? -1 : 0;
+}
+
+/* mkdir -p of the directory holding `path`: the last directory gets mode 0700 (results
+ * say what the machine runs), the ones above it 0755. 0 or -1 after error(). */
+static int make_parents(const char *path)
+{
+    char *dir = strdup(path);
+    if (!dir)
+        return error("out of memory");
+    char *slash = strrchr(dir, '/');
+    if (!slash || slash == dir) {
+        free(dir);
+        return 0;
+    }
+    *slash = '\0';
+    for (char *p = dir + 1;; p++) {
+        bool last = *p == '\0';
+        if (*p != '/' && !last)
+            continue;
+        *p = '\0';
+        if (mkdir(dir, last ? 0700 : 0755) != 0 && errno != EEXIST) {
+            int rc = error_errno("cannot create directory %s", dir);
+            free(dir);
+            return rc;
+        }
+        if (last)
+            break;
+        *p = '/';
+    }
+    free(dir);
+    return 0;
+}
+
+static int user_version(struct store *s, int *out)
+{
+    sqlite3_stmt *st = prepare(s, "PRAGMA user_version");
+    if (!st)
+        return -1;
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW)
+        *out = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    return rc == SQLITE_ROW ? 0 : sqerr(s, "cannot read the schema version");
+}
+
+static int too_new(struct store *s, int v)
+{
+    return error("%s: database schema version %d is newer than this fsbench supports (%d); "
+                 "upgrade fsbench or use another --db",
+                 s->path, v, STORE_SCHEMA_VERSION);
+}
+
+/* Brings the schema up to STORE_SCHEMA_VERSION, one transaction per step. */
+static int migrate(struct store *s)
+{
+    int v;
+    if (user_version(s, &v) < 0)
+        return -1;
+    if (v > STORE_SCHEMA_VERSION)
+        return too_new(s, v);
+    for (size_t i = 0; i < NMIGRATIONS; i++) {
+        if (migrations[i].version <= v)
+            continue;
+        if (tx_begin(s) < 0)
+            return -1;
+        if (user_version(s, &v) < 0) { /* another process may have got here first */
+            tx_rollback(s);
+            return -1;
+        }
+        if (migrations[i].version <= v) {
+            tx_rollback(s);
+            continue;
+        }
+        char pragma[64];
+        snprintf(pragma, sizeof pragma, "PRAGMA user_version = %d", migrations[i].version);
+        if (exec(s, migrations[i].sql, "cannot migrate the schema") < 0 ||
+            exec(s, pragma, "cannot set the schema version") < 0) {
+            tx_rollback(s);
+            return -1;
+        }
+        if (tx_commit(s) < 0)
+            return -1;
+        v = migrations[i].version;
+    }
+    return 0;
+}
+
+/* Switches a database to WAL (kept in the file, so usually already done). Changing the
+ * journal mode needs an exclusive lock, and SQLite may answer SQLITE_BUSY at once rather
+ * than call the busy handler (another process opening the new file at the same moment),
+ * so retry here for as long as the busy timeout. WAL is impossible on some file systems
+ * (network ones): SQLite then keeps its rollback journal, still safe, just slower. */
+static int set_wal(struct store *s)
+{
+    sqlite3_stmt *st = prepare(s, "PRAGMA journal_mode = WAL");
+    if (!st)
+        return -1;
+    int rc = SQLITE_BUSY;
+    for (int waited_ms = 0; waited_ms <= 10000; waited_ms += 20) {
+        rc = sqlite3_step(st);
+        if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+            break;
+        sqlite3_reset(st);
+        usleep(20000);
+    }
+    if (rc != SQLITE_ROW) {
+        sqlite3_finalize(st);
+        return sqerr(s, "cannot set WAL mode");
+    }
+    const char *mode = (const char *)sqlite3_column_text(st, 0);
+    if (!mode || strcmp(mode, "wal") != 0)
+        warning("%s: WAL mode not available, using journal mode %s", s->path,
+                mode ? mode : "?");
+    sqlite3_finalize(st);
+    return 0;
+}
+
+struct store *store_open(const char *path)
+{
+    char def[4096];
+    if (!path) {
+        if (store_default_path(def, sizeof def) < 0) {
+            error("no default results database: HOME is not set; use --db FILE");
+            return NULL;
+        }
+        path = def;
+    }
+    if (make_parents(path) < 0)
+        return NULL;
+    struct store *s = calloc(1, sizeof *s);
+    if (!s || !(s->path = strdup(path))) {
+        free(s);
+        error("out of memory");
+        return NULL;
+    }
+    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
+    if (rc != SQLITE_OK) {
+        if (s->db)
+            sqerr(s, "cannot open");
+        else
+            error("%s: cannot open: out of memory", path);
+        store_close(s);
+        return NULL;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    sqlite3_extended_result_codes(s->db, 0);
+
+    int v;
+    if (user_version(s, &v) < 0 || (v > STORE_SCHEMA_VERSION && too_new(s, v) < 0)) {
+        store_close(s);
+        return NULL;
+    }
+    if (set_wal(s) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    if (exec(s, "PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL", "cannot configure") <
+            0 ||
+        migrate(s) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+void store_close(struct store *s)
+{
+    if (!s)
+        return;
+    if (s->db)
+        sqlite3_close(s->db);
+    free(s->path);
+    free(s);
+}
+
+/* ---------------------------------------------------------------- writing */
+
+static int64_t insert_set(struct store *s, const struct run_set *rs)
+{
+    sqlite3_stmt *st = prepare(
+        s, "INSERT INTO run_sets (label, created, scenario, engine, command_line, root,"
+           " warm_cache, machine_json, target_json, tree_json, hostname, kernel, tree_profile,"
+           " tree_scale, tree_seed, target_path, fstype, mount_opts, device)"
+           " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
+           " ?17, ?18, ?19)");
+    if (!st)
+        return -1;
+    int bad = 0;
+    bad |= BIND_STR(st, 1, rs->label);
+    bad |= sqlite3_bind_double(st, 2, isfinite(rs->created) ? rs->created : 0) != SQLITE_OK;
+    bad |= BIND_STR(st, 3, rs->scenario);
+    bad |= BIND_STR(st, 4, rs->engine);
+    bad |= BIND_STR(st, 5, rs->command_line);
+    bad |= sqlite3_bind_int(st, 6, rs->root) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 7, rs->warm_cache) != SQLITE_OK;
+    bad |= bind_json(st, 8, resjson_from_machine(&rs->machine));
+    bad |= bind_json(st, 9, resjson_from_target(&rs->target));
+    bad |= bind_json(st, 10, resjson_from_tree(&rs->tree));
+    bad |= BIND_STR(st, 11, rs->machine.hostname);
+    bad |= BIND_STR(st, 12, rs->machine.kernel);
+    bad |= BIND_STR(st, 13, rs->tree.profile);
+    bad |= bind_real(st, 14, rs->tree.scale);
+    bad |= bind_u64(st, 15, rs->tree.seed);
+    bad |= BIND_STR(st, 16, rs->target.path);
+    bad |= BIND_STR(st, 17, rs->target.fstype);
+    bad |= BIND_STR(st, 18, rs->target.mount_opts);
+    bad |= BIND_STR(st, 19, rs->target.device);
+    int64_t id = -1;
+    if (bad)
+        sqerr(s, "cannot record the run set");
+    else if (sqlite3_step(st) != SQLITE_DONE)
+        sqerr(s, "cannot record the run set");
+    else
+        id = sqlite3_last_insert_rowid(s->db);
+    sqlite3_finalize(st);
+    return id;
+}
+
+/* The phase object without the members that have columns. */
+static json_t *phase_detail(const struct phase_result *pr)
+{
+    json_t *j = resjson_from_phase(pr);
+    for (size_t i = 0; j && phase_columns[i]; i++)
+        json_object_del(j, phase_columns[i]);
+    return j;
+}
+
+static const char *status_name(enum phase_status st)
+{
+    return st == PHASE_OK ? "ok" : st == PHASE_SKIPPED ? "skipped" : "failed";
+}
+
+static int insert_phase(struct store *s, sqlite3_stmt *st, int64_t run_id, int ord,
+                        const struct phase_result *pr)
+{
+    const struct dev_io *d = &pr->dev;
+    int bad = sqlite3_reset(st) != SQLITE_OK || sqlite3_clear_bindings(st) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 1, run_id) != SQLITE_OK;
+    bad |= sqlite3_bind_int(st, 2, ord) != SQLITE_OK;
+    bad |= BIND_STR(st, 3, pr->name);
+    bad |= sqlite3_bind_text(st, 4, status_name(pr->status), -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= BIND_STR(st, 5, pr->note);
+    bad |= bind_real(st, 6, pr->wall_s);
+    bad |= bind_real(st, 7, pr->user_s);
+    bad |= bind_real(st, 8, pr->sys_s);
+    bad |= bind_u64(st, 9, pr->ops_total);
+    bad |= bind_u64(st, 10, pr->bytes_read);
+    bad |= bind_u64(st, 11, pr->bytes_written);
+    bad |= bind_u64(st, 12, pr->files);
+    bad |= bind_u64(st, 13, pr->dirs);
+    bad |= bind_u64(st, 14, pr->symlinks);
+    bad |= sqlite3_bind_int(st, 15, d->valid) != SQLITE_OK;
+    if (d->valid) { /* the others stay NULL */
+        bad |= bind_u64(st, 16, d->rd_ios);
+        bad |= bind_u64(st, 17, d->wr_ios);
+        bad |= bind_u64(st, 18, d->rd_sectors);
+        bad |= bind_u64(st, 19, d->wr_sectors);
+        bad |= bind_u64(st, 20, d->io_ticks_ms);
+    }
+    bad |= bind_json(st, 21, phase_detail(pr));
+    if (bad || sqlite3_step(st) != SQLITE_DONE)
+        return sqerr(s, "cannot record a phase");
+    return 0;
+}
+
+/* Inserts a run and its phases; the caller holds the transaction. */
+static int insert_run(struct store *s, int64_t set_id, const struct run_result *run)
+{
+    sqlite3_stmt *st = prepare(s, "INSERT INTO runs (set_id, idx, round, config, warmup, started)"
+                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    if (!st)
+        return -1;
+    int bad = sqlite3_bind_int64(st, 1, set_id) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 2, run->index) != SQLITE_OK;
+    bad |= sqlite3_bind_int64(st, 3, run->round) != SQLITE_OK;
+    bad |= BIND_STR(st, 4, run->config);
+    bad |= sqlite3_bind_int(st, 5, run->warmup) != SQLITE_OK;
+    bad |= bind_real(st, 6, run->started);
+    int rc = sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (bad || rc != SQLITE_DONE) {
+        if (rc == SQLITE_CONSTRAINT)
+            return error("%s: no run set %lld to add a run to", s->path, (long long)set_id);
+        return sqerr(s, "cannot record a run");
+    }
+    int64_t run_id = sqlite3_last_insert_rowid(s->db);
+
+    st = prepare(s, "INSERT INTO phases (run_id, ord, name, status, note, wall_s, user_s, sys_s,"
+                    " ops_total, bytes_read, bytes_written, files, dirs, symlinks, dev_valid,"
+                    " dev_reads, dev_writes, dev_sectors_read, dev_sectors_written,"
+                    " dev_io_ticks_ms, detail_json) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8,"
+                    " ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)");
+    if (!st)
+        return -1;
+    int ret = 0;
+    for (size_t i = 0; i < run->nphases && ret == 0; i++)
+        ret = insert_phase(s, st, run_id, (int)i, &run->phases[i]);
+    sqlite3_finalize(st);
+    return ret;
+}
+
+int64_t store_begin_set(struct store *s, const struct run_set *rs)
+{
+    if (tx_begin(s) < 0)
+        return -1;
+    int64_t id = insert_set(s, rs);
+    if (id < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return id;
+}
+
+int store_add_run(struct store *s, int64_t set_id, const struct run_result *run)
+{
+    if (tx_begin(s) < 0)
+        return -1;
+    if (insert_run(s, set_id, run) < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return 0;
+}
+
+/* One transaction for the whole set: an import is all or nothing. */
+int64_t store_save_set(struct store *s, const struct run_set *rs)
+{
+    if (tx_begin(s) < 0)
+        return -1;
+    int64_t id = insert_set(s, rs);
+    for (size_t i = 0; id > 0 && i < rs->nruns; i++)
+        if (insert_run(s, id, &rs->runs[i]) < 0)
+            id = -1;
+    if (id < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return id;
+}
+
+/* ---------------------------------------------------------------- reading */
+
+/* Fills the description of *out from a run_sets row (columns as in load_sets). */
+static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *out)
+{
+    char where[4][4200];
+    const char *col[4] = {"", "machine_json", "target_json", "tree_json"};
+    for (int i = 0; i < 4; i++)
+        if (snprintf(where[i], sizeof where[i], "%s: run set %lld%s%s", s->path,
+                     (long long)sqlite3_column_int64(st, 0), *col[i] ? " " : "", col[i]) < 0)
+            where[i][0] = '\0';
+    out->schema_version = RESULTS_SCHEMA_VERSION;
+    COL_STR(st, 1, out->label);
+    out->created = sqlite3_column_double(st, 2);
+    COL_STR(st, 3, out->scenario);
+    COL_STR(st, 4, out->engine);
+    COL_STR(st, 5, out->command_line);
+    out->root = sqlite3_column_int(st, 6) != 0;
+    out->warm_cache = sqlite3_column_int(st, 7) != 0;
+    json_t *m = col_json(s, st, 8, where[1]), *t = col_json(s, st, 9, where[2]),
+           *tr = col_json(s, st, 10, where[3]);
+    int rc = m && t && tr && resjson_to_machine(m, &out->machine, where[1]) == 0 &&
+                     resjson_to_target(t, &out->target, where[2]) == 0 &&
+                     resjson_to_tree(tr, &out->tree, where[3]) == 0
+                 ? 0
+                 : -1;
+    json_decref(m);
+    json_decref(t);
+    json_decref(tr);
+    return rc;
+}
+
+static int load_phase(struct store *s, sqlite3_stmt *st, struct phase_result *pr,
+                      const char *where)
+{
+    json_t *detail = col_json(s, st, 19, where);
+    if (!detail || resjson_to_phase(detail, pr, where) < 0) {
+        json_decref(detail);
+        return -1;
+    }
+    json_decref(detail);
+    COL_STR(st, 1, pr->name);
+    const char *status = (const char *)sqlite3_column_text(st, 2);
+    pr->status = !status || !strcmp(status, "ok") ? PHASE_OK
+                 : !strcmp(status, "skipped")     ? PHASE_SKIPPED
+                                                  : PHASE_FAILED;
+    COL_STR(st, 3, pr->note);
+    pr->wall_s = col_real(st, 4);
+    pr->user_s = col_real(st, 5);
+    pr->sys_s = col_real(st, 6);
+    pr->ops_total = col_u64(st, 7);
+    pr->bytes_read = col_u64(st, 8);
+    pr->bytes_written = col_u64(st, 9);
+    pr->files = col_u64(st, 10);
+    pr->dirs = col_u64(st, 11);
+    pr->symlinks = col_u64(st, 12);
+    pr->dev.valid = sqlite3_column_int(st, 13) != 0;
+    if (pr->dev.valid) {
+        pr->dev.rd_ios = col_u64(st, 14);
+        pr->dev.wr_ios = col_u64(st, 15);
+        pr->dev.rd_sectors = col_u64(st, 16);
+        pr->dev.wr_sectors = col_u64(st, 17);
+        pr->dev.io_ticks_ms = col_u64(st, 18);
+    }
+    return 0;
+}
+
+/* Appends the runs of set `set_id` to *out, renumbering them. */
+static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
+{
+    sqlite3_stmt *runs = prepare(s, "SELECT id, round, config, warmup, started,"
+                                    " (SELECT count(*) FROM phases WHERE run_id = runs.id)"
+                                    " FROM runs WHERE set_id = ?1 ORDER BY idx, id");
+    sqlite3_stmt *ph = prepare(
+        s, "SELECT ord, name, status, note, wall_s, user_s, sys_s, ops_total, bytes_read,"
+           " bytes_written, files, dirs, symlinks, dev_valid, dev_reads, dev_writes,"
+           " dev_sectors_read, dev_sectors_written, dev_io_ticks_ms, detail_json"
+           " FROM phases WHERE run_id = ?1 ORDER BY ord");
+    int ret = runs && ph ? 0 : -1;
+    if (ret == 0 && sqlite3_bind_int64(runs, 1, set_id) != SQLITE_OK)
+        ret = sqerr(s, "cannot load runs");
+    int rc;
+    while (ret == 0 && (rc = sqlite3_step(runs)) == SQLITE_ROW) {
+        int64_t run_id = sqlite3_column_int64(runs, 0);
+        int64_t nph = sqlite3_column_int64(runs, 5);
+        struct run_result *r = run_set_add_run(out, (size_t)nph);
+        if (!r) {
+            ret = -1;
+            break;
+        }
+        r->round = (unsigned)sqlite3_column_int64(runs, 1);
+        COL_STR(runs, 2, r->config);
+        r->warmup = sqlite3_column_int(runs, 3) != 0;
+        r->started = col_real(runs, 4);
+        sqlite3_reset(ph);
+        if (sqlite3_bind_int64(ph, 1, run_id) != SQLITE_OK) {
+            ret = sqerr(s, "cannot load phases");
+            break;
+        }
+        size_t i = 0;
+        while (ret == 0 && i < r->nphases && (rc = sqlite3_step(ph)) == SQLITE_ROW) {
+            char where[4200];
+            if (snprintf(where, sizeof where, "%s: run set %lld run %lld phase %zu detail_json",
+                         s->path, (long long)set_id, (long long)run_id, i) < 0)
+                where[0] = '\0';
+            ret = load_phase(s, ph, &r->phases[i++], where);
+        }
+        if (ret == 0 && i < r->nphases)
+            ret = sqerr(s, "cannot load phases");
+    }
+    if (ret == 0 && rc != SQLITE_DONE)
+        ret = sqerr(s, "cannot load runs");
+    sqlite3_finalize(runs);
+    sqlite3_finalize(ph);
+    return ret;
+}
+
+int store_load_label(struct store *s, const char *label, struct run_set *out)
+{
+    if (exec_retry(s, "BEGIN", "cannot start a transaction") < 0) /* one snapshot */
+        return -1;
+    sqlite3_stmt *st = prepare(s, "SELECT id, label, created, scenario, engine, command_line,"
+                                  " root, warm_cache, machine_json, target_json, tree_json"
+                                  " FROM run_sets WHERE label = ?1 ORDER BY created, id");
+    int ret = st ? 0 : -1, nsets = 0, rc = SQLITE_DONE;
+    if (ret == 0 && sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) != SQLITE_OK)
+        ret = sqerr(s, "cannot load");
+    while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (nsets++ == 0)
+            ret = load_description(s, st, out);
+        if (ret == 0)
+            ret = load_runs(s, sqlite3_column_int64(st, 0), out);
+    }
+    if (ret == 0 && rc != SQLITE_DONE)
+        ret = sqerr(s, "cannot load");
+    sqlite3_finalize(st);
+    tx_rollback(s); /* read-only: nothing to commit */
+    if (ret < 0) {
+        run_set_free(out);
+        return -1;
+    }
+    return nsets ? 0 : 1;
+}
+
+int store_list(struct store *s, store_list_cb cb, void *arg)
+{
+    sqlite3_stmt *st =
+        prepare(s, "SELECT id, label, created, scenario, tree_profile, tree_scale, tree_seed,"
+                   " fstype, device, target_path, mount_opts,"
+                   " (SELECT count(*) FROM runs WHERE set_id = run_sets.id)"
+                   " FROM run_sets ORDER BY created, id");
+    if (!st)
+        return -1;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_set_info info;
+        memset(&info, 0, sizeof info);
+        info.id = sqlite3_column_int64(st, 0);
+        COL_STR(st, 1, info.label);
+        info.created = sqlite3_column_double(st, 2);
+        COL_STR(st, 3, info.scenario);
+        char profile[RES_NAME_MAX], fstype[64], device[256], path[256], opts[256];
+        COL_STR(st, 4, profile);
+        double scale = col_real(st, 5);
+        uint64_t seed = col_u64(st, 6);
+        COL_STR(st, 7, fstype);
+        COL_STR(st, 8, device);
+        COL_STR(st, 9, path);
+        COL_STR(st, 10, opts);
+        snprintf(info.tree, sizeof info.tree, "%s x%g seed %llu", *profile ? profile : "?",
+                 scale, (unsigned long long)seed);
+        int n = snprintf(info.target, sizeof info.target, "%s %s%s%s%s", *fstype ? fstype : "?",
+                         *device ? device : path, *opts ? " (" : "", opts, *opts ? ")" : "");
+        if (n < 0)
+            info.target[0] = '\0';
+        info.nruns = (unsigned)sqlite3_column_int64(st, 11);
+        if (cb(&info, arg) != 0) {
+            rc = SQLITE_DONE;
+            break;
+        }
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? 0 : sqerr(s, "cannot list run sets");
+}
+
+int store_forget(struct store *s, const char *label)
+{
+    if (tx_begin(s) < 0)
+        return -1;
+    sqlite3_stmt *st = prepare(s, "DELETE FROM run_sets WHERE label = ?1");
+    int n = -1;
+    if (st && sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_DONE)
+        n = sqlite3_changes(s->db);
+    else if (st)
+        sqerr(s, "cannot delete");
+    sqlite3_finalize(st);
+    if (n < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return n;
+}

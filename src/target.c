@@ -1,0 +1,1027 @@
+/* target.c — a file system fsbench manages itself (see target.h): a sparse image on a loop
+ * device or a real block device, mkfs'ed and mounted on a private mount point.
+ *
+ * Invariants:
+ * - Everything a target owns lives in one mkdtemp directory (fsbench-target.XXXXXX) under the
+ *   image directory: the image file and the mount point. Nothing else is ever removed.
+ * - Targets live in a small static registry, not on the heap, and each records which steps of
+ *   its set-up succeeded. target_destroy() undoes exactly those, in reverse order, clearing
+ *   each flag as it goes, so it is idempotent, safe on a partial set-up, may be re-entered
+ *   after a second signal, and needs no allocation (only umount2, open, ioctl, close, unlink,
+ *   rmdir and nanosleep; error() only when something cannot be released).
+ * - The loop device is attached without LO_FLAGS_AUTOCLEAR: we detach it ourselves, and only
+ *   if it is still backed by our image.
+ * - Create and destroy are called from one thread; the registry has no lock.
+ * The safety checks for real devices are in target_check_device().
+ */
+#include "target.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/loop.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <blkid/blkid.h>
+
+#include "err.h"
+
+#define TARGET_MAX 8
+#define TARGET_DATA_MAX 4096 /* mount(2) data is at most a page */
+
+struct target {
+    bool in_use;
+    bool dir_made, image_made, mnt_made, loop_attached, mounted;
+    dev_t image_dev; /* st_dev/st_ino of our image: LOOP_CLR_FD only if they match */
+    ino_t image_ino;
+    char fstype[32];
+    char mkfs_opts[512];
+    char dir[PATH_MAX];
+    char image[PATH_MAX];
+    char mnt[PATH_MAX];
+    char device[PATH_MAX];
+};
+
+static struct target target_reg[TARGET_MAX];
+
+/* ---- small helpers ---- */
+
+static void target_sleep_ms(long ms)
+{
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+        ;
+}
+
+/* out = dir/name, for our own short names; target_create() leaves room after dir. */
+static void target_join(char out[PATH_MAX], const char *dir, const char *name)
+{
+    size_t n = strlen(dir), m = strlen(name);
+    memcpy(out, dir, n);
+    out[n] = '/';
+    memcpy(out + n + 1, name, m + 1);
+}
+
+/* Reads the first line of a small file into buf without its newline. 0 or -1 (errno). */
+static int target_read_line(const char *path, char *buf, size_t len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    ssize_t n;
+    do
+        n = read(fd, buf, len - 1);
+    while (n < 0 && errno == EINTR);
+    int e = errno;
+    close(fd);
+    if (n < 0) {
+        errno = e;
+        return -1;
+    }
+    buf[n] = '\0';
+    buf[strcspn(buf, "\n")] = '\0';
+    return 0;
+}
+
+/* "M:m" in a sysfs dev file -> dev_t. 0 or -1. */
+static int target_read_devnum(const char *path, dev_t *out)
+{
+    char buf[32];
+    unsigned ma, mi;
+    if (target_read_line(path, buf, sizeof buf) < 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+        return -1;
+    *out = makedev(ma, mi);
+    return 0;
+}
+
+/* ---- sizes and mount options ---- */
+
+int target_parse_size(const char *s, uint64_t *out)
+{
+    if (!s || !isdigit((unsigned char)*s))
+        return -1;
+    uint64_t v = 0;
+    for (; isdigit((unsigned char)*s); s++) {
+        unsigned d = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - d) / 10)
+            return -1;
+        v = v * 10 + d;
+    }
+    unsigned shift = 0;
+    switch (toupper((unsigned char)*s)) {
+    case 'K':
+        shift = 10;
+        break;
+    case 'M':
+        shift = 20;
+        break;
+    case 'G':
+        shift = 30;
+        break;
+    case 'T':
+        shift = 40;
+        break;
+    }
+    if (shift) {
+        s++;
+        if (*s == 'i' && toupper((unsigned char)s[1]) == 'B')
+            s++;
+    }
+    if (toupper((unsigned char)*s) == 'B')
+        s++;
+    if (*s || v == 0 || (shift && v > (UINT64_MAX >> shift)))
+        return -1;
+    *out = v << shift;
+    return 0;
+}
+
+/* The option words mount(2) takes as flags: set or clear. */
+static const struct {
+    const char *name;
+    unsigned long set, clear;
+} target_mflags[] = {
+    {"ro", MS_RDONLY, 0},
+    {"rw", 0, MS_RDONLY},
+    {"sync", MS_SYNCHRONOUS, 0},
+    {"async", 0, MS_SYNCHRONOUS},
+    {"dirsync", MS_DIRSYNC, 0},
+    {"noatime", MS_NOATIME, 0},
+    {"atime", 0, MS_NOATIME},
+    {"nodiratime", MS_NODIRATIME, 0},
+    {"diratime", 0, MS_NODIRATIME},
+    {"relatime", MS_RELATIME, 0},
+    {"norelatime", 0, MS_RELATIME},
+    {"strictatime", MS_STRICTATIME, 0},
+    {"nostrictatime", 0, MS_STRICTATIME},
+    {"lazytime", MS_LAZYTIME, 0},
+    {"nolazytime", 0, MS_LAZYTIME},
+    {"nodev", MS_NODEV, 0},
+    {"dev", 0, MS_NODEV},
+    {"nosuid", MS_NOSUID, 0},
+    {"suid", 0, MS_NOSUID},
+    {"noexec", MS_NOEXEC, 0},
+    {"exec", 0, MS_NOEXEC},
+    {"mand", MS_MANDLOCK, 0},
+    {"nomand", 0, MS_MANDLOCK},
+    {"iversion", MS_I_VERSION, 0},
+    {"noiversion", 0, MS_I_VERSION},
+    {"silent", MS_SILENT, 0},
+    {"loud", 0, MS_SILENT},
+    {"defaults", 0, 0},
+    {NULL, 0, 0},
+};
+
+int target_parse_mount_opts(const char *opts, unsigned long *flags, char *data, size_t len)
+{
+    *flags = 0;
+    if (len)
+        data[0] = '\0';
+    if (!opts)
+        return 0;
+    size_t used = 0;
+    for (const char *p = opts; *p;) {
+        size_t n = strcspn(p, ",");
+        size_t i;
+        for (i = 0; target_mflags[i].name; i++)
+            if (strlen(target_mflags[i].name) == n && !strncmp(p, target_mflags[i].name, n))
+                break;
+        if (target_mflags[i].name) {
+            *flags = (*flags & ~target_mflags[i].clear) | target_mflags[i].set;
+        } else if (n) {
+            if (used + (used > 0) + n + 1 > len)
+                return -1;
+            if (used)
+                data[used++] = ',';
+            memcpy(data + used, p, n);
+            used += n;
+            data[used] = '\0';
+        }
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return 0;
+}
+
+/* ---- file-system types: mkfs programs and kernel support ---- */
+
+/* What each mkfs needs: its Debian package, the flag that lets it overwrite a used device
+ * (our safety checks have run by then) and the flag that keeps it quiet. */
+static const struct {
+    const char *fs, *package, *force, *quiet;
+} target_mkfs_tab[] = {
+    {"ext2", "e2fsprogs", "-F", "-q"},    {"ext3", "e2fsprogs", "-F", "-q"},
+    {"ext4", "e2fsprogs", "-F", "-q"},    {"xfs", "xfsprogs", "-f", "-q"},
+    {"btrfs", "btrfs-progs", "-f", "-q"}, {"f2fs", "f2fs-tools", "-f", "-q"},
+    {"vfat", "dosfstools", NULL, NULL},   {"msdos", "dosfstools", NULL, NULL},
+    {"exfat", "exfatprogs", NULL, NULL},  {NULL, NULL, NULL, NULL},
+};
+
+static int target_mkfs_index(const char *fs)
+{
+    for (int i = 0; target_mkfs_tab[i].fs; i++)
+        if (!strcmp(target_mkfs_tab[i].fs, fs))
+            return i;
+    return -1;
+}
+
+/* Finds an executable prog in $PATH, then /usr/sbin and /sbin (root's tools, which a minimal
+ * PATH may lack). 0 with its path in out, or -1. */
+static int target_find_prog(const char *prog, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        if ((size_t)snprintf(out, len, "%s/%s", d, prog) >= len)
+            continue;
+        struct stat st;
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+static int target_mkfs_missing(const char *prog, const char *fs)
+{
+    int i = target_mkfs_index(fs);
+    if (i >= 0)
+        return error("%s not found: install the Debian package %s", prog,
+                     target_mkfs_tab[i].package);
+    return error("%s not found in $PATH, /usr/sbin or /sbin: is '%s' a file system type?", prog,
+                 fs);
+}
+
+/* True unless we know the kernel cannot mount fs: it is neither in /proc/filesystems nor
+ * loadable (modules.alias has no fs-<name>). Without modules.alias we cannot know. */
+static bool target_kernel_has_fs(const char *fs, char *why, size_t len)
+{
+    FILE *f = fopen("/proc/filesystems", "re");
+    char line[256];
+    if (f) {
+        while (fgets(line, sizeof line, f)) {
+            char *name = strrchr(line, '\t');
+            name = name ? name + 1 : line;
+            name[strcspn(name, "\n")] = '\0';
+            if (!strcmp(name, fs)) {
+                fclose(f);
+                return true;
+            }
+        }
+        fclose(f);
+    }
+    char rel[128], path[PATH_MAX];
+    if (target_read_line("/proc/sys/kernel/osrelease", rel, sizeof rel) < 0)
+        return true;
+    snprintf(path, sizeof path, "/lib/modules/%s/modules.alias", rel);
+    f = fopen(path, "re");
+    if (!f)
+        return true;
+    char want[64];
+    int wn = snprintf(want, sizeof want, "alias fs-%s ", fs);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f))
+        found = !strncmp(line, want, (size_t)wn);
+    fclose(f);
+    if (!found)
+        snprintf(why, len,
+                 "the running kernel (%s) does not support the file system %s: it is "
+                 "not in /proc/filesystems and there is no module for it",
+                 rel, fs);
+    return found;
+}
+
+int target_check_fstype(const char *fstype)
+{
+    if (!fstype || !*fstype || strlen(fstype) >= 32 || strpbrk(fstype, "/ \t,"))
+        return error("'%s' is not a file system type", fstype ? fstype : "");
+    char prog[64], path[PATH_MAX], why[256];
+    snprintf(prog, sizeof prog, "mkfs.%s", fstype);
+    if (target_find_prog(prog, path, sizeof path) < 0)
+        return target_mkfs_missing(prog, fstype);
+    if (!target_kernel_has_fs(fstype, why, sizeof why))
+        return error("%s", why);
+    return 0;
+}
+
+/* ---- device safety ---- */
+
+#define TARGET_MAX_PARTS 64
+
+/* The device and its partitions: what must not be in use. */
+struct target_devset {
+    size_t n;
+    dev_t dev[TARGET_MAX_PARTS + 1];
+    char name[TARGET_MAX_PARTS + 1][64]; /* sysfs name: "sda", "sda1" */
+};
+
+static bool target_devset_has(const struct target_devset *s, dev_t d, size_t *at)
+{
+    for (size_t i = 0; i < s->n; i++)
+        if (s->dev[i] == d) {
+            if (at)
+                *at = i;
+            return true;
+        }
+    return false;
+}
+
+/* Fills s with the device and its partitions from /sys/dev/block/M:m. */
+static void target_devset_fill(struct target_devset *s, dev_t rdev)
+{
+    char sys[128], path[PATH_MAX], real[PATH_MAX];
+    snprintf(sys, sizeof sys, "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
+    s->n = 1;
+    s->dev[0] = rdev;
+    snprintf(s->name[0], sizeof s->name[0], "%u:%u", major(rdev), minor(rdev));
+    if (realpath(sys, real)) {
+        const char *base = strrchr(real, '/');
+        snprintf(s->name[0], sizeof s->name[0], "%s", base ? base + 1 : real);
+    }
+    DIR *d = opendir(sys);
+    if (!d)
+        return;
+    struct dirent *e;
+    while ((e = readdir(d)) && s->n <= TARGET_MAX_PARTS) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/partition", sys, e->d_name);
+        if (access(path, F_OK) < 0)
+            continue;
+        snprintf(path, sizeof path, "%s/%s/dev", sys, e->d_name);
+        if (target_read_devnum(path, &s->dev[s->n]) < 0)
+            continue;
+        snprintf(s->name[s->n], sizeof s->name[s->n], "%s", e->d_name);
+        s->n++;
+    }
+    closedir(d);
+}
+
+/* The part of a refusal that names what is in use: "it" or "its partition /dev/sda1". */
+static const char *target_which(const struct target_devset *s, size_t i, char *buf, size_t len)
+{
+    if (i == 0)
+        return "it";
+    snprintf(buf, len, "its partition /dev/%s", s->name[i]);
+    return buf;
+}
+
+/* Decodes mountinfo's octal escapes (\040 for a blank) in place. */
+static void target_unescape(char *s)
+{
+    char *o = s;
+    for (; *s; s++) {
+        if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
+            s[3] >= '0' && s[3] <= '7') {
+            *o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+            s += 3;
+        } else {
+            *o++ = *s;
+        }
+    }
+    *o = '\0';
+}
+
+/* Refuses if the device or a partition is mounted here: by M:m or by mount source (btrfs
+ * reports an anonymous M:m). 0 or -1 after error(). */
+static int target_check_mounted(const char *dev, const struct target_devset *s)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return error_errno("cannot check whether %s is mounted: /proc/self/mountinfo", dev);
+    char *line = NULL, which[96];
+    size_t cap = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, f) > 0) {
+        unsigned ma, mi;
+        char mp[PATH_MAX], src[PATH_MAX];
+        char *sep = strstr(line, " - ");
+        if (!sep || sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mp) != 3)
+            continue;
+        size_t at;
+        bool hit = target_devset_has(s, makedev(ma, mi), &at);
+        if (!hit && sscanf(sep + 3, "%*s %4095s", src) == 1 && src[0] == '/') {
+            struct stat st;
+            target_unescape(src);
+            hit =
+                stat(src, &st) == 0 && S_ISBLK(st.st_mode) && target_devset_has(s, st.st_rdev, &at);
+        }
+        if (hit) {
+            target_unescape(mp);
+            rc = error("refusing to use %s: %s is mounted on %s (no flag overrides this: "
+                       "unmount it first)",
+                       dev, target_which(s, at, which, sizeof which), mp);
+        }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
+/* Refuses if the device or a partition is swap, held by device-mapper/RAID, or backs a loop
+ * device. 0 or -1 after error(). */
+static int target_check_users(const char *dev, const struct target_devset *s)
+{
+    char path[PATH_MAX], buf[PATH_MAX], which[96];
+    FILE *f = fopen("/proc/swaps", "re");
+    if (f) {
+        while (fgets(buf, sizeof buf, f)) {
+            struct stat st;
+            buf[strcspn(buf, " \t\n")] = '\0';
+            size_t at;
+            if (buf[0] == '/' && stat(buf, &st) == 0 && S_ISBLK(st.st_mode) &&
+                target_devset_has(s, st.st_rdev, &at)) {
+                fclose(f);
+                return error("refusing to use %s: %s is in use as swap (no flag overrides "
+                             "this: swapoff it first)",
+                             dev, target_which(s, at, which, sizeof which));
+            }
+        }
+        fclose(f);
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        snprintf(path, sizeof path, "/sys/dev/block/%u:%u/holders", major(s->dev[i]),
+                 minor(s->dev[i]));
+        DIR *d = opendir(path);
+        struct dirent *e;
+        while (d && (e = readdir(d)))
+            if (e->d_name[0] != '.') {
+                snprintf(buf, sizeof buf, "%s", e->d_name);
+                closedir(d);
+                return error("refusing to use %s: %s is held by %s (device-mapper, LVM or RAID; "
+                             "no flag overrides this)",
+                             dev, target_which(s, i, which, sizeof which), buf);
+            }
+        if (d)
+            closedir(d);
+    }
+    DIR *d = opendir("/sys/block");
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (strncmp(e->d_name, "loop", 4))
+            continue;
+        snprintf(path, sizeof path, "/sys/block/%s/loop/backing_file", e->d_name);
+        if (target_read_line(path, buf, sizeof buf) < 0)
+            continue;
+        struct stat st;
+        size_t at;
+        if (stat(buf, &st) == 0 && S_ISBLK(st.st_mode) && target_devset_has(s, st.st_rdev, &at)) {
+            char loop[64];
+            snprintf(loop, sizeof loop, "%s", e->d_name);
+            closedir(d);
+            return error("refusing to use %s: %s backs the loop device /dev/%s (no flag "
+                         "overrides this: losetup -d /dev/%s first)",
+                         dev, target_which(s, at, which, sizeof which), loop, loop);
+        }
+    }
+    if (d)
+        closedir(d);
+    return 0;
+}
+
+/* Refuses a file-system, RAID, LVM, encryption or partition-table signature unless force. */
+static int target_check_signature(const char *dev, bool force)
+{
+    blkid_probe pr = blkid_new_probe_from_filename(dev);
+    if (!pr)
+        return error_errno("cannot probe %s for signatures (libblkid)", dev);
+    blkid_probe_enable_superblocks(pr, 1);
+    blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE | BLKID_SUBLKS_USAGE);
+    blkid_probe_enable_partitions(pr, 1);
+    int r = blkid_do_safeprobe(pr);
+    int rc = 0;
+    if (r == -2 && !force) {
+        rc = error("refusing to use %s without --force: it carries several conflicting "
+                   "signatures (see wipefs %s)",
+                   dev, dev);
+    } else if (r < 0 && r != -2) {
+        rc = error("cannot probe %s for signatures (libblkid failed)", dev);
+    } else if (r == 0 && !force) {
+        const char *type = NULL, *usage = NULL, *kind = "a file-system";
+        if (blkid_probe_lookup_value(pr, "PTTYPE", &type, NULL) == 0) {
+            kind = "a partition-table";
+        } else {
+            blkid_probe_lookup_value(pr, "TYPE", &type, NULL);
+            blkid_probe_lookup_value(pr, "USAGE", &usage, NULL);
+            if (type && !strncmp(type, "LVM", 3))
+                kind = "an LVM";
+            else if (usage && !strcmp(usage, "raid"))
+                kind = "a RAID";
+            else if (usage && !strcmp(usage, "crypto"))
+                kind = "an encryption";
+            else if (usage && strcmp(usage, "filesystem"))
+                kind = "a";
+        }
+        rc = error("refusing to use %s without --force: it carries %s signature (TYPE=%s)", dev,
+                   kind, type ? type : "unknown");
+    }
+    blkid_free_probe(pr);
+    return rc;
+}
+
+int target_check_device(const char *dev, bool force)
+{
+    struct stat st;
+    if (!dev || !*dev)
+        return error("no device named");
+    if (stat(dev, &st) < 0)
+        return error_errno("cannot use %s", dev);
+    if (!S_ISBLK(st.st_mode))
+        return error("refusing to use %s: it is not a block device", dev);
+    struct target_devset s;
+    target_devset_fill(&s, st.st_rdev);
+    if (target_check_mounted(dev, &s) < 0 || target_check_users(dev, &s) < 0)
+        return -1;
+    /* The kernel's own view: an exclusive open fails while it is mounted (also in another
+     * mount namespace), swap, or claimed by device-mapper or RAID. */
+    int fd = open(dev, O_RDONLY | O_EXCL | O_CLOEXEC);
+    if (fd < 0 && errno == EBUSY)
+        return error("refusing to use %s: it is in use (mounted elsewhere, swap, RAID or "
+                     "device-mapper; no flag overrides this)",
+                     dev);
+    if (fd < 0)
+        return error_errno("cannot open %s", dev);
+    uint64_t bytes = 0;
+    int r = ioctl(fd, BLKGETSIZE64, &bytes);
+    close(fd);
+    if (r == 0 && bytes == 0)
+        return error("refusing to use %s: it has no medium (size 0)", dev);
+    return target_check_signature(dev, force);
+}
+
+/* ---- loop devices ---- */
+
+/* Attaches t->image to a free loop device (LOOP_CONFIGURE, or LOOP_SET_FD + SET_STATUS64
+ * where the kernel refuses it), retrying when another process takes the same free device
+ * first. 0 or -1 after error(). */
+static int target_loop_attach(struct target *t)
+{
+    int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+    if (ctl < 0)
+        return error_errno("cannot open /dev/loop-control (is the loop module loaded?)");
+    int img = open(t->image, O_RDWR | O_CLOEXEC);
+    if (img < 0) {
+        close(ctl);
+        return error_errno("cannot open %s", t->image);
+    }
+    struct loop_config cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.fd = (unsigned)img;
+    snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", t->image);
+    bool configure = true, raced = false;
+    int rc = -1;
+    for (int attempt = 0; attempt < 50 && rc < 0; attempt++) {
+        raced = false;
+        int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
+        if (nr < 0) {
+            error_errno("no free loop device (LOOP_CTL_GET_FREE)");
+            break;
+        }
+        snprintf(t->device, sizeof t->device, "/dev/loop%d", nr);
+        int fd = -1;
+        for (int i = 0; i < 20 && fd < 0; i++) {
+            fd = open(t->device, O_RDWR | O_CLOEXEC);
+            if (fd < 0 && errno == ENOENT)
+                target_sleep_ms(10); /* devtmpfs may be a moment late */
+            else if (fd < 0)
+                break;
+        }
+        if (fd < 0) {
+            error_errno("cannot open %s", t->device);
+            break;
+        }
+        int r = -1;
+        if (configure) {
+            r = ioctl(fd, LOOP_CONFIGURE, &cfg);
+            if (r < 0 && (errno == EINVAL || errno == ENOTTY))
+                configure = false; /* before Linux 5.8 */
+        }
+        if (!configure) {
+            r = ioctl(fd, LOOP_SET_FD, img);
+            if (r == 0 && ioctl(fd, LOOP_SET_STATUS64, &cfg.info) < 0) {
+                int e = errno;
+                ioctl(fd, LOOP_CLR_FD, 0);
+                close(fd);
+                error_num(e, "cannot set up %s for %s (LOOP_SET_STATUS64)", t->device, t->image);
+                break;
+            }
+        }
+        int e = errno;
+        close(fd);
+        if (r == 0) {
+            rc = 0;
+        } else if (e == EBUSY) {
+            raced = true; /* another process took it first: ask again */
+            target_sleep_ms(5);
+        } else {
+            error_num(e, "cannot attach %s to %s", t->image, t->device);
+            break;
+        }
+    }
+    if (raced)
+        error("cannot attach %s: every free loop device was taken by others", t->image);
+    close(img);
+    close(ctl);
+    if (rc == 0)
+        t->loop_attached = true;
+    else
+        t->device[0] = '\0';
+    return rc;
+}
+
+/* Detaches our loop device if it is still backed by our image. The kernel may hold it for a
+ * moment after umount: EBUSY is retried. 0 or -1 after error(). */
+static int target_loop_detach(struct target *t)
+{
+    int fd = open(t->device, O_RDWR | O_CLOEXEC);
+    if (fd < 0)
+        return error_errno("cannot open %s to detach it", t->device);
+    struct loop_info64 info;
+    if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0) {
+        int e = errno;
+        close(fd);
+        if (e == ENXIO) { /* not attached any more */
+            t->loop_attached = false;
+            return 0;
+        }
+        return error_num(e, "cannot query %s", t->device);
+    }
+    /* lo_device is the kernel's encoding (new_encode_dev), not necessarily glibc's dev_t */
+    unsigned lo_major = (unsigned)((info.lo_device & 0xfff00) >> 8);
+    unsigned lo_minor = (unsigned)((info.lo_device & 0xff) | ((info.lo_device >> 12) & 0xfff00));
+    if (lo_major != major(t->image_dev) || lo_minor != minor(t->image_dev) ||
+        info.lo_inode != t->image_ino) {
+        close(fd);
+        t->loop_attached = false; /* someone else's now: leave it alone */
+        return 0;
+    }
+    int r = -1, e = 0;
+    for (int i = 0; i < 50; i++) {
+        r = ioctl(fd, LOOP_CLR_FD, 0);
+        e = errno;
+        if (r == 0 || e != EBUSY)
+            break;
+        target_sleep_ms(100);
+    }
+    close(fd);
+    if (r < 0 && e != ENXIO)
+        return error_num(e, "cannot detach %s (LOOP_CLR_FD)", t->device);
+    t->loop_attached = false;
+    return 0;
+}
+
+/* ---- life cycle ---- */
+
+static struct target *target_slot(void)
+{
+    for (int i = 0; i < TARGET_MAX; i++)
+        if (!target_reg[i].in_use) {
+            memset(&target_reg[i], 0, sizeof target_reg[i]);
+            target_reg[i].in_use = true;
+            return &target_reg[i];
+        }
+    error("too many targets at once (at most %d)", TARGET_MAX);
+    return NULL;
+}
+
+/* Makes the image: a sparse file created with O_EXCL in our directory. 0 or -1. */
+static int target_make_image(struct target *t, uint64_t bytes)
+{
+    target_join(t->image, t->dir, "image");
+    int fd = open(t->image, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return error_errno("cannot create the image %s", t->image);
+    t->image_made = true;
+    struct stat st;
+    if (ftruncate(fd, (off_t)bytes) < 0 || fstat(fd, &st) < 0) {
+        int e = errno;
+        close(fd);
+        return error_num(e, "cannot size the image %s to %llu bytes", t->image,
+                         (unsigned long long)bytes);
+    }
+    t->image_dev = st.st_dev;
+    t->image_ino = st.st_ino;
+    close(fd);
+    struct statvfs vfs;
+    if (statvfs(t->dir, &vfs) == 0 && (uint64_t)vfs.f_bavail * vfs.f_frsize < bytes)
+        warning("the image %s (%llu MiB) is larger than the free space there (%llu MiB): "
+                "the run may fail with I/O errors",
+                t->image, (unsigned long long)(bytes >> 20),
+                (unsigned long long)((uint64_t)vfs.f_bavail * vfs.f_frsize >> 20));
+    return 0;
+}
+
+struct target *target_create(const struct target_spec *spec)
+{
+    bool image = spec->image_bytes > 0;
+    if (image == (spec->device != NULL)) {
+        error("a target is either an image (--image SIZE) or a device (--device DEV)");
+        return NULL;
+    }
+    if (!image && !spec->destroy_data) {
+        error("refusing to use %s without --destroy-data: it would destroy its data", spec->device);
+        return NULL;
+    }
+    if (geteuid() != 0) {
+        error("an image or device target needs root (loop devices, mkfs, mount)");
+        return NULL;
+    }
+    if (spec->fstype && target_check_fstype(spec->fstype) < 0)
+        return NULL;
+    if (!image && target_check_device(spec->device, spec->force) < 0)
+        return NULL;
+    struct target *t = target_slot();
+    if (!t)
+        return NULL;
+    snprintf(t->fstype, sizeof t->fstype, "%s", spec->fstype ? spec->fstype : "");
+    if (spec->mkfs_opts && (size_t)snprintf(t->mkfs_opts, sizeof t->mkfs_opts, "%s",
+                                            spec->mkfs_opts) >= sizeof t->mkfs_opts) {
+        error("mkfs options too long: '%s'", spec->mkfs_opts);
+        goto fail;
+    }
+    const char *base = spec->image_dir;
+    if (!base || !*base)
+        base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    if ((size_t)snprintf(t->dir, sizeof t->dir, "%s/fsbench-target.XXXXXX", base) >=
+        sizeof t->dir - 16) {
+        error("image directory name too long: %s", base);
+        goto fail;
+    }
+    if (!mkdtemp(t->dir)) {
+        error_errno("cannot make a directory under %s", base);
+        goto fail;
+    }
+    t->dir_made = true;
+    target_join(t->mnt, t->dir, "mnt");
+    if (mkdir(t->mnt, 0700) < 0) {
+        error_errno("cannot make the mount point %s", t->mnt);
+        goto fail;
+    }
+    t->mnt_made = true;
+    if (image) {
+        if (target_make_image(t, spec->image_bytes) < 0 || target_loop_attach(t) < 0)
+            goto fail;
+    } else {
+        snprintf(t->device, sizeof t->device, "%s", spec->device);
+    }
+    return t;
+fail:
+    target_destroy(t);
+    return NULL;
+}
+
+int target_set_fs(struct target *t, const char *fstype)
+{
+    if (t->mounted)
+        return error("cannot change the file system of %s while it is mounted", t->device);
+    if (target_check_fstype(fstype) < 0)
+        return -1;
+    snprintf(t->fstype, sizeof t->fstype, "%s", fstype);
+    return 0;
+}
+
+/* Keeps the last non-empty line of a child's output, or the one before its usage text (mkfs.xfs
+ * prints the reason, then 40 lines of usage). */
+struct target_lastline {
+    char cur[512], last[512];
+    size_t n;
+    bool usage;
+};
+
+static void target_lastline_feed(struct target_lastline *l, const char *buf, size_t len)
+{
+    for (size_t i = 0; i < len; i++) {
+        if (buf[i] == '\n' || buf[i] == '\r') {
+            if (l->n && !l->usage && !strncasecmp(l->cur, "usage:", 6) && l->last[0])
+                l->usage = true;
+            if (l->n && !l->usage) {
+                l->cur[l->n] = '\0';
+                memcpy(l->last, l->cur, l->n + 1);
+            }
+            l->n = 0;
+        } else if (l->n < sizeof l->cur - 1) {
+            l->cur[l->n++] = buf[i];
+        }
+    }
+}
+
+int target_mkfs(struct target *t)
+{
+    if (!t->fstype[0])
+        return error("no file system type set for %s", t->device);
+    if (t->mounted)
+        return error("refusing to mkfs %s while it is mounted", t->device);
+    char prog[64], path[PATH_MAX], opts[sizeof t->mkfs_opts];
+    snprintf(prog, sizeof prog, "mkfs.%s", t->fstype);
+    if (target_find_prog(prog, path, sizeof path) < 0)
+        return target_mkfs_missing(prog, t->fstype);
+    char *argv[sizeof opts / 2 + 8];
+    int argc = 0, i = target_mkfs_index(t->fstype);
+    argv[argc++] = prog;
+    if (i >= 0 && target_mkfs_tab[i].force)
+        argv[argc++] = (char *)target_mkfs_tab[i].force;
+    if (i >= 0 && target_mkfs_tab[i].quiet)
+        argv[argc++] = (char *)target_mkfs_tab[i].quiet;
+    memcpy(opts, t->mkfs_opts, sizeof opts);
+    for (char *save = NULL, *w = strtok_r(opts, " \t\n", &save); w;
+         w = strtok_r(NULL, " \t\n", &save))
+        argv[argc++] = w;
+    argv[argc++] = t->device;
+    argv[argc] = NULL;
+
+    int out[2], ex[2]; /* the child's output; its exec errno (closed on exec) */
+    if (pipe2(out, O_CLOEXEC) < 0)
+        return error_errno("cannot run %s: pipe", prog);
+    if (pipe2(ex, O_CLOEXEC) < 0) {
+        close(out[0]);
+        close(out[1]);
+        return error_errno("cannot run %s: pipe", prog);
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int e = errno;
+        close(out[0]), close(out[1]), close(ex[0]), close(ex[1]);
+        return error_num(e, "cannot run %s: fork", prog);
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (null >= 0)
+            dup2(null, 0);
+        dup2(out[1], 1);
+        dup2(out[1], 2);
+        execv(path, argv);
+        int e = errno;
+        ssize_t w = write(ex[1], &e, sizeof e);
+        (void)w;
+        _exit(127);
+    }
+    close(out[1]);
+    close(ex[1]);
+    struct target_lastline ll;
+    memset(&ll, 0, sizeof ll);
+    char buf[4096];
+    for (;;) {
+        ssize_t n = read(out[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        target_lastline_feed(&ll, buf, (size_t)n);
+    }
+    target_lastline_feed(&ll, "\n", 1);
+    int exec_errno = 0;
+    ssize_t n;
+    do
+        n = read(ex[0], &exec_errno, sizeof exec_errno);
+    while (n < 0 && errno == EINTR);
+    close(out[0]);
+    close(ex[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return error_errno("cannot wait for %s", prog);
+    if (n == (ssize_t)sizeof exec_errno) {
+        if (exec_errno == ENOENT)
+            return target_mkfs_missing(prog, t->fstype);
+        return error_num(exec_errno, "cannot run %s", path);
+    }
+    if (WIFSIGNALED(status))
+        return error("%s on %s killed by signal %d", prog, t->device, WTERMSIG(status));
+    if (WEXITSTATUS(status))
+        return error("%s on %s failed (exit %d): %s", prog, t->device, WEXITSTATUS(status),
+                     ll.last[0] ? ll.last : "no message");
+    return 0;
+}
+
+int target_mount(struct target *t, const char *mount_opts)
+{
+    if (t->mounted)
+        return error("%s is already mounted on %s", t->device, t->mnt);
+    if (!t->fstype[0])
+        return error("no file system type set for %s", t->device);
+    unsigned long flags;
+    char data[TARGET_DATA_MAX];
+    const char *shown = mount_opts ? mount_opts : "defaults";
+    if (target_parse_mount_opts(mount_opts, &flags, data, sizeof data) < 0)
+        return error("mount options too long: '%s'", shown);
+    if (mount(t->device, t->mnt, t->fstype, flags, data[0] ? data : NULL) < 0) {
+        int e = errno;
+        char why[256];
+        if (e == ENODEV && !target_kernel_has_fs(t->fstype, why, sizeof why))
+            return error("cannot mount %s: %s", t->device, why);
+        if (e == ENODEV)
+            return error("cannot mount %s: the kernel does not support the file system %s "
+                         "(try modprobe %s)",
+                         t->device, t->fstype, t->fstype);
+        return error("cannot mount %s (%s) on %s with options '%s': %s%s", t->device, t->fstype,
+                     t->mnt, shown, strerror(e),
+                     e == EINVAL ? " (dmesg shows the kernel's reason)" : "");
+    }
+    t->mounted = true;
+    return 0;
+}
+
+int target_umount(struct target *t)
+{
+    if (!t->mounted)
+        return 0;
+    for (int i = 0;; i++) {
+        if (umount2(t->mnt, UMOUNT_NOFOLLOW) == 0)
+            break;
+        if (errno == EINVAL) { /* not a mount point any more: someone unmounted it */
+            warning("%s was no longer mounted", t->mnt);
+            break;
+        }
+        if (errno != EBUSY || i == 10)
+            return error_errno("cannot unmount %s%s", t->mnt,
+                               errno == EBUSY ? " (still in use: see fuser -vm)" : "");
+        target_sleep_ms(100);
+    }
+    t->mounted = false;
+    return 0;
+}
+
+bool target_is_mounted(const struct target *t)
+{
+    return t && t->mounted;
+}
+
+const char *target_mount_point(const struct target *t)
+{
+    return t->mnt;
+}
+
+const char *target_device(const struct target *t)
+{
+    return t->device;
+}
+
+int target_destroy(struct target *t)
+{
+    if (!t || !t->in_use)
+        return 0;
+    int rc = 0;
+    if (t->mounted) {
+        for (int i = 0; i <= 10 && t->mounted; i++) {
+            if (umount2(t->mnt, UMOUNT_NOFOLLOW) == 0 || errno == EINVAL)
+                t->mounted = false;
+            else if (errno == EBUSY)
+                target_sleep_ms(100);
+            else
+                break;
+        }
+        if (t->mounted && umount2(t->mnt, MNT_DETACH | UMOUNT_NOFOLLOW) == 0) {
+            warning("%s was busy: detached it lazily", t->mnt);
+            t->mounted = false;
+        }
+        if (t->mounted)
+            rc = error_errno("cannot unmount %s", t->mnt);
+    }
+    if (t->loop_attached && !t->mounted && target_loop_detach(t) < 0)
+        rc = -1;
+    if (t->image_made) {
+        if (unlink(t->image) < 0 && errno != ENOENT)
+            rc = error_errno("cannot remove the image %s", t->image);
+        else
+            t->image_made = false;
+    }
+    if (t->mnt_made && !t->mounted) {
+        if (rmdir(t->mnt) < 0 && errno != ENOENT)
+            rc = error_errno("cannot remove the mount point %s", t->mnt);
+        else
+            t->mnt_made = false;
+    }
+    if (t->dir_made && !t->mnt_made && !t->image_made) {
+        if (rmdir(t->dir) < 0 && errno != ENOENT)
+            rc = error_errno("cannot remove %s", t->dir);
+        else
+            t->dir_made = false;
+    }
+    if (!t->mounted && !t->loop_attached && !t->image_made && !t->mnt_made && !t->dir_made)
+        t->in_use = false;
+    return rc;
+}
+
+int target_destroy_all(void)
+{
+    int rc = 0;
+    for (int i = TARGET_MAX - 1; i >= 0; i--)
+        if (target_reg[i].in_use && target_destroy(&target_reg[i]) < 0)
+            rc = -1;
+    return rc;
+}

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SIGINT during extract on an --image target: fsbench exits non-zero and leaves no mount, no
+# loop device and no image or directory behind (issue 4, "Safety and cleanup").
+. "$(dirname "$0")/../lib/tap.sh"
+need_root
+need_cmd losetup
+need_cmd mkfs.ext4
+
+export TMPDIR="$SCRATCH/tmp"
+mkdir -p "$TMPDIR"
+PREFIX="$TMPDIR/fsbench-target."
+
+# If fsbench leaves a loop device behind, detach it at exit too (tap.sh knows only ours).
+rescue_loops() {
+    LOOPS="$LOOPS $(losetup -a | awk -F: -v p="$PREFIX" 'index($0, p) { print $1 }')"
+}
+trap 'rescue_loops; tap_cleanup' EXIT
+
+our_mounts() { awk -v p="$PREFIX" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo; }
+our_loops() { losetup -a | grep -F "$PREFIX"; }
+
+# Job control on while starting it: otherwise bash starts a background command with SIGINT
+# ignored, and fsbench would inherit that.
+set -m
+"$FSBENCH" run --image 128M --fs ext4 --tree pkgsrc --phases extract --no-save \
+    >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null &
+PID=$!
+set +m
+
+# Wait up to 20 s for its mount to appear.
+for _ in $(seq 1 200); do
+    [ -n "$(our_mounts)" ] && break
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+done
+MNT=$(our_mounts)
+ok $([ -n "$MNT" ] && echo 0 || echo 1) "the image is mounted under \$TMPDIR within 20 s"
+sleep 0.3 # into extract
+ALIVE=1
+kill -0 "$PID" 2>/dev/null || { ALIVE=0; diag "fsbench ended before SIGINT:" "$(cat "$SCRATCH/err")"; }
+ok $((!ALIVE)) "fsbench is still running when SIGINT is sent"
+kill -INT "$PID" 2>/dev/null
+
+# Give the cleanup up to 60 s, then kill it (the test fails in that case).
+for _ in $(seq 1 600); do
+    kill -0 "$PID" 2>/dev/null || break
+    sleep 0.1
+done
+if kill -0 "$PID" 2>/dev/null; then
+    ok 1 "fsbench ends within 60 s of SIGINT"
+    kill -KILL "$PID"
+else
+    ok 0 "fsbench ends within 60 s of SIGINT"
+fi
+wait "$PID"
+RC=$?
+ok $([ "$RC" -ne 0 ] && echo 0 || echo 1) "interrupted run exits non-zero (exit $RC)"
+diag "$(tail -n 3 "$SCRATCH/err")"
+
+is "$(our_mounts)" "" "no mount of an fsbench-target directory remains"
+is "$(our_loops)" "" "no loop device backed by an fsbench-target image remains"
+is "$(cd "$TMPDIR" && ls -d fsbench-target.* 2>/dev/null)" "" "no fsbench-target directory left"
+done_testing

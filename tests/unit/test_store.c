@@ -1,0 +1,484 @@
+/* test_store.c — the SQLite results store, in a scratch directory: schema creation and
+ * refusal of newer schemas, saving and loading (phases equal through the store), merging
+ * sets by label, listing, forgetting, concurrent writers and a writer killed mid-run.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "err.h"
+#include "resjson.h"
+#include "results.h"
+#include "store.h"
+
+static char scratch[] = "/tmp/test_store.XXXXXX";
+static unsigned dbno;
+
+/* A fresh database path (in a not yet existing subdirectory, to test mkdir -p). */
+static void db_path(char *buf, size_t len)
+{
+    snprintf(buf, len, "%s/d%u/sub/results.db", scratch, dbno++);
+}
+
+static void fill_phase(struct phase_result *p, unsigned n)
+{
+    snprintf(p->name, sizeof p->name, "phase%u", n % 4);
+    p->status = (enum phase_status)(n % 3);
+    snprintf(p->note, sizeof p->note, "note %u", n);
+    p->wall_s = 1.0 / 7.0 + n;
+    p->user_s = 0.25 * n;
+    p->sys_s = 0.5 * n + 0.1;
+    p->ops[OP_CREATE] = 100 + n;
+    p->ops[OP_WRITE] = 200 + n;
+    p->ops_total = 300 + 2 * n;
+    p->bytes_read = 11 + n;
+    p->bytes_written = 1ull << 40;
+    p->files = 1000 + n;
+    p->dirs = 50 + n;
+    p->symlinks = n;
+    p->nvcsw = 7;
+    p->oublock = 9 + (long)n;
+    p->io_write_bytes = 12345;
+    p->dev.valid = n % 2 == 0;
+    if (p->dev.valid) {
+        p->dev.rd_ios = 1 + n;
+        p->dev.rd_sectors = 2 + n;
+        p->dev.wr_ios = 3 + n;
+        p->dev.wr_sectors = 4 + n;
+        p->dev.io_ticks_ms = 5 + n;
+    }
+    p->lat[OP_CREATE] = (struct lat_summary){100 + n, 10, 20, 30, 40, 50, 60, 22.5};
+    p->timeline_len = 3;
+    p->timeline = calloc(3, sizeof *p->timeline);
+    assert_non_null(p->timeline);
+    for (unsigned i = 0; i < 3; i++)
+        p->timeline[i] = (struct timeline_point){0.5 * (i + 1), 10 * i + n, 4096 * i};
+    p->longest_stall_s = 0.125 * n;
+}
+
+static void fill_run(struct run_set *rs, unsigned round, unsigned seed)
+{
+    struct run_result *r = run_set_add_run(rs, 4);
+    assert_non_null(r);
+    r->round = round;
+    snprintf(r->config, sizeof r->config, "c%u", seed % 2);
+    r->warmup = seed == 0;
+    r->started = 1764667200.0 + seed;
+    for (unsigned i = 0; i < 4; i++)
+        fill_phase(&r->phases[i], seed * 4 + i);
+}
+
+static void fill_desc(struct run_set *rs, const char *label, double created)
+{
+    memset(rs, 0, sizeof *rs);
+    rs->schema_version = RESULTS_SCHEMA_VERSION;
+    snprintf(rs->label, sizeof rs->label, "%s", label);
+    strcpy(rs->scenario, "basic");
+    strcpy(rs->engine, "posix");
+    strcpy(rs->command_line, "fsbench run --label x");
+    rs->created = created;
+    rs->warm_cache = true;
+    strcpy(rs->machine.hostname, "host");
+    strcpy(rs->machine.kernel, "6.1.0");
+    rs->machine.ncpu = 2;
+    rs->machine.dirty_ratio = 20;
+    rs->machine.dirty_bytes = -1;
+    strcpy(rs->target.path, "/mnt/x");
+    strcpy(rs->target.fstype, "ext4");
+    strcpy(rs->target.device, "/dev/loop0");
+    strcpy(rs->target.mount_opts, "rw,relatime");
+    strcpy(rs->tree.profile, "tiny");
+    rs->tree.scale = 1;
+    rs->tree.seed = 42;
+    rs->tree.files = 1000;
+}
+
+/* Phases compared through the codec: equal JSON means every field is equal. */
+static void assert_phases_equal(const struct run_result *a, const struct run_result *b)
+{
+    assert_int_equal(a->nphases, b->nphases);
+    for (size_t i = 0; i < a->nphases; i++) {
+        json_t *x = resjson_from_phase(&a->phases[i]), *y = resjson_from_phase(&b->phases[i]);
+        assert_non_null(x);
+        assert_non_null(y);
+        if (!json_equal(x, y)) {
+            char *sx = json_dumps(x, JSON_REAL_PRECISION(17)), *sy = json_dumps(y, 0);
+            print_error("%s\n!=\n%s\n", sx, sy);
+            free(sx);
+            free(sy);
+            fail();
+        }
+        json_decref(x);
+        json_decref(y);
+    }
+}
+
+static int pragma_int(const char *path, const char *sql)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    int v = sqlite3_column_int(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+static void assert_integrity_ok(const char *path)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_string_equal((const char *)sqlite3_column_text(st, 0), "ok");
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
+static void test_open_creates_schema(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    store_close(s);
+    assert_int_equal(pragma_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(STORE_SCHEMA_VERSION, 1);
+    /* reopening an existing database changes nothing */
+    s = store_open(path);
+    assert_non_null(s);
+    store_close(s);
+    assert_int_equal(pragma_int(path, "PRAGMA user_version"), 1);
+    assert_integrity_ok(path);
+}
+
+static void test_newer_schema_refused(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    store_close(store_open(path));
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    assert_null(store_open(path));
+
+    /* and a file that is not a database */
+    db_path(path, sizeof path);
+    store_close(store_open(path));
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("this is not a database, it is a text file that is long enough to look odd\n", f);
+    fclose(f);
+    assert_null(store_open(path));
+}
+
+static void test_save_load_merge(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+
+    struct run_set a;
+    fill_desc(&a, "old-dirpref", 1000.5);
+    for (unsigned i = 0; i < 3; i++)
+        fill_run(&a, i, i);
+    int64_t id = store_begin_set(s, &a);
+    assert_true(id > 0);
+    for (size_t i = 0; i < a.nruns; i++)
+        assert_int_equal(store_add_run(s, id, &a.runs[i]), 0);
+
+    struct run_set l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "old-dirpref", &l), 0);
+    assert_int_equal(l.nruns, 3);
+    assert_string_equal(l.label, "old-dirpref");
+    assert_string_equal(l.scenario, "basic");
+    assert_string_equal(l.command_line, a.command_line);
+    assert_true(l.created == a.created);
+    assert_true(l.warm_cache);
+    assert_false(l.root);
+    assert_string_equal(l.machine.hostname, "host");
+    assert_int_equal(l.machine.dirty_ratio, 20);
+    assert_int_equal(l.machine.dirty_bytes, -1);
+    assert_string_equal(l.target.mount_opts, "rw,relatime");
+    assert_true(l.tree.seed == 42);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(l.runs[i].index, i);
+        assert_int_equal(l.runs[i].round, a.runs[i].round);
+        assert_string_equal(l.runs[i].config, a.runs[i].config);
+        assert_int_equal(l.runs[i].warmup, a.runs[i].warmup);
+        assert_true(l.runs[i].started == a.runs[i].started);
+        assert_phases_equal(&a.runs[i], &l.runs[i]);
+    }
+    run_set_free(&l);
+
+    /* a second set with the same label, saved in one go, created later: merged after */
+    struct run_set b;
+    fill_desc(&b, "old-dirpref", 2000.0);
+    strcpy(b.scenario, "other");
+    for (unsigned i = 0; i < 3; i++)
+        fill_run(&b, i, 10 + i);
+    assert_true(store_save_set(s, &b) > id);
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "old-dirpref", &l), 0);
+    assert_int_equal(l.nruns, 6);
+    assert_string_equal(l.scenario, "basic"); /* description from the first set */
+    for (size_t i = 0; i < 6; i++) {
+        const struct run_result *src = i < 3 ? &a.runs[i] : &b.runs[i - 3];
+        assert_int_equal(l.runs[i].index, i);
+        assert_int_equal(l.runs[i].round, src->round);
+        assert_phases_equal(src, &l.runs[i]);
+    }
+    run_set_free(&l);
+
+    /* an unknown label: 1, no message, nothing allocated */
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "nope", &l), 1);
+    assert_int_equal(l.nruns, 0);
+
+    /* a run for a set that does not exist */
+    assert_int_equal(store_add_run(s, 99999, &a.runs[0]), -1);
+
+    run_set_free(&a);
+    run_set_free(&b);
+    store_close(s);
+    assert_integrity_ok(path);
+}
+
+struct listing {
+    unsigned n;
+    struct store_set_info info[8];
+};
+
+static int collect(const struct store_set_info *info, void *arg)
+{
+    struct listing *l = arg;
+    if (l->n < 8)
+        l->info[l->n++] = *info;
+    return 0;
+}
+
+static int stop_at_first(const struct store_set_info *info, void *arg)
+{
+    (*(unsigned *)arg)++;
+    return 1;
+}
+
+static void test_list_and_forget(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct listing l = {0};
+    assert_int_equal(store_list(s, collect, &l), 0);
+    assert_int_equal(l.n, 0);
+
+    const char *labels[] = {"a", "b", "a"};
+    for (unsigned i = 0; i < 3; i++) {
+        struct run_set rs;
+        fill_desc(&rs, labels[i], 100.0 * (3 - i)); /* newest first: listed oldest first */
+        for (unsigned r = 0; r <= i; r++)
+            fill_run(&rs, r, r);
+        assert_true(store_save_set(s, &rs) > 0);
+        run_set_free(&rs);
+    }
+    assert_int_equal(store_list(s, collect, &l), 0);
+    assert_int_equal(l.n, 3);
+    assert_string_equal(l.info[0].label, "a");
+    assert_int_equal(l.info[0].nruns, 3);
+    assert_true(l.info[0].created == 100.0);
+    assert_string_equal(l.info[1].label, "b");
+    assert_int_equal(l.info[1].nruns, 2);
+    assert_string_equal(l.info[2].label, "a");
+    assert_int_equal(l.info[2].nruns, 1);
+    assert_string_equal(l.info[0].scenario, "basic");
+    assert_string_equal(l.info[0].tree, "tiny x1 seed 42");
+    assert_string_equal(l.info[0].target, "ext4 /dev/loop0 (rw,relatime)");
+    unsigned calls = 0;
+    assert_int_equal(store_list(s, stop_at_first, &calls), 0);
+    assert_int_equal(calls, 1);
+
+    assert_int_equal(store_forget(s, "a"), 2);
+    assert_int_equal(store_forget(s, "a"), 0);
+    l.n = 0;
+    assert_int_equal(store_list(s, collect, &l), 0);
+    assert_int_equal(l.n, 1);
+    assert_string_equal(l.info[0].label, "b");
+    store_close(s);
+    /* the runs and phases went with their sets */
+    assert_int_equal(pragma_int(path, "SELECT count(*) FROM runs"), 2);
+    assert_int_equal(pragma_int(path, "SELECT count(*) FROM phases"), 8);
+    assert_integrity_ok(path);
+}
+
+static void test_default_path(void **state)
+{
+    char buf[512], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    char *xdg = getenv("XDG_DATA_HOME") ? strdup(getenv("XDG_DATA_HOME")) : NULL;
+    setenv("XDG_DATA_HOME", "/x/data", 1);
+    assert_int_equal(store_default_path(buf, sizeof buf), 0);
+    assert_string_equal(buf, "/x/data/fsbench/results.db");
+    setenv("XDG_DATA_HOME", "relative", 1); /* ignored, as the XDG spec says */
+    setenv("HOME", "/home/u", 1);
+    assert_int_equal(store_default_path(buf, sizeof buf), 0);
+    assert_string_equal(buf, "/home/u/.local/share/fsbench/results.db");
+    unsetenv("XDG_DATA_HOME");
+    unsetenv("HOME");
+    assert_int_equal(store_default_path(buf, sizeof buf), -1);
+    if (home)
+        setenv("HOME", home, 1);
+    if (xdg)
+        setenv("XDG_DATA_HOME", xdg, 1);
+    free(home);
+    free(xdg);
+}
+
+/* Child: opens the store, begins a set labelled `label` and adds n runs (forever if n is
+ * 0), writing one byte to fd after each committed run. Never returns. */
+static void writer(const char *path, const char *label, unsigned n, int fd)
+{
+    err_set_quiet(0); /* a failing child says why */
+    struct store *s = store_open(path);
+    if (!s)
+        _exit(10);
+    struct run_set rs;
+    fill_desc(&rs, label, 5000.0 + getpid());
+    int64_t id = store_begin_set(s, &rs);
+    if (id < 0)
+        _exit(11);
+    for (unsigned i = 0; n == 0 || i < n; i++) {
+        fill_run(&rs, i, i % 50);
+        if (store_add_run(s, id, &rs.runs[rs.nruns - 1]) < 0)
+            _exit(12);
+        if (fd >= 0 && write(fd, "r", 1) != 1)
+            _exit(13);
+        if (rs.nruns >= 50) { /* keep the child's memory flat in the endless loop */
+            run_set_free(&rs);
+            fill_desc(&rs, label, 0);
+        }
+    }
+    store_close(s);
+    run_set_free(&rs);
+    _exit(0);
+}
+
+static void test_concurrent_writers(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path); /* not created yet: both children race to create it */
+    int go[2];
+    assert_int_equal(pipe(go), 0);
+    pid_t pid[2];
+    for (int i = 0; i < 2; i++) {
+        pid[i] = fork();
+        assert_true(pid[i] >= 0);
+        if (pid[i] == 0) {
+            char c;
+            close(go[1]);
+            if (read(go[0], &c, 1) != 0) /* start together: when the parent closes go[1] */
+                _exit(14);
+            writer(path, "conc", 20, -1);
+        }
+    }
+    close(go[0]);
+    close(go[1]);
+    for (int i = 0; i < 2; i++) {
+        int status;
+        assert_int_equal(waitpid(pid[i], &status, 0), pid[i]);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "conc", &l), 0);
+    assert_int_equal(l.nruns, 40);
+    run_set_free(&l);
+    store_close(s);
+    assert_integrity_ok(path);
+}
+
+static void test_kill_during_runs(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    store_close(store_open(path));
+    int p[2];
+    assert_int_equal(pipe(p), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(p[0]);
+        writer(path, "killed", 0, p[1]);
+    }
+    close(p[1]);
+    /* wait for some committed runs, then kill at an arbitrary point of the next one */
+    unsigned done = 0;
+    char c;
+    while (done < 15 && read(p[0], &c, 1) == 1)
+        done++;
+    assert_int_equal(done, 15);
+    usleep(2000);
+    assert_int_equal(kill(pid, SIGKILL), 0);
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFSIGNALED(status));
+    while (read(p[0], &c, 1) == 1)
+        done++;
+    close(p[0]);
+
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "killed", &l), 0);
+    /* every reported run is there; at most one more committed before its report */
+    assert_true(l.nruns >= done);
+    assert_true(l.nruns <= done + 1);
+    for (size_t i = 0; i < l.nruns; i++)
+        assert_int_equal(l.runs[i].nphases, 4); /* no half-saved run */
+    run_set_free(&l);
+    store_close(s);
+    assert_integrity_ok(path);
+}
+
+static int setup(void **state)
+{
+    return mkdtemp(scratch) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+    err_set_quiet(1);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_open_creates_schema), cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_save_load_merge),     cmocka_unit_test(test_list_and_forget),
+        cmocka_unit_test(test_default_path),        cmocka_unit_test(test_concurrent_writers),
+        cmocka_unit_test(test_kill_during_runs),
+    };
+    return cmocka_run_group_tests_name("store", tests, setup, teardown);
+}

@@ -1,0 +1,400 @@
+/* test_workspace.c — unit tests of the workspace (workspace.c): which directories ws_open
+ * accepts, the marker it leaves and ws_close removes, the temporary directory made under
+ * $TMPDIR, reuse of what a killed run left, and the promise never to remove anything but
+ * "tree" and "copy" (and the directory itself only when fsbench made it).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+#include "phase.h"
+#include "workspace.h"
+
+struct fix {
+    char dir[4096]; /* scratch directory; tests make their workspaces below it */
+    char *old_tmpdir;
+};
+
+static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    return remove(path);
+}
+
+static int setup(void **state)
+{
+    struct fix *f = calloc(1, sizeof *f);
+    if (!f)
+        return -1;
+    const char *tmp = getenv("TMPDIR");
+    if (tmp)
+        f->old_tmpdir = strdup(tmp);
+    snprintf(f->dir, sizeof f->dir, "%s/fsbench-ut-ws.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(f->dir))
+        return -1;
+    err_set_quiet(1);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fix *f = *state;
+    err_set_quiet(0);
+    if (f->old_tmpdir)
+        setenv("TMPDIR", f->old_tmpdir, 1);
+    else
+        unsetenv("TMPDIR");
+    free(f->old_tmpdir);
+    int rc = nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    free(f);
+    return rc;
+}
+
+/* Path of `rel` below the scratch directory, in a static buffer per slot. */
+static const char *sub(struct fix *f, const char *rel)
+{
+    static char buf[4][4200];
+    static int slot;
+    slot = (slot + 1) % 4;
+    snprintf(buf[slot], sizeof buf[slot], "%s/%s", f->dir, rel);
+    return buf[slot];
+}
+
+static void make_dir(const char *path)
+{
+    assert_int_equal(mkdir(path, 0755), 0);
+}
+
+static void make_file(const char *path, const char *content)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    assert_true(fd >= 0);
+    size_t n = strlen(content);
+    assert_int_equal(write(fd, content, n), (ssize_t)n);
+    close(fd);
+}
+
+static int exists(const char *path)
+{
+    struct stat st;
+    return lstat(path, &st) == 0;
+}
+
+static int count_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    assert_non_null(d);
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+/* ws_close after a failed ws_open releases whatever it holds and removes nothing. */
+static void close_failed(struct workspace *ws)
+{
+    assert_int_equal(ws_close(ws), 0);
+    assert_int_equal(ws->fd, -1);
+}
+
+static void test_open_missing_dir(void **state)
+{
+    struct fix *f = *state;
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "missing")), -1);
+    close_failed(&ws);
+    assert_false(exists(sub(f, "missing")));
+}
+
+static void test_open_file(void **state)
+{
+    struct fix *f = *state;
+    make_file(sub(f, "file"), "data");
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "file")), -1);
+    close_failed(&ws);
+    assert_true(exists(sub(f, "file")));
+}
+
+static void test_open_non_empty(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    make_file(sub(f, "w/user-data"), "precious");
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), -1);
+    close_failed(&ws);
+    assert_true(exists(sub(f, "w/user-data")));
+    assert_false(exists(sub(f, "w/" WS_MARKER)));
+    assert_int_equal(count_entries(sub(f, "w")), 1);
+}
+
+/* A directory with "tree" but no marker is not ours: refused, left alone. */
+static void test_open_tree_without_marker(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    make_dir(sub(f, "w/tree"));
+    make_file(sub(f, "w/tree/f"), "x");
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), -1);
+    close_failed(&ws);
+    assert_true(exists(sub(f, "w/tree/f")));
+    assert_false(exists(sub(f, "w/" WS_MARKER)));
+}
+
+static void test_open_empty_marks_and_close_unmarks(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), 0);
+    assert_true(ws.fd >= 0);
+    assert_true(ws.marked);
+    assert_false(ws.made_dir);
+    assert_string_equal(ws.path, sub(f, "w"));
+    assert_true(exists(sub(f, "w/" WS_MARKER)));
+    assert_int_equal(count_entries(sub(f, "w")), 1);
+    /* The fd is the directory. */
+    struct stat a, b;
+    assert_int_equal(fstat(ws.fd, &a), 0);
+    assert_int_equal(stat(sub(f, "w"), &b), 0);
+    assert_int_equal(a.st_ino, b.st_ino);
+
+    /* What phases leave is removed at close, with the marker; the directory stays. */
+    make_dir(sub(f, "w/tree"));
+    make_file(sub(f, "w/tree/a"), "a");
+    make_dir(sub(f, "w/copy"));
+    assert_int_equal(ws_close(&ws), 0);
+    assert_int_equal(ws.fd, -1);
+    assert_true(exists(sub(f, "w")));
+    assert_int_equal(count_entries(sub(f, "w")), 0);
+}
+
+static void test_open_tmpdir(void **state)
+{
+    struct fix *f = *state;
+    assert_int_equal(setenv("TMPDIR", f->dir, 1), 0);
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, NULL), 0);
+    assert_true(ws.made_dir);
+    char prefix[4200];
+    snprintf(prefix, sizeof prefix, "%s/fsbench.", f->dir);
+    assert_int_equal(strncmp(ws.path, prefix, strlen(prefix)), 0);
+    assert_int_equal(strlen(ws.path), strlen(prefix) + 6);
+    char marker[4200 + sizeof WS_MARKER];
+    snprintf(marker, sizeof marker, "%s/%s", ws.path, WS_MARKER);
+    assert_true(exists(marker));
+    assert_int_equal(count_entries(f->dir), 1);
+    char path[sizeof ws.path];
+    snprintf(path, sizeof path, "%s", ws.path);
+
+    char tree[4200 + 8];
+    snprintf(tree, sizeof tree, "%s/tree", path);
+    make_dir(tree);
+    assert_int_equal(ws_close(&ws), 0);
+    assert_false(exists(path));
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
+/* A TMPDIR that does not exist: ws_open fails and creates nothing. */
+static void test_open_tmpdir_missing(void **state)
+{
+    struct fix *f = *state;
+    assert_int_equal(setenv("TMPDIR", sub(f, "nope"), 1), 0);
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, NULL), -1);
+    close_failed(&ws);
+    assert_int_equal(count_entries(f->dir), 0);
+}
+
+/* What a killed run leaves (the marker, "tree" and "copy" with files) is cleaned and
+ * the directory reused. */
+static void test_reuse_after_kill(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    make_file(sub(f, "w/" WS_MARKER), "");
+    make_dir(sub(f, "w/tree"));
+    make_dir(sub(f, "w/tree/d"));
+    make_file(sub(f, "w/tree/d/f1"), "one");
+    make_file(sub(f, "w/tree/f2"), "two");
+    assert_int_equal(symlink("f2", sub(f, "w/tree/l")), 0);
+    make_dir(sub(f, "w/copy"));
+    make_file(sub(f, "w/copy/f3"), "three");
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), 0);
+    assert_true(ws.marked);
+    assert_false(exists(sub(f, "w/tree")));
+    assert_false(exists(sub(f, "w/copy")));
+    assert_true(exists(sub(f, "w/" WS_MARKER)));
+    assert_int_equal(count_entries(sub(f, "w")), 1);
+    assert_int_equal(ws_close(&ws), 0);
+    assert_true(exists(sub(f, "w")));
+    assert_int_equal(count_entries(sub(f, "w")), 0);
+}
+
+/* Only the marker: reused as is. */
+static void test_reuse_marker_only(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    make_file(sub(f, "w/" WS_MARKER), "");
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), 0);
+    assert_true(ws.marked);
+    assert_int_equal(ws_close(&ws), 0);
+    assert_int_equal(count_entries(sub(f, "w")), 0);
+}
+
+/* A marked directory with anything besides tree and copy ("keep") is refused, and
+ * nothing in it is touched, not even tree. */
+static void test_refuse_marked_with_other(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    make_file(sub(f, "w/" WS_MARKER), "");
+    make_dir(sub(f, "w/tree"));
+    make_file(sub(f, "w/tree/f"), "x");
+    make_dir(sub(f, "w/copy"));
+    make_file(sub(f, "w/keep"), "precious");
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), -1);
+    close_failed(&ws);
+    assert_true(exists(sub(f, "w/keep")));
+    assert_true(exists(sub(f, "w/tree/f")));
+    assert_true(exists(sub(f, "w/copy")));
+    assert_true(exists(sub(f, "w/" WS_MARKER)));
+    assert_int_equal(count_entries(sub(f, "w")), 4);
+}
+
+/* ws_clear removes tree and copy and nothing else, even when something else appears in
+ * the workspace after it was opened; ws_close then keeps the directory it did not make. */
+static void test_clear_only_tree_and_copy(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), 0);
+    make_dir(sub(f, "w/tree"));
+    make_file(sub(f, "w/tree/f"), "x");
+    make_dir(sub(f, "w/copy"));
+    make_file(sub(f, "w/keep"), "precious");
+    make_dir(sub(f, "w/keepdir"));
+    make_file(sub(f, "w/keepdir/g"), "y");
+    assert_int_equal(ws_clear(&ws), 0);
+    assert_false(exists(sub(f, "w/tree")));
+    assert_false(exists(sub(f, "w/copy")));
+    assert_true(exists(sub(f, "w/keep")));
+    assert_true(exists(sub(f, "w/keepdir/g")));
+    assert_true(exists(sub(f, "w/" WS_MARKER)));
+    assert_int_equal(ws_close(&ws), 0);
+    assert_int_equal(count_entries(sub(f, "w")), 2);
+    assert_true(exists(sub(f, "w/keep")));
+}
+
+/* A workspace fsbench made is removed at close only if empty: a stranger's file keeps
+ * it (ws_close reports the failure) and survives. */
+static void test_close_made_dir_keeps_foreign(void **state)
+{
+    struct fix *f = *state;
+    assert_int_equal(setenv("TMPDIR", f->dir, 1), 0);
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, NULL), 0);
+    char keep[4200 + 8];
+    snprintf(keep, sizeof keep, "%s/keep", ws.path);
+    make_file(keep, "precious");
+    assert_int_equal(ws_close(&ws), -1);
+    assert_true(exists(keep));
+    assert_int_equal(unlink(keep), 0);
+}
+
+/* A "tree" that is a symlink to a directory outside is never followed by the cleanup. */
+static void test_clear_does_not_follow_symlink(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "outside"));
+    make_file(sub(f, "outside/precious"), "data");
+    make_dir(sub(f, "w"));
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), 0);
+    assert_int_equal(symlink(sub(f, "outside"), sub(f, "w/tree")), 0);
+    ws_clear(&ws);
+    assert_true(exists(sub(f, "outside/precious")));
+    ws_close(&ws);
+    assert_true(exists(sub(f, "outside/precious")));
+}
+
+/* Cleanup finishes even when an interrupt is pending, and keeps the interrupt. */
+static void test_clear_ignores_interrupt(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, sub(f, "w")), 0);
+    make_dir(sub(f, "w/tree"));
+    make_dir(sub(f, "w/tree/d"));
+    make_file(sub(f, "w/tree/d/f"), "x");
+    phase_interrupt = 1;
+    int rc = ws_clear(&ws);
+    int still = phase_interrupt;
+    phase_interrupt = 0;
+    assert_int_equal(rc, 0);
+    assert_int_equal(still, 1);
+    assert_false(exists(sub(f, "w/tree")));
+    assert_int_equal(ws_close(&ws), 0);
+}
+
+static void test_open_too_long(void **state)
+{
+    (void)state;
+    char *p = malloc(PATH_MAX + 10);
+    assert_non_null(p);
+    memset(p, 'a', PATH_MAX + 9);
+    p[0] = '/';
+    p[PATH_MAX + 9] = '\0';
+    struct workspace ws;
+    assert_int_equal(ws_open(&ws, p), -1);
+    close_failed(&ws);
+    free(p);
+}
+
+int main(void)
+{
+#define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+    const struct CMUnitTest tests[] = {
+        T(test_open_missing_dir),
+        T(test_open_file),
+        T(test_open_non_empty),
+        T(test_open_tree_without_marker),
+        T(test_open_empty_marks_and_close_unmarks),
+        T(test_open_tmpdir),
+        T(test_open_tmpdir_missing),
+        T(test_reuse_after_kill),
+        T(test_reuse_marker_only),
+        T(test_refuse_marked_with_other),
+        T(test_clear_only_tree_and_copy),
+        T(test_close_made_dir_keeps_foreign),
+        T(test_clear_does_not_follow_symlink),
+        T(test_clear_ignores_interrupt),
+        T(test_open_too_long),
+    };
+#undef T
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
