@@ -2,7 +2,7 @@
 # SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer into build-san/.
 # CC=clang works as well as gcc; both must build clean with -Werror.
 
-PKGS     := jansson inih gsl sqlite3 blkid
+PKGS     := jansson inih gsl sqlite3 blkid liburing libarchive
 TESTPKGS := cmocka
 PREFIX   ?= /usr/local
 DESTDIR  ?=

@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "err.h"
 #include "measure.h"
 #include "phase.h"
+#include "tarsrc.h"
 #include "tree.h"
 
 static void tree_usage(FILE *out)
@@ -58,12 +60,36 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     }
     for (int i = 0; i < npos; i++)
         pos[i] = argv[optind + i];
-    spec->prof = profile_find(pos[0]);
-    if (!spec->prof)
+    spec->prof = NULL;
+    if (!strncmp(pos[0], "tar:", 4)) {
+        if (!pos[0][4])
+            return error("tar: needs a file name (tar:FILE)"), EXIT_USAGE;
+    } else if (!(spec->prof = profile_find(pos[0]))) {
         return error("unknown profile '%s' (see 'fsbench list')", pos[0]), EXIT_USAGE;
+    }
     spec->scale = scale;
     spec->seed = seed;
     return 0;
+}
+
+/* Entries in directory path other than . and ..: count, 0 if it does not exist, -1 error. */
+static int count_entries(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return errno == ENOENT ? 0 : -1;
+    int n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
+            n++;
+    closedir(d);
+    return n;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    return ftw->level == 0 ? 0 : remove(path);
 }
 
 static int tree_make(int argc, char **argv)
@@ -74,46 +100,48 @@ static int tree_make(int argc, char **argv)
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     const char *dir = pos[1];
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-        return error_errno("cannot create %s", dir), EXIT_RUN_FAILED;
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return error_errno("cannot open %s", dir), EXIT_RUN_FAILED;
-    /* An empty directory has link count 2 on most file systems; check by reading it. */
-    int dfd = dup(fd);
-    DIR *d = dfd >= 0 ? fdopendir(dfd) : NULL;
-    int entries = 0;
-    if (d) {
-        struct dirent *de;
-        while ((de = readdir(d)))
-            if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-                entries++;
-        closedir(d);
-    }
-    if (entries) {
-        close(fd);
+    int n = count_entries(dir);
+    if (n < 0)
+        return error_errno("cannot read %s", dir), EXIT_RUN_FAILED;
+    if (n > 0)
         return error("directory %s is not empty", dir), EXIT_USAGE;
+    /* An archive is opened (and decompressed) before anything is written. */
+    struct tarsrc *tar = NULL;
+    if (!spec.prof && !(tar = tarsrc_open(pos[0] + 4, NULL)))
+        return EXIT_RUN_FAILED;
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+        tarsrc_close(tar);
+        return error_errno("cannot create %s", dir), EXIT_RUN_FAILED;
     }
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct opstats *ops = calloc(1, sizeof *ops);
-    if (!ops) {
-        close(fd);
-        return error("out of memory"), EXIT_RUN_FAILED;
+    void *buf = malloc(128 * 1024);
+    if (fd < 0 || !ops || !buf) {
+        rc = fd < 0 ? error_errno("cannot open %s", dir) : error("out of memory");
+    } else {
+        struct eng_worker w = {.st = ops};
+        struct phase_result res = {0};
+        struct phase_ctx ctx = {.eng = &engine_posix, .w = &w, .ws_fd = fd, .tree = &spec,
+                                .tar = tar, .res = &res, .buf = buf, .buflen = 128 * 1024};
+        uint64_t t0 = meas_now_ns();
+        rc = phase_extract_into(&ctx, fd);
+        double secs = (double)(meas_now_ns() - t0) / 1e9;
+        if (rc < 0) {
+            error("tree make: %s", res.note);
+            /* Leave the directory as it was: empty. */
+            nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+        } else {
+            printf("wrote %llu files, %llu dirs, %llu symlinks to %s in %.2f s\n",
+                   (unsigned long long)res.files, (unsigned long long)res.dirs,
+                   (unsigned long long)res.symlinks, dir, secs);
+        }
     }
-    struct eng_worker w = {.st = ops};
-    struct phase_result res = {0};
-    struct phase_ctx ctx = {.eng = &engine_posix, .w = &w, .ws_fd = fd, .tree = &spec,
-                            .res = &res};
-    uint64_t t0 = meas_now_ns();
-    rc = phase_extract_into(&ctx, fd);
-    double secs = (double)(meas_now_ns() - t0) / 1e9;
-    close(fd);
+    if (fd >= 0)
+        close(fd);
+    free(buf);
     free(ops);
-    if (rc < 0)
-        return error("tree make: %s", res.note), EXIT_RUN_FAILED;
-    printf("wrote %llu files, %llu dirs, %llu symlinks to %s in %.2f s\n",
-           (unsigned long long)res.files, (unsigned long long)res.dirs,
-           (unsigned long long)res.symlinks, dir, secs);
-    return EXIT_OK;
+    tarsrc_close(tar);
+    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
 static void print_bucket_label(char *buf, size_t len, unsigned i)
@@ -135,6 +163,24 @@ static int tree_stats(int argc, char **argv)
     int rc = parse_spec(argc, argv, &spec, pos, 1);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
+    if (!spec.prof) {
+        struct tarsrc *tar = tarsrc_open(pos[0] + 4, NULL);
+        if (!tar)
+            return EXIT_RUN_FAILED;
+        struct tarsrc_totals tt;
+        tarsrc_measure(tar, &tt);
+        printf("archive    %s\n", tarsrc_path(tar));
+        printf("entries    %llu\n", (unsigned long long)tt.entries);
+        printf("files      %llu (and %llu hard links)\n", (unsigned long long)tt.files,
+               (unsigned long long)tt.hardlinks);
+        printf("dirs       %llu\n", (unsigned long long)tt.dirs);
+        printf("symlinks   %llu\n", (unsigned long long)tt.symlinks);
+        printf("bytes      %llu (%.1f MB)\n", (unsigned long long)tt.bytes,
+               (double)tt.bytes / 1e6);
+        printf("refused    %llu\n", (unsigned long long)tt.refused);
+        tarsrc_close(tar);
+        return EXIT_OK;
+    }
     struct tree_totals t;
     if (tree_measure(&spec, &t) < 0)
         return EXIT_RUN_FAILED;

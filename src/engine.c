@@ -3,7 +3,9 @@
 
 #include <string.h>
 
-const struct engine *const engine_table[] = {&engine_posix, &engine_null, NULL};
+#include "engine_uring.h"
+
+const struct engine *const engine_table[] = {&engine_posix, &engine_uring, &engine_null, NULL};
 
 const struct engine *engine_find(const char *name)
 {

@@ -21,10 +21,13 @@
 enum {
     PHASE_NEEDS_ROOT = 1u << 0,   /* skipped (with a note) when not root */
     PHASE_NEEDS_TARGET = 1u << 1, /* needs a managed target (--image or --device) */
+    PHASE_ASYNC_GAINS = 1u << 2,  /* batched (io_uring) submission measured faster here:
+                                     --engine auto uses it for this phase */
 };
 
 struct target;
 struct workspace;
+struct tarsrc;
 
 /* Options of the workload phases (fsbench run sets them from its command line). */
 struct phase_params {
@@ -40,7 +43,8 @@ struct phase_ctx {
     const struct engine *eng;
     struct eng_worker *w;
     int ws_fd;                      /* workspace directory (a real fd) */
-    const struct tree_spec *tree;   /* the tree extract makes */
+    const struct tree_spec *tree;   /* the tree extract makes ... */
+    struct tarsrc *tar;             /* ... or, when set, the archive it extracts */
     struct phase_result *res;       /* counts and the first failure go here */
     bool root;                      /* running as root */
     void *buf;                      /* I/O buffer for reads and copies */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "phase.h"
+#include "tarsrc.h"
 #include "tree.h"
 
 struct fd_stack {
@@ -114,6 +115,8 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
 
 int phase_extract_into(struct phase_ctx *ctx, int root)
 {
+    if (ctx->tar)
+        return phase_extract_tar(ctx, ctx->tar, root);
     struct tree_gen *g = tree_open(ctx->tree);
     if (!g)
         return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);

@@ -9,6 +9,7 @@
 
 #include "err.h"
 #include "measure.h"
+#include "tarsrc.h"
 #include "workspace.h"
 
 #define IO_BUF_SIZE (128 * 1024)
@@ -21,7 +22,9 @@ struct env {
     struct target *tgt;
     const char *mkfs_done;      /* fstype of the last mkfs (keep_fs) */
     struct meas_dev dev;
-    struct eng_worker w;
+    struct eng_worker w;        /* o->eng's worker */
+    struct eng_worker wa;       /* o->async_eng's worker, when it started */
+    const struct engine *async_eng;
     void *buf;
 };
 
@@ -71,6 +74,10 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     struct meas_sampler *smp = meas_sampler_start(workers, 1, env->o->interval_ms);
     meas_snap_take(&a, &env->dev);
     int rc = ph->run(ctx);
+    /* Queued operations belong to this phase: complete them inside its time. */
+    int d = ctx->eng->drain(ctx->w);
+    if (d < 0 && rc == 0)
+        rc = phase_fail(ctx, "complete queued operations of", ph->name, d);
     meas_snap_take(&b, &env->dev);
     if (smp)
         meas_sampler_stop(smp, res);
@@ -139,13 +146,18 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     size_t done = 0;
     for (size_t p = 0; p < o->nphases && !failed; p++) {
         struct phase_ctx ctx = {
-            .eng = o->eng, .w = &env->w, .ws_fd = env->ws.fd, .tree = &o->tree,
+            .eng = o->eng, .w = &env->w, .ws_fd = env->ws.fd, .tree = &o->tree, .tar = o->tar,
             .res = &run->phases[p], .root = rs->root, .buf = env->buf, .buflen = IO_BUF_SIZE,
             .tgt = env->tgt, .ws = env->tgt ? &env->ws : NULL,
             .mount_opts = c ? c->mount_opts : NULL, .params = &o->params,
             .command = c ? c->command : NULL,
             .seed = run_seed,
         };
+        /* Archives replace entries on EEXIST, which needs synchronous errors. */
+        if (env->async_eng && (o->phases[p]->flags & PHASE_ASYNC_GAINS) && !o->tar) {
+            ctx.eng = env->async_eng;
+            ctx.w = &env->wa;
+        }
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
         if (run->phases[p].status == PHASE_SKIPPED && !strcmp(o->phases[p]->name, "dropcaches"))
@@ -205,6 +217,17 @@ static void describe_set(struct env *env, const char *path)
     snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
              env->dev.valid ? env->dev.name : "");
     struct tree_info *ti = &rs->tree;
+    if (o->tar) {
+        struct tarsrc_totals tt;
+        tarsrc_measure(o->tar, &tt);
+        snprintf(ti->profile, sizeof ti->profile, "tar:%s", tarsrc_path(o->tar));
+        ti->scale = 1;
+        ti->files = tt.files + tt.hardlinks;
+        ti->dirs = tt.dirs;
+        ti->symlinks = tt.symlinks;
+        ti->bytes = tt.bytes;
+        return;
+    }
     if (!o->tree.prof)
         return; /* fsbench cmd: no tree */
     snprintf(ti->profile, sizeof ti->profile, "%s", o->tree.prof->name);
@@ -273,10 +296,22 @@ int runner_run(const struct runner_opts *o, struct run_set *rs)
         else
             worker = 1;
     }
+    if (rc == 0 && o->async_eng) {
+        env.wa.st = env.w.st;
+        if (!o->async_eng->worker_init || o->async_eng->worker_init(&env.wa) == 0)
+            env.async_eng = o->async_eng;
+        snprintf(rs->engine, sizeof rs->engine, "auto: %s%s", env.async_eng ? "" : "all ",
+                 o->eng->name);
+        if (env.async_eng)
+            snprintf(rs->engine, sizeof rs->engine, "auto: %s, %s for extract and delete",
+                     o->eng->name, o->async_eng->name);
+    }
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
     if (rc == 0)
         rc = run_all(&env);
+    if (env.async_eng && env.async_eng->worker_fini)
+        env.async_eng->worker_fini(&env.wa);
     if (worker && o->eng->worker_fini)
         o->eng->worker_fini(&env.w);
     if (teardown(&env) < 0)

@@ -42,9 +42,13 @@ struct runner_opts {
     uint64_t order_seed;            /* seeds the order of configurations in each round */
 
     struct tree_spec tree;
+    struct tarsrc *tar;             /* a real archive as the tree (then tree.prof is NULL) */
     const struct phase_def *phases[SCENARIO_MAX_PHASES];
     size_t nphases;
     const struct engine *eng;
+    /* auto: eng for every phase, but async_eng (io_uring) for the phases it is measured to
+     * speed up (PHASE_ASYNC_GAINS), when it can start; NULL: eng everywhere. */
+    const struct engine *async_eng;
     unsigned runs;                  /* rounds */
     unsigned interval_ms;           /* time-line sampling interval */
     const char *prepare;            /* shell command run before each run, untimed */

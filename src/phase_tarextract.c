@@ -1,0 +1,505 @@
+/* phase_tarextract.c — the extract phase for a real archive: like tar -xp, but every
+ * file-system operation goes through the run's engine, so it is counted and timed like
+ * the synthetic extract.
+ *
+ * The archive (already decompressed by tarsrc_open) is streamed entry by entry; file data
+ * is written straight out of libarchive's read buffer, one write per data block. Entries
+ * are created relative to the fd of their directory, and the last directory used stays
+ * open, so consecutive entries of one directory cost no extra open.
+ *
+ * Safety (see tarsrc.h): a parent directory is used only if this extraction created it
+ * (the set `dirs`), and it is created only below a parent in that set, so every prefix
+ * the kernel resolves is a real directory of ours and no symlink is ever followed. A
+ * parent that exists but is not in the set is a symlink or file from the archive: the
+ * entry is refused. Existing non-directories are replaced (a later entry of the same name
+ * wins, as with tar); directories never are.
+ *
+ * Directory modes and times are applied at the end, deepest first (reverse creation
+ * order), after their contents are written; until then directories are u+rwx.
+ */
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "err.h"
+#include "phase.h"
+#include "tarsrc.h"
+
+/* Warnings printed one by one before only counting. */
+#define REFUSE_LINES 10
+
+/* A directory whose mode and times are set at the end. */
+struct dirfix {
+    const char *path; /* key in the dirs set */
+    mode_t mode;
+    struct timespec times[2];
+    bool listed; /* the archive has an entry for it (else nothing to fix) */
+};
+
+struct xstate {
+    struct phase_ctx *ctx;
+    const struct engine *e;
+    struct eng_worker *w;
+    struct tarsrc *src;
+    struct archive *a;
+    int root;
+    struct tarsrc_set dirs; /* val: index into fix */
+    struct dirfix *fix;
+    size_t nfix, capfix;
+    bool root_listed; /* a "./" entry: its mode and times go to root */
+    mode_t root_mode;
+    struct timespec root_times[2];
+    int cache_fd; /* open fd of directory cache_path, or -1 */
+    char cache_path[TARSRC_PATH_MAX];
+    uint64_t refused;
+    char path[TARSRC_PATH_MAX]; /* the entry's normalised name */
+    char link[TARSRC_PATH_MAX]; /* a hard link's normalised target */
+};
+
+/* Refuses the current entry (raw name from the archive) with a warning. Returns 0. */
+static int refuse(struct xstate *x, const char *raw, const char *why)
+{
+    if (++x->refused <= REFUSE_LINES) {
+        char name[512];
+        tarsrc_printable(raw, name, sizeof name);
+        warning("tar:%s: refused '%s': %s", tarsrc_path(x->src), name, why);
+    }
+    return 0;
+}
+
+/* Records a read failure of the archive (libarchive's reason) as the phase's failure. */
+static int fail_archive(struct xstate *x)
+{
+    struct phase_result *r = x->ctx->res;
+    if (r->status != PHASE_FAILED) {
+        const char *s = archive_error_string(x->a);
+        r->status = PHASE_FAILED;
+        snprintf(r->note, sizeof r->note, "read tar:%s: %s", tarsrc_path(x->src),
+                 s && *s ? s : "unreadable archive");
+    }
+    return -1;
+}
+
+/* The entry's times for futimens/utimensat, or NULL when the archive has neither. */
+static const struct timespec *entry_times(struct archive_entry *ent, struct timespec t[2])
+{
+    bool a = archive_entry_atime_is_set(ent), m = archive_entry_mtime_is_set(ent);
+    if (!a && !m)
+        return NULL;
+    t[0].tv_sec = a ? archive_entry_atime(ent) : 0;
+    t[0].tv_nsec = a ? archive_entry_atime_nsec(ent) : UTIME_OMIT;
+    t[1].tv_sec = m ? archive_entry_mtime(ent) : 0;
+    t[1].tv_nsec = m ? archive_entry_mtime_nsec(ent) : UTIME_OMIT;
+    return t;
+}
+
+/* Adds directory path[0..len) to the set and the fix-up list; NULL when out of memory. */
+static struct dirfix *add_dir(struct xstate *x, const char *path, size_t len)
+{
+    if (x->nfix == x->capfix) {
+        size_t ncap = x->capfix ? x->capfix * 2 : 64;
+        struct dirfix *p = realloc(x->fix, ncap * sizeof *p);
+        if (!p)
+            return NULL;
+        x->fix = p;
+        x->capfix = ncap;
+    }
+    struct tarsrc_slot *s = tarsrc_set_add(&x->dirs, path, len);
+    if (!s)
+        return NULL;
+    s->val = x->nfix;
+    struct dirfix *f = &x->fix[x->nfix++];
+    memset(f, 0, sizeof *f);
+    f->path = s->key;
+    return f;
+}
+
+/* Makes directory path[0..len) and any missing parents (mode 0777 less the umask, as tar
+ * does for directories the archive does not list). 0, 1 when a prefix exists but is not
+ * one of our directories (refused), -1 after phase_fail(). */
+static int make_parents(struct xstate *x, const char *path, size_t len)
+{
+    char p[TARSRC_PATH_MAX];
+    if (!len || tarsrc_set_find(&x->dirs, path, len))
+        return 0;
+    memcpy(p, path, len);
+    p[len] = '\0';
+    for (size_t i = 1; i <= len; i++) {
+        if (i < len && path[i] != '/')
+            continue;
+        if (tarsrc_set_find(&x->dirs, path, i))
+            continue;
+        p[i] = '\0';
+        int rc = x->e->mkdir(x->w, x->root, p, 0777);
+        if (rc == -EEXIST || rc == -ENOTDIR)
+            return 1;
+        if (rc < 0)
+            return phase_fail(x->ctx, "mkdir", p, rc);
+        if (!add_dir(x, path, i))
+            return phase_fail(x->ctx, "extract", p, -ENOMEM);
+        x->ctx->res->dirs++;
+        if (i < len)
+            p[i] = '/';
+    }
+    return 0;
+}
+
+/* Closes the cached directory fd (never root). 0 or -1 after phase_fail(). */
+static int cache_drop(struct xstate *x)
+{
+    int rc = 0;
+    if (x->cache_fd >= 0 && x->cache_path[0]) {
+        rc = x->e->close(x->w, x->cache_fd);
+        if (rc < 0)
+            rc = phase_fail(x->ctx, "close", x->cache_path, rc);
+    }
+    x->cache_fd = -1;
+    x->cache_path[0] = '\0';
+    return rc;
+}
+
+/* The fd of the directory of x->path, created if missing; *base gets the last name.
+ * fd >= 0, -2 when the entry is refused (warned), -1 after phase_fail(). */
+static int parent_fd(struct xstate *x, const char *raw, const char **base)
+{
+    const char *slash = strrchr(x->path, '/');
+    size_t len = slash ? (size_t)(slash - x->path) : 0;
+    *base = slash ? slash + 1 : x->path;
+    if (len == 0)
+        return x->root;
+    if (x->cache_fd >= 0 && strncmp(x->cache_path, x->path, len) == 0 && x->cache_path[len] == '\0')
+        return x->cache_fd;
+    int rc = make_parents(x, x->path, len);
+    if (rc < 0)
+        return -1;
+    if (rc > 0) {
+        refuse(x, raw, "goes through a symlink or file, not a directory of this extraction");
+        return -2;
+    }
+    if (cache_drop(x) < 0)
+        return -1;
+    memcpy(x->cache_path, x->path, len);
+    x->cache_path[len] = '\0';
+    int fd = x->e->opendir(x->w, x->root, x->cache_path);
+    if (fd < 0) {
+        x->cache_path[0] = '\0';
+        return phase_fail(x->ctx, "open", x->path, fd);
+    }
+    x->cache_fd = fd;
+    return fd;
+}
+
+/* Makes room for a non-directory entry whose name exists: a directory of ours is never
+ * replaced (refused, 1); anything else is unlinked (0). -1 after phase_fail(). */
+static int replace_existing(struct xstate *x, int pfd, const char *base, const char *raw)
+{
+    if (tarsrc_set_find(&x->dirs, x->path, strlen(x->path))) {
+        refuse(x, raw, "it would replace a directory");
+        return 1;
+    }
+    int rc = x->e->unlink(x->w, pfd, base, 0);
+    return rc < 0 ? phase_fail(x->ctx, "unlink", x->path, rc) : 0;
+}
+
+static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
+{
+    size_t len = strlen(x->path);
+    struct tarsrc_slot *s = tarsrc_set_find(&x->dirs, x->path, len);
+    struct dirfix *f;
+    if (s) {
+        f = &x->fix[s->val]; /* listed again, or made earlier as a parent */
+    } else {
+        const char *base;
+        int pfd = parent_fd(x, raw, &base);
+        if (pfd < 0)
+            return pfd == -2 ? 0 : -1;
+        int rc = x->e->mkdir(x->w, pfd, base, 0700);
+        if (rc == -EEXIST)
+            return refuse(x, raw, "exists and was not made by this extraction as a directory");
+        if (rc < 0)
+            return phase_fail(x->ctx, "mkdir", x->path, rc);
+        if (!(f = add_dir(x, x->path, len)))
+            return phase_fail(x->ctx, "extract", x->path, -ENOMEM);
+        x->ctx->res->dirs++;
+    }
+    struct timespec t[2];
+    const struct timespec *tp = entry_times(ent, t);
+    f->listed = true;
+    f->mode = archive_entry_perm(ent);
+    f->times[0].tv_nsec = f->times[1].tv_nsec = UTIME_OMIT;
+    if (tp)
+        memcpy(f->times, tp, sizeof f->times);
+    return 0;
+}
+
+/* Writes the entry's data to fd (sparse blocks at their offsets) and sets the size.
+ * 0 or -1 after a failure is recorded. */
+static int write_data(struct xstate *x, int fd, struct archive_entry *ent)
+{
+    uint64_t pos = 0;
+    bool seq = true; /* no hole yet: plain write() at the current offset */
+    for (;;) {
+        const void *buf;
+        size_t n;
+        la_int64_t off;
+        int r = archive_read_data_block(x->a, &buf, &n, &off);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r < ARCHIVE_WARN)
+            return fail_archive(x);
+        if (off < 0)
+            off = (la_int64_t)pos;
+        if ((uint64_t)off != pos)
+            seq = false;
+        const char *p = buf;
+        uint64_t o = (uint64_t)off;
+        while (n) {
+            long w = seq ? x->e->write(x->w, fd, p, n) : x->e->pwrite(x->w, fd, p, n, o);
+            if (w < 0)
+                return phase_fail(x->ctx, "write", x->path, (int)w);
+            if (w == 0)
+                return phase_fail(x->ctx, "write", x->path, -EIO);
+            p += w;
+            n -= (size_t)w;
+            o += (uint64_t)w;
+        }
+        pos = o;
+    }
+    if (archive_entry_size_is_set(ent) && (uint64_t)archive_entry_size(ent) > pos) {
+        int rc = x->e->ftruncate(x->w, fd, (uint64_t)archive_entry_size(ent));
+        if (rc < 0)
+            return phase_fail(x->ctx, "truncate", x->path, rc);
+    }
+    return 0;
+}
+
+/* Writes data, mode and times to the open fd and closes it. 0 or -1. */
+static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool attrs)
+{
+    int rc = write_data(x, fd, ent);
+    if (rc == 0 && attrs) {
+        struct timespec t[2];
+        int r = x->e->fsetattr(x->w, fd, archive_entry_perm(ent), entry_times(ent, t));
+        if (r < 0)
+            rc = phase_fail(x->ctx, "setattr", x->path, r);
+    }
+    int c = x->e->close(x->w, fd);
+    if (c < 0 && rc == 0)
+        rc = phase_fail(x->ctx, "close", x->path, c);
+    return rc;
+}
+
+static int do_file(struct xstate *x, struct archive_entry *ent, const char *raw)
+{
+    const char *base;
+    int pfd = parent_fd(x, raw, &base);
+    if (pfd < 0)
+        return pfd == -2 ? 0 : -1;
+    int flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
+    int fd = x->e->open(x->w, pfd, base, flags, 0600);
+    if (fd == -EEXIST) {
+        int rc = replace_existing(x, pfd, base, raw);
+        if (rc)
+            return rc > 0 ? 0 : -1;
+        fd = x->e->open(x->w, pfd, base, flags, 0600);
+    }
+    if (fd < 0)
+        return phase_fail(x->ctx, "create", x->path, fd);
+    if (finish_file(x, fd, ent, true) < 0)
+        return -1;
+    x->ctx->res->files++;
+    return 0;
+}
+
+static int do_symlink(struct xstate *x, struct archive_entry *ent, const char *raw)
+{
+    const char *target = archive_entry_symlink(ent);
+    if (!target || !*target)
+        return refuse(x, raw, "symlink without a target");
+    const char *base;
+    int pfd = parent_fd(x, raw, &base);
+    if (pfd < 0)
+        return pfd == -2 ? 0 : -1;
+    int rc = x->e->symlink(x->w, target, pfd, base);
+    if (rc == -EEXIST) {
+        rc = replace_existing(x, pfd, base, raw);
+        if (rc)
+            return rc > 0 ? 0 : -1;
+        rc = x->e->symlink(x->w, target, pfd, base);
+    }
+    if (rc < 0)
+        return phase_fail(x->ctx, "symlink", x->path, rc);
+    struct timespec t[2];
+    const struct timespec *tp = entry_times(ent, t);
+    if (tp && (rc = x->e->set_times(x->w, pfd, base, tp)) < 0)
+        return phase_fail(x->ctx, "setattr", x->path, rc);
+    x->ctx->res->symlinks++;
+    return 0;
+}
+
+/* A hard link to an earlier entry (counted as a file). Formats that keep the data with
+ * the last link (cpio newc) give it here: it is written through the new name. */
+static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *raw, const char *hl)
+{
+    const char *why;
+    if (tarsrc_norm_path(hl, x->link, sizeof x->link, &why) || !x->link[0])
+        return refuse(x, raw, "hard link target outside the tree");
+    const char *ls = strrchr(x->link, '/');
+    size_t llen = ls ? (size_t)(ls - x->link) : 0;
+    if ((llen && !tarsrc_set_find(&x->dirs, x->link, llen)) ||
+        tarsrc_set_find(&x->dirs, x->link, strlen(x->link)))
+        return refuse(x, raw, "hard link target was not extracted as a file");
+    const char *base;
+    int pfd = parent_fd(x, raw, &base);
+    if (pfd < 0)
+        return pfd == -2 ? 0 : -1;
+    int rc = x->e->link(x->w, x->root, x->link, pfd, base);
+    if (rc == -EEXIST) {
+        if (strcmp(x->link, x->path) == 0)
+            return refuse(x, raw, "hard link to itself");
+        rc = replace_existing(x, pfd, base, raw);
+        if (rc)
+            return rc > 0 ? 0 : -1;
+        rc = x->e->link(x->w, x->root, x->link, pfd, base);
+    }
+    if (rc == -ENOENT)
+        return refuse(x, raw, "hard link target was not extracted");
+    if (rc < 0)
+        return phase_fail(x->ctx, "link", x->path, rc);
+    if (archive_entry_size_is_set(ent) && archive_entry_size(ent) > 0) {
+        int fd = x->e->open(x->w, pfd, base, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
+        if (fd < 0)
+            return phase_fail(x->ctx, "open", x->path, fd);
+        if (finish_file(x, fd, ent, false) < 0)
+            return -1;
+    }
+    x->ctx->res->files++;
+    return 0;
+}
+
+/* Handles one header. 0 (done or refused) or -1 after a recorded failure. */
+static int do_entry(struct xstate *x, struct archive_entry *ent)
+{
+    const char *raw = archive_entry_pathname(ent), *why;
+    if (tarsrc_norm_path(raw, x->path, sizeof x->path, &why))
+        return refuse(x, raw, why);
+    mode_t type = archive_entry_filetype(ent);
+    const char *hl = archive_entry_hardlink(ent);
+    if (!x->path[0]) { /* "./": the root's own mode and times, applied at the end */
+        if (type != AE_IFDIR || hl)
+            return refuse(x, raw, "empty name");
+        struct timespec t[2];
+        const struct timespec *tp = entry_times(ent, t);
+        x->root_listed = true;
+        x->root_mode = archive_entry_perm(ent);
+        x->root_times[0].tv_nsec = x->root_times[1].tv_nsec = UTIME_OMIT;
+        if (tp)
+            memcpy(x->root_times, tp, sizeof x->root_times);
+        return 0;
+    }
+    if (hl)
+        return do_hardlink(x, ent, raw, hl);
+    switch (type) {
+    case AE_IFDIR:
+        return do_dir(x, ent, raw);
+    case AE_IFREG:
+        return do_file(x, ent, raw);
+    case AE_IFLNK:
+        return do_symlink(x, ent, raw);
+    default:
+        return refuse(x, raw, "not a file, directory or link");
+    }
+}
+
+/* Applies the listed directories' modes and times, deepest first, then root's. */
+static int fix_dirs(struct xstate *x)
+{
+    for (size_t i = x->nfix; i-- > 0;) {
+        struct dirfix *f = &x->fix[i];
+        if (!f->listed)
+            continue;
+        if (phase_check_interrupt(x->ctx))
+            return -1;
+        int fd = x->e->opendir(x->w, x->root, f->path);
+        if (fd < 0)
+            return phase_fail(x->ctx, "open", f->path, fd);
+        int rc = x->e->fsetattr(x->w, fd, f->mode, f->times);
+        int c = x->e->close(x->w, fd);
+        if (rc < 0)
+            return phase_fail(x->ctx, "setattr", f->path, rc);
+        if (c < 0)
+            return phase_fail(x->ctx, "close", f->path, c);
+    }
+    if (x->root_listed) {
+        /* The root stays u+rwx so whoever made it can always remove the tree. */
+        int rc = x->e->fsetattr(x->w, x->root, x->root_mode | 0700, x->root_times);
+        if (rc < 0)
+            return phase_fail(x->ctx, "setattr", ".", rc);
+    }
+    return 0;
+}
+
+int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd)
+{
+    struct xstate *x = calloc(1, sizeof *x);
+    if (!x)
+        return phase_fail(ctx, "extract", tarsrc_path(src), -ENOMEM);
+    x->ctx = ctx;
+    x->e = ctx->eng;
+    x->w = ctx->w;
+    x->src = src;
+    x->root = root_fd;
+    x->cache_fd = -1;
+    int rc = 0;
+    char msg[RES_NOTE_MAX];
+    err_capture_begin(msg, sizeof msg);
+    x->a = tarsrc_reader(src);
+    err_capture_end();
+    if (!x->a) {
+        /* The copy vanished or became unreadable since tarsrc_open. */
+        ctx->res->status = PHASE_FAILED;
+        snprintf(ctx->res->note, sizeof ctx->res->note, "%s", msg);
+        rc = -1;
+    }
+    struct archive_entry *ent;
+    while (rc == 0) {
+        if (phase_check_interrupt(ctx)) {
+            rc = -1;
+            break;
+        }
+        int r = archive_read_next_header(x->a, &ent);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r == ARCHIVE_RETRY)
+            continue;
+        if (r < ARCHIVE_WARN) {
+            rc = fail_archive(x);
+            break;
+        }
+        rc = do_entry(x, ent);
+    }
+    if (cache_drop(x) < 0)
+        rc = -1;
+    if (rc == 0)
+        rc = fix_dirs(x);
+    if (rc == 0) {
+        int d = x->e->drain(x->w);
+        if (d < 0)
+            rc = phase_fail(ctx, "extract", tarsrc_path(src), d);
+    }
+    if (x->refused > REFUSE_LINES)
+        warning("tar:%s: %llu more entries refused", tarsrc_path(src),
+                (unsigned long long)(x->refused - REFUSE_LINES));
+    tarsrc_set_refused(src, x->refused);
+    if (x->a)
+        archive_read_free(x->a);
+    tarsrc_set_free(&x->dirs);
+    free(x->fix);
+    free(x);
+    return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,501 @@
+/* tarsrc.c — opening a real archive as a tree source: format detection, the one-time
+ * decompression into a scratch copy, the counting pass, and the helpers the extract phase
+ * shares with that pass (name checks, the set of directory paths). See tarsrc.h.
+ *
+ * Decompression keeps the archive's own bytes: a second reader with the "raw" format
+ * streams the decompressed data into the copy, so a .tar.xz becomes exactly the .tar
+ * that xz -d would give (and a .cpio.gz a .cpio). Rewriting every entry as pax through
+ * archive_write would parse and re-encode each header and reorder nothing useful.
+ *
+ * Formats are listed explicitly: mtree is left out on purpose (it is a description that
+ * makes libarchive open files named inside it), and so is "raw" (anything would pass).
+ */
+#include "tarsrc.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "err.h"
+
+struct tarsrc {
+    char *path;            /* as given, for messages */
+    char *copy;            /* decompressed copy we made, or NULL */
+    const char *read_path; /* what the timed pass reads: copy or path */
+    struct tarsrc_totals totals;
+    uint64_t last_refused; /* by the last extraction */
+};
+
+/* ---- name checks -------------------------------------------------------------- */
+
+int tarsrc_norm_path(const char *in, char *out, size_t outlen, const char **why)
+{
+    if (!in || !*in) {
+        *why = "no name";
+        return 1;
+    }
+    if (in[0] == '/') {
+        *why = "absolute path";
+        return 1;
+    }
+    size_t n = 0;
+    const char *p = in;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        const char *s = p;
+        while (*p && *p != '/')
+            p++;
+        size_t len = (size_t)(p - s);
+        if (len == 0 || (len == 1 && s[0] == '.'))
+            continue;
+        if (len == 2 && s[0] == '.' && s[1] == '.') {
+            *why = "'..' component";
+            return 1;
+        }
+        if (n + (n ? 1 : 0) + len + 1 > outlen) {
+            *why = "name too long";
+            return 1;
+        }
+        if (n)
+            out[n++] = '/';
+        memcpy(out + n, s, len);
+        n += len;
+    }
+    out[n] = '\0';
+    return 0;
+}
+
+void tarsrc_printable(const char *in, char *out, size_t outlen)
+{
+    if (!outlen)
+        return;
+    size_t n = 0;
+    if (!in)
+        in = "";
+    for (; *in && n + 1 < outlen; in++)
+        out[n++] = ((unsigned char)*in < 0x20 || *in == 0x7f) ? '?' : *in;
+    out[n] = '\0';
+    if (*in && n >= 3)
+        memcpy(out + n - 3, "...", 3);
+}
+
+/* ---- a set of paths (open addressing, FNV-1a) ---------------------------------- */
+
+static uint64_t hash_path(const char *s, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++) {
+        h ^= (unsigned char)s[i];
+        h *= 0x100000001b3ull;
+    }
+    return h ^ (h >> 29);
+}
+
+/* Slot of key (len bytes) in s: its own slot if present, else the empty one to fill. */
+static size_t set_slot(const struct tarsrc_set *s, const char *key, size_t len)
+{
+    size_t mask = s->cap - 1;
+    size_t i = (size_t)hash_path(key, len) & mask;
+    while (s->slot[i].key &&
+           !(strncmp(s->slot[i].key, key, len) == 0 && s->slot[i].key[len] == '\0'))
+        i = (i + 1) & mask;
+    return i;
+}
+
+static int set_grow(struct tarsrc_set *s)
+{
+    size_t ncap = s->cap ? s->cap * 2 : 256;
+    struct tarsrc_slot *old = s->slot;
+    size_t ocap = s->cap;
+    s->slot = calloc(ncap, sizeof *s->slot);
+    if (!s->slot) {
+        s->slot = old;
+        return -1;
+    }
+    s->cap = ncap;
+    for (size_t i = 0; i < ocap; i++)
+        if (old[i].key)
+            s->slot[set_slot(s, old[i].key, strlen(old[i].key))] = old[i];
+    free(old);
+    return 0;
+}
+
+struct tarsrc_slot *tarsrc_set_find(const struct tarsrc_set *s, const char *key, size_t len)
+{
+    if (!s->cap)
+        return NULL;
+    size_t i = set_slot(s, key, len);
+    return s->slot[i].key ? &s->slot[i] : NULL;
+}
+
+struct tarsrc_slot *tarsrc_set_add(struct tarsrc_set *s, const char *key, size_t len)
+{
+    if ((s->n + 1) * 2 > s->cap && set_grow(s) < 0)
+        return NULL;
+    size_t i = set_slot(s, key, len);
+    if (!s->slot[i].key) {
+        char *k = malloc(len + 1);
+        if (!k)
+            return NULL;
+        memcpy(k, key, len);
+        k[len] = '\0';
+        s->slot[i].key = k;
+        s->slot[i].val = 0;
+        s->n++;
+    }
+    return &s->slot[i];
+}
+
+void tarsrc_set_free(struct tarsrc_set *s)
+{
+    for (size_t i = 0; i < s->cap; i++)
+        free(s->slot[i].key);
+    free(s->slot);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- readers --------------------------------------------------------------------- */
+
+/* Enables every archive format we accept (not mtree, not raw). */
+static void support_formats(struct archive *a)
+{
+    archive_read_support_format_7zip(a);
+    archive_read_support_format_ar(a);
+    archive_read_support_format_cab(a);
+    archive_read_support_format_cpio(a);
+    archive_read_support_format_empty(a);
+    archive_read_support_format_iso9660(a);
+    archive_read_support_format_lha(a);
+    archive_read_support_format_rar(a);
+    archive_read_support_format_rar5(a);
+    archive_read_support_format_tar(a);
+    archive_read_support_format_warc(a);
+    archive_read_support_format_xar(a);
+    archive_read_support_format_zip(a);
+}
+
+/* libarchive's reason for the last failure on a, never empty. */
+static const char *arch_reason(struct archive *a)
+{
+    const char *s = archive_error_string(a);
+    if (s && *s)
+        return s;
+    int e = archive_errno(a);
+    return e > 0 ? strerror(e) : "unreadable archive";
+}
+
+struct archive *tarsrc_reader(const struct tarsrc *src)
+{
+    struct archive *a = archive_read_new();
+    if (!a) {
+        error("tar:%s: out of memory", src->path);
+        return NULL;
+    }
+    support_formats(a);
+    if (archive_read_open_filename(a, src->read_path, TARSRC_BLOCK) != ARCHIVE_OK) {
+        error("tar:%s: %s", src->path, arch_reason(a));
+        archive_read_free(a);
+        return NULL;
+    }
+    return a;
+}
+
+const char *tarsrc_path(const struct tarsrc *src)
+{
+    return src->path;
+}
+
+uint64_t tarsrc_refused(const struct tarsrc *src)
+{
+    return src->last_refused;
+}
+
+void tarsrc_set_refused(struct tarsrc *src, uint64_t n)
+{
+    src->last_refused = n;
+}
+
+/* ---- decompression --------------------------------------------------------------- */
+
+/* Writes all of buf to fd: 0 or -1 with errno. */
+static int write_all(int fd, const void *buf, size_t len)
+{
+    const char *p = buf;
+    while (len) {
+        ssize_t r = write(fd, p, len);
+        if (r < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += r;
+        len -= (size_t)r;
+    }
+    return 0;
+}
+
+/* Streams the decompressed bytes of src->path into a new file in dir. 0 or -1 after
+ * error(); on failure nothing is left in dir. */
+static int decompress(struct tarsrc *src, const char *dir)
+{
+    size_t len = strlen(dir) + sizeof "/fsbench-tar.XXXXXX";
+    src->copy = malloc(len);
+    if (!src->copy)
+        return error("tar:%s: out of memory", src->path);
+    snprintf(src->copy, len, "%s/fsbench-tar.XXXXXX", dir);
+    int fd = mkstemp(src->copy);
+    if (fd < 0) {
+        error_errno("tar:%s: cannot create a decompressed copy in %s", src->path, dir);
+        free(src->copy);
+        src->copy = NULL;
+        return -1;
+    }
+    struct archive *a = archive_read_new();
+    int rc = -1;
+    if (!a) {
+        error("tar:%s: out of memory", src->path);
+        goto out;
+    }
+    archive_read_support_filter_all(a);
+    archive_read_support_format_raw(a);
+    struct archive_entry *ent;
+    if (archive_read_open_filename(a, src->path, TARSRC_BLOCK) != ARCHIVE_OK ||
+        archive_read_next_header(a, &ent) < ARCHIVE_WARN) {
+        error("tar:%s: %s", src->path, arch_reason(a));
+        goto out;
+    }
+    for (;;) {
+        const void *buf;
+        size_t n;
+        la_int64_t off;
+        int r = archive_read_data_block(a, &buf, &n, &off);
+        if (r == ARCHIVE_EOF)
+            break;
+        if (r < ARCHIVE_WARN) {
+            error("tar:%s: %s", src->path, arch_reason(a));
+            goto out;
+        }
+        if (write_all(fd, buf, n) < 0) {
+            error_errno("tar:%s: writing the decompressed copy %s", src->path, src->copy);
+            goto out;
+        }
+    }
+    rc = 0;
+out:
+    if (a)
+        archive_read_free(a);
+    if (close(fd) < 0 && rc == 0)
+        rc = error_errno("tar:%s: writing the decompressed copy %s", src->path, src->copy);
+    if (rc < 0) {
+        unlink(src->copy);
+        free(src->copy);
+        src->copy = NULL;
+        return -1;
+    }
+    src->read_path = src->copy;
+    return 0;
+}
+
+/* ---- the counting pass ----------------------------------------------------------- */
+
+/* Length of the parent of path ("a/b/c" -> 3), 0 for a top-level name. */
+static size_t parent_len(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? (size_t)(s - path) : 0;
+}
+
+/* Whether a proper prefix directory of path (first len bytes) is in syms. */
+static int through_symlink(const struct tarsrc_set *syms, const char *path, size_t len)
+{
+    if (!syms->n)
+        return 0;
+    for (size_t i = 0; i < len; i++)
+        if (path[i] == '/' && tarsrc_set_find(syms, path, i))
+            return 1;
+    return len && tarsrc_set_find(syms, path, len) != NULL;
+}
+
+/* Adds the directory path[0..len) and its missing parents to dirs, counting each new one
+ * in t->dirs. 0 or -1 (no memory). */
+static int count_dirs(struct tarsrc_set *dirs, const char *path, size_t len,
+                      struct tarsrc_totals *t)
+{
+    if (!len || tarsrc_set_find(dirs, path, len))
+        return 0;
+    for (size_t i = 1; i <= len; i++) {
+        if (i < len && path[i] != '/')
+            continue;
+        if (tarsrc_set_find(dirs, path, i))
+            continue;
+        if (!tarsrc_set_add(dirs, path, i))
+            return -1;
+        t->dirs++;
+    }
+    return 0;
+}
+
+/* Reads every header of src's copy and counts what extraction will make. 0 or -1 after
+ * error() (an incomplete or corrupt archive, with libarchive's reason). */
+static int count_pass(struct tarsrc *src)
+{
+    struct archive *a = tarsrc_reader(src);
+    if (!a)
+        return -1;
+    struct tarsrc_set dirs = {0}, syms = {0};
+    struct tarsrc_totals *t = &src->totals;
+    struct archive_entry *ent;
+    char path[TARSRC_PATH_MAX], link[TARSRC_PATH_MAX];
+    int rc = 0, r;
+    memset(t, 0, sizeof *t);
+    while ((r = archive_read_next_header(a, &ent)) != ARCHIVE_EOF) {
+        if (r == ARCHIVE_RETRY)
+            continue;
+        if (r < ARCHIVE_WARN) {
+            rc = error("tar:%s: %s", src->path, arch_reason(a));
+            break;
+        }
+        t->entries++;
+        const char *why;
+        if (tarsrc_norm_path(archive_entry_pathname(ent), path, sizeof path, &why)) {
+            t->refused++;
+            continue;
+        }
+        size_t plen = strlen(path), par = parent_len(path);
+        mode_t type = archive_entry_filetype(ent);
+        const char *hl = archive_entry_hardlink(ent);
+        if (!plen) { /* "./": the root itself */
+            if (type != AE_IFDIR || hl)
+                t->refused++;
+            continue;
+        }
+        if (through_symlink(&syms, path, par) ||
+            (type != AE_IFDIR && tarsrc_set_find(&dirs, path, plen))) {
+            t->refused++;
+            continue;
+        }
+        if (hl) {
+            if (tarsrc_norm_path(hl, link, sizeof link, &why) || !*link ||
+                through_symlink(&syms, link, parent_len(link)) ||
+                (parent_len(link) && !tarsrc_set_find(&dirs, link, parent_len(link))) ||
+                tarsrc_set_find(&dirs, link, strlen(link))) {
+                t->refused++;
+                continue;
+            }
+            t->hardlinks++;
+        } else if (type == AE_IFDIR) {
+            if (tarsrc_set_find(&syms, path, plen)) {
+                t->refused++;
+                continue;
+            }
+        } else if (type == AE_IFREG) {
+            t->files++;
+            if (archive_entry_size_is_set(ent) && archive_entry_size(ent) > 0)
+                t->bytes += (uint64_t)archive_entry_size(ent);
+        } else if (type == AE_IFLNK) {
+            t->symlinks++;
+            if (!tarsrc_set_add(&syms, path, plen)) {
+                rc = error("tar:%s: out of memory", src->path);
+                break;
+            }
+        } else {
+            t->refused++;
+            continue;
+        }
+        if (count_dirs(&dirs, path, type == AE_IFDIR && !hl ? plen : par, t) < 0) {
+            rc = error("tar:%s: out of memory", src->path);
+            break;
+        }
+    }
+    if (rc == 0 && t->entries == 0 &&
+        (archive_format(a) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_EMPTY)
+        rc = error("tar:%s: empty file, not an archive", src->path);
+    tarsrc_set_free(&dirs);
+    tarsrc_set_free(&syms);
+    archive_read_free(a);
+    return rc;
+}
+
+/* ---- open and close -------------------------------------------------------------- */
+
+/* Whether path is compressed (libarchive reports a filter): 1, 0, or -1 after error(). */
+static int is_compressed(const struct tarsrc *src)
+{
+    struct archive *a = archive_read_new();
+    if (!a)
+        return error("tar:%s: out of memory", src->path);
+    archive_read_support_filter_all(a);
+    support_formats(a);
+    struct archive_entry *ent;
+    int rc;
+    if (archive_read_open_filename(a, src->path, TARSRC_BLOCK) != ARCHIVE_OK) {
+        rc = error("tar:%s: %s", src->path, arch_reason(a));
+    } else {
+        int r = archive_read_next_header(a, &ent);
+        if (r < ARCHIVE_WARN && r != ARCHIVE_EOF)
+            rc = error("tar:%s: %s", src->path, arch_reason(a));
+        else
+            rc = archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE;
+    }
+    archive_read_free(a);
+    return rc;
+}
+
+struct tarsrc *tarsrc_open(const char *path, const char *scratch_dir)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        error_errno("tar:%s", path);
+        return NULL;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        error("tar:%s: not a regular file", path);
+        return NULL;
+    }
+    struct tarsrc *src = calloc(1, sizeof *src);
+    if (!src || !(src->path = strdup(path))) {
+        free(src);
+        error("tar:%s: out of memory", path);
+        return NULL;
+    }
+    src->read_path = src->path;
+    int c = is_compressed(src);
+    if (c > 0) {
+        if (!scratch_dir || !*scratch_dir) {
+            scratch_dir = getenv("TMPDIR");
+            if (!scratch_dir || !*scratch_dir)
+                scratch_dir = "/tmp";
+        }
+        c = decompress(src, scratch_dir);
+    }
+    if (c < 0 || count_pass(src) < 0) {
+        tarsrc_close(src);
+        return NULL;
+    }
+    return src;
+}
+
+int tarsrc_measure(struct tarsrc *src, struct tarsrc_totals *t)
+{
+    *t = src->totals;
+    return 0;
+}
+
+void tarsrc_close(struct tarsrc *src)
+{
+    if (!src)
+        return;
+    if (src->copy) {
+        unlink(src->copy);
+        free(src->copy);
+    }
+    free(src->path);
+    free(src);
+}

@@ -1,0 +1,112 @@
+/* tarsrc.h — a real archive (any format libarchive reads: tar, pax, cpio, zip, ...,
+ * compressed or not) as the tree under test.
+ *
+ * tarsrc_open() does everything that must stay out of the timed extract phase: if the
+ * archive is compressed it is decompressed once into a scratch file (the raw decompressed
+ * bytes, so the inner format is kept exactly), and every header is read once to check the
+ * archive is complete and to count what it holds. phase_extract_tar() then reads that copy
+ * with no decompression filter and creates every entry through the run's engine.
+ *
+ * Safety invariant: nothing is ever created outside the extraction root. An entry is
+ * refused (with a warning, never a failure) when its name is absolute or has a ".."
+ * component, when its directory is not a directory this extraction created (a symlink or
+ * a file from the archive: nothing is followed), when it is a hard link whose target is
+ * refused or outside, or when it is a device node, fifo or socket. Every directory used
+ * as a parent is one this extraction made with mkdir, parent before child, and directories
+ * are never removed, so the kernel's path walk only meets real directories.
+ *
+ * Memory grows with the number of directories (the fix-up list of modes and times, as
+ * tar keeps it) and, in tarsrc_open's counting pass only, with the number of symlinks;
+ * never with the number of files.
+ */
+#ifndef FSBENCH_TARSRC_H
+#define FSBENCH_TARSRC_H
+
+#include <stdint.h>
+
+struct phase_ctx;
+struct tarsrc;
+
+/* What the archive will make (as tarsrc_open's pass counted it). */
+struct tarsrc_totals {
+    uint64_t entries; /* headers in the archive, the root "./" and refused ones included */
+    uint64_t files;   /* regular files (hard links not included) */
+    uint64_t dirs;    /* directories, including parents the archive does not list */
+    uint64_t symlinks;
+    uint64_t hardlinks; /* hard-link entries (extract counts them as files) */
+    uint64_t bytes;     /* logical size of the regular files (hard links not included) */
+    uint64_t refused;   /* entries that will be refused (see the safety rules above) */
+};
+
+/* Opens the archive at path. When libarchive reports a compression filter, the archive
+ * is decompressed into a new file in scratch_dir (NULL: $TMPDIR or /tmp), removed again
+ * by tarsrc_close(). Reads every header once to check the archive is whole and to count
+ * its entries. Returns NULL after error() with one line "tar:PATH: <reason>" (libarchive's
+ * reason where it has one) on a missing, unreadable, empty, corrupt, truncated or
+ * non-archive file, or when the scratch copy cannot be written. */
+struct tarsrc *tarsrc_open(const char *path, const char *scratch_dir);
+
+/* Fills *t with what the archive holds (counted by tarsrc_open; no I/O). 0. The refused
+ * count follows the same rules as phase_extract_tar except one: a name that goes through
+ * a regular file of the archive (a malformed archive) is only refused by the extraction. */
+int tarsrc_measure(struct tarsrc *src, struct tarsrc_totals *t);
+
+/* Path given to tarsrc_open (for messages and the tree description). */
+const char *tarsrc_path(const struct tarsrc *src);
+
+/* Entries refused by the last phase_extract_tar() on src. */
+uint64_t tarsrc_refused(const struct tarsrc *src);
+
+/* The extract phase for an archive: streams src and creates each entry through ctx->eng
+ * below root_fd (an fd of ctx->eng's, owned by the caller, normally an empty directory):
+ * mkdir, open(O_CREAT|O_EXCL) + write of each data block (pwrite for sparse blocks,
+ * ftruncate for a trailing hole) + fsetattr (mode, mtime) + close, symlink + set_times,
+ * link. Modes are the archive's exactly (like tar -p, no umask); directories get their
+ * modes and times after all their contents, and root_fd's own from a "./" entry.
+ * Counts ctx->res->files (regular files and hard links), dirs and symlinks. Refused
+ * entries each get a warning (the first 10; then one "N more entries refused"). Returns
+ * 0, or -1 after phase_fail() (an engine error, a signal, or a read error of the archive
+ * with libarchive's reason in res->note); what was created so far is left for the caller
+ * to remove. */
+int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd);
+
+/* Closes src and removes its decompressed copy, if it made one. NULL is a no-op. */
+void tarsrc_close(struct tarsrc *src);
+
+/* ---- internals shared by tarsrc.c and phase_tarextract.c (not for other callers) ---- */
+
+#include <stddef.h>
+
+struct archive;
+
+/* Read block size of the archive reader: data blocks come straight out of it. */
+#define TARSRC_BLOCK ((size_t)128 * 1024)
+/* Longest entry name accepted (longer names are refused: no system call would take it). */
+#define TARSRC_PATH_MAX 4096
+
+/* Normalises an entry name into out: "./a//b/" -> "a/b", "./" -> "" (the root). 0, or 1
+ * when the name must be refused, with *why set (absolute, '..', empty, too long). */
+int tarsrc_norm_path(const char *in, char *out, size_t outlen, const char **why);
+/* Copies in for a one-line message: control characters become '?', long names are cut. */
+void tarsrc_printable(const char *in, char *out, size_t outlen);
+
+/* A set of paths with a value each (owned copies of the keys). */
+struct tarsrc_slot {
+    char *key;
+    size_t val;
+};
+struct tarsrc_set {
+    struct tarsrc_slot *slot;
+    size_t cap, n;
+};
+/* The slot of the first len bytes of key, or NULL. */
+struct tarsrc_slot *tarsrc_set_find(const struct tarsrc_set *s, const char *key, size_t len);
+/* The slot of key, added (val 0) if new; NULL when out of memory. */
+struct tarsrc_slot *tarsrc_set_add(struct tarsrc_set *s, const char *key, size_t len);
+void tarsrc_set_free(struct tarsrc_set *s);
+
+/* A reader of src's (uncompressed) copy, opened; NULL after error(). */
+struct archive *tarsrc_reader(const struct tarsrc *src);
+void tarsrc_set_refused(struct tarsrc *src, uint64_t n);
+
+#endif
