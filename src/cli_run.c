@@ -10,6 +10,7 @@
 #include "phase.h"
 #include "resjson.h"
 #include "store.h"
+#include "workload.h"
 
 struct save_state {
     struct store *store;
@@ -102,9 +103,25 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->arg = &ss;
 
     install_signals();
-    int rc = runner_run(ro, &rs);
+    struct runner_auto ra;
+    int rc = runner_run(ro, &rs, &ra);
     if (rs.nruns > 0)
         report_run_set(stdout, &rs, out->format);
+    struct cb_summary cb;
+    char cbtext[4096];
+    if (out->format == REPORT_TABLE && !strcmp(out->scenario, "compilebench") &&
+        compilebench_last(&cb) == 0 && compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
+        printf("\ncompilebench's summary of the last run:\n%s", cbtext);
+    if (rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
+        if (ra.precise)
+            printf("runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
+                   "get there: %s (%.1f%%)\n",
+                   ra.rounds, ro->precision * 100, ra.limiting, ra.half_width * 100);
+        else
+            printf("runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
+                   "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
+                   ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
+    }
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     if (ss.store) {

@@ -26,7 +26,11 @@ static void run_usage(FILE *out)
             "                    any archive libarchive reads (decompressed before timing)\n"
             "  --scale X         multiply the profile's file count by X (default 1)\n"
             "  --seed N          tree seed (default 1)\n"
-            "  --runs N          runs of the scenario (default 1)\n"
+            "  --runs N|auto     runs of the scenario (default 1); auto: until every phase's\n"
+            "                    median (or ratio between configurations) is --precision precise\n"
+            "  --precision P     relative 95%% CI half-width for --runs auto (default 5%%)\n"
+            "  --max-runs N      most rounds for --runs auto (default 30)\n"
+            "  --warmup N        first N rounds are warm-up: run, kept, left out of statistics\n"
             "  --phases LIST     comma-separated phases instead of the scenario's\n"
             "  --engine NAME     posix (default), uring (batched io_uring), auto (uring where it\n"
             "                    was measured faster: extract, delete), null (the harness alone)\n"
@@ -46,13 +50,20 @@ static void run_usage(FILE *out)
             "  --mkfs-opts OPTS  extra mkfs options\n"
             "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
             "  --keep-fs         mkfs once per file system, not before every run\n"
-            "  --no-interleave   all runs of one configuration, then the next\n");
+            "  --no-interleave   all runs of one configuration, then the next\n"
+            "workloads\n"
+            "  -i N, --initial N compilebench: initial trees (default 3)\n"
+            "  -r N, --random N  compilebench: random operations (default 20)\n"
+            "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
+            "  --age-written X   age: stop after writing X times the file system's size (4)\n"
+            "  --age-fullness F  age: or when the file system is F full (0.8)\n");
 }
 
 enum {
     OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
-    OPT_QUEUE_DEPTH
+    OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
+    OPT_AGE_FULLNESS
 };
 
 #define MAX_MOUNT_OPTS 16
@@ -146,6 +157,14 @@ int cmd_run(int argc, char **argv)
         {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
         {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
         {"queue-depth", required_argument, NULL, OPT_QUEUE_DEPTH},
+        {"precision", required_argument, NULL, OPT_PRECISION},
+        {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+        {"warmup", required_argument, NULL, OPT_WARMUP},
+        {"initial", required_argument, NULL, 'i'},
+        {"random", required_argument, NULL, 'r'},
+        {"fsync-dir", no_argument, NULL, OPT_FSYNC_DIR},
+        {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
+        {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct runner_opts ro = {0};
@@ -153,6 +172,12 @@ int cmd_run(int argc, char **argv)
     ro.eng = &engine_posix;
     ro.runs = 1;
     ro.interval_ms = 100;
+    ro.precision = 0.05;
+    ro.confidence = 0.95;
+    ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
+                                      .age_written = 4, .age_fullness = 0.8};
+    unsigned long max_runs = 30;
+    double d;
     const char *profile = "tiny", *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
     unsigned long long seed = 1;
@@ -160,7 +185,7 @@ int cmd_run(int argc, char **argv)
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hi:r:", opts, NULL)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -173,9 +198,59 @@ int cmd_run(int argc, char **argv)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case 'n':
+            if (!strcmp(optarg, "auto")) {
+                ro.runs_auto = true;
+                break;
+            }
             if (cli_parse_count(optarg, &ul) < 0 || ul > 100000)
-                return error("--runs: '%s' is not a positive whole number", optarg), EXIT_USAGE;
+                return error("--runs: '%s' is not a positive whole number or auto", optarg),
+                       EXIT_USAGE;
             ro.runs = (unsigned)ul;
+            break;
+        case OPT_PRECISION: {
+            char *pct = strchr(optarg, '%');
+            char tmp[64];
+            snprintf(tmp, sizeof tmp, "%.*s", pct ? (int)(pct - optarg) : 63, optarg);
+            if (cli_parse_positive(tmp, &d) < 0 || (pct && pct[1]) || d >= 100)
+                return error("--precision: '%s' is not a percentage like 5 or 2.5%%", optarg),
+                       EXIT_USAGE;
+            ro.precision = d / 100;
+            break;
+        }
+        case OPT_MAX_RUNS:
+            if (cli_parse_count(optarg, &max_runs) < 0 || max_runs > 100000)
+                return error("--max-runs: '%s' is not a positive whole number", optarg),
+                       EXIT_USAGE;
+            break;
+        case OPT_WARMUP:
+            if (strcmp(optarg, "0") && (cli_parse_count(optarg, &ul) < 0 || ul > 1000))
+                return error("--warmup: '%s' is not a whole number", optarg), EXIT_USAGE;
+            ro.warmup = strcmp(optarg, "0") ? (unsigned)ul : 0;
+            break;
+        case 'i':
+            if (cli_parse_count(optarg, &ul) < 0 || ul > 1000)
+                return error("--initial: '%s' is not a positive whole number", optarg),
+                       EXIT_USAGE;
+            ro.params.cb_initial = (unsigned)ul;
+            break;
+        case 'r':
+            if (cli_parse_count(optarg, &ul) < 0 || ul > 1000000)
+                return error("--random: '%s' is not a positive whole number", optarg),
+                       EXIT_USAGE;
+            ro.params.cb_runs = (unsigned)ul;
+            break;
+        case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
+        case OPT_AGE_WRITTEN:
+            if (cli_parse_positive(optarg, &d) < 0 || d > 50)
+                return error("--age-written: '%s' is not a number from 0 to 50", optarg),
+                       EXIT_USAGE;
+            ro.params.age_written = d;
+            break;
+        case OPT_AGE_FULLNESS:
+            if (cli_parse_positive(optarg, &d) < 0 || d >= 1)
+                return error("--age-fullness: '%s' is not a fraction below 1", optarg),
+                       EXIT_USAGE;
+            ro.params.age_fullness = d;
             break;
         case 'e':
             if (!strcmp(optarg, "auto")) {
@@ -254,6 +329,12 @@ int cmd_run(int argc, char **argv)
                    EXIT_RUN_FAILED;
         warning("--engine auto: %s: posix for every phase", why);
         ro.async_eng = NULL;
+    }
+    if (ro.runs_auto) {
+        ro.runs = (unsigned)max_runs + ro.warmup;
+    } else if (ro.warmup >= ro.runs) {
+        return error("--warmup %u leaves none of the %u runs to count", ro.warmup, ro.runs),
+               EXIT_USAGE;
     }
     ro.order_seed = seed;
     int trc = setup_targets(&ta, &ro);

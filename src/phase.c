@@ -2,6 +2,7 @@
 #include "phase.h"
 
 #include "layout.h"
+#include "workload.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -27,6 +28,19 @@ const struct phase_def phase_table[] = {
      PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_mount},
     {"remount", "umount + mount: the phases after it start with cold caches (root)",
      PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_remount},
+    {"createsync", "create+write+fsync+close every file of the tree (fs_mark -S 1)", 0,
+     phase_createsync},
+    {"fsyncstorm",
+     "rewrite every file as CVS does: new version to ,name,, fsync, rename over the original",
+     0, phase_fsyncstorm},
+    {"cb_initial", "compilebench's initial create: -i kernel-shaped trees (tree/kernel-N)", 0,
+     phase_cb_initial},
+    {"cb_random",
+     "compilebench's -r random operations: create, patch, compile, clean, read, delete, stat",
+     0, phase_cb_random},
+    {"age", "churn (create, append, truncate, delete, rename) until the fs is aged; once with "
+            "--keep-fs",
+     PHASE_KEEPS_TREE, phase_age},
     {"layout", "FIEMAP of every file: extents, layout score, directory locality", 0,
      phase_layout},
     {"cmd", "run a shell command (--cmd) and measure it and its children", 0, phase_cmd},

@@ -220,10 +220,13 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
             if (strcmp(r->config, config) || p >= r->nphases)
                 continue;
             const struct phase_result *ph = &r->phases[p];
-            if (ph->status == PHASE_OK || (last && !strcmp(last, ph->note)))
+            if (!ph->note[0] || (last && !strcmp(last, ph->note)))
                 continue;
             fprintf(out, "  %s %s in run %zu: %s\n", ph->name,
-                    ph->status == PHASE_SKIPPED ? "skipped" : "FAILED", i + 1, ph->note);
+                    ph->status == PHASE_SKIPPED  ? "skipped"
+                    : ph->status == PHASE_FAILED ? "FAILED"
+                                                 : "note",
+                    i + 1, ph->note);
             last = ph->note;
         }
     }

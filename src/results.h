@@ -61,7 +61,7 @@ struct timeline_point {
 enum phase_status { PHASE_OK = 0, PHASE_SKIPPED, PHASE_FAILED };
 
 #define RES_NAME_MAX 64
-#define RES_NOTE_MAX 256
+#define RES_NOTE_MAX 512
 
 struct phase_result {
     char name[RES_NAME_MAX];

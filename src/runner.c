@@ -1,6 +1,7 @@
 /* runner.c — the measured loop: rounds x configurations x phases (see runner.h). */
 #include "runner.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 #include "err.h"
 #include "measure.h"
+#include "stats.h"
 #include "tarsrc.h"
 #include "workspace.h"
 
@@ -21,6 +23,7 @@ struct env {
     struct workspace ws;
     struct target *tgt;
     const char *mkfs_done;      /* fstype of the last mkfs (keep_fs) */
+    struct runner_auto *ra;     /* --runs auto's decision */
     struct meas_dev dev;
     struct eng_worker w;        /* o->eng's worker */
     struct eng_worker wa;       /* o->async_eng's worker, when it started */
@@ -119,6 +122,17 @@ static int finish_target(struct env *env)
     return 0;
 }
 
+/* With --keep-fs, a scenario that ages keeps its tree between runs. */
+static bool keeps_tree(const struct runner_opts *o)
+{
+    if (!o->keep_fs)
+        return false;
+    for (size_t p = 0; p < o->nphases; p++)
+        if (o->phases[p]->flags & PHASE_KEEPS_TREE)
+            return true;
+    return false;
+}
+
 static int run_one(struct env *env, const struct runner_config *c, unsigned round)
 {
     const struct runner_opts *o = env->o;
@@ -132,7 +146,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
         if (phase_run_command(o->prepare, why, sizeof why) < 0)
             return error("--prepare: %s", why);
     }
-    if (env->tgt && env->ws.fd >= 0 && ws_clear(&env->ws) < 0)
+    if (env->tgt && env->ws.fd >= 0 && !keeps_tree(o) && ws_clear(&env->ws) < 0)
         return -1;
     struct run_result *run = run_set_add_run(rs, o->nphases);
     if (!run)
@@ -144,6 +158,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     uint64_t run_seed = mix64(o->tree.seed ^ mix64((uint64_t)round + 1));
     int failed = 0;
     size_t done = 0;
+    run->warmup = round < o->warmup;
     for (size_t p = 0; p < o->nphases && !failed; p++) {
         struct phase_ctx ctx = {
             .eng = o->eng, .w = &env->w, .ws_fd = env->ws.fd, .tree = &o->tree, .tar = o->tar,
@@ -177,16 +192,115 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     return 0;
 }
 
+/* Wall time of phase slot p of run r if it counts (not warm-up, status ok), else -1. */
+static double counted_wall(const struct run_result *r, const char *cfg, size_t p)
+{
+    if (r->warmup || strcmp(r->config, cfg) || p >= r->nphases ||
+        r->phases[p].status != PHASE_OK || r->phases[p].wall_s <= 0)
+        return -1;
+    return r->phases[p].wall_s;
+}
+
+double runner_half_width(const struct run_set *rs, const char *base, const char *cfg,
+                         size_t phase, double confidence)
+{
+    double *d = calloc(rs->nruns ? rs->nruns : 1, sizeof *d);
+    size_t n = 0;
+    if (!d)
+        return -1;
+    for (size_t i = 0; i < rs->nruns; i++) {
+        double x = counted_wall(&rs->runs[i], cfg, phase);
+        if (x < 0)
+            continue;
+        if (!base) {
+            d[n++] = log(x);
+            continue;
+        }
+        /* the base configuration's run of the same round */
+        for (size_t j = 0; j < rs->nruns; j++) {
+            double y = counted_wall(&rs->runs[j], base, phase);
+            if (y > 0 && rs->runs[j].round == rs->runs[i].round) {
+                d[n++] = log(x / y);
+                break;
+            }
+        }
+    }
+    double hw = -1;
+    if (n >= 2) {
+        double mean = 0, ss = 0;
+        for (size_t i = 0; i < n; i++)
+            mean += d[i];
+        mean /= (double)n;
+        for (size_t i = 0; i < n; i++)
+            ss += (d[i] - mean) * (d[i] - mean);
+        double sd = sqrt(ss / (double)(n - 1));
+        hw = expm1(stats_t_crit(confidence, (double)(n - 1)) * sd / sqrt((double)n));
+    }
+    free(d);
+    return hw;
+}
+
+/* --runs auto: is every phase of every configuration precise enough? Fills *ra. */
+static bool precise_enough(struct env *env, struct runner_auto *ra)
+{
+    const struct runner_opts *o = env->o;
+    size_t n = o->nconfigs ? o->nconfigs : 1;
+    bool all = true;
+    ra->half_width = 0;
+    ra->limiting[0] = '\0';
+    for (size_t c = 0; c < n; c++) {
+        const char *cfg = o->nconfigs ? o->configs[c].name : "";
+        /* one configuration: its own median; several: each one's ratio to the first */
+        if (n > 1 && c == 0)
+            continue;
+        const char *base = n > 1 ? o->configs[0].name : NULL;
+        for (size_t p = 0; p < o->nphases; p++) {
+            double hw = runner_half_width(env->rs, base, cfg, p, o->confidence);
+            /* fewer than 3 counted values cannot be judged yet */
+            size_t counted = 0;
+            for (size_t i = 0; i < env->rs->nruns; i++)
+                counted += counted_wall(&env->rs->runs[i], cfg, p) > 0;
+            bool ok = counted >= 3 && hw >= 0 && hw <= o->precision;
+            if (!ok)
+                all = false;
+            if (hw < 0 || hw > ra->half_width || (!ok && ra->limiting[0] == '\0')) {
+                ra->half_width = hw < 0 ? INFINITY : hw;
+                snprintf(ra->limiting, sizeof ra->limiting, "%s%s%s", o->phases[p]->name,
+                         cfg[0] ? " of " : "", cfg);
+            }
+        }
+    }
+    ra->precise = all;
+    return all;
+}
+
 static int run_all(struct env *env)
 {
     const struct runner_opts *o = env->o;
     size_t n = o->nconfigs ? o->nconfigs : 1;
     size_t order[RUNNER_MAX_CONFIGS];
     if (o->no_interleave) {
-        for (size_t c = 0; c < n; c++)
-            for (unsigned r = 0; r < o->runs; r++)
+        for (size_t c = 0; c < n; c++) {
+            const char *cfg = o->nconfigs ? o->configs[c].name : "";
+            for (unsigned r = 0; r < o->runs; r++) {
                 if (run_one(env, o->nconfigs ? &o->configs[c] : NULL, r) < 0)
                     return -1;
+                if (r + 1 > env->ra->rounds)
+                    env->ra->rounds = r + 1;
+                if (!o->runs_auto || r + 1 < o->warmup + 3)
+                    continue;
+                /* batches: each configuration until its own medians are precise */
+                bool ok = true;
+                for (size_t p = 0; p < o->nphases && ok; p++) {
+                    double hw = runner_half_width(env->rs, NULL, cfg, p, o->confidence);
+                    ok = hw >= 0 && hw <= o->precision;
+                }
+                if (ok)
+                    break;
+            }
+        }
+        if (o->runs_auto)
+            precise_enough(env, env->ra);
         return 0;
     }
     for (unsigned r = 0; r < o->runs; r++) {
@@ -194,7 +308,13 @@ static int run_all(struct env *env)
         for (size_t i = 0; i < n; i++)
             if (run_one(env, o->nconfigs ? &o->configs[order[i]] : NULL, r) < 0)
                 return -1;
+        if (env->ra)
+            env->ra->rounds = r + 1;
+        if (o->runs_auto && r + 1 >= o->warmup + 3 && precise_enough(env, env->ra))
+            break;
     }
+    if (o->runs_auto)
+        precise_enough(env, env->ra);
     return 0;
 }
 
@@ -279,9 +399,11 @@ static int teardown(struct env *env)
     return rc;
 }
 
-int runner_run(const struct runner_opts *o, struct run_set *rs)
+int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra)
 {
-    struct env env = {.o = o, .rs = rs};
+    struct runner_auto scratch;
+    struct env env = {.o = o, .rs = rs, .ra = ra ? ra : &scratch};
+    memset(env.ra, 0, sizeof *env.ra);
     env.w.st = calloc(1, sizeof *env.w.st);
     env.buf = malloc(IO_BUF_SIZE);
     int rc = 0;

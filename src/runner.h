@@ -49,7 +49,11 @@ struct runner_opts {
     /* auto: eng for every phase, but async_eng (io_uring) for the phases it is measured to
      * speed up (PHASE_ASYNC_GAINS), when it can start; NULL: eng everywhere. */
     const struct engine *async_eng;
-    unsigned runs;                  /* rounds */
+    unsigned runs;                  /* rounds (with runs_auto: the most, --max-runs) */
+    bool runs_auto;                 /* repeat until precise enough, at most `runs` rounds */
+    double precision;               /* runs_auto: relative CI half-width wanted (0.05) */
+    double confidence;              /* runs_auto: confidence of that interval (0.95) */
+    unsigned warmup;                /* first rounds marked warm-up: not in statistics */
     unsigned interval_ms;           /* time-line sampling interval */
     const char *prepare;            /* shell command run before each run, untimed */
     struct phase_params params;     /* options of the workload phases */
@@ -60,9 +64,23 @@ struct runner_opts {
     void *arg;
 };
 
+/* What --runs auto decided. */
+struct runner_auto {
+    unsigned rounds;                /* rounds made, warm-up included */
+    bool precise;                   /* every phase reached the precision */
+    char limiting[RES_NAME_MAX * 2];/* the phase (and configuration) that needed most runs */
+    double half_width;              /* its relative CI half-width at the end */
+};
+
 /* Fills rs (label, scenario and command_line set by the caller) with the description and
- * every run. 0, or -1 after error(). */
-int runner_run(const struct runner_opts *o, struct run_set *rs);
+ * every run; with runs_auto also *ra (may be NULL). 0, or -1 after error(). */
+int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra);
+
+/* Relative half-width of the confidence interval of a phase's wall time over the counted
+ * runs of configuration cfg (the geometric mean), or of its ratio to configuration base
+ * paired by round when base != NULL. -1 when fewer than 2 values. Exposed for tests. */
+double runner_half_width(const struct run_set *rs, const char *base, const char *cfg,
+                         size_t phase, double confidence);
 
 /* The order of configurations in round `round`: a seeded permutation of 0..n-1 into order.
  * Exposed for tests: every round is a permutation, and rounds differ. */

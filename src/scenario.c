@@ -17,6 +17,18 @@ const struct scenario scenario_table[] = {
      "seed 000's script per configuration: extract, sync and a timed umount; remount so the "
      "remove starts cold; remove, sync, umount (needs --image or --device)",
      "mount,extract,sync,umount,mount,delete,sync,umount"},
+    {"compilebench",
+     "Chris Mason's compilebench: -i initial kernel trees, then -r random create, patch, "
+     "compile, clean, read, delete and stat operations (seed 001)",
+     "cb_initial,cb_random"},
+    {"cvs", "seed 003's CVS run: extract, sync, then every file rewritten with fsync and "
+            "rename, twice",
+     "extract,sync,fsyncstorm,fsyncstorm,delete,sync"},
+    {"createsync", "fs_mark -S 1: create, write and fsync every file", "createsync,sync,delete"},
+    {"age",
+     "age the file system (churn), then measure it: layout, cold stat-walk and read of what "
+     "aging left (aged once per file system with --keep-fs)",
+     "age,sync,layout,dropcaches,statwalk,read"},
     {NULL, NULL, NULL},
 };
 

@@ -1,0 +1,305 @@
+/* phase_age.c — age a file system by churn, so that later phases measure an aged one
+ * (seed 001: "how does it stand up over time? ... continuous create/delete/truncate/append
+ * usage for six months").
+ *
+ * In "tree/age" (32 subdirectories d00..d31) the phase draws, from ctx->seed, one operation
+ * at a time: create 40% (a file sized from the tree's profile, wl_profile_size), append 20%
+ * (half a profile-sized draw, at least one byte), truncate 10% (to a uniform length below
+ * the current one), delete 20% and rename 10% (to a new name, usually in another
+ * subdirectory). The mix grows the data set slowly (about one byte kept per 3.5 written),
+ * so free space fragments while the file system fills.
+ *
+ * It stops when the first of these holds:
+ *  - params->age_written x the file system's size (f_blocks * f_frsize) has been written
+ *    (age_written <= 0: no such limit);
+ *  - f_bavail * f_frsize < (1 - params->age_fullness) x the size (age_fullness outside
+ *    (0, 1): no such limit); checked every 8 operations and whenever 1/256 of the size has
+ *    been written since the last check;
+ *  - WL_AGE_SAFETY x the size has been written (the safety limit);
+ *  - a write or create fails with ENOSPC or EDQUOT (expected when fullness is high: a
+ *    stop, not a failure).
+ * The aged files stay. Bookkeeping is one 16-byte record per live file, capped at
+ * AGE_MAX_LIVE files (creates turn into deletes at the cap), so memory stays bounded.
+ * Same seed, same profile, same file system size and type: the same operations.
+ * Counts: files created (res->files), directories made (res->dirs); the engine counts the
+ * bytes; the note says how much was written, how full the file system is and why it ended.
+ */
+#include <errno.h>
+#include <sys/stat.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/statvfs.h>
+
+#include "workload.h"
+
+#define AGE_DIRS 32
+#define AGE_MAX_LIVE (1u << 20)
+#define AGE_CHECK_OPS 8
+
+struct age_file {
+    uint64_t size;
+    uint32_t id; /* name "f<id hex>" in directory d<id % AGE_DIRS> */
+};
+
+struct age {
+    struct phase_ctx *ctx;
+    struct wl_rng rng;
+    int dfd[AGE_DIRS];
+    struct age_file *live;
+    size_t n, cap;
+    uint32_t next_id;
+};
+
+static void file_name(uint32_t id, char *buf, size_t len)
+{
+    snprintf(buf, len, "f%x", (unsigned)id);
+}
+
+static int fail_file(struct age *a, const char *op, uint32_t id, int rc)
+{
+    char path[96], name[16];
+    file_name(id, name, sizeof name);
+    snprintf(path, sizeof path, PHASE_TREE_DIR "/" WL_AGE_DIR "/d%02u/%s", id % AGE_DIRS, name);
+    return phase_fail(a->ctx, op, path, rc);
+}
+
+static bool no_space(int rc)
+{
+    return rc == -ENOSPC || rc == -EDQUOT;
+}
+
+/* Each operation returns 0, 1 when the file system is full, or -1 after phase_fail. */
+static int op_create(struct age *a)
+{
+    struct phase_ctx *ctx = a->ctx;
+    if (a->n == a->cap) {
+        size_t ncap = a->cap ? a->cap * 2 : 1024;
+        struct age_file *p = realloc(a->live, ncap * sizeof *p);
+        if (!p)
+            return phase_fail(ctx, "age", PHASE_TREE_DIR "/" WL_AGE_DIR, -ENOMEM);
+        a->live = p;
+        a->cap = ncap;
+    }
+    uint32_t id = a->next_id++;
+    uint64_t size = wl_profile_size(ctx->tree->prof, &a->rng);
+    char name[16];
+    file_name(id, name, sizeof name);
+    size_t off = (size_t)wl_rng_below(&a->rng, 4096);
+    int rc = ctx->eng->create_file(ctx->w, a->dfd[id % AGE_DIRS], name, 0644, wl_pattern() + off,
+                                   WL_PATTERN_LEN - off, size, 0);
+    if (no_space(rc))
+        return 1;
+    if (rc < 0)
+        return fail_file(a, "create", id, rc);
+    a->live[a->n++] = (struct age_file){size, id};
+    ctx->res->files++;
+    return 0;
+}
+
+static int op_append(struct age *a, struct age_file *f)
+{
+    struct phase_ctx *ctx = a->ctx;
+    char name[16];
+    file_name(f->id, name, sizeof name);
+    uint64_t len = wl_profile_size(ctx->tree->prof, &a->rng) / 2 + 1;
+    int fd =
+        ctx->eng->open(ctx->w, a->dfd[f->id % AGE_DIRS], name, O_WRONLY | O_APPEND | O_NOFOLLOW, 0);
+    if (fd < 0)
+        return fail_file(a, "open", f->id, fd);
+    int rc = wl_write_pattern(ctx, fd, len, wl_rng_next(&a->rng));
+    int rc2 = ctx->eng->close(ctx->w, fd);
+    if (rc == 0)
+        rc = rc2;
+    if (no_space(rc))
+        return 1;
+    if (rc < 0)
+        return fail_file(a, "append", f->id, rc);
+    f->size += len;
+    return 0;
+}
+
+static int op_truncate(struct age *a, struct age_file *f)
+{
+    struct phase_ctx *ctx = a->ctx;
+    char name[16];
+    file_name(f->id, name, sizeof name);
+    uint64_t len = wl_rng_below(&a->rng, f->size + 1);
+    int fd = ctx->eng->open(ctx->w, a->dfd[f->id % AGE_DIRS], name, O_WRONLY | O_NOFOLLOW, 0);
+    if (fd < 0)
+        return fail_file(a, "open", f->id, fd);
+    int rc = ctx->eng->ftruncate(ctx->w, fd, len);
+    ctx->eng->close(ctx->w, fd);
+    if (rc < 0)
+        return fail_file(a, "truncate", f->id, rc);
+    f->size = len;
+    return 0;
+}
+
+static int op_delete(struct age *a, size_t i)
+{
+    struct phase_ctx *ctx = a->ctx;
+    char name[16];
+    file_name(a->live[i].id, name, sizeof name);
+    int rc = ctx->eng->unlink(ctx->w, a->dfd[a->live[i].id % AGE_DIRS], name, 0);
+    if (rc < 0)
+        return fail_file(a, "unlink", a->live[i].id, rc);
+    a->live[i] = a->live[--a->n];
+    return 0;
+}
+
+static int op_rename(struct age *a, struct age_file *f)
+{
+    struct phase_ctx *ctx = a->ctx;
+    char from[16], to[16];
+    uint32_t id = a->next_id++;
+    file_name(f->id, from, sizeof from);
+    file_name(id, to, sizeof to);
+    int rc = ctx->eng->rename(ctx->w, a->dfd[f->id % AGE_DIRS], from, a->dfd[id % AGE_DIRS], to);
+    if (no_space(rc))
+        return 1;
+    if (rc < 0)
+        return fail_file(a, "rename", f->id, rc);
+    f->id = id;
+    return 0;
+}
+
+static int step(struct age *a)
+{
+    unsigned r = (unsigned)wl_rng_below(&a->rng, 100);
+    if (a->n == 0)
+        return op_create(a);
+    size_t i = (size_t)wl_rng_below(&a->rng, a->n);
+    if (r < 40)
+        return a->n >= AGE_MAX_LIVE ? op_delete(a, i) : op_create(a);
+    if (r < 60)
+        return op_append(a, &a->live[i]);
+    if (r < 70)
+        return op_truncate(a, &a->live[i]);
+    if (r < 90)
+        return op_delete(a, i);
+    return op_rename(a, &a->live[i]);
+}
+
+/* Opens (making them if needed) tree/age and its subdirectories. 0 or -1. */
+static int open_dirs(struct age *a)
+{
+    struct phase_ctx *ctx = a->ctx;
+    const struct engine *e = ctx->eng;
+    const char *const path = PHASE_TREE_DIR "/" WL_AGE_DIR;
+    int rc = wl_mkdir_p(ctx, ctx->ws_fd, PHASE_TREE_DIR);
+    if (rc < 0)
+        return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
+    int tfd = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
+    if (tfd < 0)
+        return phase_fail(ctx, "open", PHASE_TREE_DIR, tfd);
+    rc = wl_mkdir_p(ctx, tfd, WL_AGE_DIR);
+    int afd = rc < 0 ? rc : e->opendir(ctx->w, tfd, WL_AGE_DIR);
+    e->close(ctx->w, tfd);
+    if (afd < 0)
+        return phase_fail(ctx, rc < 0 ? "mkdir" : "open", path, afd);
+    ctx->res->dirs++;
+    for (unsigned d = 0; d < AGE_DIRS; d++) {
+        char name[8];
+        snprintf(name, sizeof name, "d%02u", d);
+        rc = wl_mkdir_p(ctx, afd, name);
+        if (rc == 0)
+            rc = a->dfd[d] = e->opendir(ctx->w, afd, name);
+        if (rc < 0) {
+            char p[64];
+            snprintf(p, sizeof p, "%s/%s", path, name);
+            e->close(ctx->w, afd);
+            return phase_fail(ctx, "mkdir", p, rc);
+        }
+        ctx->res->dirs++;
+    }
+    e->close(ctx->w, afd);
+    return 0;
+}
+
+/* Left in the workspace's tree once aging is done: later runs (with --keep-fs) skip. */
+#define AGED_MARKER PHASE_TREE_DIR "/" WL_AGE_DIR "/.aged"
+
+int phase_age(struct phase_ctx *ctx)
+{
+    double want_written = ctx->params ? ctx->params->age_written : WL_DEFAULT_AGE_WRITTEN;
+    double fullness = ctx->params ? ctx->params->age_fullness : WL_DEFAULT_AGE_FULLNESS;
+    if (!ctx->tree || !ctx->tree->prof)
+        return phase_fail(ctx, "age", PHASE_TREE_DIR, -EINVAL);
+    /* With --keep-fs the file system is aged once and measured many times. */
+    struct stat mst;
+    if (ctx->eng->stat(ctx->w, ctx->ws_fd, AGED_MARKER, &mst) == 0)
+        return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
+    struct statvfs sv;
+    if (fstatvfs(ctx->ws_fd, &sv) < 0)
+        return phase_fail(ctx, "statvfs", ".", -errno);
+    double fs_size = (double)sv.f_blocks * (double)sv.f_frsize;
+    if (fs_size <= 0)
+        return phase_skip(ctx, "the file system reports no size (f_blocks 0): nothing to age");
+    double limit = WL_AGE_SAFETY * fs_size;
+    if (want_written > 0 && want_written * fs_size < limit)
+        limit = want_written * fs_size;
+    double floor = fullness > 0 && fullness < 1 ? (1 - fullness) * fs_size : -1;
+
+    struct age a = {.ctx = ctx};
+    for (unsigned d = 0; d < AGE_DIRS; d++)
+        a.dfd[d] = -1;
+    wl_rng_seed(&a.rng, ctx->seed, 0xa9e0ull);
+    const uint64_t w0 = ctx->w->st->bytes_written;
+    uint64_t checked_at = w0, written = 0;
+    double avail = (double)sv.f_bavail * (double)sv.f_frsize;
+    const char *why = NULL;
+    int rc = open_dirs(&a);
+    for (uint64_t ops = 0; rc == 0 && !why; ops++) {
+        uint64_t now = ctx->w->st->bytes_written;
+        written = now - w0;
+        if (ops % AGE_CHECK_OPS == 0 || (double)(now - checked_at) * 256 >= fs_size) {
+            checked_at = now;
+            if (fstatvfs(ctx->ws_fd, &sv) < 0) {
+                rc = phase_fail(ctx, "statvfs", ".", -errno);
+                break;
+            }
+            avail = (double)sv.f_bavail * (double)sv.f_frsize;
+            if (avail < floor) {
+                why = "fullness target reached";
+                break;
+            }
+        }
+        if ((double)written >= limit) {
+            why = want_written > 0 && want_written < WL_AGE_SAFETY ? "written target reached"
+                                                                   : "safety limit reached";
+            break;
+        }
+        if (phase_check_interrupt(ctx)) {
+            rc = -1;
+            break;
+        }
+        int s = step(&a);
+        if (s < 0)
+            rc = -1;
+        else if (s > 0)
+            why = "file system full (ENOSPC)";
+    }
+    written = ctx->w->st->bytes_written - w0;
+    if (rc == 0 && ctx->eng->drain(ctx->w) < 0)
+        rc = phase_fail(ctx, "age", PHASE_TREE_DIR "/" WL_AGE_DIR, -EIO);
+    if (rc == 0 && fstatvfs(ctx->ws_fd, &sv) == 0)
+        avail = (double)sv.f_bavail * (double)sv.f_frsize;
+    for (unsigned d = 0; d < AGE_DIRS; d++)
+        if (a.dfd[d] >= 0)
+            ctx->eng->close(ctx->w, a.dfd[d]);
+    if (rc == 0) {
+        int m = ctx->eng->create_file(ctx->w, ctx->ws_fd, AGED_MARKER, 0644, "", 1, 0, 0);
+        if (m < 0)
+            rc = phase_fail(ctx, "create", AGED_MARKER, m);
+    }
+    if (rc == 0)
+        snprintf(ctx->res->note, sizeof ctx->res->note,
+                 "wrote %.1f MiB (%.2fx the fs), %zu files live, fs %.0f%% full; %s",
+                 (double)written / 1048576.0, (double)written / fs_size, a.n,
+                 100.0 * (1.0 - avail / fs_size), why ? why : "stopped");
+    free(a.live);
+    return rc;
+}

@@ -1,0 +1,213 @@
+/* workload.h — the seeds' workloads as phases: fsync storms (seed 003), compilebench
+ * (seed 001) and aging, plus the helpers they share (a seeded RNG and a tree walker that
+ * lists a directory before it changes it).
+ *
+ * Every phase here works only below the workspace (ctx->ws_fd), through ctx->eng, makes its
+ * random choices from ctx->seed (same seed, same tree: same operations) and records its
+ * first failure with phase_fail(). ctx->params may be NULL (unit tests, old runners): the
+ * WL_DEFAULT_* values below are used then.
+ */
+#ifndef FSBENCH_WORKLOAD_H
+#define FSBENCH_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phase.h"
+
+/* Defaults for struct phase_params (what `fsbench run` should use when not given). */
+#define WL_DEFAULT_CB_INITIAL 3
+#define WL_DEFAULT_CB_RUNS 20
+#define WL_DEFAULT_FSYNC_ROUNDS 2
+#define WL_DEFAULT_AGE_WRITTEN 4.0
+#define WL_DEFAULT_AGE_FULLNESS 0.8
+/* Scale of the kernel profile for one compilebench tree: ~20,000 files, ~280 MB, about a
+ * Linux 2.6.20 checkout, which compilebench's data set describes. */
+#define WL_CB_KERNEL_SCALE 0.25
+/* Working-set directory of the age phase, below the tree directory. */
+#define WL_AGE_DIR "age"
+/* The safety limit of aging: never more than this multiple of the fs size written. */
+#define WL_AGE_SAFETY 50.0
+
+/* ---- phases ---- */
+
+/* fsyncstorm: rewrites every regular file of "tree" CVS-style (",name," then fsync, rename
+ * over the original, optionally fsync of the directory). Counts files and dirs. */
+int phase_fsyncstorm(struct phase_ctx *ctx);
+/* createsync: extract with an fsync of each file before its close (fs_mark -S 1). */
+int phase_createsync(struct phase_ctx *ctx);
+/* cb_initial: compilebench's "initial create" of params->cb_initial trees "tree/kernel-N". */
+int phase_cb_initial(struct phase_ctx *ctx);
+/* cb_random: params->cb_runs compilebench operations on random trees. */
+int phase_cb_random(struct phase_ctx *ctx);
+/* age: create/append/truncate/delete/rename churn in "tree/age" until the written or the
+ * fullness target; the aged files stay. */
+int phase_age(struct phase_ctx *ctx);
+
+/* ---- compilebench's per-kind results ---- */
+
+enum cb_kind {
+    CB_INITIAL, /* "initial create" (cb_initial) */
+    CB_CREATE,
+    CB_PATCH,
+    CB_COMPILE,
+    CB_CLEAN,
+    CB_READ, /* "read tree" */
+    CB_READ_COMPILED,
+    CB_DELETE, /* "delete tree" */
+    CB_DELETE_COMPILED,
+    CB_STAT, /* "stat tree" */
+    CB_STAT_COMPILED,
+    CB_KINDS
+};
+
+struct cb_kind_total {
+    uint64_t runs;
+    uint64_t bytes; /* data created, written, read or (clean) removed */
+    double seconds; /* wall time of the operations of this kind */
+    double user_s, sys_s;
+};
+
+struct cb_summary {
+    struct cb_kind_total k[CB_KINDS];
+    unsigned trees; /* trees left after the last phase */
+};
+
+/* compilebench's name of a kind ("read compiled tree"). */
+const char *cb_kind_name(enum cb_kind k);
+/* true: reported in MB/s (bytes / seconds); false: in seconds per run (delete, stat). */
+bool cb_kind_is_throughput(enum cb_kind k);
+/* Average of a kind as compilebench prints it: MB/s (MB = 2^20 bytes) or seconds per run;
+ * 0 when it has no runs. */
+double cb_kind_avg(const struct cb_kind_total *t, enum cb_kind k);
+
+/* Copies the totals of this process's last cb_initial / cb_random phases into *out:
+ * 0, or -1 if neither has run. cb_initial clears everything; cb_random clears all kinds
+ * but "initial create". Not thread-safe (phases run one at a time). */
+int compilebench_last(struct cb_summary *out);
+/* compilebench's table, one line per kind: "create total runs 5 avg 15.64 MB/s (user 1.08s
+ * sys 1.97s)" or "no runs for delete compiled tree". Returns the length (snprintf rules). */
+int compilebench_format(const struct cb_summary *s, char *buf, size_t len);
+/* Runs one operation of kind k (not CB_INITIAL) on tree "tree/kernel-<tree>" (CB_CREATE
+ * creates that tree), adding its totals to *sum if not NULL. 0 or -1 (phase_fail). For
+ * tests and for phases built on single operations. */
+int compilebench_op(struct phase_ctx *ctx, enum cb_kind k, unsigned tree, struct cb_summary *sum);
+
+/* Internal to compilebench.c and phase_compilebench.c. */
+#define WL_CB_PREFIX "kernel-"
+/* Opens the workspace's "tree" (made if missing): an engine fd, or -1 after phase_fail. */
+int compilebench_open_trees(struct phase_ctx *ctx);
+/* Runs kind k on tree "kernel-<tree>" below the open "tree" directory tdir, its random
+ * choices from (ctx->seed, opseed), and adds it to kind `as` of *sum (if not NULL). 0 or -1
+ * after phase_fail. */
+int compilebench_run(struct phase_ctx *ctx, int tdir, enum cb_kind k, enum cb_kind as,
+                     unsigned tree, uint64_t opseed, struct cb_summary *sum);
+
+/* ---- shared helpers (workload.c) ---- */
+
+/* A small deterministic RNG (xorshift64*, seeded through splitmix64). */
+struct wl_rng {
+    uint64_t s;
+};
+
+static inline uint64_t wl_mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Seeds a stream: the same (seed, stream) always gives the same numbers. */
+static inline void wl_rng_seed(struct wl_rng *r, uint64_t seed, uint64_t stream)
+{
+    r->s = wl_mix64(seed ^ wl_mix64(stream));
+    if (r->s == 0)
+        r->s = 1;
+}
+
+static inline uint64_t wl_rng_next(struct wl_rng *r)
+{
+    uint64_t x = r->s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    r->s = x;
+    return x * 0x2545f4914f6cdd1dull;
+}
+
+/* Uniform in [0, n) (n > 0; the modulo bias is below 2^-40 for the n used here). */
+static inline uint64_t wl_rng_below(struct wl_rng *r, uint64_t n)
+{
+    return n ? wl_rng_next(r) % n : 0;
+}
+
+/* Uniform in [0, 1). */
+static inline double wl_rng_unit(struct wl_rng *r)
+{
+    return (double)(wl_rng_next(r) >> 11) * 0x1p-53;
+}
+
+/* FNV-1a of a string, continuing from h (start with WL_HASH_INIT). */
+#define WL_HASH_INIT 0xcbf29ce484222325ull
+uint64_t wl_hash_str(uint64_t h, const char *s);
+
+/* A lognormal file size from a profile's body (or, with its large_share, its large mode),
+ * truncated to the profile's bounds by redrawing (clamped after a few tries). */
+uint64_t wl_profile_size(const struct profile *p, struct wl_rng *r);
+
+/* One directory's entries, listed before the walker's callback may change the directory.
+ * Sorted by name, so choices made while walking are the same on every file system. */
+struct wl_ent {
+    size_t name_off;    /* into wl_list.names */
+    unsigned char type; /* DT_REG, DT_DIR, DT_LNK, ... (resolved by lstat if unknown) */
+    uint64_t size;      /* st_size if the walk stats entries, else 0 */
+    uint32_t mode;      /* permission bits if the walk stats entries, else 0 */
+};
+
+struct wl_list {
+    struct wl_ent *ent;
+    size_t n, cap;
+    char *names;
+    size_t used, ncap;
+};
+
+static inline const char *wl_name(const struct wl_list *l, size_t i)
+{
+    return l->names + l->ent[i].name_off;
+}
+
+/* Per-directory callback: dirfd is the directory, path its path for messages ("tree/a/b"),
+ * depth 0 for the walk's root. 0 to go on, -1 after phase_fail(). */
+typedef int (*wl_visit_fn)(struct phase_ctx *ctx, int dirfd, const char *path,
+                           const struct wl_list *l, unsigned depth, void *arg);
+
+struct wl_walk {
+    wl_visit_fn visit; /* each directory, before its subdirectories (may be NULL) */
+    wl_visit_fn leave; /* each directory, after its subdirectories (may be NULL) */
+    bool stat_all;     /* lstat every entry (sizes; "find -ls") */
+    bool rmdirs;       /* rmdir each subdirectory once walked (visit emptied it) */
+    bool count_dirs;   /* count the subdirectories in ctx->res->dirs */
+    bool shallow;      /* the root only: no descent into subdirectories */
+    void *arg;
+};
+
+/* Walks directory `name` under dirfd depth first (its fd opened through the engine), the
+ * root included as depth 0. `path` names it in messages. Checks phase_check_interrupt per
+ * directory. 0, or -1 after phase_fail(). */
+int wl_walk(struct phase_ctx *ctx, int dirfd, const char *name, const char *path,
+            const struct wl_walk *wk);
+
+/* mkdir that accepts an existing directory: 0 or -errno. */
+int wl_mkdir_p(struct phase_ctx *ctx, int dirfd, const char *name);
+
+/* Writes `size` bytes of a deterministic pattern to fd through the engine, in pieces of
+ * at most the pattern's length. 0 or -errno. */
+int wl_write_pattern(struct phase_ctx *ctx, int fd, uint64_t size, uint64_t salt);
+
+/* A read-only pattern of WL_PATTERN_LEN bytes (odd, so repeats do not align to blocks). */
+#define WL_PATTERN_LEN ((size_t)65521)
+const unsigned char *wl_pattern(void);
+
+#endif
