@@ -15,11 +15,21 @@
 struct save_state {
     struct store *store;
     int64_t set_id;
+    const struct runner_opts *ro;
 };
 
 static int on_set_ready(void *arg, struct run_set *rs)
 {
     struct save_state *s = arg;
+    /* Record the declared order of configurations: compare's baseline is the first. */
+    size_t used = 0;
+    for (size_t i = 0; i < s->ro->nconfigs; i++) {
+        int n = snprintf(rs->target.configs + used, sizeof rs->target.configs - used, "%s%s",
+                         i ? "\n" : "", s->ro->configs[i].name);
+        if (n < 0 || (size_t)n >= sizeof rs->target.configs - used)
+            break;
+        used += (size_t)n;
+    }
     if (!s->store)
         return 0;
     s->set_id = store_begin_set(s->store, rs);
@@ -84,7 +94,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         snprintf(rs.label, sizeof rs.label, "%s-%s", rs.scenario, stamp);
     }
 
-    struct save_state ss = {0};
+    struct save_state ss = {.ro = ro};
     if (out->save) {
         char path[4096];
         const char *db = out->db;

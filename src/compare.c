@@ -92,6 +92,23 @@ static long distinct_configs(const struct run_set *rs, const char ***cfgs)
     if (!c)
         return -1;
     long k = 0;
+    /* Declared order first (the first declared is the baseline), then any others. */
+    for (const char *p = rs->target.configs; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        for (size_t i = 0; i < rs->nruns; i++) {
+            const char *cfg = rs->runs[i].config;
+            if (strlen(cfg) != n || strncmp(cfg, p, n))
+                continue;
+            long j = 0;
+            while (j < k && strcmp(c[j], cfg) != 0)
+                j++;
+            if (j == k)
+                c[k++] = cfg;
+            break;
+        }
+        p += n + (nl != NULL);
+    }
     for (size_t i = 0; i < rs->nruns; i++) {
         long j = 0;
         while (j < k && strcmp(c[j], rs->runs[i].config) != 0)

@@ -612,6 +612,16 @@ json_t *resjson_from_target(const struct target_info *t)
     bad |= PUT_STR(o, "mount_opts", t->mount_opts);
     bad |= PUT_STR(o, "device", t->device);
     bad |= PUT_STR(o, "blockdev", t->blockdev);
+    if (t->configs[0]) {
+        json_t *a = json_array();
+        bad |= !a || json_object_set_new(o, "configurations", a) < 0;
+        for (const char *p = t->configs; a && *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            bad |= json_array_append_new(a, json_stringn(p, n)) < 0;
+            p += n + (nl != NULL);
+        }
+    }
     return done(o, bad);
 }
 
@@ -622,6 +632,20 @@ static int read_target(const struct rctx *c, const json_t *o, struct target_info
         GET_STR(c, o, "mount_opts", t->mount_opts) < 0 ||
         GET_STR(c, o, "device", t->device) < 0 || GET_STR(c, o, "blockdev", t->blockdev) < 0)
         return -1;
+    /* optional: the declared configurations, in order */
+    const json_t *a = json_object_get(o, "configurations");
+    size_t i, used = 0;
+    const json_t *v;
+    if (json_is_array(a))
+        json_array_foreach(a, i, v) {
+            if (!json_is_string(v))
+                continue;
+            int n = snprintf(t->configs + used, sizeof t->configs - used, "%s%s",
+                             used ? "\n" : "", json_string_value(v));
+            if (n < 0 || (size_t)n >= sizeof t->configs - used)
+                break;
+            used += (size_t)n;
+        }
     return 0;
 }
 
