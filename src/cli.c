@@ -3,7 +3,22 @@
 
 #include <errno.h>
 #include <math.h>
+#include <getopt.h>
 #include <stdlib.h>
+
+#include "err.h"
+
+int cli_bad_option(const char *cmd, int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    if (c == ':')
+        error("%s: option '%s' needs a value; try 'fsbench %s --help'", cmd, arg, cmd);
+    else if (optopt && !(arg[0] == '-' && arg[1] == '-'))
+        error("%s: unknown option '-%c'; try 'fsbench %s --help'", cmd, optopt, cmd);
+    else
+        error("%s: unknown option '%s'; try 'fsbench %s --help'", cmd, arg, cmd);
+    return EXIT_USAGE;
+}
 
 int cli_parse_positive(const char *s, double *out)
 {

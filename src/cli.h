@@ -16,6 +16,10 @@ int cmd_import(int argc, char **argv);
 int cmd_forget(int argc, char **argv);
 int cmd_cmd(int argc, char **argv);
 
+/* The one-line message for an option getopt_long refused (call with opterr = 0 and an
+ * optstring starting with ':'): c is what getopt_long returned. Returns EXIT_USAGE. */
+int cli_bad_option(const char *cmd, int c, char **argv);
+
 /* Parses a positive number ("3", "0.5"); 0 or -1 (no message). */
 int cli_parse_positive(const char *s, double *out);
 /* Parses a positive whole number; 0 or -1 (no message). */

@@ -83,7 +83,8 @@ int cmd_cmd(int argc, char **argv)
     int c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "+h", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             if (!*optarg)
@@ -115,7 +116,7 @@ int cmd_cmd(int argc, char **argv)
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case 'h': cmd_usage(stdout); return EXIT_OK;
-        default: cmd_usage(stderr); return EXIT_USAGE;
+        default: return cli_bad_option("cmd", c, argv);
         }
     }
     static char tail_cmd[4096];
@@ -129,10 +130,9 @@ int cmd_cmd(int argc, char **argv)
             return error("--cmd: at most %d commands", MAX_CMDS), EXIT_USAGE;
         cmds[ncmds++] = tail_cmd;
     }
-    if (ncmds == 0) {
-        cmd_usage(stderr);
-        return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...)"), EXIT_USAGE;
-    }
+    if (ncmds == 0)
+        return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
+                     "'fsbench cmd --help'"), EXIT_USAGE;
     if (cli_check_label(out.label))
         return EXIT_USAGE;
     for (size_t i = 0; i < ncmds; i++) {

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cli.h"
@@ -70,6 +71,13 @@ static int load_inputs(char **args, size_t n, const char *db, struct run_set *se
                 snprintf(dbpath, sizeof dbpath, "%s", db);
             else if (store_default_path(dbpath, sizeof dbpath)) {
                 error("compare: no database path (HOME is not set); use --db FILE");
+                status = EXIT_USAGE;
+                break;
+            }
+            /* Reading never creates a database: a missing one holds no labels. */
+            if (access(dbpath, F_OK) != 0) {
+                error("compare: no runs labelled '%s' in %s (no such database)", args[i],
+                      dbpath);
                 status = EXIT_USAGE;
                 break;
             }

@@ -117,7 +117,8 @@ int cmd_layout(int argc, char **argv)
     const char *json = NULL;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 'j':
             json = optarg;
@@ -126,14 +127,12 @@ int cmd_layout(int argc, char **argv)
             layout_usage(stdout);
             return EXIT_OK;
         default:
-            layout_usage(stderr);
-            return EXIT_USAGE;
+            return cli_bad_option("layout", c, argv);
         }
     }
-    if (argc - optind != 1) {
-        layout_usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (argc - optind != 1)
+        return error("layout: expected one directory; try 'fsbench layout --help'"),
+               EXIT_USAGE;
     const char *dir = argv[optind];
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)

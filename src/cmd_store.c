@@ -22,19 +22,6 @@
 
 #define OPT_DB 1000
 
-/* Reports an option getopt_long refused (opterr is 0: our own one-line message). */
-static int bad_option(const char *cmd, int c, char **argv)
-{
-    const char *arg = argv[optind - 1];
-    if (c == ':')
-        error("%s: option '%s' needs a value; try 'fsbench %s --help'", cmd, arg, cmd);
-    else if (optopt && !(arg[0] == '-' && arg[1] == '-'))
-        error("%s: unknown option '-%c'; try 'fsbench %s --help'", cmd, optopt, cmd);
-    else
-        error("%s: unknown option '%s'; try 'fsbench %s --help'", cmd, arg, cmd);
-    return EXIT_USAGE;
-}
-
 static int usage_error(const char *cmd, const char *what)
 {
     error("%s: %s; try 'fsbench %s --help'", cmd, what, cmd);
@@ -151,7 +138,7 @@ int cmd_runs(int argc, char **argv)
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'h': printf("usage: fsbench runs [--db FILE]\n"); return EXIT_OK;
-        default: return bad_option("runs", c, argv);
+        default: return cli_bad_option("runs", c, argv);
         }
     }
     if (optind < argc)
@@ -216,7 +203,7 @@ int cmd_show(int argc, char **argv)
         case 'h':
             printf("usage: fsbench show LABEL [--format table|seeds] [--db FILE]\n");
             return EXIT_OK;
-        default: return bad_option("show", c, argv);
+        default: return cli_bad_option("show", c, argv);
         }
     }
     if (argc - optind != 1)
@@ -344,7 +331,7 @@ int cmd_export(int argc, char **argv)
         case 'h':
             printf("usage: fsbench export LABEL --json|--csv [-o FILE] [--db FILE]\n");
             return EXIT_OK;
-        default: return bad_option("export", c, argv);
+        default: return cli_bad_option("export", c, argv);
         }
     }
     if (argc - optind != 1)
@@ -384,7 +371,7 @@ int cmd_import(int argc, char **argv)
         case 'h':
             printf("usage: fsbench import FILE.json [--label NEW] [--db FILE]\n");
             return EXIT_OK;
-        default: return bad_option("import", c, argv);
+        default: return cli_bad_option("import", c, argv);
         }
     }
     if (argc - optind != 1)
@@ -430,7 +417,7 @@ int cmd_forget(int argc, char **argv)
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'h': printf("usage: fsbench forget LABEL [--db FILE]\n"); return EXIT_OK;
-        default: return bad_option("forget", c, argv);
+        default: return cli_bad_option("forget", c, argv);
         }
     }
     if (argc - optind != 1)

@@ -40,7 +40,8 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     double scale = 1;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case 's':
             if (cli_parse_positive(optarg, &scale) < 0)
@@ -51,13 +52,12 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case 'h': tree_usage(stdout); return -1;
-        default: tree_usage(stderr); return EXIT_USAGE;
+        default: return cli_bad_option("tree", c, argv);
         }
     }
-    if (argc - optind != npos) {
-        tree_usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (argc - optind != npos)
+        return error("tree %s: expected %s; try 'fsbench tree --help'", argv[0],
+                     npos == 2 ? "PROFILE DIR" : "PROFILE"), EXIT_USAGE;
     for (int i = 0; i < npos; i++)
         pos[i] = argv[optind + i];
     spec->prof = NULL;
@@ -214,10 +214,9 @@ static int tree_stats(int argc, char **argv)
 
 int cmd_tree(int argc, char **argv)
 {
-    if (argc < 2) {
-        tree_usage(stderr);
-        return EXIT_USAGE;
-    }
+    if (argc < 2)
+        return error("tree: expected a verb (make, stats, capture); try 'fsbench tree --help'"),
+               EXIT_USAGE;
     if (!strcmp(argv[1], "make"))
         return tree_make(argc - 1, argv + 1);
     if (!strcmp(argv[1], "stats"))
