@@ -119,8 +119,11 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         report_run_set(stdout, &rs, out->format);
     struct cb_summary cb;
     char cbtext[4096];
-    if (out->format == REPORT_TABLE && !strcmp(out->scenario, "compilebench") &&
-        compilebench_last(&cb) == 0 && compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
+    bool cb_ran = false;
+    for (size_t i = 0; i < ro->nphases; i++)
+        cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
+    if (cb_ran && compilebench_last(&cb) == 0 &&
+        compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
         printf("\ncompilebench's summary of the last run:\n%s", cbtext);
     if (rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
         if (ra.precise)

@@ -17,13 +17,17 @@
 #include "err.h"
 #include "measure.h"
 #include "phase.h"
+#include "shape.h"
+#include "sizing.h"
 #include "tarsrc.h"
 #include "tree.h"
 
 static void tree_usage(FILE *out)
 {
-    fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X] [--seed N]\n"
-                 "       fsbench tree stats PROFILE [--scale X] [--seed N]\n");
+    fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X | --size SIZE] [--seed N]\n"
+                 "       fsbench tree stats PROFILE [--scale X | --size SIZE] [--seed N]\n"
+                 "       fsbench tree capture DIR -o SHAPE.ini\n"
+                 "PROFILE: a built-in profile (fsbench list), a captured SHAPE.ini, or tar:FILE\n");
 }
 
 /* Parses "PROFILE [DIR] --scale --seed" after the verb; 0 or an exit status. */
@@ -33,12 +37,14 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     static const struct option opts[] = {
         {"scale", required_argument, NULL, 's'},
         {"seed", required_argument, NULL, 'S'},
+        {"size", required_argument, NULL, 'z'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     unsigned long long seed = 1;
     double scale = 1;
-    int c;
+    const char *size = NULL;
+    int c, scaled = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -46,11 +52,13 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
         case 's':
             if (cli_parse_positive(optarg, &scale) < 0)
                 return error("--scale: '%s' is not a positive number", optarg), EXIT_USAGE;
+            scaled = 1;
             break;
         case 'S':
             if (cli_parse_u64(optarg, &seed) < 0)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
+        case 'z': size = optarg; break;
         case 'h': tree_usage(stdout); return -1;
         default: return cli_bad_option("tree", c, argv);
         }
@@ -64,11 +72,24 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     if (!strncmp(pos[0], "tar:", 4)) {
         if (!pos[0][4])
             return error("tar: needs a file name (tar:FILE)"), EXIT_USAGE;
+    } else if (shape_is_path(pos[0])) {
+        /* a shape captured from a real tree (fsbench tree capture) */
+        static struct shape_model model;
+        if (shape_model_load(pos[0], &model) < 0)
+            return EXIT_USAGE;
+        spec->prof = &model.prof;
     } else if (!(spec->prof = profile_find(pos[0]))) {
         return error("unknown profile '%s' (see 'fsbench list')", pos[0]), EXIT_USAGE;
     }
     spec->scale = scale;
     spec->seed = seed;
+    if (size) {
+        if (scaled)
+            return error("--size and --scale exclude each other"), EXIT_USAGE;
+        if (!spec->prof)
+            return error("--size needs a profile, not an archive"), EXIT_USAGE;
+        return sizing_apply(size, spec, NULL, 0, NULL, 0);
+    }
     return 0;
 }
 
@@ -221,6 +242,8 @@ int cmd_tree(int argc, char **argv)
         return tree_make(argc - 1, argv + 1);
     if (!strcmp(argv[1], "stats"))
         return tree_stats(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "capture"))
+        return shape_cmd_capture(argc - 1, argv + 1);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         tree_usage(stdout);
         return EXIT_OK;

@@ -219,8 +219,12 @@ static int open_dirs(struct age *a)
     return 0;
 }
 
-/* Left in the workspace's tree once aging is done: later runs (with --keep-fs) skip. */
-#define AGED_MARKER PHASE_TREE_DIR "/" WL_AGE_DIR "/.aged"
+/* The aged directory of the last completed aging (device and inode): a later run of this
+ * process that finds it still there (--keep-fs) skips aging. Kept in memory, not in a marker
+ * file, so the measuring phases count only the aged files. */
+static dev_t aged_dev;
+static ino_t aged_ino;
+static int aged_known;
 
 int phase_age(struct phase_ctx *ctx)
 {
@@ -230,7 +234,8 @@ int phase_age(struct phase_ctx *ctx)
         return phase_fail(ctx, "age", PHASE_TREE_DIR, -EINVAL);
     /* With --keep-fs the file system is aged once and measured many times. */
     struct stat mst;
-    if (ctx->eng->stat(ctx->w, ctx->ws_fd, AGED_MARKER, &mst) == 0)
+    if (aged_known && ctx->eng->stat(ctx->w, ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
+        mst.st_dev == aged_dev && mst.st_ino == aged_ino)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
     struct statvfs sv;
     if (fstatvfs(ctx->ws_fd, &sv) < 0)
@@ -290,10 +295,11 @@ int phase_age(struct phase_ctx *ctx)
     for (unsigned d = 0; d < AGE_DIRS; d++)
         if (a.dfd[d] >= 0)
             ctx->eng->close(ctx->w, a.dfd[d]);
-    if (rc == 0) {
-        int m = ctx->eng->create_file(ctx->w, ctx->ws_fd, AGED_MARKER, 0644, "", 1, 0, 0);
-        if (m < 0)
-            rc = phase_fail(ctx, "create", AGED_MARKER, m);
+    if (rc == 0 && fstatat(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst,
+                           AT_SYMLINK_NOFOLLOW) == 0) {
+        aged_dev = mst.st_dev;
+        aged_ino = mst.st_ino;
+        aged_known = 1;
     }
     if (rc == 0)
         snprintf(ctx->res->note, sizeof ctx->res->note,

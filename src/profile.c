@@ -258,6 +258,18 @@ static int check_fixed(const struct profile *p)
     return 0;
 }
 
+/* A cumulative table: shares in [0, 1], non-decreasing, ending at 1. 0 or -1 (no message). */
+static int check_cdf(const double *cdf)
+{
+    double prev = 0;
+    for (int i = 0; i < PROFILE_HIST_BUCKETS; i++) {
+        if (!(cdf[i] >= prev && cdf[i] <= 1))
+            return -1;
+        prev = cdf[i];
+    }
+    return prev == 1 ? 0 : -1;
+}
+
 int profile_check(const struct profile *p)
 {
     if (!p || !p->name)
@@ -291,5 +303,11 @@ int profile_check(const struct profile *p)
                      PROFILE_NAME_LEN_MAX);
     if (check_suffixes(p) < 0 || check_fixed(p) < 0)
         return -1;
+    if (p->size_cdf && p->large_share > 0)
+        return error("profile %s: size_cdf and a large-file mode exclude each other", p->name);
+    if (p->size_cdf && (check_cdf(p->size_cdf) < 0 || !(fabs(p->size_tilt) <= 64)))
+        return error("profile %s: bad size_cdf or size_tilt", p->name);
+    if (p->files_per_dir_cdf && check_cdf(p->files_per_dir_cdf) < 0)
+        return error("profile %s: bad files_per_dir_cdf", p->name);
     return 0;
 }

@@ -50,7 +50,25 @@ struct profile {
      * probability, as its first files. Terminated by name NULL; the pointer may be NULL.
      * They must not contain '_' or '-', which keeps them apart from generated names. */
     const struct profile_name *fixed_names;
+
+    /* Added for captured shapes (shape.c); NULL and 0 in the built-in profiles, which keep
+     * the lognormals above. Each table holds PROFILE_HIST_BUCKETS cumulative shares over
+     * power-of-two buckets (bucket 0 is the value 0, bucket i >= 1 is [2^(i-1), 2^i)),
+     * non-decreasing, the last 1. */
+    /* File sizes: replaces size_mu/size_sigma/size_min/size_max (which must still pass the
+     * check) and needs large_share 0. tree.c draws sizes by inverse CDF at stratified points,
+     * so at scale 1 every bucket holds exactly its captured count. Inside a bucket the offset
+     * t = log2(size / bucket_lo) in [0, 1) has density proportional to exp(size_tilt * t):
+     * 0 is log-uniform, > 0 leans to the top of each bucket (fitted to the total bytes). */
+    const double *size_cdf;
+    double size_tilt;
+    /* Files per directory: replaces the lognormal draw (log-uniform inside a bucket);
+     * files_per_dir_mean must then be the table's mean (the generator's capacities use it). */
+    const double *files_per_dir_cdf;
 };
+
+/* Buckets of size_cdf and files_per_dir_cdf (tree.h's TREE_HIST_BUCKETS is the same). */
+#define PROFILE_HIST_BUCKETS 48
 
 /* Limits profile_check() enforces: they keep the longest path of a generated tree within
  * the generator's fixed buffer. */

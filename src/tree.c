@@ -33,6 +33,15 @@
  * file's data starts at an offset drawn from its ordinal, data_len = min(size,
  * TREE_DATA_LEN), at least 1, so writing costs no per-byte generation.
  *
+ * Captured shapes (profile.size_cdf, files_per_dir_cdf; NULL in the built-in profiles, whose
+ * output is unchanged): a file's size is the empirical quantile at a stratified point,
+ * u = (perm(g) + phi) / N, where perm is a seeded bijection of [0, N) (a 4-round Feistel
+ * network on the next even power of two, cycle-walked into range) and phi in [0.05, 0.95]
+ * is drawn per file. The N points fill the N strata of [0, 1) once each, so at scale 1
+ * every size bucket holds exactly its captured count and at other scales within one file
+ * of its share; which file gets which stratum is random. Inside a bucket the offset
+ * follows size_tilt. Files per directory are drawn from their table with an independent u.
+ *
  * Determinism across machines rests on IEEE-754 doubles (no -ffast-math) and on libm:
  * a last-bit difference in exp/log changes a size or count only if it straddles an
  * integer, ~1e-12 per draw. test_tree's golden hashes pin the output (same under gcc and
@@ -46,6 +55,8 @@
 #include <string.h>
 
 #include "err.h"
+
+_Static_assert(TREE_HIST_BUCKETS == PROFILE_HIST_BUCKETS, "one bucket layout");
 
 #define PATTERN_LEN ((size_t)2 << 20)
 #define DATA_OFFSET_RANGE ((uint64_t)1 << 20)
@@ -104,6 +115,12 @@ struct tree_gen {
     uint64_t lcount; /* large files in the whole tree */
 
     double fpd_mu, fpd_sigma;       /* files-per-directory lognormal */
+    const double *fcdf;             /* ... or its empirical table (captured shapes) */
+    const double *scdf;             /* empirical size table (captured shapes), or NULL */
+    double stilt;                   /* its placement inside a bucket */
+    uint64_t perm_key[4];           /* Feistel round keys of the size strata */
+    unsigned perm_half;             /* bits of one Feistel half */
+    uint64_t perm_mask;
     double cap[TREE_MAX_DEPTH + 2]; /* expected files in a subtree rooted at a depth */
     double sym_share;
 
@@ -169,6 +186,61 @@ static inline uint64_t lognormal_size(double mu, double sigma, double lo, double
     if (x < minv)
         return (uint64_t)minv;
     return (uint64_t)x;
+}
+
+/* Bucket of u in a cumulative table (the first whose cumulative share exceeds u) and u's
+ * place inside it, v in [0, 1). */
+static unsigned cdf_bucket(const double *cdf, double u, double *v)
+{
+    unsigned i = 0;
+    while (i < PROFILE_HIST_BUCKETS - 1 && !(u < cdf[i]))
+        i++;
+    double lo = i ? cdf[i - 1] : 0, w = cdf[i] - lo;
+    double x = w > 0 ? (u - lo) / w : 0.5;
+    if (x < 0)
+        x = 0;
+    if (x >= 1)
+        x = 0x1.fffffffffffffp-1;
+    *v = x;
+    return i;
+}
+
+/* Value in power-of-two bucket i (0, 1, [2, 4), ...) at log2 offset t in [0, 1). */
+static uint64_t bucket_value(unsigned i, double t)
+{
+    if (i <= 1)
+        return i;
+    double lo = ldexp(1.0, (int)i - 1), x = floor(lo * exp2(t));
+    if (x < lo)
+        x = lo;
+    if (x > 2 * lo - 1)
+        x = 2 * lo - 1;
+    return (uint64_t)x;
+}
+
+/* The stratum of file gidx: a bijection of [0, N) keyed by the seed. */
+static uint64_t perm_index(const struct tree_gen *g, uint64_t x)
+{
+    do {
+        uint64_t l = x >> g->perm_half, r = x & g->perm_mask;
+        for (int k = 0; k < 4; k++) {
+            uint64_t t = l ^ (mix(r ^ g->perm_key[k]) & g->perm_mask);
+            l = r;
+            r = t;
+        }
+        x = (l << g->perm_half) | r;
+    } while (x >= g->nfiles_total);
+    return x;
+}
+
+/* Size of file gidx from the empirical table (see the file comment). */
+static uint64_t empirical_size(const struct tree_gen *g, uint64_t gidx, uint64_t fkey)
+{
+    double phi = 0.05 + 0.9 * u01(file_draw(fkey, P_SIZE));
+    double u = ((double)perm_index(g, gidx) + phi) / (double)g->nfiles_total, v;
+    unsigned i = cdf_bucket(g->scdf, u, &v);
+    double a = g->stilt, t = fabs(a) < 1e-9 ? v : log1p(v * expm1(a)) / a;
+    return bucket_value(i, t);
 }
 
 /* Writes v in base 36, at least minw digits; returns the digit count. */
@@ -272,8 +344,15 @@ static void enter_dir(struct tree_gen *g, struct frame *fr, uint64_t budget, uin
     uint64_t key = mix(g->dir_seed ^ mix((gbase << 6) | depth));
     uint64_t f = budget, k = 0;
     if (depth < g->max_depth) {
-        double z = gsl_cdf_ugaussian_Pinv(u01(dir_draw(key, P_FILES, 0)));
-        double d = exp(g->fpd_mu + g->fpd_sigma * z) + 0.5;
+        double d, z;
+        if (g->fcdf) {
+            double v;
+            unsigned i = cdf_bucket(g->fcdf, u01(dir_draw(key, P_FILES, 0)), &v);
+            d = (double)bucket_value(i, v);
+        } else {
+            z = gsl_cdf_ugaussian_Pinv(u01(dir_draw(key, P_FILES, 0)));
+            d = exp(g->fpd_mu + g->fpd_sigma * z) + 0.5;
+        }
         if (d < (double)budget)
             f = (uint64_t)d;
         uint64_t r = budget - f;
@@ -385,6 +464,18 @@ static void init_tables(struct tree_gen *g, const struct tree_spec *spec)
         g->lcount = (uint64_t)floor((double)g->nfiles_total * g->lshare + g->lphase);
     }
 
+    g->fcdf = p->files_per_dir_cdf;
+    g->scdf = p->size_cdf;
+    g->stilt = p->size_tilt;
+    if (g->scdf) {
+        unsigned bits = 1;
+        while (bits < 64 && (g->nfiles_total - 1) >> bits)
+            bits++;
+        g->perm_half = (bits + 1) / 2;
+        g->perm_mask = ((uint64_t)1 << g->perm_half) - 1;
+        for (int k = 0; k < 4; k++)
+            g->perm_key[k] = mix(spec->seed ^ (0x452821e638d01377ull + (uint64_t)k * GOLDEN));
+    }
     g->fpd_sigma = p->files_per_dir_sigma;
     g->fpd_mu = log(p->files_per_dir_mean) - 0.5 * p->files_per_dir_sigma * p->files_per_dir_sigma;
     fit_fanout(g);
@@ -459,6 +550,8 @@ static void emit_file(struct tree_gen *g, struct frame *fr, struct tree_entry *e
         if (u <= 0)
             u = 0x1p-53;
         size = lognormal_size(g->lmu, g->lsigma, g->llo, g->lspan, 0, g->lmax_d, u);
+    } else if (g->scdf) {
+        size = empirical_size(g, gidx, fkey);
     } else {
         size = lognormal_size(g->mu, g->sigma, g->lo, g->span, g->smin_d, g->smax_d,
                               u01(file_draw(fkey, P_SIZE)));
@@ -579,6 +672,22 @@ int tree_next(struct tree_gen *g, struct tree_entry *e)
 const char *tree_path(const struct tree_gen *g)
 {
     return g->path;
+}
+
+void tree_skip_subtree(struct tree_gen *g)
+{
+    if (g->done)
+        return;
+    if (g->top == 0) {
+        g->path[0] = '\0';
+        g->done = 1;
+        return;
+    }
+    /* The parent's frame already accounts for this child's budget (emit_dir advanced
+     * child_g and child_rem), so dropping the frame is all a skip takes. */
+    struct frame *fr = &g->st[g->top];
+    g->path[fr->pathlen] = '\0';
+    g->top--;
 }
 
 void tree_close(struct tree_gen *g)

@@ -60,6 +60,12 @@ struct tree_gen *tree_open(const struct tree_spec *spec);
 int tree_next(struct tree_gen *g, struct tree_entry *e);
 /* Path of the last entry relative to the root ("a/b/c.c"), for messages. */
 const char *tree_path(const struct tree_gen *g);
+/* Skips the rest of the directory entered last and not yet left (its remaining entries
+ * and its TREE_LEAVE), returning to its parent as if the LEAVE had been emitted; called
+ * right after a TREE_DIR it skips that directory's whole subtree. O(1): a frame's budget
+ * is fixed when it is entered. tree_path() is then the skipped directory's path. At the
+ * root it ends the walk. Lets threads generate disjoint subtrees of one tree. */
+void tree_skip_subtree(struct tree_gen *g);
 void tree_close(struct tree_gen *g);
 
 /* Files-at-this-size histogram: bucket i counts sizes in [2^(i-1), 2^i), bucket 0 size 0. */

@@ -1,0 +1,58 @@
+/* sizing.h — choosing a tree's scale from a size: `--size 10G` (about that many bytes of
+ * file content) and `--size auto` (from this machine's RAM, whether the scenario can drop
+ * caches, and the free space of the target).
+ *
+ * Precision of sizing_scale_for_bytes(): the returned scale gives a tree whose bytes are
+ * within 2% of the target when the tree has at most SIZING_MEASURE_FILES files (it is
+ * measured: streamed, nothing written), and within 5% above that (extrapolated from a
+ * measured tree of SIZING_MEASURE_FILES files). Trees smaller than one file's worth stay
+ * at one file.
+ */
+#ifndef FSBENCH_SIZING_H
+#define FSBENCH_SIZING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phase.h"
+#include "tree.h"
+
+#define SIZING_MEASURE_FILES 2000000.0
+#define SIZING_MODEST_MIN (256ull << 20)    /* the smallest "modest" tree */
+#define SIZING_BLOCK 4096                   /* block size assumed for the on-disk estimate */
+
+/* Scale of base (prof and seed; its scale is ignored) at which the tree holds about
+ * `bytes` bytes of file content. 0, or -1 after error(). */
+int sizing_scale_for_bytes(const struct tree_spec *base, uint64_t bytes, double *scale);
+
+/* Bytes of content and an estimate of the space the tree takes on disk (every file and
+ * directory rounded up to SIZING_BLOCK) at base's scale. 0 or -1. */
+int sizing_measure(const struct tree_spec *base, uint64_t *bytes, uint64_t *disk);
+
+/* The --size auto rule (see sizing.c and the README): picks the tree size from ram,
+ * whether caches can be dropped (can_drop: root; has_dropcaches: the scenario drops them
+ * or remounts), whether cold-read phases run (cold_phases), capped so the tree's on-disk
+ * estimate fits free_bytes (0: unknown, no cap) less a margin. Writes the scale and a
+ * one-line reasoning into why. Pure: no system calls. 0, or -1 after error(). */
+int sizing_auto(const struct tree_spec *base, bool can_drop, bool has_dropcaches,
+                bool cold_phases, uint64_t ram, uint64_t free_bytes, double *scale, char *why,
+                size_t len);
+
+/* What the phases say: has_dropcaches (dropcaches, umount or remount), cold_phases (walk,
+ * statwalk, read, copy) and how many trees are on the target at once (2 with copy). */
+void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dropcaches,
+                   bool *cold_phases, unsigned *copies);
+
+/* RAM the page cache can use: physical memory, or the cgroup v2 memory.max if lower. */
+uint64_t sizing_ram(void);
+
+/* `--size ARG` for `fsbench run` (and `tree stats`/`tree make`): ARG is a size ("10G",
+ * "500M", as --image) or "auto". Sets spec->scale (spec->prof must be a profile). For auto:
+ * phases (may be NULL) decide the rule; the free space is image_bytes if non-zero, else
+ * that of dir (NULL: $TMPDIR or /tmp); the reasoning is printed on stderr as one line
+ * "fsbench: --size auto: ...". Returns 0, or EXIT_USAGE / EXIT_RUN_FAILED after error(). */
+int sizing_apply(const char *arg, struct tree_spec *spec, const struct phase_def *const *phases,
+                 size_t nphases, const char *dir, uint64_t image_bytes);
+
+#endif

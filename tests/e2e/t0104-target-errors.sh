@@ -1,0 +1,81 @@
+#!/bin/bash
+# Errors with managed targets: one line on stderr naming the problem, the right exit status
+# (2 bad usage, 1 a failed run), the runs made so far saved, and after each no mount, loop
+# device, image or directory left behind (issue 4, "Safety and cleanup").
+. "$(dirname "$0")/../lib/tap.sh"
+need_root
+need_cmd losetup
+need_cmd mkfs.ext4
+
+export TMPDIR="$SCRATCH/tmp"
+mkdir -p "$TMPDIR"
+PREFIX="$TMPDIR/fsbench-target."
+
+# If fsbench leaves a loop device behind, detach it at exit too (tap.sh knows only ours).
+rescue_loops() {
+    LOOPS="$LOOPS $(losetup -a | awk -F: -v p="$PREFIX" 'index($0, p) { print $1 }')"
+}
+trap 'rescue_loops; tap_cleanup' EXIT
+
+our_mounts() { awk -v p="$TMPDIR/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo; }
+our_loops() { losetup -a | grep -F "$PREFIX"; }
+
+# nothing_left WHAT: no mount under $TMPDIR, no loop device on an fsbench-target image, and
+# $TMPDIR empty: no image, mount point or run directory (3 assertions).
+nothing_left() {
+    is "$(our_mounts)" "" "$1: nothing mounted under \$TMPDIR"
+    is "$(our_loops)" "" "$1: no loop device backed by an fsbench-target image"
+    is "$(ls -A "$TMPDIR")" "" "$1: nothing left in \$TMPDIR (image, mount point, run directory)"
+}
+
+# bad STATUS REGEX NAME -- ARGS...: exit status, the one-line message, nothing left
+# (6 assertions).
+bad() {
+    local want=$1 re=$2 name=$3; shift 4
+    run_fsbench "$@"
+    is "$RC" "$want" "$name: exit status $want"
+    like "$ERR" "^fsbench: .*$re" "$name: the message names the problem"
+    is "$(printf '%s\n' "$ERR" | wc -l)" 1 "$name: one line on stderr"
+    nothing_left "$name"
+}
+
+RUN=(run --no-save --tree tiny)
+
+# A file system without its mkfs: a failed run (the environment, not the command line).
+bad 1 "mkfs\.nosuchfs" "--fs nosuchfs" -- "${RUN[@]}" --image 64M --fs nosuchfs
+
+# A mount option the kernel refuses: before the run (basic scenario: fsbench mounts it) and as
+# the mount phase of testdisk.
+bad 1 "(cannot mount|mount.* failed).*bogus_option=1" "bad mount option, basic" \
+    -- "${RUN[@]}" --image 64M --fs ext4 --mount-opts bogus_option=1
+like "$ERR" "bogus_option=1.*(Invalid argument|dmesg)|(Invalid argument|dmesg).*bogus_option=1" \
+    "bad mount option, basic: the message gives the kernel's answer"
+bad 1 "(cannot mount|mount.* failed).*bogus_option=1" "bad mount option, testdisk" \
+    -- "${RUN[@]}" testdisk --image 64M --fs ext4 --mount-opts bogus_option=1
+like "$ERR" "phase mount" "bad mount option, testdisk: the message names the mount phase"
+
+# Usage errors: nothing is set up.
+bad 2 "--image: '0'" "--image 0" -- "${RUN[@]}" --image 0
+bad 2 "--image: 'abc'" "--image abc" -- "${RUN[@]}" --image abc
+mkdir "$SCRATCH/X"
+bad 2 "--dir.*--image|--image.*--dir" "--image with --dir" -- "${RUN[@]}" --image 64M --dir "$SCRATCH/X"
+is "$(ls -A "$SCRATCH/X")" "" "--image with --dir: the directory is left empty"
+bad 2 "--fs.*--image" "--fs without --image" -- "${RUN[@]}" --fs ext4
+bad 2 "umount.*--image" "--phases umount without --image" -- "${RUN[@]}" --phases umount
+
+# ENOSPC on the image: 16 MiB cannot hold the tiny tree at scale 4 (4,000 files, 34 MB).
+DB="$SCRATCH/results.db"
+for scen in extract testdisk; do
+    if [ $scen = extract ]; then args=(--phases extract); else args=(testdisk); fi
+    run_fsbench run --db "$DB" --label "full-$scen" --tree tiny --scale 4 --image 16M --fs ext4 \
+        "${args[@]}"
+    is "$RC" 1 "ENOSPC ($scen): exit 1"
+    like "$ERR" "^fsbench: run 1.*phase extract: .*No space left on device" \
+        "ENOSPC ($scen): the message names the run, the phase and 'No space left on device'"
+    is "$(printf '%s\n' "$ERR" | wc -l)" 1 "ENOSPC ($scen): one line on stderr"
+    nothing_left "ENOSPC ($scen)"
+    "$FSBENCH" runs --db "$DB" >"$SCRATCH/runs" 2>&1
+    like "$(cat "$SCRATCH/runs")" "^ *[0-9]+ +full-$scen .* 1\$" \
+        "ENOSPC ($scen): the run is saved (fsbench runs --db lists full-$scen with 1 run)"
+done
+done_testing

@@ -1,0 +1,164 @@
+/* test_sizing.c — unit tests of sizing.c: --size hits its target within the stated
+ * precision for pkgsrc and kernel; the --size auto rule decides as documented for fixed
+ * RAM and free-space figures (root with dropcaches; cold reads without; the free-space
+ * cap), and the phases are read the way the rule needs.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "err.h"
+#include "scenario.h"
+#include "sizing.h"
+
+#define GIB (1ull << 30)
+#define MIB (1ull << 20)
+
+/* Bytes of the tree at the scale sizing chose, measured. */
+static double bytes_at(const char *profile, double scale)
+{
+    struct tree_spec s = {profile_find(profile), scale, 1};
+    uint64_t b, d;
+    assert_int_equal(sizing_measure(&s, &b, &d), 0);
+    assert_true(d > b);
+    return (double)b;
+}
+
+static void check_target(const char *profile, uint64_t target)
+{
+    struct tree_spec base = {profile_find(profile), 1, 1};
+    double scale;
+    assert_int_equal(sizing_scale_for_bytes(&base, target, &scale), 0);
+    double r = bytes_at(profile, scale) / (double)target;
+    if (fabs(r - 1) > 0.02)
+        fail_msg("%s %llu bytes: got %.4f of the target", profile, (unsigned long long)target, r);
+}
+
+static void test_scale_for_bytes(void **state)
+{
+    (void)state;
+    check_target("pkgsrc", 20 * MIB);
+    check_target("pkgsrc", 300 * MIB);
+    check_target("pkgsrc", 2 * GIB);
+    check_target("kernel", 20 * MIB);
+    check_target("kernel", 500 * MIB);
+    check_target("kernel", 3 * GIB);
+    check_target("tiny", 100 * MIB);
+}
+
+static void test_scale_for_bytes_rejects(void **state)
+{
+    (void)state;
+    struct tree_spec none = {NULL, 1, 1}, kernel = {profile_find("kernel"), 1, 1};
+    double s;
+    err_set_quiet(1);
+    assert_int_equal(sizing_scale_for_bytes(&none, GIB, &s), -1);
+    assert_int_equal(sizing_scale_for_bytes(&kernel, 0, &s), -1);
+    err_set_quiet(0);
+}
+
+/* Root, dropcaches in the scenario, cold reads: a modest tree, RAM/16. */
+static void test_auto_can_drop(void **state)
+{
+    (void)state;
+    struct tree_spec base = {profile_find("kernel"), 1, 1};
+    char why[512];
+    double s;
+    assert_int_equal(sizing_auto(&base, true, true, true, 16 * GIB, 1024 * GIB, &s, why,
+                                 sizeof why), 0);
+    assert_true(fabs(bytes_at("kernel", s) / (double)GIB - 1) < 0.02);
+    assert_non_null(strstr(why, "RAM 16.0 GiB"));
+    assert_non_null(strstr(why, "caches can be dropped"));
+    assert_non_null(strstr(why, "RAM/16"));
+    assert_null(strstr(why, "capped"));
+    assert_null(strchr(why, '\n'));
+    /* a small machine gets the 256 MiB minimum */
+    assert_int_equal(sizing_auto(&base, true, true, true, 2 * GIB, 0, &s, why, sizeof why), 0);
+    assert_true(fabs(bytes_at("kernel", s) / (double)(256 * MIB) - 1) < 0.02);
+    assert_non_null(strstr(why, "the minimum"));
+    /* no cold reads at all: modest as well */
+    assert_int_equal(sizing_auto(&base, false, false, false, 16 * GIB, 0, &s, why, sizeof why),
+                     0);
+    assert_non_null(strstr(why, "no phase reads the tree cold"));
+}
+
+/* Cold reads that cannot start cold (not root, or no dropcaches): 2 x RAM. */
+static void test_auto_cold_without_drop(void **state)
+{
+    (void)state;
+    struct tree_spec base = {profile_find("kernel"), 1, 1};
+    char why[512];
+    double s;
+    assert_int_equal(sizing_auto(&base, false, true, true, 4 * GIB, 1024 * GIB, &s, why,
+                                 sizeof why), 0);
+    assert_true(fabs(bytes_at("kernel", s) / (8.0 * GIB) - 1) < 0.02);
+    assert_non_null(strstr(why, "2 x RAM"));
+    assert_non_null(strstr(why, "not root"));
+    assert_int_equal(sizing_auto(&base, true, false, true, 4 * GIB, 0, &s, why, sizeof why), 0);
+    assert_non_null(strstr(why, "no dropcaches in scenario"));
+    assert_null(strstr(why, "not root"));
+}
+
+/* The free space caps the on-disk estimate, and the reasoning says so. */
+static void test_auto_free_space_cap(void **state)
+{
+    (void)state;
+    struct tree_spec base = {profile_find("kernel"), 1, 1};
+    char why[512];
+    double s;
+    uint64_t free_bytes = 5 * GIB;
+    assert_int_equal(sizing_auto(&base, false, false, true, 16 * GIB, free_bytes, &s, why,
+                                 sizeof why), 0);
+    struct tree_spec at = {base.prof, s, 1};
+    uint64_t b, d;
+    assert_int_equal(sizing_measure(&at, &b, &d), 0);
+    double avail = (double)free_bytes * 0.9;
+    assert_true((double)d <= avail * 1.01);
+    assert_true((double)d >= avail * 0.95);
+    assert_non_null(strstr(why, "capped at"));
+    assert_non_null(strstr(why, "free space"));
+    assert_non_null(strstr(why, "smaller than RAM"));
+}
+
+static void test_phases(void **state)
+{
+    (void)state;
+    const struct phase_def *ph[SCENARIO_MAX_PHASES];
+    bool drops, cold;
+    unsigned copies;
+    int n = scenario_resolve("extract,sync,dropcaches,walk,statwalk,read,copy,delete", ph,
+                             SCENARIO_MAX_PHASES);
+    assert_true(n > 0);
+    sizing_phases(ph, (size_t)n, &drops, &cold, &copies);
+    assert_true(drops && cold);
+    assert_int_equal(copies, 2);
+    n = scenario_resolve("extract,delete", ph, SCENARIO_MAX_PHASES);
+    sizing_phases(ph, (size_t)n, &drops, &cold, &copies);
+    assert_false(drops || cold);
+    assert_int_equal(copies, 1);
+    n = scenario_resolve("extract,sync,walk", ph, SCENARIO_MAX_PHASES);
+    sizing_phases(ph, (size_t)n, &drops, &cold, &copies);
+    assert_true(cold && !drops);
+    sizing_phases(NULL, 0, &drops, &cold, &copies);
+    assert_false(drops || cold);
+    assert_true(sizing_ram() > 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_scale_for_bytes),
+        cmocka_unit_test(test_scale_for_bytes_rejects),
+        cmocka_unit_test(test_auto_can_drop),
+        cmocka_unit_test(test_auto_cold_without_drop),
+        cmocka_unit_test(test_auto_free_space_cap),
+        cmocka_unit_test(test_phases),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
