@@ -8,26 +8,7 @@ need_root
 need_cmd jq
 need_cmd losetup
 
-export TMPDIR="$SCRATCH/tmp"
-mkdir -p "$TMPDIR"
-PREFIX="$TMPDIR/fsbench-target."
-
-# If fsbench leaves a loop device behind, detach it at exit too (tap.sh knows only ours).
-rescue_loops() {
-    LOOPS="$LOOPS $(losetup -a | awk -F: -v p="$PREFIX" 'index($0, p) { print $1 }')"
-}
-trap 'rescue_loops; tap_cleanup' EXIT
-
-our_mounts() { awk -v p="$TMPDIR/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo; }
-our_loops() { losetup -a | grep -F "$PREFIX"; }
-
-# nothing_left WHAT: 3 assertions.
-nothing_left() {
-    is "$(our_mounts)" "" "$1: nothing mounted under \$TMPDIR"
-    is "$(our_loops)" "" "$1: no loop device backed by an fsbench-target image"
-    is "$(cd "$TMPDIR" && ls -d fsbench-target.* 2>/dev/null)" "" \
-        "$1: no fsbench-target directory left in \$TMPDIR"
-}
+. "$(dirname "$0")/../lib/target.sh"
 
 # unavailable FS: prints why FS cannot be tested here, or nothing.
 unavailable() {

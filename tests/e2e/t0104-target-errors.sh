@@ -7,18 +7,7 @@ need_root
 need_cmd losetup
 need_cmd mkfs.ext4
 
-export TMPDIR="$SCRATCH/tmp"
-mkdir -p "$TMPDIR"
-PREFIX="$TMPDIR/fsbench-target."
-
-# If fsbench leaves a loop device behind, detach it at exit too (tap.sh knows only ours).
-rescue_loops() {
-    LOOPS="$LOOPS $(losetup -a | awk -F: -v p="$PREFIX" 'index($0, p) { print $1 }')"
-}
-trap 'rescue_loops; tap_cleanup' EXIT
-
-our_mounts() { awk -v p="$TMPDIR/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo; }
-our_loops() { losetup -a | grep -F "$PREFIX"; }
+. "$(dirname "$0")/../lib/target.sh"
 
 # nothing_left WHAT: no mount under $TMPDIR, no loop device on an fsbench-target image, and
 # $TMPDIR empty: no image, mount point or run directory (3 assertions).
