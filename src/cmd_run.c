@@ -14,7 +14,10 @@
 #include "report.h"
 #include "runner.h"
 #include "scenario.h"
+#include "shape.h"
+#include "sizing.h"
 #include "tarsrc.h"
+#include "workload.h"
 
 static void run_usage(FILE *out)
 {
@@ -22,9 +25,12 @@ static void run_usage(FILE *out)
             "usage: fsbench run [OPTIONS] [SCENARIO]   (default scenario: basic)\n"
             "  --dir DIR         run in DIR (must exist, be writable and empty);\n"
             "                    default: a new directory under $TMPDIR or /tmp, removed after\n"
-            "  --tree PROFILE    tree profile (default tiny; see fsbench list), or tar:FILE for\n"
+            "  --tree PROFILE    tree profile (default tiny; see fsbench list), SHAPE.ini from\n"
+            "                    fsbench tree capture, or tar:FILE for\n"
             "                    any archive libarchive reads (decompressed before timing)\n"
             "  --scale X         multiply the profile's file count by X (default 1)\n"
+            "  --size SIZE|auto  scale the tree to about SIZE bytes (e.g. 10G), or size it from\n"
+            "                    RAM and whether caches can be dropped (see README)\n"
             "  --seed N          tree seed (default 1)\n"
             "  --runs N|auto     runs of the scenario (default 1); auto: until every phase's\n"
             "                    median (or ratio between configurations) is --precision precise\n"
@@ -35,6 +41,8 @@ static void run_usage(FILE *out)
             "  --engine NAME     posix (default), uring (batched io_uring), auto (uring where it\n"
             "                    was measured faster: extract, delete), null (the harness alone)\n"
             "  --queue-depth N   io_uring queue depth (default 64)\n"
+            "  -j N, --threads N threads per phase, 1-64 (default 1): extract, walk, statwalk,\n"
+            "                    read, copy and delete split their work; other phases use one\n"
             "  --format F        table (default) or seeds\n"
             "  --json FILE       write every run as JSON to FILE (- for stdout)\n"
             "  --label NAME      name this run set in the results store\n"
@@ -55,6 +63,7 @@ static void run_usage(FILE *out)
             "  -i N, --initial N compilebench: initial trees (default 3)\n"
             "  -r N, --random N  compilebench: random operations (default 20)\n"
             "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
+            "  --fsync-rounds N  cvs: fsyncstorm passes (default 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
             "  --age-fullness F  age: or when the file system is F full (0.8)\n");
 }
@@ -63,7 +72,7 @@ enum {
     OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
-    OPT_AGE_FULLNESS
+    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE
 };
 
 #define MAX_MOUNT_OPTS 16
@@ -119,6 +128,9 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     for (size_t i = 0; i < ta->nfs; i++)
         if (target_check_fstype(ta->fs[i]) < 0)
             return EXIT_RUN_FAILED;
+    if (ro->keep_fs && ta->nfs > 1 && !ro->no_interleave)
+        return error("--keep-fs with several --fs needs --no-interleave: there is one image, "
+                     "so interleaved rounds would mkfs it before every run"), EXIT_USAGE;
     if (!ta->nmount)
         ta->mount_opts[ta->nmount++] = "defaults";
     for (size_t i = 0; i < ta->nfs; i++)
@@ -130,6 +142,14 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
             c->fstype = ta->fs[i];
             c->mount_opts = ta->mount_opts[j];
             snprintf(c->name, sizeof c->name, "%s:%s", ta->fs[i], ta->mount_opts[j]);
+            /* the same set twice (an A/A check) gets a distinct name */
+            for (size_t k = 0; k + 1 < ro->nconfigs; k++)
+                if (!strcmp(ro->configs[k].name, c->name)) {
+                    char base[RES_NAME_MAX];
+                    snprintf(base, sizeof base, "%s", c->name);
+                    snprintf(c->name, sizeof c->name, "%.58s#%zu", base, ro->nconfigs);
+                    break;
+                }
         }
     ro->tspec = &ta->spec;
     return 0;
@@ -141,7 +161,7 @@ int cmd_run(int argc, char **argv)
         {"dir", required_argument, NULL, 'd'},     {"tree", required_argument, NULL, 't'},
         {"scale", required_argument, NULL, 's'},   {"seed", required_argument, NULL, 'S'},
         {"runs", required_argument, NULL, 'n'},    {"engine", required_argument, NULL, 'e'},
-        {"format", required_argument, NULL, 'f'},  {"json", required_argument, NULL, 'j'},
+        {"format", required_argument, NULL, 'f'},  {"json", required_argument, NULL, OPT_JSON},
         {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
         {"no-save", no_argument, NULL, OPT_NO_SAVE},
         {"interval", required_argument, NULL, OPT_INTERVAL},
@@ -165,6 +185,9 @@ int cmd_run(int argc, char **argv)
         {"fsync-dir", no_argument, NULL, OPT_FSYNC_DIR},
         {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
         {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
+        {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
+        {"size", required_argument, NULL, OPT_SIZE},
+        {"threads", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct runner_opts ro = {0};
@@ -177,21 +200,24 @@ int cmd_run(int argc, char **argv)
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
+    const char *size_arg = NULL;
+    int scaled = 0;
     double d;
-    const char *profile = "tiny", *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
+    const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
     unsigned long long seed = 1;
     unsigned long ul;
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hi:r:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hi:j:r:", opts, NULL)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
         case 's':
             if (cli_parse_positive(optarg, &scale) < 0)
                 return error("--scale: '%s' is not a positive number", optarg), EXIT_USAGE;
+            scaled = 1;
             break;
         case 'S':
             if (cli_parse_u64(optarg, &seed) < 0)
@@ -227,6 +253,12 @@ int cmd_run(int argc, char **argv)
                 return error("--warmup: '%s' is not a whole number", optarg), EXIT_USAGE;
             ro.warmup = strcmp(optarg, "0") ? (unsigned)ul : 0;
             break;
+        case 'j':
+            if (cli_parse_count(optarg, &ul) < 0 || ul > RUNNER_MAX_THREADS)
+                return error("--threads: '%s' is not a whole number from 1 to %d", optarg,
+                             RUNNER_MAX_THREADS), EXIT_USAGE;
+            ro.threads = (unsigned)ul;
+            break;
         case 'i':
             if (cli_parse_count(optarg, &ul) < 0 || ul > 1000)
                 return error("--initial: '%s' is not a positive whole number", optarg),
@@ -241,16 +273,25 @@ int cmd_run(int argc, char **argv)
             break;
         case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
         case OPT_AGE_WRITTEN:
-            if (cli_parse_positive(optarg, &d) < 0 || d > 50)
+            /* 0: no written limit (only fullness and the safety limit stop it) */
+            if ((strcmp(optarg, "0") && cli_parse_positive(optarg, &d) < 0) || d > 50)
                 return error("--age-written: '%s' is not a number from 0 to 50", optarg),
                        EXIT_USAGE;
-            ro.params.age_written = d;
+            ro.params.age_written = strcmp(optarg, "0") ? d : 0;
             break;
         case OPT_AGE_FULLNESS:
-            if (cli_parse_positive(optarg, &d) < 0 || d >= 1)
-                return error("--age-fullness: '%s' is not a fraction below 1", optarg),
+            /* 0: no fullness limit */
+            if ((strcmp(optarg, "0") && cli_parse_positive(optarg, &d) < 0) || d >= 1)
+                return error("--age-fullness: '%s' is not a fraction from 0 to below 1",
+                             optarg), EXIT_USAGE;
+            ro.params.age_fullness = strcmp(optarg, "0") ? d : 0;
+            break;
+        case OPT_SIZE: size_arg = optarg; break;
+        case OPT_FSYNC_ROUNDS:
+            if (cli_parse_count(optarg, &ul) < 0 || ul > 100)
+                return error("--fsync-rounds: '%s' is not a whole number from 1 to 100", optarg),
                        EXIT_USAGE;
-            ro.params.age_fullness = d;
+            ro.params.fsync_rounds = (unsigned)ul;
             break;
         case 'e':
             if (!strcmp(optarg, "auto")) {
@@ -274,7 +315,7 @@ int cmd_run(int argc, char **argv)
             if (format < 0)
                 return error("--format: unknown format '%s' (table, seeds)", optarg), EXIT_USAGE;
             break;
-        case 'j': json = optarg; break;
+        case OPT_JSON: json = optarg; break;
         case 'l': label = optarg; break;
         case 'D': db = optarg; break;
         case OPT_NO_SAVE: save = 0; break;
@@ -297,7 +338,10 @@ int cmd_run(int argc, char **argv)
                 return error("--mount-opts: at most %d option sets", MAX_MOUNT_OPTS), EXIT_USAGE;
             ta.mount_opts[ta.nmount++] = optarg;
             break;
-        case OPT_KEEP_FS: ro.keep_fs = true; break;
+        case OPT_KEEP_FS:
+            ro.keep_fs = true;
+            ro.params.age_once = true;
+            break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case 'h': run_usage(stdout); return EXIT_OK;
         default: run_usage(stderr); return EXIT_USAGE;
@@ -310,18 +354,47 @@ int cmd_run(int argc, char **argv)
     const struct scenario *scen = scenario_find(scen_name);
     if (!scen && !phases)
         return error("unknown scenario '%s' (see 'fsbench list')", scen_name), EXIT_USAGE;
+    if (!profile) {
+        /* compilebench models kernel trees (a 2.6-era checkout is a quarter of today's) */
+        profile = "tiny";
+        if (scen && !strcmp(scen->name, "compilebench")) {
+            profile = "kernel";
+            scale *= WL_CB_KERNEL_SCALE;
+        }
+    }
     if (!strncmp(profile, "tar:", 4)) {
         if (!profile[4])
             return error("--tree: tar: needs a file name (tar:FILE)"), EXIT_USAGE;
+    } else if (shape_is_path(profile)) {
+        /* a shape captured from a real tree; it must outlive the run */
+        static struct shape_model shape_model;
+        if (shape_model_load(profile, &shape_model) < 0)
+            return EXIT_USAGE;
+        ro.tree.prof = &shape_model.prof;
     } else if (!(ro.tree.prof = profile_find(profile))) {
         return error("--tree: unknown profile '%s' (see 'fsbench list')", profile), EXIT_USAGE;
     }
     ro.tree.scale = scale;
     ro.tree.seed = seed;
-    int n = scenario_resolve(phases ? phases : scen->phases, ro.phases, SCENARIO_MAX_PHASES);
+    /* cvs: fsyncstorm x --fsync-rounds */
+    char cvs[512];
+    const char *list = phases ? phases : scen->phases;
+    if (!phases && !strcmp(scen->name, "cvs") && ro.params.fsync_rounds != 2) {
+        int used = snprintf(cvs, sizeof cvs, "extract,sync");
+        for (unsigned i = 0; i < ro.params.fsync_rounds && used < (int)sizeof cvs; i++)
+            used += snprintf(cvs + used, sizeof cvs - (size_t)used, ",fsyncstorm");
+        snprintf(cvs + used, sizeof cvs - (size_t)used, ",delete,sync");
+        list = cvs;
+    }
+    int n = scenario_resolve(list, ro.phases, SCENARIO_MAX_PHASES);
     if (n < 0)
         return EXIT_USAGE;
     ro.nphases = (size_t)n;
+    for (size_t i = 0; i < ro.nphases; i++)
+        if (ro.phases[i]->flags & PHASE_KEEPS_TREE && !ta.image && !ta.spec.device && !ro.dir)
+            return error("phase %s writes several times the size of the file system it runs "
+                         "on: give it one with --image SIZE, --device DEV or --dir DIR",
+                         ro.phases[i]->name), EXIT_USAGE;
     char why[256];
     if ((ro.eng == &engine_uring || ro.async_eng) && uring_available(why, sizeof why) < 0) {
         if (ro.eng == &engine_uring)
@@ -340,6 +413,16 @@ int cmd_run(int argc, char **argv)
     int trc = setup_targets(&ta, &ro);
     if (trc)
         return trc;
+    if (size_arg) {
+        if (scaled)
+            return error("--size and --scale exclude each other"), EXIT_USAGE;
+        if (!ro.tree.prof)
+            return error("--size needs a tree profile, not an archive"), EXIT_USAGE;
+        trc = sizing_apply(size_arg, &ro.tree, ro.phases, ro.nphases, ro.dir,
+                           ta.spec.image_bytes);
+        if (trc)
+            return trc;
+    }
     if (cli_check_label(label))
         return EXIT_USAGE;
     struct cli_output out = {

@@ -8,7 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-volatile sig_atomic_t phase_interrupt;
+_Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal handler");
+volatile atomic_int phase_interrupt;
 
 const struct phase_def phase_table[] = {
     {"extract", "create the tree: mkdir, create+write every file, symlinks (like tar -x)",
@@ -62,6 +63,8 @@ int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_
         r->status = PHASE_FAILED;
         int e = neg_errno < 0 ? -neg_errno : neg_errno;
         snprintf(r->note, sizeof r->note, "%s %s: %s", op, path, strerror(e));
+        if (ctx->par)
+            phase_par_publish(ctx); /* a thread's copy: the first failure is the phase's */
     }
     return -1;
 }
@@ -78,11 +81,21 @@ int phase_skip(struct phase_ctx *ctx, const char *fmt, ...)
 
 int phase_check_interrupt(struct phase_ctx *ctx)
 {
-    if (!phase_interrupt)
+    if (phase_interrupt) {
+        if (ctx->res->status != PHASE_FAILED) {
+            ctx->res->status = PHASE_FAILED;
+            snprintf(ctx->res->note, sizeof ctx->res->note, "interrupted by a signal");
+            if (ctx->par)
+                phase_par_publish(ctx);
+        }
+        return -1;
+    }
+    if (!ctx->stop || !atomic_load_explicit(ctx->stop, memory_order_relaxed))
         return 0;
+    /* A peer thread failed first; its failure is the phase's, this note is never shown. */
     if (ctx->res->status != PHASE_FAILED) {
         ctx->res->status = PHASE_FAILED;
-        snprintf(ctx->res->note, sizeof ctx->res->note, "interrupted by a signal");
+        snprintf(ctx->res->note, sizeof ctx->res->note, "stopped: another thread failed");
     }
     return -1;
 }

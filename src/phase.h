@@ -9,6 +9,7 @@
 #define FSBENCH_PHASE_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "engine.h"
@@ -28,6 +29,7 @@ enum {
 
 struct target;
 struct workspace;
+struct phase_par;
 struct tarsrc;
 
 /* Options of the workload phases (fsbench run sets them from its command line). */
@@ -38,6 +40,7 @@ struct phase_params {
     bool fsync_dir;             /* fsyncstorm: also fsync the directory after each rename */
     double age_written;         /* age: stop after writing this multiple of the fs size */
     double age_fullness;        /* age: or when the fs is this full (0..1) */
+    bool age_once;              /* age: a later run finding the aged files skips (--keep-fs) */
 };
 
 struct phase_ctx {
@@ -57,6 +60,20 @@ struct phase_ctx {
     const struct phase_params *params; /* never NULL when run by the runner */
     const char *command;        /* the cmd phase's shell command (the configuration's) */
     uint64_t seed;              /* run seed for phases that make random choices */
+    /* Threads (-j N). workers[0..nworkers) each have their own op counters and engine
+     * state, and bufs[i] is worker i's I/O buffer (buflen bytes); workers[0] is *w and
+     * bufs[0] is buf. NULL / 0: w alone. Phases without a parallel version use w only. */
+    struct eng_worker *workers;
+    void *const *bufs;
+    unsigned nworkers;
+    /* Set by phase_par_run in each thread's copy (NULL outside it): stop is raised when a
+     * peer failed or was interrupted, so phase_check_interrupt() stops this thread too;
+     * par is where phase_fail publishes this thread's first failure (phase_par.c). */
+    const _Atomic int *stop;
+    struct phase_par *par;
+    /* CPU time of the helper threads phase_par_run started (RUSAGE_THREAD), added here
+     * after they are joined; the runner adds the calling thread's own. */
+    double helper_user_s, helper_sys_s;
 };
 
 struct phase_def {
@@ -77,8 +94,27 @@ int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_
 int phase_skip(struct phase_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Set by SIGINT/SIGTERM; phases stop at the next entry when it is set. */
-extern volatile sig_atomic_t phase_interrupt;
+/* A lock-free atomic (so async-signal-safe, like sig_atomic_t) because threads read it. */
+extern volatile atomic_int phase_interrupt;
 int phase_check_interrupt(struct phase_ctx *ctx);
+
+/* ---- threads (phase_par.c) ----
+ * phase_par_run runs fn on every worker of ctx at once: worker 0 on the calling thread,
+ * the others on threads started for the call and joined before it returns. Each call of fn
+ * gets its own copy of ctx (w, buf and res its own; res starts zeroed) and must count into
+ * that. Afterwards the copies' files, dirs and symlinks are added to ctx->res, and the
+ * first failure of any thread becomes ctx->res's status and note: phase_fail (and an
+ * interrupt seen by phase_check_interrupt) in a thread's copy publishes it at once, under a
+ * lock, and raises the stop flag every copy's phase_check_interrupt() sees, then calls
+ * on_stop(arg) once (wake threads waiting for work; may be NULL). A thread stopped that way
+ * publishes nothing. Every worker's queued operations are drained before its thread ends.
+ * 0, or -1 when some thread failed. */
+int phase_par_run(struct phase_ctx *ctx, int (*fn)(struct phase_ctx *t, unsigned idx, void *arg),
+                  void (*on_stop)(void *arg), void *arg);
+/* Called by phase_fail and phase_check_interrupt for a thread's copy (t->par set). */
+void phase_par_publish(struct phase_ctx *t);
+/* Threads a phase may use: nworkers, at least 1. */
+unsigned phase_threads(const struct phase_ctx *ctx);
 
 /* Phase run functions, one file per family. */
 int phase_extract(struct phase_ctx *ctx);

@@ -234,7 +234,8 @@ int phase_age(struct phase_ctx *ctx)
         return phase_fail(ctx, "age", PHASE_TREE_DIR, -EINVAL);
     /* With --keep-fs the file system is aged once and measured many times. */
     struct stat mst;
-    if (aged_known && ctx->eng->stat(ctx->w, ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
+    if (ctx->params && ctx->params->age_once && aged_known &&
+        ctx->eng->stat(ctx->w, ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
         mst.st_dev == aged_dev && mst.st_ino == aged_ino)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
     struct statvfs sv;

@@ -2,14 +2,28 @@
  * their modes and times, regular files' data (copy_file_range where the file system takes
  * it) with modes and times, symlinks with their targets and times. Hard links are copied as
  * separate files (synthetic trees have none).
+ *
+ * Threads (-j N > 1): the same copier, fed by a shared queue of directories (workq.h): a
+ * worker that made and opened a directory's copy hands the pair of fds to the queue when
+ * another worker waits for work, else descends itself. A directory's times are set after
+ * its own entries are made, by the worker that scanned it (by workspace path). That is
+ * post-order enough: a directory's mtime changes only when entries are added to it, not
+ * when its subdirectories fill, and nothing reads the copy's directories afterwards, so
+ * no count across threads is needed (delete needs one: see phase_delete.c). The top
+ * "copy" gets its times after every thread is done, as with one thread. Counts and ops by
+ * kind are the same for any N. With N = 1 there is no queue and no lock.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "dirscan.h"
 #include "phase.h"
+#include "workq.h"
 
 static int copy_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
                      const char *name, int rc)
@@ -18,8 +32,27 @@ static int copy_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
     return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
 }
 
-/* Copies the entries of source level `level` (fd open there) into directory fd dst. */
-static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level, int dst)
+/* Hands a directory (source fd sfd, its copy dfd; entry `name` of the deepest level of s)
+ * to the queue. 0, or -1 when it cannot (no memory): the caller descends itself. */
+static int hand_off(struct workq *q, struct dirscan_stack *s, int sfd, int dfd,
+                    const char *name, const struct timespec times[2])
+{
+    char path[PATH_MAX];
+    struct workq_item it = {.fd = sfd, .fd2 = dfd, .times = {times[0], times[1]}};
+    it.path = strdup(dirscan_path(s, name, path, sizeof path));
+    if (!it.path)
+        return -1;
+    if (workq_put(q, &it) < 0) {
+        free(it.path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Copies the entries of source level `level` (fd open there) into directory fd dst; with
+ * a queue q (threads), subdirectories may go to other workers. */
+static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level, int dst,
+                    struct workq *q)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
@@ -49,10 +82,13 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
                 e->close(w, sfd);
                 return copy_fail(ctx, s, "open copy of", ent.name, dfd);
             }
+            if (q && (workq_hungry(q) || (level == 0 && workq_short(q))) &&
+                hand_off(q, s, sfd, dfd, ent.name, times) == 0)
+                continue; /* its times and count: the worker that takes it */
             if (!dirscan_push(s, sfd, ent.name)) {
                 rc = copy_fail(ctx, s, "copy", ent.name, -ENOMEM);
             } else {
-                rc = copy_dir(ctx, s, level + 1, dfd);
+                rc = copy_dir(ctx, s, level + 1, dfd, q);
                 dirscan_pop(s);
             }
             e->close(w, dfd);
@@ -91,6 +127,69 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
     return 0;
 }
 
+/* One thread: copies the directories it takes from the queue until all are done. */
+static int copy_worker(struct phase_ctx *t, unsigned idx, void *arg)
+{
+    struct workq *q = arg;
+    struct dirscan_stack s = {0};
+    struct workq_item it;
+    int rc = 0;
+    while (rc == 0 && workq_get(q, &it) > 0) {
+        if (!dirscan_push(&s, it.fd, it.path)) {
+            rc = phase_fail(t, "copy", it.path, -ENOMEM);
+        } else {
+            rc = copy_dir(t, &s, 0, it.fd2, q);
+            dirscan_pop(&s);
+        }
+        t->eng->close(t->w, it.fd2);
+        t->eng->close(t->w, it.fd);
+        /* the top's times are set by phase_copy once every thread is done */
+        size_t tl = strlen(PHASE_TREE_DIR);
+        if (rc == 0 && strcmp(it.path, PHASE_TREE_DIR)) {
+            char dpath[PATH_MAX];
+            snprintf(dpath, sizeof dpath, "%s%s", PHASE_COPY_DIR, it.path + tl);
+            rc = t->eng->set_times(t->w, t->ws_fd, dpath, it.times);
+            if (rc < 0)
+                rc = phase_fail(t, "set times of", it.path, rc);
+            else
+                t->res->dirs++;
+        }
+        free(it.path);
+        workq_done(q);
+    }
+    dirscan_free(&s);
+    return rc;
+}
+
+static void copy_stop(void *arg)
+{
+    workq_stop(arg);
+}
+
+static void drop_item(struct workq_item *it, void *arg)
+{
+    struct phase_ctx *ctx = arg;
+    ctx->eng->close(ctx->w, it->fd2);
+    ctx->eng->close(ctx->w, it->fd);
+}
+
+/* Copies source fd sfd into dfd on phase_threads(ctx) threads; takes both fds. */
+static int copy_par(struct phase_ctx *ctx, int sfd, int dfd)
+{
+    struct workq *q = workq_new(phase_threads(ctx));
+    struct workq_item it = {.fd = sfd, .fd2 = dfd, .path = strdup(PHASE_TREE_DIR)};
+    if (!q || !it.path || workq_put(q, &it) < 0) {
+        free(it.path);
+        workq_free(q, NULL, NULL);
+        ctx->eng->close(ctx->w, dfd);
+        ctx->eng->close(ctx->w, sfd);
+        return phase_fail(ctx, "copy", PHASE_TREE_DIR, -ENOMEM);
+    }
+    int rc = phase_par_run(ctx, copy_worker, copy_stop, q);
+    workq_free(q, drop_item, ctx);
+    return rc;
+}
+
 int phase_copy(struct phase_ctx *ctx)
 {
     const struct engine *e = ctx->eng;
@@ -110,14 +209,18 @@ int phase_copy(struct phase_ctx *ctx)
         e->close(w, sfd);
         return phase_fail(ctx, "open", PHASE_COPY_DIR, dfd);
     }
-    struct dirscan_stack s = {0};
-    if (!dirscan_push(&s, sfd, PHASE_TREE_DIR))
-        rc = phase_fail(ctx, "copy", PHASE_TREE_DIR, -ENOMEM);
-    else
-        rc = copy_dir(ctx, &s, 0, dfd);
-    dirscan_free(&s);
-    e->close(w, dfd);
-    e->close(w, sfd);
+    if (phase_threads(ctx) > 1) {
+        rc = copy_par(ctx, sfd, dfd);
+    } else {
+        struct dirscan_stack s = {0};
+        if (!dirscan_push(&s, sfd, PHASE_TREE_DIR))
+            rc = phase_fail(ctx, "copy", PHASE_TREE_DIR, -ENOMEM);
+        else
+            rc = copy_dir(ctx, &s, 0, dfd, NULL);
+        dirscan_free(&s);
+        e->close(w, dfd);
+        e->close(w, sfd);
+    }
     if (rc == 0) {
         struct timespec times[2] = {st.st_atim, st.st_mtim};
         rc = e->set_times(w, ctx->ws_fd, PHASE_COPY_DIR, times);

@@ -4,6 +4,26 @@
  * Unlinking while a directory is being read is safe on Linux file systems, but POSIX leaves
  * it unspecified whether entries are still returned, so a directory that is not empty when
  * its scan ends is scanned again (a few times at most) before giving up.
+ *
+ * Threads (-j N > 1): the same scanner, fed by a shared queue of directories (workq.h); a
+ * worker hands an opened subdirectory to the queue when another worker waits for work.
+ * A directory can only be removed once everything below it is gone, also what other
+ * workers took, so removal is post-order across threads:
+ *  - every queue item carries a node; a node has a parent pointer (the node of its nearest
+ *    ancestor that has one) and a pending count: 1 for the scan of the directory itself
+ *    plus 1 for every child node;
+ *  - a worker handing off a subdirectory from deep inside its own item first gives a node
+ *    to each directory between the item's root and the subdirectory that has none yet
+ *    (allocated on demand, each one's scan pending, counted in its parent), then counts
+ *    the new node in the node of the directory being scanned;
+ *  - a worker finishing the scan of a directory that has a node (drains its queued
+ *    operations first) decrements the count instead of removing the directory; whoever
+ *    brings a count to 0 removes that directory by its workspace path and decrements the
+ *    parent's, and so on up. Directories without a node are removed as in one thread.
+ * So every directory is removed exactly once, after its contents, by whichever thread
+ * finished last below it; counts (files, dirs, symlinks, unlink and rmdir ops) equal one
+ * thread's. Nodes live until the phase ends (a failure may leave counts above 0).
+ * With N = 1 there is no queue, no node and no lock.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -11,8 +31,13 @@
 #include <limits.h>
 #include <sys/stat.h>
 
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "dirscan.h"
 #include "phase.h"
+#include "workq.h"
 
 #define DELETE_RESCANS 4
 
@@ -23,8 +48,157 @@ static int del_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *
     return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
 }
 
-/* Empties the directory at level `level` of s (its fd open there). */
-static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level)
+/* A directory whose removal waits for other threads (see the file comment). */
+struct del_node {
+    struct del_node *parent;    /* NULL: a workspace top ("tree", "copy"): not counted */
+    _Atomic unsigned pending;   /* its own scan + child nodes not yet removed */
+    char *path;                 /* workspace-relative */
+    struct del_node *next_all;  /* every node of the phase, freed at its end */
+};
+
+/* What the threads share. */
+struct del_par {
+    struct workq *q;
+    pthread_mutex_t mu;         /* guards all */
+    struct del_node *all;
+};
+
+/* One thread's state: the node of each level of its dirscan stack (NULL: none yet). */
+struct del_thr {
+    struct del_par *dp;
+    struct del_node **nodes;
+    size_t cap;
+};
+
+static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level,
+                     struct del_thr *dt);
+
+/* A new node for path with one pending scan, counted in parent; NULL when out of memory. */
+static struct del_node *node_new(struct del_par *dp, struct del_node *parent, const char *path)
+{
+    struct del_node *n = calloc(1, sizeof *n);
+    if (!n || !(n->path = strdup(path))) {
+        free(n);
+        return NULL;
+    }
+    n->parent = parent;
+    atomic_init(&n->pending, 1);
+    if (parent)
+        atomic_fetch_add(&parent->pending, 1);
+    pthread_mutex_lock(&dp->mu);
+    n->next_all = dp->all;
+    dp->all = n;
+    pthread_mutex_unlock(&dp->mu);
+    return n;
+}
+
+/* Makes room for the node of level `level`. 0 or -ENOMEM. */
+static int node_slot(struct del_thr *dt, size_t level)
+{
+    if (level < dt->cap)
+        return 0;
+    size_t ncap = dt->cap ? dt->cap * 2 : 32;
+    while (ncap <= level)
+        ncap *= 2;
+    struct del_node **p = realloc(dt->nodes, ncap * sizeof *p);
+    if (!p)
+        return -ENOMEM;
+    memset(p + dt->cap, 0, (ncap - dt->cap) * sizeof *p);
+    dt->nodes = p;
+    dt->cap = ncap;
+    return 0;
+}
+
+/* Removes directory `path` (workspace-relative), emptying it again if entries reappear. */
+static int rmdir_path(struct phase_ctx *ctx, const char *path)
+{
+    const struct engine *e = ctx->eng;
+    for (int pass = 0;; pass++) {
+        int rc = e->unlink(ctx->w, ctx->ws_fd, path, AT_REMOVEDIR);
+        if (rc == 0)
+            return 0;
+        if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
+            return phase_fail(ctx, "rmdir", path, rc);
+        int fd = e->opendir(ctx->w, ctx->ws_fd, path);
+        if (fd < 0)
+            return phase_fail(ctx, "open", path, fd);
+        struct dirscan_stack s = {0};
+        if (!dirscan_push(&s, fd, path))
+            rc = phase_fail(ctx, "delete", path, -ENOMEM);
+        else
+            rc = empty_dir(ctx, &s, 0, NULL);
+        dirscan_free(&s);
+        e->close(ctx->w, fd);
+        if (rc < 0)
+            return -1;
+        int d = e->drain(ctx->w);
+        if (d < 0)
+            return phase_fail(ctx, "delete", path, d);
+    }
+}
+
+/* This thread finished scanning node n's directory: count it down, and remove every
+ * directory on the way up whose count reaches 0. 0 or -1. */
+static int node_finish(struct phase_ctx *ctx, struct del_node *n)
+{
+    while (n) {
+        /* Our queued unlinks below n must be done before another thread's rmdir. */
+        int d = ctx->eng->drain(ctx->w);
+        if (d < 0)
+            return phase_fail(ctx, "delete", n->path, d);
+        if (atomic_fetch_sub(&n->pending, 1) != 1)
+            return 0;
+        if (rmdir_path(ctx, n->path) < 0)
+            return -1;
+        if (n->parent)
+            ctx->res->dirs++;
+        n = n->parent;
+    }
+    return 0;
+}
+
+/* "root/a/b": the path of level k of s. */
+static const char *level_path(const struct dirscan_stack *s, size_t k, char *buf, size_t len)
+{
+    struct dirscan_stack v = *s;
+    v.n = k + 1;
+    return dirscan_path(&v, NULL, buf, len);
+}
+
+/* Hands the open subdirectory cfd, entry `name` of level `level`, to the queue (see the
+ * file comment). 0, or -1 when it cannot (no memory): the caller descends itself. */
+static int hand_off(struct del_thr *dt, struct dirscan_stack *s, size_t level, int cfd,
+                    const char *name)
+{
+    char path[PATH_MAX];
+    if (node_slot(dt, level + 1) < 0)
+        return -1;
+    for (size_t k = 1; k <= level; k++) {
+        if (dt->nodes[k])
+            continue;
+        dt->nodes[k] = node_new(dt->dp, dt->nodes[k - 1], level_path(s, k, path, sizeof path));
+        if (!dt->nodes[k])
+            return -1;
+    }
+    dirscan_path(s, name, path, sizeof path);
+    struct workq_item it = {.fd = cfd, .fd2 = -1, .path = strdup(path)};
+    if (!it.path)
+        return -1;
+    it.node = node_new(dt->dp, dt->nodes[level], path);
+    if (!it.node || workq_put(dt->dp->q, &it) < 0) {
+        free(it.path);
+        if (it.node) /* never queued: it is gone as far as its parent is concerned */
+            atomic_fetch_sub(&dt->nodes[level]->pending, 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* Empties the directory at level `level` of s (its fd open there). With dt (threads), a
+ * subdirectory may go to another worker, and directories with a node are removed by
+ * node_finish instead of here. */
+static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level,
+                     struct del_thr *dt)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
@@ -53,26 +227,50 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t leve
                 ctx->res->files++;
             continue;
         }
+        bool deferred = false;
         for (int pass = 0;; pass++) {
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
                 return del_fail(ctx, s, "open", ent.name, cfd);
+            if (dt && pass == 0 &&
+                (workq_hungry(dt->dp->q) || (level == 0 && workq_short(dt->dp->q))) &&
+                hand_off(dt, s, level, cfd, ent.name) == 0) {
+                deferred = true; /* removed and counted by node_finish */
+                break;
+            }
             if (!dirscan_push(s, cfd, ent.name)) {
                 e->close(w, cfd);
                 return del_fail(ctx, s, "delete", ent.name, -ENOMEM);
             }
-            int rc = empty_dir(ctx, s, level + 1);
+            if (dt && node_slot(dt, level + 1) < 0) {
+                dirscan_pop(s);
+                e->close(w, cfd);
+                return del_fail(ctx, s, "delete", ent.name, -ENOMEM);
+            }
+            if (dt)
+                dt->nodes[level + 1] = NULL;
+            int rc = empty_dir(ctx, s, level + 1, dt);
             dirscan_pop(s);
             e->close(w, cfd);
             if (rc)
                 return rc;
+            if (dt && dt->nodes[level + 1]) {
+                /* something below went to another worker: the last one out removes it */
+                struct del_node *n = dt->nodes[level + 1];
+                dt->nodes[level + 1] = NULL;
+                if (node_finish(ctx, n) < 0)
+                    return -1;
+                deferred = true;
+                break;
+            }
             rc = e->unlink(w, fd, ent.name, AT_REMOVEDIR);
             if (rc == 0)
                 break;
             if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
                 return del_fail(ctx, s, "rmdir", ent.name, rc);
         }
-        ctx->res->dirs++;
+        if (!deferred)
+            ctx->res->dirs++;
     }
     if (r < 0)
         return del_fail(ctx, s, "readdir", NULL, r);
@@ -97,7 +295,7 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
             e->close(ctx->w, fd);
             return phase_fail(ctx, "delete", name, -ENOMEM);
         }
-        rc = empty_dir(ctx, s, 0);
+        rc = empty_dir(ctx, s, 0, NULL);
         dirscan_pop(s);
         e->close(ctx->w, fd);
         if (rc)
@@ -110,8 +308,91 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
     }
 }
 
+/* One thread: empties the directories it takes from the queue until all are done. */
+static int delete_worker(struct phase_ctx *t, unsigned idx, void *arg)
+{
+    struct del_thr dt = {.dp = arg};
+    struct dirscan_stack s = {0};
+    struct workq_item it;
+    int rc = 0;
+    while (rc == 0 && workq_get(dt.dp->q, &it) > 0) {
+        if (node_slot(&dt, 0) < 0 || !dirscan_push(&s, it.fd, it.path)) {
+            rc = phase_fail(t, "delete", it.path, -ENOMEM);
+        } else {
+            dt.nodes[0] = it.node;
+            rc = empty_dir(t, &s, 0, &dt);
+            dirscan_pop(&s);
+        }
+        t->eng->close(t->w, it.fd);
+        if (rc == 0)
+            rc = node_finish(t, it.node);
+        free(it.path);
+        workq_done(dt.dp->q);
+    }
+    dirscan_free(&s);
+    free(dt.nodes);
+    return rc;
+}
+
+static void delete_stop(void *arg)
+{
+    workq_stop(((struct del_par *)arg)->q);
+}
+
+static void drop_item(struct workq_item *it, void *arg)
+{
+    struct phase_ctx *ctx = arg;
+    ctx->eng->close(ctx->w, it->fd);
+}
+
+/* phase_delete on phase_threads(ctx) threads: the queue starts with both tops. */
+static int delete_par(struct phase_ctx *ctx)
+{
+    struct del_par dp = {.q = workq_new(phase_threads(ctx))};
+    if (!dp.q)
+        return phase_fail(ctx, "delete", PHASE_TREE_DIR, -ENOMEM);
+    pthread_mutex_init(&dp.mu, NULL);
+    int rc = 0;
+    const char *tops[] = {PHASE_TREE_DIR, PHASE_COPY_DIR};
+    for (size_t i = 0; i < 2 && rc == 0; i++) {
+        struct stat st;
+        int r = ctx->eng->stat(ctx->w, ctx->ws_fd, tops[i], &st);
+        if (r == -ENOENT)
+            continue;
+        if (r < 0) {
+            rc = phase_fail(ctx, "stat", tops[i], r);
+            break;
+        }
+        int fd = ctx->eng->opendir(ctx->w, ctx->ws_fd, tops[i]);
+        if (fd < 0) {
+            rc = phase_fail(ctx, "open", tops[i], fd);
+            break;
+        }
+        struct workq_item it = {.fd = fd, .fd2 = -1, .path = strdup(tops[i])};
+        it.node = node_new(&dp, NULL, tops[i]);
+        if (!it.path || !it.node || workq_put(dp.q, &it) < 0) {
+            free(it.path);
+            ctx->eng->close(ctx->w, fd);
+            rc = phase_fail(ctx, "delete", tops[i], -ENOMEM);
+        }
+    }
+    if (rc == 0)
+        rc = phase_par_run(ctx, delete_worker, delete_stop, &dp);
+    workq_free(dp.q, drop_item, ctx);
+    while (dp.all) {
+        struct del_node *n = dp.all;
+        dp.all = n->next_all;
+        free(n->path);
+        free(n);
+    }
+    pthread_mutex_destroy(&dp.mu);
+    return rc;
+}
+
 int phase_delete(struct phase_ctx *ctx)
 {
+    if (phase_threads(ctx) > 1)
+        return delete_par(ctx);
     struct dirscan_stack s = {0};
     int rc = delete_top(ctx, &s, PHASE_TREE_DIR);
     if (rc == 0)

@@ -1,15 +1,33 @@
 /* phase_extract.c — create the tree under test, like tar -x: stream the synthetic tree and
  * for each entry mkdir, create+write or symlink through the engine, relative to the fd of
  * the directory being filled. Directory fds are kept on a stack as deep as the tree.
+ *
+ * Threads (-j N > 1, synthetic trees): partitioned by subtree, so threads never fill the
+ * same directory. A split depth d is chosen: the smallest depth holding at least
+ * EXTRACT_SPLIT_PER_THREAD x N directories (counted by dry walks that skip every subtree
+ * below the depth tried, so they cost only the levels above it), else the depth with the
+ * most, at most EXTRACT_SPLIT_MAX_DEPTH. The calling thread first makes the spine: every
+ * entry above depth d and the depth-d directories themselves, skipping their contents
+ * (tree_skip_subtree). Then every thread runs its own generator over the same tree and
+ * claims depth-d subtrees through an atomic counter: it walks the spine again without
+ * touching the file system, skips the subtrees it did not claim, and fills the one it
+ * claimed under an fd it opened for it. Symlinks point within their own directory, so the
+ * order across threads does not matter. Counts and ops by kind are the same for any N.
+ * Archives (ctx->tar) are extracted by one thread: their order is the archive's.
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "phase.h"
 #include "tarsrc.h"
 #include "tree.h"
+
+#define EXTRACT_SPLIT_PER_THREAD 8
+#define EXTRACT_SPLIT_MAX_DEPTH 8
 
 struct fd_stack {
     int *fd;
@@ -43,8 +61,12 @@ static int extract_fail(struct phase_ctx *ctx, struct tree_gen *g, const char *o
     return phase_fail(ctx, op, entry_path(g, path, sizeof path), rc);
 }
 
-/* Creates every entry of the tree below directory fd root. */
-static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
+/* Creates every entry of the tree below directory fd root. With split > 0 (the spine of
+ * a threaded extract), directories at depth split are made but not filled. With subtree
+ * set, g has just entered a directory and root is its fd: stops after that directory's
+ * TREE_LEAVE. */
+static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, unsigned split,
+                           bool subtree)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
@@ -53,7 +75,8 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
     struct tree_entry ent;
     int rc = fd_push(&st, root);
 
-    while (rc == 0 && tree_next(g, &ent) > 0) {
+    bool left = false;
+    while (rc == 0 && !left && tree_next(g, &ent) > 0) {
         if (phase_check_interrupt(ctx)) {
             rc = -1;
             break;
@@ -64,6 +87,11 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
             rc = e->mkdir(w, top, ent.name, ent.mode);
             if (rc < 0) {
                 rc = extract_fail(ctx, g, "mkdir", rc);
+                break;
+            }
+            if (ent.depth == split) {
+                tree_skip_subtree(g); /* filled by whichever thread claims it */
+                res->dirs++;
                 break;
             }
             int fd = e->opendir(w, top, ent.name);
@@ -97,6 +125,8 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
             if (st.n > 1) {
                 e->close(w, top);
                 st.n--;
+            } else if (subtree) {
+                left = true;
             }
             break;
         }
@@ -120,8 +150,111 @@ int phase_extract_into(struct phase_ctx *ctx, int root)
     struct tree_gen *g = tree_open(ctx->tree);
     if (!g)
         return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
-    int rc = extract_entries(ctx, g, root);
+    int rc = extract_entries(ctx, g, root, 0, false);
     tree_close(g);
+    return rc;
+}
+
+/* Directories at depth `depth`, by a walk that skips everything below it; -1 when the
+ * generator cannot start. */
+static int64_t dirs_at_depth(const struct tree_spec *spec, unsigned depth)
+{
+    struct tree_gen *g = tree_open(spec);
+    if (!g)
+        return -1;
+    struct tree_entry ent;
+    int64_t n = 0;
+    while (tree_next(g, &ent) > 0) {
+        if (ent.kind == TREE_DIR && ent.depth == depth) {
+            n++;
+            tree_skip_subtree(g);
+        }
+    }
+    tree_close(g);
+    return n;
+}
+
+/* The split depth for nthreads (see the file comment), 0 when the tree has no directory;
+ * *count gets the directories there. -1 when the generator cannot start. */
+static int choose_split(const struct tree_spec *spec, unsigned nthreads, uint64_t *count)
+{
+    unsigned best = 0;
+    int64_t bestc = 0;
+    for (unsigned d = 1; d <= EXTRACT_SPLIT_MAX_DEPTH && d <= TREE_MAX_DEPTH; d++) {
+        int64_t c = dirs_at_depth(spec, d);
+        if (c < 0)
+            return -1;
+        if (c > bestc) {
+            best = d;
+            bestc = c;
+        }
+        if (c == 0 || c >= (int64_t)EXTRACT_SPLIT_PER_THREAD * nthreads)
+            break;
+    }
+    *count = (uint64_t)bestc;
+    return (int)best;
+}
+
+struct extract_par {
+    int root;                   /* fd of the tree root (worker 0's) */
+    unsigned split;             /* depth of the subtrees handed out */
+    uint64_t nsplit;            /* how many there are */
+    _Atomic uint64_t next;      /* the next one nobody has claimed */
+};
+
+/* One thread: claims depth-split subtrees in order and fills them. */
+static int extract_worker(struct phase_ctx *t, unsigned idx, void *arg)
+{
+    struct extract_par *xp = arg;
+    uint64_t mine = atomic_fetch_add(&xp->next, 1);
+    if (mine >= xp->nsplit)
+        return 0;
+    struct tree_gen *g = tree_open(t->tree);
+    if (!g)
+        return phase_fail(t, "generate", PHASE_TREE_DIR, -ENOMEM);
+    struct tree_entry ent;
+    uint64_t seen = 0;
+    int rc = 0;
+    while (rc == 0 && mine < xp->nsplit && tree_next(g, &ent) > 0) {
+        if (ent.kind != TREE_DIR || ent.depth != xp->split)
+            continue; /* the spine: made already */
+        if (seen++ != mine) {
+            tree_skip_subtree(g);
+            continue;
+        }
+        if (phase_check_interrupt(t)) {
+            rc = -1;
+            break;
+        }
+        int fd = t->eng->opendir(t->w, xp->root, tree_path(g));
+        if (fd < 0) {
+            rc = extract_fail(t, g, "open", fd);
+            break;
+        }
+        rc = extract_entries(t, g, fd, 0, true);
+        t->eng->close(t->w, fd);
+        mine = atomic_fetch_add(&xp->next, 1);
+    }
+    tree_close(g);
+    return rc;
+}
+
+/* phase_extract_into for a synthetic tree on phase_threads(ctx) threads. */
+static int extract_par(struct phase_ctx *ctx, int root)
+{
+    struct extract_par xp = {.root = root};
+    int split = choose_split(ctx->tree, phase_threads(ctx), &xp.nsplit);
+    if (split < 0)
+        return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
+    xp.split = (unsigned)split;
+    struct tree_gen *g = tree_open(ctx->tree);
+    if (!g)
+        return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
+    /* the spine; with no directory at all (split 0) this is the whole tree */
+    int rc = extract_entries(ctx, g, root, xp.split, false);
+    tree_close(g);
+    if (rc == 0 && xp.nsplit > 0)
+        rc = phase_par_run(ctx, extract_worker, NULL, &xp);
     return rc;
 }
 
@@ -134,7 +267,10 @@ int phase_extract(struct phase_ctx *ctx)
     int root = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (root < 0)
         return phase_fail(ctx, "open", PHASE_TREE_DIR, root);
-    rc = phase_extract_into(ctx, root);
+    if (phase_threads(ctx) > 1 && !ctx->tar)
+        rc = extract_par(ctx, root);
+    else
+        rc = phase_extract_into(ctx, root);
     e->close(ctx->w, root);
     return rc;
 }

@@ -4,14 +4,25 @@
  *
  * Counts: files, dirs and symlinks seen below the tree root (the root itself not counted),
  * so the counts equal what extract created.
+ *
+ * Threads (-j N > 1): the same walker, fed by a shared queue of directories (workq.h). A
+ * worker meeting a subdirectory opens it and, when another worker waits for work, hands the
+ * open fd with its path to the queue instead of descending; the taker reads it and closes
+ * it. Workers also keep a few subdirectories of their item's top directory queued ahead
+ * (workq_short), so idle workers rarely sleep. Every directory is still opened, read and
+ * closed exactly once, so every count (ops by kind included) is the same for any N (readdir
+ * calls depend only on each directory's layout). With N = 1 there is no queue and no lock.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "dirscan.h"
 #include "phase.h"
+#include "workq.h"
 
 enum walk_mode { WALK_NAMES, WALK_STAT, WALK_READ };
 
@@ -22,8 +33,26 @@ static int walk_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
     return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
 }
 
+/* Hands the open subdirectory cfd (entry `name` of the deepest level of s) to the queue.
+ * 0, or -1 when it cannot (no memory): the caller descends itself. */
+static int hand_off(struct workq *q, struct dirscan_stack *s, int cfd, const char *name)
+{
+    char path[PATH_MAX];
+    struct workq_item it = {.fd = cfd, .fd2 = -1};
+    it.path = strdup(dirscan_path(s, name, path, sizeof path));
+    if (!it.path)
+        return -1;
+    if (workq_put(q, &it) < 0) {
+        free(it.path);
+        return -1;
+    }
+    return 0;
+}
+
+/* Walks the directory at level `level` of s; with a queue q (threads), subdirectories may
+ * be handed to other workers instead. */
 static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level,
-                    enum walk_mode mode)
+                    enum walk_mode mode, struct workq *q)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
@@ -48,11 +77,14 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
                 return walk_fail(ctx, s, "open", ent.name, cfd);
+            if (q && (workq_hungry(q) || (level == 0 && workq_short(q))) &&
+                hand_off(q, s, cfd, ent.name) == 0)
+                continue;
             if (!dirscan_push(s, cfd, ent.name)) {
                 e->close(w, cfd);
                 return walk_fail(ctx, s, "walk", ent.name, -ENOMEM);
             }
-            int rc = walk_dir(ctx, s, level + 1, mode);
+            int rc = walk_dir(ctx, s, level + 1, mode, q);
             dirscan_pop(s);
             e->close(w, cfd);
             if (rc)
@@ -74,6 +106,63 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
     return 0;
 }
 
+struct walk_par {
+    struct workq *q;
+    enum walk_mode mode;
+};
+
+/* One thread: walks the directories it takes from the queue until all are done. */
+static int walk_worker(struct phase_ctx *t, unsigned idx, void *arg)
+{
+    struct walk_par *wp = arg;
+    struct dirscan_stack s = {0};
+    struct workq_item it;
+    int rc = 0;
+    while (rc == 0 && workq_get(wp->q, &it) > 0) {
+        if (!dirscan_push(&s, it.fd, it.path)) {
+            rc = phase_fail(t, "walk", it.path, -ENOMEM);
+        } else {
+            rc = walk_dir(t, &s, 0, wp->mode, wp->q);
+            dirscan_pop(&s);
+        }
+        t->eng->close(t->w, it.fd);
+        free(it.path);
+        workq_done(wp->q);
+    }
+    dirscan_free(&s);
+    return rc;
+}
+
+static void walk_stop(void *arg)
+{
+    workq_stop(((struct walk_par *)arg)->q);
+}
+
+/* Closes a directory left in the queue by a stop. */
+static void drop_item(struct workq_item *it, void *arg)
+{
+    struct phase_ctx *ctx = arg;
+    ctx->eng->close(ctx->w, it->fd);
+    if (it->fd2 >= 0)
+        ctx->eng->close(ctx->w, it->fd2);
+}
+
+/* walk_tree on phase_threads(ctx) threads, fed by a queue that starts with the root fd. */
+static int walk_tree_par(struct phase_ctx *ctx, enum walk_mode mode, int fd)
+{
+    struct walk_par wp = {.q = workq_new(phase_threads(ctx)), .mode = mode};
+    struct workq_item it = {.fd = fd, .fd2 = -1, .path = strdup(PHASE_TREE_DIR)};
+    if (!wp.q || !it.path || workq_put(wp.q, &it) < 0) {
+        free(it.path);
+        workq_free(wp.q, NULL, NULL);
+        ctx->eng->close(ctx->w, fd);
+        return phase_fail(ctx, "walk", PHASE_TREE_DIR, -ENOMEM);
+    }
+    int rc = phase_par_run(ctx, walk_worker, walk_stop, &wp);
+    workq_free(wp.q, drop_item, ctx);
+    return rc;
+}
+
 /* Walks the tree "tree" of the workspace in the given mode. */
 static int walk_tree(struct phase_ctx *ctx, enum walk_mode mode)
 {
@@ -81,11 +170,13 @@ static int walk_tree(struct phase_ctx *ctx, enum walk_mode mode)
     int fd = ctx->eng->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (fd < 0)
         return phase_fail(ctx, "open", PHASE_TREE_DIR, fd);
+    if (phase_threads(ctx) > 1)
+        return walk_tree_par(ctx, mode, fd);
     int rc;
     if (!dirscan_push(&s, fd, PHASE_TREE_DIR))
         rc = phase_fail(ctx, "walk", PHASE_TREE_DIR, -ENOMEM);
     else
-        rc = walk_dir(ctx, &s, 0, mode);
+        rc = walk_dir(ctx, &s, 0, mode, NULL);
     ctx->eng->close(ctx->w, fd);
     dirscan_free(&s);
     return rc;

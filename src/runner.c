@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 #include <unistd.h>
 
@@ -25,10 +26,13 @@ struct env {
     const char *mkfs_done;      /* fstype of the last mkfs (keep_fs) */
     struct runner_auto *ra;     /* --runs auto's decision */
     struct meas_dev dev;
-    struct eng_worker w;        /* o->eng's worker */
-    struct eng_worker wa;       /* o->async_eng's worker, when it started */
+    unsigned nworkers;          /* threads (-j) */
+    struct eng_worker *w;       /* o->eng's workers [nworkers] */
+    struct eng_worker *wa;      /* o->async_eng's workers, when they started (same opstats) */
+    struct opstats **st;        /* each worker's counters */
+    struct opstats *sum;        /* their merge, per phase */
     const struct engine *async_eng;
-    void *buf;
+    void **buf;                 /* each worker's I/O buffer */
 };
 
 static double unix_now(void)
@@ -60,6 +64,11 @@ void runner_round_order(uint64_t seed, unsigned round, size_t n, size_t *order)
     }
 }
 
+static double tv_s(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
 /* Runs one phase with full measurement into *res. 0 or -1 (res->status/note say why). */
 static int measure_phase(struct env *env, const struct phase_def *ph, struct phase_ctx *ctx)
 {
@@ -71,21 +80,35 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
                  "the target is not mounted (put a mount phase before %s)", ph->name);
         return -1;
     }
-    opstats_reset(env->w.st);
-    struct opstats *workers[1] = {env->w.st};
+    for (unsigned i = 0; i < env->nworkers; i++)
+        opstats_reset(env->st[i]);
     struct meas_snap a, b;
-    struct meas_sampler *smp = meas_sampler_start(workers, 1, env->o->interval_ms);
+    struct rusage ta, tb;
+    struct meas_sampler *smp =
+        meas_sampler_start(env->st, env->nworkers, env->o->interval_ms);
     meas_snap_take(&a, &env->dev);
+    int thr = getrusage(RUSAGE_THREAD, &ta) == 0;
     int rc = ph->run(ctx);
     /* Queued operations belong to this phase: complete them inside its time. */
     int d = ctx->eng->drain(ctx->w);
     if (d < 0 && rc == 0)
         rc = phase_fail(ctx, "complete queued operations of", ph->name, d);
+    thr = thr && getrusage(RUSAGE_THREAD, &tb) == 0;
     meas_snap_take(&b, &env->dev);
     if (smp)
         meas_sampler_stop(smp, res);
     meas_snap_delta(&a, &b, res);
-    opstats_to_result(env->w.st, res);
+    if (thr && !(ctx->eng->caps & ENG_CAP_ASYNC)) {
+        /* the phase's threads (not the sampler) plus waited-for children (runner.h) */
+        res->user_s = tv_s(tb.ru_utime) - tv_s(ta.ru_utime) + ctx->helper_user_s +
+                      tv_s(b.children.ru_utime) - tv_s(a.children.ru_utime);
+        res->sys_s = tv_s(tb.ru_stime) - tv_s(ta.ru_stime) + ctx->helper_sys_s +
+                     tv_s(b.children.ru_stime) - tv_s(a.children.ru_stime);
+    }
+    opstats_reset(env->sum);
+    for (unsigned i = 0; i < env->nworkers; i++)
+        opstats_merge(env->sum, env->st[i]);
+    opstats_to_result(env->sum, res);
     return rc;
 }
 
@@ -161,8 +184,10 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     run->warmup = round < o->warmup;
     for (size_t p = 0; p < o->nphases && !failed; p++) {
         struct phase_ctx ctx = {
-            .eng = o->eng, .w = &env->w, .ws_fd = env->ws.fd, .tree = &o->tree, .tar = o->tar,
-            .res = &run->phases[p], .root = rs->root, .buf = env->buf, .buflen = IO_BUF_SIZE,
+            .eng = o->eng, .w = &env->w[0], .ws_fd = env->ws.fd, .tree = &o->tree,
+            .tar = o->tar, .res = &run->phases[p], .root = rs->root, .buf = env->buf[0],
+            .buflen = IO_BUF_SIZE, .workers = env->w, .bufs = env->buf,
+            .nworkers = env->nworkers,
             .tgt = env->tgt, .ws = env->tgt ? &env->ws : NULL,
             .mount_opts = c ? c->mount_opts : NULL, .params = &o->params,
             .command = c ? c->command : NULL,
@@ -171,7 +196,8 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
         /* Archives replace entries on EEXIST, which needs synchronous errors. */
         if (env->async_eng && (o->phases[p]->flags & PHASE_ASYNC_GAINS) && !o->tar) {
             ctx.eng = env->async_eng;
-            ctx.w = &env->wa;
+            ctx.w = &env->wa[0];
+            ctx.workers = env->wa;
         }
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
@@ -330,6 +356,8 @@ static void describe_set(struct env *env, const char *path)
     if (meas_target_probe(path, &rs->target) < 0)
         snprintf(rs->target.path, sizeof rs->target.path, "%s", path);
     if (env->tgt) {
+        /* probed before the first mount: the path's file system is the one below it */
+        snprintf(rs->target.mount_point, sizeof rs->target.mount_point, "%s", path);
         snprintf(rs->target.device, sizeof rs->target.device, "%s", target_device(env->tgt));
         snprintf(rs->target.fstype, sizeof rs->target.fstype, "%s", o->configs[0].fstype);
         snprintf(rs->target.mount_opts, sizeof rs->target.mount_opts, "per configuration");
@@ -399,28 +427,80 @@ static int teardown(struct env *env)
     return rc;
 }
 
+/* Allocates the workers' counters and buffers. 0 or -1 after error(). */
+static int alloc_workers(struct env *env, unsigned n)
+{
+    env->nworkers = n;
+    env->w = calloc(n, sizeof *env->w);
+    env->wa = calloc(n, sizeof *env->wa);
+    env->st = calloc(n, sizeof *env->st);
+    env->buf = calloc(n, sizeof *env->buf);
+    env->sum = calloc(1, sizeof *env->sum);
+    if (!env->w || !env->wa || !env->st || !env->buf || !env->sum)
+        return error("out of memory");
+    for (unsigned i = 0; i < n; i++) {
+        env->st[i] = calloc(1, sizeof *env->st[i]);
+        env->buf[i] = malloc(IO_BUF_SIZE);
+        if (!env->st[i] || !env->buf[i])
+            return error("out of memory");
+        env->w[i].st = env->wa[i].st = env->st[i];
+    }
+    return 0;
+}
+
+static void free_workers(struct env *env)
+{
+    for (unsigned i = 0; i < env->nworkers; i++) {
+        if (env->st)
+            free(env->st[i]);
+        if (env->buf)
+            free(env->buf[i]);
+    }
+    free(env->w);
+    free(env->wa);
+    free(env->st);
+    free(env->buf);
+    free(env->sum);
+}
+
+/* Starts `n` workers of engine e in w[]: how many started (all, or stops at the first
+ * failure). */
+static unsigned start_workers(const struct engine *e, struct eng_worker *w, unsigned n)
+{
+    unsigned i = 0;
+    while (i < n && (!e->worker_init || e->worker_init(&w[i]) == 0))
+        i++;
+    return i;
+}
+
+static void stop_workers(const struct engine *e, struct eng_worker *w, unsigned n)
+{
+    for (unsigned i = 0; e->worker_fini && i < n; i++)
+        e->worker_fini(&w[i]);
+}
+
 int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra)
 {
     struct runner_auto scratch;
     struct env env = {.o = o, .rs = rs, .ra = ra ? ra : &scratch};
     memset(env.ra, 0, sizeof *env.ra);
-    env.w.st = calloc(1, sizeof *env.w.st);
-    env.buf = malloc(IO_BUF_SIZE);
+    unsigned n = o->threads ? o->threads : 1;
     int rc = 0;
-    if (!env.w.st || !env.buf)
-        rc = error("out of memory");
+    if (n > RUNNER_MAX_THREADS)
+        rc = error("threads: at most %d, got %u", RUNNER_MAX_THREADS, n);
+    if (rc == 0)
+        rc = alloc_workers(&env, n);
     if (rc == 0)
         rc = setup(&env);
-    int worker = 0;
-    if (rc == 0 && o->eng->worker_init) {
-        if (o->eng->worker_init(&env.w) < 0)
-            rc = error("engine %s: cannot start a worker", o->eng->name);
-        else
-            worker = 1;
+    unsigned started = 0, astarted = 0;
+    if (rc == 0) {
+        started = start_workers(o->eng, env.w, n);
+        if (started < n)
+            rc = error("engine %s: cannot start worker %u of %u", o->eng->name, started + 1, n);
     }
     if (rc == 0 && o->async_eng) {
-        env.wa.st = env.w.st;
-        if (!o->async_eng->worker_init || o->async_eng->worker_init(&env.wa) == 0)
+        astarted = start_workers(o->async_eng, env.wa, n);
+        if (astarted == n)
             env.async_eng = o->async_eng;
         snprintf(rs->engine, sizeof rs->engine, "auto: %s%s", env.async_eng ? "" : "all ",
                  o->eng->name);
@@ -432,13 +512,11 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         rc = o->set_ready(o->arg, rs);
     if (rc == 0)
         rc = run_all(&env);
-    if (env.async_eng && env.async_eng->worker_fini)
-        env.async_eng->worker_fini(&env.wa);
-    if (worker && o->eng->worker_fini)
-        o->eng->worker_fini(&env.w);
+    if (o->async_eng)
+        stop_workers(o->async_eng, env.wa, astarted);
+    stop_workers(o->eng, env.w, started);
     if (teardown(&env) < 0)
         rc = -1;
-    free(env.buf);
-    free(env.w.st);
+    free_workers(&env);
     return rc;
 }

@@ -5,6 +5,19 @@
  * in rounds: each round runs every configuration once, in a seeded random order, so drift
  * over time biases no configuration and compare can pair configurations by round.
  *
+ * Threads (-j N): the runner starts N engine workers (each its own op counters, engine
+ * state and I/O buffer) and hands all of them to every phase; the phases with a parallel
+ * version (extract of a synthetic tree, walk, statwalk, read, copy, delete) run one thread
+ * per worker, the others (sync, dropcaches, mount phases, cmd, layout, the workloads,
+ * extract of an archive) run on worker 0 alone. The time line samples every worker and
+ * the phase's op counts merge every worker's.
+ *
+ * CPU time: user_s and sys_s are the sum of the phase's threads' own times (RUSAGE_THREAD
+ * of the calling thread plus the threads the phase started), plus waited-for children (the
+ * cmd phase), so the sampler thread is not counted. Exception: with an asynchronous engine
+ * (io_uring) the kernel's io-wq worker threads belong to the process and do the work, so
+ * those phases report the process's RUSAGE_SELF (which includes the sampler, ~0).
+ *
  * Every run starts from an empty workspace (a fresh mkfs by default on managed targets).
  * Around each phase the runner takes whole-process snapshots (wall, rusage, /proc/self/io,
  * device counters), resets the engine's op counters and samples progress for the time line.
@@ -24,6 +37,7 @@
 #include "tree.h"
 
 #define RUNNER_MAX_CONFIGS 64
+#define RUNNER_MAX_THREADS 64
 
 struct runner_config {
     char name[RES_NAME_MAX];        /* "ext4:data=journal"; "" for a plain directory */
@@ -55,6 +69,7 @@ struct runner_opts {
     double confidence;              /* runs_auto: confidence of that interval (0.95) */
     unsigned warmup;                /* first rounds marked warm-up: not in statistics */
     unsigned interval_ms;           /* time-line sampling interval */
+    unsigned threads;               /* -j: 1..RUNNER_MAX_THREADS; 0 means 1 */
     const char *prepare;            /* shell command run before each run, untimed */
     struct phase_params params;     /* options of the workload phases */
     /* Called once the set's description is filled, before the first run (may be NULL). */
