@@ -101,10 +101,12 @@ static void print_header(FILE *out, const struct run_set *rs)
     } else {
         char bytes[32];
         human_bytes(bytes, sizeof bytes, (double)rs->tree.bytes);
-        fprintf(out, "scenario %s%s%s, tree %s x%g seed %llu: %llu files, %llu dirs",
-                rs->scenario, rs->label[0] ? ", label " : "", rs->label, rs->tree.profile,
-                rs->tree.scale, (unsigned long long)rs->tree.seed,
-                (unsigned long long)rs->tree.files, (unsigned long long)rs->tree.dirs);
+        fprintf(out, "scenario %s%s%s, tree %s", rs->scenario, rs->label[0] ? ", label " : "",
+                rs->label, rs->tree.profile);
+        if (strncmp(rs->tree.profile, "tar:", 4)) /* an archive has no scale or seed */
+            fprintf(out, " x%g seed %llu", rs->tree.scale, (unsigned long long)rs->tree.seed);
+        fprintf(out, ": %llu files, %llu dirs", (unsigned long long)rs->tree.files,
+                (unsigned long long)rs->tree.dirs);
         if (rs->tree.symlinks)
             fprintf(out, ", %llu symlinks", (unsigned long long)rs->tree.symlinks);
         fprintf(out, ", %s\n", bytes);
@@ -328,16 +330,16 @@ static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, 
             w = strlen(cfg[c]) + 1;
     fprintf(out, "\nmedian wall seconds\n%-*s", (int)w, "configuration");
     for (size_t p = 0; p < np; p++)
-        fprintf(out, " %9.9s", names[p]);
+        fprintf(out, " %10.10s", names[p]);
     fputc('\n', out);
     for (size_t c = 0; c < nc; c++) {
         fprintf(out, "%-*s", (int)w, cfg[c]);
         for (size_t p = 0; p < np; p++) {
             size_t n = collect(rs, cfg[c], p, pr);
             if (n)
-                fprintf(out, " %9.3f", median_by(pr, n, v, get_wall));
+                fprintf(out, " %10.3f", median_by(pr, n, v, get_wall));
             else
-                fprintf(out, " %9s", "-");
+                fprintf(out, " %10s", "-");
         }
         fputc('\n', out);
     }

@@ -135,7 +135,7 @@ struct run_set {
     int schema_version;
     char label[RES_NAME_MAX];
     char scenario[RES_NAME_MAX];
-    char engine[32];
+    char engine[64];
     char command_line[4096];
     double created;             /* UNIX time */
     bool root;                  /* ran as root */

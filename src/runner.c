@@ -508,6 +508,11 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
             snprintf(rs->engine, sizeof rs->engine, "auto: %s, %s for extract and delete",
                      o->eng->name, o->async_eng->name);
     }
+    /* The thread count is part of how the runs were made: keep it with the engine. */
+    if (n > 1) {
+        size_t used = strlen(rs->engine);
+        snprintf(rs->engine + used, sizeof rs->engine - used, ", -j %u", n);
+    }
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
     if (rc == 0)
