@@ -59,6 +59,7 @@ struct phase_ctx {
     const char *mount_opts;
     const struct phase_params *params; /* never NULL when run by the runner */
     const char *command;        /* the cmd phase's shell command (the configuration's) */
+    unsigned create_flags;      /* more ENG_CREATE_* flags for every file extract creates */
     uint64_t seed;              /* run seed for phases that make random choices */
     /* Threads (-j N). workers[0..nworkers) each have their own op counters and engine
      * state, and bufs[i] is worker i's I/O buffer (buflen bytes); workers[0] is *w and

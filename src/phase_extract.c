@@ -108,7 +108,7 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
             break;
         case TREE_FILE:
             rc = e->create_file(w, top, ent.name, ent.mode, ent.data, ent.data_len, ent.size,
-                                ENG_CREATE_EXCL);
+                                ENG_CREATE_EXCL | ctx->create_flags);
             if (rc < 0)
                 rc = extract_fail(ctx, g, "create", rc);
             else

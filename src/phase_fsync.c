@@ -147,92 +147,10 @@ int phase_fsyncstorm(struct phase_ctx *ctx)
 
 /* ---- createsync ---- */
 
-/* Extract's loop with ENG_CREATE_FSYNC. The generator bounds the depth, so the directory
- * fds fit a fixed stack. */
-static int createsync_entries(struct phase_ctx *ctx, struct tree_gen *g, int root)
-{
-    const struct engine *e = ctx->eng;
-    struct eng_worker *w = ctx->w;
-    struct phase_result *res = ctx->res;
-    int stack[TREE_MAX_DEPTH + 2];
-    size_t n = 0;
-    struct tree_entry ent;
-    int rc = 0;
-
-    stack[n++] = root;
-    while (rc == 0 && tree_next(g, &ent) > 0) {
-        if (phase_check_interrupt(ctx)) {
-            rc = -1;
-            break;
-        }
-        int top = stack[n - 1];
-        switch (ent.kind) {
-        case TREE_DIR: {
-            rc = e->mkdir(w, top, ent.name, ent.mode);
-            if (rc < 0) {
-                rc = phase_fail(ctx, "mkdir", tree_path(g), rc);
-                break;
-            }
-            int fd = e->opendir(w, top, ent.name);
-            if (fd < 0) {
-                rc = phase_fail(ctx, "open", tree_path(g), fd);
-                break;
-            }
-            if (n == sizeof stack / sizeof stack[0]) {
-                e->close(w, fd);
-                rc = phase_fail(ctx, "createsync", tree_path(g), -ELOOP);
-                break;
-            }
-            stack[n++] = fd;
-            res->dirs++;
-            break;
-        }
-        case TREE_FILE:
-            rc = e->create_file(w, top, ent.name, ent.mode, ent.data, ent.data_len, ent.size,
-                                ENG_CREATE_EXCL | ENG_CREATE_FSYNC);
-            if (rc < 0)
-                rc = phase_fail(ctx, "create", tree_path(g), rc);
-            else
-                res->files++;
-            break;
-        case TREE_SYMLINK:
-            rc = e->symlink(w, ent.target, top, ent.name);
-            if (rc < 0)
-                rc = phase_fail(ctx, "symlink", tree_path(g), rc);
-            else
-                res->symlinks++;
-            break;
-        case TREE_LEAVE:
-            if (n > 1)
-                e->close(w, stack[--n]);
-            break;
-        }
-    }
-    while (n > 1)
-        e->close(w, stack[--n]);
-    if (rc == 0) {
-        int d = e->drain(w);
-        if (d < 0)
-            rc = phase_fail(ctx, "createsync", PHASE_TREE_DIR, d);
-    }
-    return rc < 0 ? -1 : 0;
-}
-
 int phase_createsync(struct phase_ctx *ctx)
 {
-    const struct engine *e = ctx->eng;
-    int rc = e->mkdir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR, 0755);
-    if (rc < 0)
-        return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
-    int root = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
-    if (root < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, root);
-    struct tree_gen *g = tree_open(ctx->tree);
-    if (!g)
-        rc = phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
-    else
-        rc = createsync_entries(ctx, g, root);
-    tree_close(g);
-    e->close(ctx->w, root);
-    return rc;
+    /* extract, with an fsync of every file before its close (and its threads with -j) */
+    struct phase_ctx c = *ctx;
+    c.create_flags |= ENG_CREATE_FSYNC;
+    return phase_extract(&c);
 }
