@@ -24,6 +24,7 @@
 
 #include "engine.h"
 #include "measure.h"
+#include "testutil.h"
 
 /* Per-test state: a scratch directory, its fd and a zeroed op counter. */
 struct fix {
@@ -33,25 +34,17 @@ struct fix {
     struct eng_worker w;
 };
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
 static int setup(void **state)
 {
     struct fix *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof f->dir, "%s/fsbench-ut-engine.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir))
+    if (!tu_scratch_dir(f->dir, sizeof f->dir, "engine"))
         return -1;
     f->fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    f->st = calloc(1, sizeof *f->st);
+    f->st = tu_worker_stats(&f->w);
     if (f->fd < 0 || !f->st)
         return -1;
-    f->w.st = f->st;
     umask(022);
     *state = f;
     return 0;
@@ -62,7 +55,7 @@ static int teardown(void **state)
     struct fix *f = *state;
     umask(022);
     close(f->fd);
-    int rc = nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int rc = tu_rm_tree(f->dir);
     free(f->st);
     free(f);
     return rc;
@@ -77,67 +70,10 @@ static uint64_t total_ops(const struct opstats *st)
     return n;
 }
 
-/* A pattern of len bytes that does not repeat within itself. */
-static unsigned char *make_pattern(size_t len, unsigned seed)
-{
-    unsigned char *p = malloc(len);
-    assert_non_null(p);
-    uint32_t x = seed * 2654435761u + 1;
-    for (size_t i = 0; i < len; i++) {
-        x = x * 1103515245u + 12345u;
-        p[i] = (unsigned char)(x >> 16);
-    }
-    return p;
-}
-
-/* Reads a whole file relative to dirfd with plain system calls; *size gets its length. */
-static unsigned char *slurp(int dirfd, const char *name, size_t *size)
-{
-    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-    assert_true(fd >= 0);
-    struct stat st;
-    assert_int_equal(fstat(fd, &st), 0);
-    unsigned char *b = malloc((size_t)st.st_size + 1);
-    assert_non_null(b);
-    size_t got = 0;
-    for (;;) {
-        ssize_t r = read(fd, b + got, (size_t)st.st_size + 1 - got);
-        assert_true(r >= 0);
-        if (r == 0)
-            break;
-        got += (size_t)r;
-    }
-    close(fd);
-    *size = got;
-    return b;
-}
-
-/* Asserts that file `name` holds `size` bytes: pat (len bytes) repeated. */
-static void check_content(int dirfd, const char *name, const unsigned char *pat, size_t len,
-                          size_t size)
-{
-    size_t got;
-    unsigned char *b = slurp(dirfd, name, &got);
-    assert_int_equal(got, size);
-    for (size_t off = 0; off < size; off += len) {
-        size_t n = size - off < len ? size - off : len;
-        assert_memory_equal(b + off, pat, n);
-    }
-    free(b);
-}
-
 /* Entries of a directory other than "." and "..", via readdir (not the engine). */
 static int count_entries(const char *path)
 {
-    DIR *d = opendir(path);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
+    return tu_count_dir(opendir(path));
 }
 
 /* Open fds of this process (to catch leaks on error paths). */
@@ -224,7 +160,7 @@ static void create_and_check(struct fix *f, const char *name, size_t len, uint64
                              uint64_t want_writes)
 {
     const struct engine *e = &engine_posix;
-    unsigned char *pat = make_pattern(len, (unsigned)size);
+    unsigned char *pat = tu_make_pattern(len, (unsigned)size);
     uint64_t c0 = f->st->count[OP_CREATE], w0 = f->st->count[OP_WRITE];
     uint64_t cl0 = f->st->count[OP_CLOSE], b0 = f->st->bytes_written;
     assert_int_equal(e->create_file(&f->w, f->fd, name, 0644, pat, len, size, 0), 0);
@@ -238,7 +174,7 @@ static void create_and_check(struct fix *f, const char *name, size_t len, uint64
     assert_true(S_ISREG(st.st_mode));
     assert_int_equal(st.st_mode & 07777, 0644);
     assert_int_equal(st.st_size, size);
-    check_content(f->fd, name, pat, len, (size_t)size);
+    tu_check_content(f->fd, name, pat, len, (size_t)size);
     free(pat);
 }
 
@@ -278,7 +214,7 @@ static void test_posix_create_flags(void **state)
     assert_int_equal(e->create_file(&f->w, f->fd, "a", 0644, data, 10, 4, 0), 0);
     assert_int_equal(fstatat(f->fd, "a", &st, 0), 0);
     assert_int_equal(st.st_size, 4);
-    check_content(f->fd, "a", (const unsigned char *)data, 10, 4);
+    tu_check_content(f->fd, "a", (const unsigned char *)data, 10, 4);
 
     /* The mode is the one asked for (under the umask). */
     assert_int_equal(e->create_file(&f->w, f->fd, "x", 0755, data, 10, 1, ENG_CREATE_EXCL), 0);
@@ -296,7 +232,7 @@ static void test_posix_read_file(void **state)
 {
     struct fix *f = *state;
     const struct engine *e = &engine_posix;
-    unsigned char *pat = make_pattern(1000, 7);
+    unsigned char *pat = tu_make_pattern(1000, 7);
     assert_int_equal(e->create_file(&f->w, f->fd, "f", 0644, pat, 1000, 3500, 0), 0);
     uint64_t written = f->st->bytes_written;
     assert_int_equal(written, 3500);
@@ -510,7 +446,7 @@ static void test_posix_copy_file(void **state)
     struct fix *f = *state;
     const struct engine *e = &engine_posix;
     size_t len = 4093, size = 200000;
-    unsigned char *pat = make_pattern(len, 3);
+    unsigned char *pat = tu_make_pattern(len, 3);
     assert_int_equal(e->create_file(&f->w, f->fd, "src", 0644, pat, len, size, 0), 0);
     assert_int_equal(fchmodat(f->fd, "src", 0751, 0), 0);
     struct timespec t[2] = {{1000000000, 111111111}, {1234567890, 123456789}};
@@ -538,7 +474,7 @@ static void test_posix_copy_file(void **state)
     assert_int_equal(ds.st_mtim.tv_nsec, 123456789);
     assert_int_equal(ds.st_atim.tv_sec, ss.st_atim.tv_sec);
     assert_true(ds.st_ino != ss.st_ino);
-    check_content(f->fd, "dst", pat, len, size);
+    tu_check_content(f->fd, "dst", pat, len, size);
 
     /* Counted: open the source, create the copy, data moved, mode and times, two closes. */
     assert_int_equal(f->st->count[OP_OPEN], 1);
@@ -739,7 +675,7 @@ static void null_create_counts(struct fix *f, size_t len, uint64_t size, unsigne
                                uint64_t writes)
 {
     const struct engine *e = &engine_null;
-    unsigned char *pat = make_pattern(len, 1);
+    unsigned char *pat = tu_make_pattern(len, 1);
     opstats_reset(f->st);
     assert_int_equal(e->create_file(&f->w, f->fd, "f", 0644, pat, len, size, flags), 0);
     assert_int_equal(f->st->count[OP_CREATE], 1);
@@ -767,7 +703,7 @@ static void test_null_create_counts(void **state)
 static void test_null_matches_posix_counts(void **state)
 {
     struct fix *f = *state;
-    unsigned char *pat = make_pattern(1000, 5);
+    unsigned char *pat = tu_make_pattern(1000, 5);
     struct opstats *np = calloc(1, sizeof *np);
     assert_non_null(np);
     struct eng_worker nw = {.st = np};

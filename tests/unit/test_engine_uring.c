@@ -29,6 +29,7 @@
 #include "engine.h"
 #include "engine_uring.h"
 #include "measure.h"
+#include "testutil.h"
 
 static char unavailable[256];
 
@@ -40,22 +41,14 @@ struct fix {
     const struct engine *e;
 };
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
 static int fix_open(struct fix *f, unsigned qd)
 {
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof f->dir, "%s/fsbench-ut-uring.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir))
+    if (!tu_scratch_dir(f->dir, sizeof f->dir, "uring"))
         return -1;
     f->fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    f->st = calloc(1, sizeof *f->st);
+    f->st = tu_worker_stats(&f->w);
     if (f->fd < 0 || !f->st)
         return -1;
-    f->w.st = f->st;
     f->e = &engine_uring;
     uring_set_queue_depth(qd);
     return f->e->worker_init(&f->w);
@@ -66,7 +59,7 @@ static void fix_close(struct fix *f)
     if (f->w.priv)
         f->e->worker_fini(&f->w);
     close(f->fd);
-    nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tu_rm_tree(f->dir);
     free(f->st);
 }
 
@@ -104,50 +97,11 @@ static int teardown(void **state)
         skip();                                                                           \
     }
 
-static unsigned char *make_pattern(size_t len, unsigned seed)
-{
-    unsigned char *p = malloc(len ? len : 1);
-    assert_non_null(p);
-    uint32_t x = seed * 2654435761u + 1;
-    for (size_t i = 0; i < len; i++) {
-        x = x * 1103515245u + 12345u;
-        p[i] = (unsigned char)(x >> 16);
-    }
-    return p;
-}
-
-/* Asserts that file `name` holds `size` bytes: pat (len bytes) repeated. */
-static void check_content(int dirfd, const char *name, const unsigned char *pat, size_t len,
-                          size_t size)
-{
-    int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
-    assert_true(fd >= 0);
-    unsigned char *b = malloc(size + 1);
-    assert_non_null(b);
-    size_t got = 0;
-    for (;;) {
-        ssize_t r = read(fd, b + got, size + 1 - got);
-        assert_true(r >= 0);
-        if (r == 0 || got + (size_t)r > size) {
-            got += (size_t)r;
-            break;
-        }
-        got += (size_t)r;
-    }
-    close(fd);
-    assert_int_equal(got, size);
-    for (size_t off = 0; off < size; off += len) {
-        size_t n = size - off < len ? size - off : len;
-        assert_memory_equal(b + off, pat, n);
-    }
-    free(b);
-}
-
 static void test_create_sizes(void **state)
 {
     FIX();
     const size_t len = 1000;
-    unsigned char *pat = make_pattern(len, 1);
+    unsigned char *pat = tu_make_pattern(len, 1);
     const uint64_t sizes[] = {0, 1, 4096, 3500};
     char name[32];
     uint64_t sum = 0, writes = 0;
@@ -165,10 +119,10 @@ static void test_create_sizes(void **state)
     memset(pat, 0, len);
     free(pat);
     assert_int_equal(f->e->drain(&f->w), 0);
-    pat = make_pattern(len, 1);
+    pat = tu_make_pattern(len, 1);
     for (size_t i = 0; i < 4; i++) {
         snprintf(name, sizeof name, "f%zu", i);
-        check_content(f->fd, name, pat, len, (size_t)sizes[i]);
+        tu_check_content(f->fd, name, pat, len, (size_t)sizes[i]);
         struct stat st;
         assert_int_equal(fstatat(f->fd, name, &st, 0), 0);
         assert_int_equal(st.st_mode & 07777, 0640 & ~022);
@@ -185,12 +139,12 @@ static void test_create_large_pattern(void **state)
 {
     FIX();
     const size_t len = 100000;
-    unsigned char *pat = make_pattern(len, 2);
+    unsigned char *pat = tu_make_pattern(len, 2);
     assert_int_equal(f->e->create_file(&f->w, f->fd, "big", 0644, pat, len, 350000,
                                        ENG_CREATE_EXCL | ENG_CREATE_FSYNC),
                      0);
     assert_int_equal(f->e->drain(&f->w), 0);
-    check_content(f->fd, "big", pat, len, 350000);
+    tu_check_content(f->fd, "big", pat, len, 350000);
     assert_int_equal(f->st->count[OP_WRITE], 4);
     assert_int_equal(f->st->count[OP_FSYNC], 1);
     assert_int_equal(f->st->bytes_written, 350000);
@@ -216,7 +170,7 @@ static void test_mkdir_opendir_create(void **state)
     for (int i = 0; i < 50; i++) {
         char name[16];
         snprintf(name, sizeof name, "d/x%d", i);
-        check_content(f->fd, name, (const unsigned char *)data, 5, 5);
+        tu_check_content(f->fd, name, (const unsigned char *)data, 5, 5);
     }
     assert_int_equal(f->st->count[OP_MKDIR], 1);
     assert_int_equal(f->st->count[OP_OPEN], 1);
@@ -288,7 +242,7 @@ static void test_tree_walk_read_delete(void **state)
 {
     FIX();
     const size_t len = 1500;
-    unsigned char *pat = make_pattern(len, 3);
+    unsigned char *pat = tu_make_pattern(len, 3);
     uint64_t sum = make_tree(f, pat, len);
     assert_int_equal(f->st->count[OP_CREATE], 200);
     assert_int_equal(f->st->bytes_written, sum);
@@ -296,7 +250,7 @@ static void test_tree_walk_read_delete(void **state)
         for (int i = 0; i < 20; i++) {
             char fn[32];
             snprintf(fn, sizeof fn, "d%d/f%d", d, i);
-            check_content(f->fd, fn, pat, len, (size_t)((d * 20 + i) * 397 % 9000));
+            tu_check_content(f->fd, fn, pat, len, (size_t)((d * 20 + i) * 397 % 9000));
         }
 
     opstats_reset(f->st);
@@ -353,14 +307,14 @@ static void test_rename_symlink_readlink(void **state)
     assert_int_equal(f->e->readlink(&f->w, f->fd, "l", buf, sizeof buf), 1);
     assert_string_equal(buf, "b");
     assert_int_equal(f->e->drain(&f->w), 0);
-    check_content(f->fd, "b", (const unsigned char *)"x", 1, 1);
-    check_content(f->fd, "a", (const unsigned char *)"y", 1, 2);
+    tu_check_content(f->fd, "b", (const unsigned char *)"x", 1, 1);
+    tu_check_content(f->fd, "a", (const unsigned char *)"y", 1, 2);
     /* unlink then create of the same name in one batch: no EEXIST. */
     assert_int_equal(f->e->unlink(&f->w, f->fd, "a", 0), 0);
     assert_int_equal(f->e->create_file(&f->w, f->fd, "a", 0644, "z", 1, 3, ENG_CREATE_EXCL),
                      0);
     assert_int_equal(f->e->drain(&f->w), 0);
-    check_content(f->fd, "a", (const unsigned char *)"z", 1, 3);
+    tu_check_content(f->fd, "a", (const unsigned char *)"z", 1, 3);
     assert_int_equal(f->st->count[OP_RENAME], 1);
     assert_int_equal(f->st->count[OP_SYMLINK], 1);
     assert_int_equal(f->st->count[OP_READLINK], 1);
@@ -411,7 +365,7 @@ static void test_errors(void **state)
     assert_int_equal(r, -EEXIST);
     assert_string_equal(uring_error_name(&f->w), "e");
     assert_int_equal(f->e->drain(&f->w), 0); /* handed out once */
-    check_content(f->fd, "e", (const unsigned char *)"1", 1, 1);
+    tu_check_content(f->fd, "e", (const unsigned char *)"1", 1, 1);
     /* No write or close was counted for the failed chain. */
     assert_int_equal(f->st->count[OP_CREATE], 2);
     assert_int_equal(f->st->count[OP_WRITE], 1);
@@ -437,7 +391,7 @@ static void run_at_depth(unsigned qd, uint64_t out[OP_KINDS + 4])
     struct fix *f = &fx;
     assert_int_equal(fix_open(f, qd), 0);
     const size_t len = 1500;
-    unsigned char *pat = make_pattern(len, 9);
+    unsigned char *pat = tu_make_pattern(len, 9);
     uint64_t sum = make_tree(f, pat, len);
     /* plus a big file (step by step at qd 1) and a symlink */
     assert_int_equal(f->e->create_file(&f->w, f->fd, "big", 0644, pat, len, 30000, 0), 0);
@@ -455,7 +409,7 @@ static void run_at_depth(unsigned qd, uint64_t out[OP_KINDS + 4])
     out[OP_KINDS + 2] = bytes;
     out[OP_KINDS + 3] = f->st->bytes_written;
     assert_int_equal(f->st->bytes_written, sum + 30000);
-    check_content(f->fd, "big", pat, len, 30000);
+    tu_check_content(f->fd, "big", pat, len, 30000);
     free(pat);
     fix_close(f);
 }
@@ -518,7 +472,7 @@ static void test_copy_link_times(void **state)
                                      sizeof buf, &got),
                      0);
     assert_int_equal(got, 5000);
-    check_content(f->fd, "dst", (const unsigned char *)"q", 1, 5000);
+    tu_check_content(f->fd, "dst", (const unsigned char *)"q", 1, 5000);
     assert_int_equal(f->e->link(&f->w, f->fd, "dst", f->fd, "hard"), 0);
     assert_int_equal(f->e->mkdir(&f->w, f->fd, "dd", 0755), 0);
     assert_int_equal(f->e->set_times(&f->w, f->fd, "dd", t), 0);
@@ -542,7 +496,7 @@ static void test_slash_names(void **state)
     assert_int_equal(f->e->mkdir(&f->w, f->fd, "d/e", 0755), 0);
     assert_int_equal(f->e->create_file(&f->w, f->fd, "d/e/x", 0644, "k", 1, 1, 0), 0);
     assert_int_equal(f->e->drain(&f->w), 0);
-    check_content(f->fd, "d/e/x", (const unsigned char *)"k", 1, 1);
+    tu_check_content(f->fd, "d/e/x", (const unsigned char *)"k", 1, 1);
 }
 
 int main(void)

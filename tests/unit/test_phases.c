@@ -26,6 +26,7 @@
 #include "phase.h"
 #include "profile.h"
 #include "tree.h"
+#include "testutil.h"
 
 #define BUF_LEN (128 * 1024)
 
@@ -39,37 +40,19 @@ struct fix {
     struct phase_ctx ctx;
 };
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
 static int setup(void **state)
 {
     struct fix *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof f->dir, "%s/fsbench-ut-phases.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir))
+    if (tu_tree_scratch(f->dir, sizeof f->dir, "phases", "tiny", 0.2, 3, &f->spec, &f->tot) < 0)
         return -1;
-    umask(022);
-    f->spec = (struct tree_spec){profile_find("tiny"), 0.2, 3};
-    if (!f->spec.prof || tree_measure(&f->spec, &f->tot) < 0)
-        return -1;
-    f->st = calloc(1, sizeof *f->st);
+    f->st = tu_worker_stats(&f->w);
     if (!f->st)
         return -1;
-    f->w.st = f->st;
-    f->ctx.eng = &engine_posix;
-    f->ctx.w = &f->w;
-    f->ctx.ws_fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    f->ctx.tree = &f->spec;
-    f->ctx.res = &f->res;
+    int rc = tu_phase_ctx(&f->ctx, &f->w, f->dir, &f->spec, &f->res, malloc(BUF_LEN), BUF_LEN);
     f->ctx.root = geteuid() == 0;
-    f->ctx.buf = malloc(BUF_LEN);
-    f->ctx.buflen = BUF_LEN;
-    if (f->ctx.ws_fd < 0 || !f->ctx.buf)
+    if (rc < 0 || !f->ctx.buf)
         return -1;
     *state = f;
     return 0;
@@ -78,9 +61,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fix *f = *state;
-    phase_interrupt = 0;
-    close(f->ctx.ws_fd);
-    int rc = nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int rc = tu_phase_ctx_done(&f->ctx, f->dir);
     free(f->ctx.buf);
     free(f->st);
     free(f);
@@ -118,15 +99,7 @@ static int count_entries(struct fix *f, const char *rel)
 {
     int fd = openat(f->ctx.ws_fd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     assert_true(fd >= 0);
-    DIR *d = fdopendir(fd);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
+    return tu_count_dir(fdopendir(fd));
 }
 
 /* ---- our own walk: sorted names per directory, compared entry by entry ---- */

@@ -23,6 +23,7 @@
 #include "phase.h"
 #include "shape.h"
 #include "tree.h"
+#include "testutil.h"
 
 struct fixture {
     char dir[64];       /* scratch directory */
@@ -75,12 +76,6 @@ static void stream_shape(const struct tree_spec *sp, struct shape *s)
     tree_close(g);
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st, (void)flag, (void)ftw;
-    return remove(path);
-}
-
 /* Writes kernel x0.05 (4,000 files, ~57 MB) once and captures it. */
 static int setup(void **state)
 {
@@ -112,7 +107,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fixture *fx = *state;
-    nftw(fx->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    tu_rm_tree(fx->dir);
     free(fx);
     return 0;
 }

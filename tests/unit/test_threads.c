@@ -29,6 +29,7 @@
 #include "phase.h"
 #include "profile.h"
 #include "tree.h"
+#include "testutil.h"
 
 #define BUF_LEN (128 * 1024)
 #define MAXW 4
@@ -44,41 +45,23 @@ struct fix {
     bool skewed;                /* "tree" is the hand-made skewed tree */
 };
 
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
-
 static int setup(void **state)
 {
     struct fix *f = calloc(1, sizeof *f);
     if (!f)
         return -1;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(f->dir, sizeof f->dir, "%s/fsbench-ut-threads.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir))
-        return -1;
-    umask(022);
-    f->spec = (struct tree_spec){profile_find("tiny"), 0.5, 7};
-    if (!f->spec.prof || tree_measure(&f->spec, &f->tot) < 0)
+    if (tu_tree_scratch(f->dir, sizeof f->dir, "threads", "tiny", 0.5, 7, &f->spec, &f->tot) < 0)
         return -1;
     for (int i = 0; i < MAXW; i++) {
-        f->w[i].st = calloc(1, sizeof *f->w[i].st);
         f->bufs[i] = malloc(BUF_LEN);
-        if (!f->w[i].st || !f->bufs[i])
+        if (!tu_worker_stats(&f->w[i]) || !f->bufs[i])
             return -1;
     }
-    f->ctx.eng = &engine_posix;
-    f->ctx.w = &f->w[0];
+    int rc = tu_phase_ctx(&f->ctx, &f->w[0], f->dir, &f->spec, &f->res, f->bufs[0], BUF_LEN);
     f->ctx.workers = f->w;
     f->ctx.bufs = f->bufs;
     f->ctx.nworkers = 1;
-    f->ctx.ws_fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    f->ctx.tree = &f->spec;
-    f->ctx.res = &f->res;
-    f->ctx.buf = f->bufs[0];
-    f->ctx.buflen = BUF_LEN;
-    if (f->ctx.ws_fd < 0)
+    if (rc < 0)
         return -1;
     *state = f;
     return 0;
@@ -87,9 +70,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     struct fix *f = *state;
-    phase_interrupt = 0;
-    close(f->ctx.ws_fd);
-    int rc = nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int rc = tu_phase_ctx_done(&f->ctx, f->dir);
     for (int i = 0; i < MAXW; i++) {
         free(f->w[i].st);
         free(f->bufs[i]);
@@ -132,7 +113,7 @@ static void rm_rel(struct fix *f, const char *rel)
     snprintf(p, sizeof p, "%s/%s", f->dir, rel);
     struct stat st;
     if (lstat(p, &st) == 0)
-        assert_int_equal(nftw(p, rm_entry, 16, FTW_DEPTH | FTW_PHYS), 0);
+        assert_int_equal(tu_rm_tree(p), 0);
 }
 
 /* ---- a listing of a tree, hashed: names, types, sizes, modes, contents (and times) ---- */
@@ -416,15 +397,7 @@ static void make_skewed(struct fix *f, struct tree_totals *t)
 /* Entries of directory fd other than "." and "..". */
 static int count_dir(int fd)
 {
-    DIR *d = fdopendir(dup(fd));
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
+    return tu_count_dir(fdopendir(dup(fd)));
 }
 
 /* Makes "tree" again: the tiny tree or the skewed one. */

@@ -22,16 +22,12 @@
 #include "err.h"
 #include "phase.h"
 #include "workspace.h"
+#include "testutil.h"
 
 struct fix {
     char dir[4096]; /* scratch directory; tests make their workspaces below it */
     char *old_tmpdir;
 };
-
-static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    return remove(path);
-}
 
 static int setup(void **state)
 {
@@ -41,8 +37,7 @@ static int setup(void **state)
     const char *tmp = getenv("TMPDIR");
     if (tmp)
         f->old_tmpdir = strdup(tmp);
-    snprintf(f->dir, sizeof f->dir, "%s/fsbench-ut-ws.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(f->dir))
+    if (!tu_scratch_dir(f->dir, sizeof f->dir, "ws"))
         return -1;
     err_set_quiet(1);
     *state = f;
@@ -58,7 +53,7 @@ static int teardown(void **state)
     else
         unsetenv("TMPDIR");
     free(f->old_tmpdir);
-    int rc = nftw(f->dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+    int rc = tu_rm_tree(f->dir);
     free(f);
     return rc;
 }
@@ -95,15 +90,7 @@ static int exists(const char *path)
 
 static int count_entries(const char *path)
 {
-    DIR *d = opendir(path);
-    assert_non_null(d);
-    int n = 0;
-    struct dirent *de;
-    while ((de = readdir(d)))
-        if (strcmp(de->d_name, ".") && strcmp(de->d_name, ".."))
-            n++;
-    closedir(d);
-    return n;
+    return tu_count_dir(opendir(path));
 }
 
 /* ws_close after a failed ws_open releases whatever it holds and removes nothing. */
