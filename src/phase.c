@@ -12,17 +12,18 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal ha
 volatile atomic_int phase_interrupt;
 
 const struct phase_def phase_table[] = {
-    {"extract", "create the tree: mkdir, create+write every file, symlinks (like tar -x)",
-     PHASE_ASYNC_GAINS, phase_extract},
+    {"extract", "create the tree: mkdir, create+write every file, symlinks (like tar -x)", 0,
+     phase_extract},
     {"sync", "syncfs of the target file system (like sync)", 0, phase_sync},
     {"dropcaches", "sync, then drop page, dentry and inode caches (root only)",
      PHASE_NEEDS_ROOT, phase_dropcaches},
     {"walk", "readdir every directory of the tree (like find)", 0, phase_walk},
     {"statwalk", "readdir and lstat every entry (like find -ls)", 0, phase_statwalk},
-    {"read", "read every file to the end (like tar -c >/dev/null)", 0, phase_read},
+    {"read", "read every file to the end (like tar -c >/dev/null)", PHASE_ASYNC_GAINS,
+     phase_read},
     {"copy", "copy the tree with modes and times to a sibling (like cp -a, cpdup)", 0,
      phase_copy},
-    {"delete", "remove the tree and its copy (like rm -rf)", PHASE_ASYNC_GAINS, phase_delete},
+    {"delete", "remove the tree and its copy (like rm -rf)", 0, phase_delete},
     {"umount", "unmount the target, including the flush of everything dirty (root)",
      PHASE_NEEDS_ROOT | PHASE_NEEDS_TARGET, phase_umount},
     {"mount", "mount the target with the configuration's options (root)",

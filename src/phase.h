@@ -23,8 +23,8 @@ enum {
     PHASE_NEEDS_ROOT = 1u << 0,   /* skipped (with a note) when not root */
     PHASE_NEEDS_TARGET = 1u << 1, /* needs a managed target (--image or --device) */
     PHASE_KEEPS_TREE = 1u << 3,   /* with --keep-fs its tree stays between runs (age) */
-    PHASE_ASYNC_GAINS = 1u << 2,  /* batched (io_uring) submission measured faster here:
-                                     --engine auto uses it for this phase */
+    PHASE_ASYNC_GAINS = 1u << 2,  /* batched (io_uring) submission measured faster here on a
+                                     block device: --engine auto uses it there (bench/run) */
 };
 
 struct target;
