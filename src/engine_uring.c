@@ -54,22 +54,11 @@
 
 /* ---- operations ---- */
 
+static int ur_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode);
+
 static int ur_opendir(struct eng_worker *w, int dirfd, const char *name)
 {
-    struct uring_worker *u = w->priv;
-    uint64_t key, t0, t1;
-    int r = uring_prologue(u, dirfd, name, &key);
-    if (r == 0)
-        r = uring_ops_get(u, 1);
-    if (r < 0)
-        return r;
-    unsigned i = u->tmp[0];
-    struct io_uring_sqe *sqe = uring_sqe_for(u, i, URING_R_WAITED, OP_OPEN);
-    io_uring_prep_openat(sqe, dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
-    uring_sqe_done(sqe, i, 0);
-    r = uring_run_waited(u, i, &t0, &t1);
-    opstats_record(w->st, OP_OPEN, t0, t1, 0);
-    return r;
+    return ur_open(w, dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
 }
 
 static int ur_close(struct eng_worker *w, int fd)
