@@ -68,7 +68,7 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
                      npos == 2 ? "PROFILE DIR" : "PROFILE"), EXIT_USAGE;
     for (int i = 0; i < npos; i++)
         pos[i] = argv[optind + i];
-    spec->prof = NULL;
+    *spec = (struct tree_spec){0};
     if (!strncmp(pos[0], "tar:", 4)) {
         if (!pos[0][4])
             return error("tar: needs a file name (tar:FILE)"), EXIT_USAGE;

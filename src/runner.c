@@ -33,6 +33,7 @@ struct env {
     struct opstats *sum;        /* their merge, per phase */
     const struct engine *async_eng;
     void **buf;                 /* each worker's I/O buffer */
+    struct tree_spec tree;      /* o->tree with its content pattern made once, untimed */
 };
 
 static double unix_now(void)
@@ -184,7 +185,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     run->warmup = round < o->warmup;
     for (size_t p = 0; p < o->nphases && !failed; p++) {
         struct phase_ctx ctx = {
-            .eng = o->eng, .w = &env->w[0], .ws_fd = env->ws.fd, .tree = &o->tree,
+            .eng = o->eng, .w = &env->w[0], .ws_fd = env->ws.fd, .tree = &env->tree,
             .tar = o->tar, .res = &run->phases[p], .root = rs->root, .buf = env->buf[0],
             .buflen = IO_BUF_SIZE, .workers = env->w, .bufs = env->buf,
             .nworkers = env->nworkers,
@@ -493,6 +494,13 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         rc = error("threads: at most %d, got %u", RUNNER_MAX_THREADS, n);
     if (rc == 0)
         rc = alloc_workers(&env, n);
+    unsigned char *pattern = NULL;
+    env.tree = o->tree;
+    if (rc == 0 && o->tree.prof && !o->tree.pattern) {
+        if (!(pattern = tree_pattern_new(o->tree.seed)))
+            rc = -1;
+        env.tree.pattern = pattern;
+    }
     if (rc == 0)
         rc = setup(&env);
     unsigned started = 0, astarted = 0;
@@ -526,5 +534,6 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
     if (teardown(&env) < 0)
         rc = -1;
     free_workers(&env);
+    free(pattern);
     return rc;
 }

@@ -575,7 +575,7 @@ static double fit_tilt(const struct shape *s)
  * the captured one (L1 of shares) plus the log ratio of the directory counts. */
 static double depth_distance(const struct shape *s, struct profile *p, double scale)
 {
-    struct tree_spec spec = {p, scale, 1};
+    struct tree_spec spec = {.prof = p, .scale = scale, .seed = 1};
     struct tree_gen *g = tree_open(&spec);
     if (!g)
         return INFINITY;

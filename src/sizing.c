@@ -66,7 +66,7 @@ static int estimate(const struct tree_spec *base, double scale, double *bytes, d
                      SIZE_MAX_FILES);
     if (files > SIZING_MEASURE_FILES)
         s = SIZING_MEASURE_FILES / (double)base->prof->files;
-    struct tree_spec sp = {base->prof, s, base->seed};
+    struct tree_spec sp = {.prof = base->prof, .scale = s, .seed = base->seed};
     uint64_t b, d;
     if (sizing_measure(&sp, &b, &d) < 0)
         return -1;

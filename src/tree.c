@@ -29,9 +29,10 @@
  * the first '.', so two generated names are equal only if the indices are. Templates
  * ("patch-*") and fixed names contain no '_' (profile_check), fixed names no '-' either.
  *
- * Content: a 2 MiB pattern of splitmix64 bytes made from the seed in tree_open(); a
- * file's data starts at an offset drawn from its ordinal, data_len = min(size,
- * TREE_DATA_LEN), at least 1, so writing costs no per-byte generation.
+ * Content: a 2 MiB pattern of splitmix64 bytes made from the seed (by tree_open(), or once
+ * by tree_pattern_new() and shared through the spec); a file's data starts at an offset
+ * drawn from its ordinal, data_len = min(size, TREE_DATA_LEN), at least 1, so writing
+ * costs no per-byte generation.
  *
  * Captured shapes (profile.size_cdf, files_per_dir_cdf; NULL in the built-in profiles, whose
  * output is unchanged): a file's size is the empirical quantile at a stratified point,
@@ -134,7 +135,8 @@ struct tree_gen {
     uint8_t fixed_len[32];
     unsigned len_min, len_range;
 
-    unsigned char *pattern;
+    const unsigned char *pattern; /* own_pattern or the spec's */
+    unsigned char *own_pattern;
     int top, done;
     struct frame st[TREE_MAX_DEPTH + 1];
     char target[PATH_BUF];
@@ -424,6 +426,17 @@ static void fill_pattern(unsigned char *pat, uint64_t seed)
     }
 }
 
+unsigned char *tree_pattern_new(uint64_t seed)
+{
+    unsigned char *pat = malloc(PATTERN_LEN);
+    if (!pat) {
+        error("tree: out of memory");
+        return NULL;
+    }
+    fill_pattern(pat, seed);
+    return pat;
+}
+
 /* Prepares suffix, fixed-name and distribution tables from the profile. */
 static void init_tables(struct tree_gen *g, const struct tree_spec *spec)
 {
@@ -519,15 +532,16 @@ struct tree_gen *tree_open(const struct tree_spec *spec)
         return NULL;
     }
     struct tree_gen *g = calloc(1, sizeof *g);
-    if (g)
-        g->pattern = malloc(PATTERN_LEN);
+    if (g && !(g->pattern = spec->pattern))
+        g->pattern = g->own_pattern = malloc(PATTERN_LEN);
     if (!g || !g->pattern) {
         free(g);
         error("tree: out of memory");
         return NULL;
     }
     init_tables(g, spec);
-    fill_pattern(g->pattern, spec->seed);
+    if (g->own_pattern)
+        fill_pattern(g->own_pattern, spec->seed);
     enter_dir(g, &g->st[0], g->nfiles_total, 0, 0);
     return g;
 }
@@ -694,7 +708,7 @@ void tree_close(struct tree_gen *g)
 {
     if (!g)
         return;
-    free(g->pattern);
+    free(g->own_pattern);
     free(g);
 }
 

@@ -9,7 +9,10 @@
  * itself is not an entry: depth-1 entries are the root's children.
  *
  * File content is `data` (data_len bytes) repeated until `size` bytes; `data` points into
- * a pattern owned by the generator and stays valid until tree_close().
+ * a 2 MiB pattern made from the seed, owned by the generator (valid until tree_close())
+ * or, when spec->pattern is set, shared by every generator of the spec (valid as long as
+ * that pattern). Making the pattern is most of what tree_open() costs (a few ms), so a
+ * phase that opens several generators, one per thread, shares one made before the clock.
  *
  * A TREE_LEAVE entry carries the name and depth of the directory it closes, and
  * tree_path() is that directory's path. Symlinks are extra entries: the file count
@@ -30,6 +33,9 @@ struct tree_spec {
     const struct profile *prof;
     double scale;           /* multiplies the profile's file count; > 0 */
     uint64_t seed;
+    /* Optional: tree_pattern_new(seed)'s bytes, shared read-only by every generator opened
+     * on this spec; NULL: each tree_open() makes its own. */
+    const unsigned char *pattern;
 };
 
 enum tree_kind { TREE_DIR, TREE_FILE, TREE_SYMLINK, TREE_LEAVE };
@@ -67,6 +73,10 @@ const char *tree_path(const struct tree_gen *g);
  * root it ends the walk. Lets threads generate disjoint subtrees of one tree. */
 void tree_skip_subtree(struct tree_gen *g);
 void tree_close(struct tree_gen *g);
+
+/* The content pattern of seed, for tree_spec.pattern; NULL after error() when out of
+ * memory. Freed with free(). */
+unsigned char *tree_pattern_new(uint64_t seed);
 
 /* Files-at-this-size histogram: bucket i counts sizes in [2^(i-1), 2^i), bucket 0 size 0. */
 #define TREE_HIST_BUCKETS 48

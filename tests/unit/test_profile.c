@@ -134,7 +134,7 @@ static void test_totals_in_range(void **state)
         const struct profile *p = profile_find(x->name);
         assert_non_null(p);
         for (uint64_t seed = 1; seed <= 3; seed++) {
-            struct tree_spec s = {p, 1, seed};
+            struct tree_spec s = {.prof = p, .scale = 1, .seed = seed};
             struct tree_totals t;
             assert_int_equal(tree_measure(&s, &t), 0);
             assert_int_equal(t.files, p->files);
@@ -164,7 +164,7 @@ static int cmp_u64(const void *a, const void *b)
 static void check_median(const char *name, uint64_t seed)
 {
     const struct profile *p = profile_find(name);
-    struct tree_spec s = {p, 1, seed};
+    struct tree_spec s = {.prof = p, .scale = 1, .seed = seed};
     uint64_t n = tree_file_count(&s), k = 0;
     uint64_t *sizes = malloc(n * sizeof *sizes);
     assert_non_null(sizes);
@@ -204,7 +204,7 @@ static void test_scaling_keeps_shape(void **state)
 {
     (void)state;
     const struct profile *p = profile_find("kernel");
-    struct tree_spec s1 = {p, 1, 5}, s3 = {p, 3, 5};
+    struct tree_spec s1 = {.prof = p, .scale = 1, .seed = 5}, s3 = {.prof = p, .scale = 3, .seed = 5};
     struct tree_totals a, b;
     assert_int_equal(tree_measure(&s1, &a), 0);
     assert_int_equal(tree_measure(&s3, &b), 0);

@@ -86,7 +86,7 @@ static int setup(void **state)
     assert_non_null(mkdtemp(fx->dir));
     snprintf(fx->tree, sizeof fx->tree, "%s/tree", fx->dir);
     assert_int_equal(mkdir(fx->tree, 0755), 0);
-    fx->spec = (struct tree_spec){profile_find("kernel"), 0.05, 11};
+    fx->spec = (struct tree_spec){.prof = profile_find("kernel"), .scale = 0.05, .seed = 11};
     int fd = open(fx->tree, O_RDONLY | O_DIRECTORY);
     assert_true(fd >= 0);
     struct opstats *ops = calloc(1, sizeof *ops);
@@ -272,7 +272,7 @@ static void test_synthesis_matches(void **state)
     for (unsigned i = 1; i <= SHAPE_DEPTH_MAX; i++)
         cdepth += (double)i * share(c->depth, c->files, i);
     for (uint64_t seed = 1; seed <= 3; seed++) {
-        struct tree_spec sp = {&m->prof, 1, seed};
+        struct tree_spec sp = {.prof = &m->prof, .scale = 1, .seed = seed};
         struct shape y;
         stream_shape(&sp, &y);
         /* exact: file count and, at scale 1, every size bucket */
@@ -299,7 +299,7 @@ static void test_synthesis_matches(void **state)
         assert_true(y.symlinks <= 3 * c->symlinks + 3);
     }
     /* at scale 2: twice the files; every size bucket within one file of twice its count */
-    struct tree_spec sp2 = {&m->prof, 2, 1};
+    struct tree_spec sp2 = {.prof = &m->prof, .scale = 2, .seed = 1};
     struct shape y2;
     stream_shape(&sp2, &y2);
     assert_int_equal(y2.files, 2 * c->files);
@@ -314,7 +314,7 @@ static void test_synthesis_matches(void **state)
 /* Hash of a whole walk: same seed, same tree; another seed, another tree. */
 static uint64_t walk_hash(const struct profile *p, uint64_t seed)
 {
-    struct tree_spec sp = {p, 0.5, seed};
+    struct tree_spec sp = {.prof = p, .scale = 0.5, .seed = seed};
     struct tree_gen *g = tree_open(&sp);
     assert_non_null(g);
     uint64_t h = 0xcbf29ce484222325ull;

@@ -23,7 +23,7 @@
 /* Bytes of the tree at the scale sizing chose, measured. */
 static double bytes_at(const char *profile, double scale)
 {
-    struct tree_spec s = {profile_find(profile), scale, 1};
+    struct tree_spec s = {.prof = profile_find(profile), .scale = scale, .seed = 1};
     uint64_t b, d;
     assert_int_equal(sizing_measure(&s, &b, &d), 0);
     assert_true(d > b);
@@ -32,7 +32,7 @@ static double bytes_at(const char *profile, double scale)
 
 static void check_target(const char *profile, uint64_t target)
 {
-    struct tree_spec base = {profile_find(profile), 1, 1};
+    struct tree_spec base = {.prof = profile_find(profile), .scale = 1, .seed = 1};
     double scale;
     assert_int_equal(sizing_scale_for_bytes(&base, target, &scale), 0);
     double r = bytes_at(profile, scale) / (double)target;
@@ -55,7 +55,7 @@ static void test_scale_for_bytes(void **state)
 static void test_scale_for_bytes_rejects(void **state)
 {
     (void)state;
-    struct tree_spec none = {NULL, 1, 1}, kernel = {profile_find("kernel"), 1, 1};
+    struct tree_spec none = {.prof = NULL, .scale = 1, .seed = 1}, kernel = {.prof = profile_find("kernel"), .scale = 1, .seed = 1};
     double s;
     err_set_quiet(1);
     assert_int_equal(sizing_scale_for_bytes(&none, GIB, &s), -1);
@@ -67,7 +67,7 @@ static void test_scale_for_bytes_rejects(void **state)
 static void test_auto_can_drop(void **state)
 {
     (void)state;
-    struct tree_spec base = {profile_find("kernel"), 1, 1};
+    struct tree_spec base = {.prof = profile_find("kernel"), .scale = 1, .seed = 1};
     char why[512];
     double s;
     assert_int_equal(sizing_auto(&base, true, true, true, 16 * GIB, 1024 * GIB, &s, why,
@@ -92,7 +92,7 @@ static void test_auto_can_drop(void **state)
 static void test_auto_cold_without_drop(void **state)
 {
     (void)state;
-    struct tree_spec base = {profile_find("kernel"), 1, 1};
+    struct tree_spec base = {.prof = profile_find("kernel"), .scale = 1, .seed = 1};
     char why[512];
     double s;
     assert_int_equal(sizing_auto(&base, false, true, true, 4 * GIB, 1024 * GIB, &s, why,
@@ -109,13 +109,13 @@ static void test_auto_cold_without_drop(void **state)
 static void test_auto_free_space_cap(void **state)
 {
     (void)state;
-    struct tree_spec base = {profile_find("kernel"), 1, 1};
+    struct tree_spec base = {.prof = profile_find("kernel"), .scale = 1, .seed = 1};
     char why[512];
     double s;
     uint64_t free_bytes = 5 * GIB;
     assert_int_equal(sizing_auto(&base, false, false, true, 16 * GIB, free_bytes, &s, why,
                                  sizeof why), 0);
-    struct tree_spec at = {base.prof, s, 1};
+    struct tree_spec at = {.prof = base.prof, .scale = s, .seed = 1};
     uint64_t b, d;
     assert_int_equal(sizing_measure(&at, &b, &d), 0);
     double avail = (double)free_bytes * 0.9;

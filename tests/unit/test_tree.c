@@ -1,6 +1,7 @@
 /* test_tree.c — unit tests of the synthetic tree generator (tree.c): determinism of
  * names, shape and content, the exact file count, unique names, symlinks that resolve,
- * the entry order and paths, and rejection of bad input.
+ * the entry order and paths, a content pattern shared by several generators, and rejection
+ * of bad input.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,10 +38,9 @@ static uint64_t hash_u64(uint64_t h, uint64_t v)
 
 /* Hashes a whole walk: kinds, depths, names, sizes, modes, targets and, if with_content,
  * every byte each file would hold (data repeated to size). */
-static uint64_t tree_hash(const char *profile, double scale, uint64_t seed, int with_content)
+static uint64_t spec_hash(const struct tree_spec *s, int with_content)
 {
-    struct tree_spec s = {profile_find(profile), scale, seed};
-    struct tree_gen *g = tree_open(&s);
+    struct tree_gen *g = tree_open(s);
     assert_non_null(g);
     struct tree_entry e;
     uint64_t h = 0xcbf29ce484222325ull;
@@ -61,6 +61,12 @@ static uint64_t tree_hash(const char *profile, double scale, uint64_t seed, int 
     }
     tree_close(g);
     return h;
+}
+
+static uint64_t tree_hash(const char *profile, double scale, uint64_t seed, int with_content)
+{
+    struct tree_spec s = {.prof = profile_find(profile), .scale = scale, .seed = seed};
+    return spec_hash(&s, with_content);
 }
 
 static void test_same_seed_same_tree(void **state)
@@ -89,9 +95,32 @@ static void test_golden_hash(void **state)
     assert_int_equal(tree_hash("kernel", 0.1, 1, 0), GOLDEN_KERNEL);
 }
 
+/* A pattern made once and shared through the spec gives every byte a generator's own
+ * would; two generators may use it at once. */
+static void test_shared_pattern(void **state)
+{
+    (void)state;
+    struct tree_spec s = {.prof = profile_find("tiny"), .scale = 1, .seed = 1};
+    unsigned char *pat = tree_pattern_new(s.seed);
+    assert_non_null(pat);
+    s.pattern = pat;
+    struct tree_gen *other = tree_open(&s);
+    assert_non_null(other);
+    assert_int_equal(spec_hash(&s, 1), GOLDEN_TINY);
+    tree_close(other);
+    assert_int_equal(spec_hash(&s, 1), GOLDEN_TINY); /* closing one left the pattern alone */
+    s.seed = 2; /* the pattern of another seed changes the content, as it must */
+    unsigned char *pat2 = tree_pattern_new(2);
+    assert_non_null(pat2);
+    s.pattern = pat2;
+    assert_int_equal(spec_hash(&s, 1), tree_hash("tiny", 1, 2, 1));
+    free(pat);
+    free(pat2);
+}
+
 static void check_count(const char *profile, double scale, uint64_t want)
 {
-    struct tree_spec s = {profile_find(profile), scale, 3};
+    struct tree_spec s = {.prof = profile_find(profile), .scale = scale, .seed = 3};
     struct tree_totals t;
     assert_int_equal(tree_file_count(&s), want);
     assert_int_equal(tree_measure(&s, &t), 0);
@@ -178,7 +207,7 @@ static void check_name(const char *name)
  * emitted earlier in the same directory. */
 static void check_walk(const char *profile, double scale, uint64_t seed)
 {
-    struct tree_spec s = {profile_find(profile), scale, seed};
+    struct tree_spec s = {.prof = profile_find(profile), .scale = scale, .seed = seed};
     struct tree_gen *g = tree_open(&s);
     assert_non_null(g);
     struct level lv[TREE_MAX_DEPTH + 2];
@@ -262,7 +291,7 @@ static void test_walk_builtins(void **state)
 static void test_content(void **state)
 {
     (void)state;
-    struct tree_spec s = {profile_find("tiny"), 1, 9};
+    struct tree_spec s = {.prof = profile_find("tiny"), .scale = 1, .seed = 9};
     struct tree_gen *a = tree_open(&s), *b = tree_open(&s);
     assert_non_null(a);
     assert_non_null(b);
@@ -291,7 +320,7 @@ static void test_large_count(void **state)
     (void)state;
     const struct profile *p = profile_find("mixed");
     for (uint64_t seed = 1; seed <= 4; seed++) {
-        struct tree_spec s = {p, 2, seed};
+        struct tree_spec s = {.prof = p, .scale = 2, .seed = seed};
         struct tree_gen *g = tree_open(&s);
         assert_non_null(g);
         struct tree_entry e;
@@ -308,7 +337,7 @@ static void test_bad_input(void **state)
 {
     (void)state;
     err_set_quiet(1);
-    struct tree_spec s = {NULL, 1, 1};
+    struct tree_spec s = {.prof = NULL, .scale = 1, .seed = 1};
     assert_null(tree_open(&s));
     assert_null(tree_open(NULL));
     s.prof = profile_find("tiny");
@@ -337,6 +366,7 @@ int main(void)
         cmocka_unit_test(test_same_seed_same_tree),
         cmocka_unit_test(test_other_seed_other_tree),
         cmocka_unit_test(test_golden_hash),
+        cmocka_unit_test(test_shared_pattern),
         cmocka_unit_test(test_exact_file_count),
         cmocka_unit_test(test_walk_tiny),
         cmocka_unit_test(test_walk_builtins),

@@ -68,7 +68,7 @@ static int fx_setup(void **state)
     assert_non_null(f->st);
     assert_non_null(f->buf);
     f->w.st = f->st;
-    f->spec = (struct tree_spec){profile_find("tiny"), 0.05, 7};
+    f->spec = (struct tree_spec){.prof = profile_find("tiny"), .scale = 0.05, .seed = 7};
     f->params = (struct phase_params){
         .cb_initial = 2,
         .cb_runs = 20,

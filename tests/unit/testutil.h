@@ -66,7 +66,7 @@ static inline int tu_tree_scratch(char *dir, size_t len, const char *tag, const 
     if (!tu_scratch_dir(dir, len, tag))
         return -1;
     umask(022);
-    *spec = (struct tree_spec){profile_find(prof), scale, seed};
+    *spec = (struct tree_spec){.prof = profile_find(prof), .scale = scale, .seed = seed};
     if (!spec->prof || tree_measure(spec, tot) < 0)
         return -1;
     return 0;
