@@ -1,5 +1,6 @@
-/* cmd_tree.c — `fsbench tree make PROFILE DIR` writes a tree without timing it (to tar it, or
- * to compare with other tools); `fsbench tree stats PROFILE` streams a tree without writing
+/* cmd_tree.c — `fsbench tree make PROFILE DIR [-j N]` writes a tree (or extracts an archive,
+ * tar:FILE) without timing it (to tar it, or to compare with other tools), on N threads as
+ * the extract phase would; `fsbench tree stats PROFILE` streams a tree without writing
  * anything and prints its files, directories, bytes and size histogram.
  */
 #include <errno.h>
@@ -22,19 +23,25 @@
 #include "tarsrc.h"
 #include "tree.h"
 
+/* tree make -j: at most this many threads, each with an I/O buffer of TREE_MAKE_BUF. */
+#define TREE_MAKE_MAX_THREADS 64
+#define TREE_MAKE_BUF ((size_t)128 * 1024)
+
 static void tree_usage(FILE *out)
 {
-    fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X | --size SIZE] [--seed N]\n"
+    fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X | --size SIZE] [--seed N] [-j N]\n"
                  "       fsbench tree stats PROFILE [--scale X | --size SIZE] [--seed N]\n"
                  "       fsbench tree capture DIR -o SHAPE.ini\n"
                  "PROFILE: a built-in profile (fsbench list), a captured SHAPE.ini, or tar:FILE\n");
 }
 
-/* Parses "PROFILE [DIR] --scale --seed" after the verb; 0 or an exit status. */
+/* Parses "PROFILE [DIR] --scale --seed [-j N]" after the verb (-j only where threads is
+ * given); 0 or an exit status. */
 static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char **pos,
-                      int npos)
+                      int npos, unsigned *threads)
 {
     static const struct option opts[] = {
+        {"threads", required_argument, NULL, 'j'},
         {"scale", required_argument, NULL, 's'},
         {"seed", required_argument, NULL, 'S'},
         {"size", required_argument, NULL, 'z'},
@@ -47,8 +54,18 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     int c, scaled = 0;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
         switch (c) {
+        case 'j': {
+            unsigned long ul;
+            if (!threads)
+                return error("tree %s: -j is for tree make", argv[0]), EXIT_USAGE;
+            if (cli_parse_count(optarg, &ul) < 0 || ul > TREE_MAKE_MAX_THREADS)
+                return error("--threads: '%s' is not a whole number from 1 to %d", optarg,
+                             TREE_MAKE_MAX_THREADS), EXIT_USAGE;
+            *threads = (unsigned)ul;
+            break;
+        }
         case 's':
             if (cli_parse_positive(optarg, &scale) < 0)
                 return error("--scale: '%s' is not a positive number", optarg), EXIT_USAGE;
@@ -117,7 +134,8 @@ static int tree_make(int argc, char **argv)
 {
     struct tree_spec spec;
     const char *pos[2];
-    int rc = parse_spec(argc, argv, &spec, pos, 2);
+    unsigned nthreads = 1;
+    int rc = parse_spec(argc, argv, &spec, pos, 2, &nthreads);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     const char *dir = pos[1];
@@ -135,17 +153,25 @@ static int tree_make(int argc, char **argv)
         return error_errno("cannot create %s", dir), EXIT_RUN_FAILED;
     }
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    struct opstats *ops = calloc(1, sizeof *ops);
-    void *buf = malloc(128 * 1024);
-    if (fd < 0 || !ops || !buf) {
+    /* One posix worker per thread, each with its own counters and buffer (phase_par). */
+    struct opstats ops[TREE_MAKE_MAX_THREADS];
+    struct eng_worker w[TREE_MAKE_MAX_THREADS];
+    void *bufs[TREE_MAKE_MAX_THREADS] = {0};
+    int nobuf = 0;
+    for (unsigned i = 0; i < nthreads; i++) {
+        memset(&ops[i], 0, sizeof ops[i]);
+        w[i] = (struct eng_worker){.st = &ops[i]};
+        nobuf |= !(bufs[i] = malloc(TREE_MAKE_BUF));
+    }
+    if (fd < 0 || nobuf) {
         rc = fd < 0 ? error_errno("cannot open %s", dir) : error("out of memory");
     } else {
-        struct eng_worker w = {.st = ops};
         struct phase_result res = {0};
-        struct phase_ctx ctx = {.eng = &engine_posix, .w = &w, .ws_fd = fd, .tree = &spec,
-                                .tar = tar, .res = &res, .buf = buf, .buflen = 128 * 1024};
+        struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .tree = &spec,
+                                .tar = tar, .res = &res, .buf = bufs[0], .buflen = TREE_MAKE_BUF,
+                                .workers = w, .bufs = bufs, .nworkers = nthreads};
         uint64_t t0 = meas_now_ns();
-        rc = phase_extract_into(&ctx, fd);
+        rc = phase_extract_tree(&ctx, fd);
         double secs = (double)(meas_now_ns() - t0) / 1e9;
         if (rc < 0) {
             error("tree make: %s", res.note);
@@ -159,8 +185,8 @@ static int tree_make(int argc, char **argv)
     }
     if (fd >= 0)
         close(fd);
-    free(buf);
-    free(ops);
+    for (unsigned i = 0; i < nthreads; i++)
+        free(bufs[i]);
     tarsrc_close(tar);
     return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }
@@ -181,7 +207,7 @@ static int tree_stats(int argc, char **argv)
 {
     struct tree_spec spec;
     const char *pos[1];
-    int rc = parse_spec(argc, argv, &spec, pos, 1);
+    int rc = parse_spec(argc, argv, &spec, pos, 1, NULL);
     if (rc)
         return rc < 0 ? EXIT_OK : rc;
     if (!spec.prof) {

@@ -119,7 +119,10 @@ unsigned phase_threads(const struct phase_ctx *ctx);
 
 /* Phase run functions, one file per family. */
 int phase_extract(struct phase_ctx *ctx);
-/* Creates ctx->tree's entries below directory fd root (an fd of ctx->eng's). 0 or -1. */
+/* Creates ctx->tree's (or ctx->tar's) entries below directory fd root (an fd of
+ * ctx->eng's) on phase_threads(ctx) threads. 0 or -1. */
+int phase_extract_tree(struct phase_ctx *ctx, int root);
+/* The same on one thread, whatever ctx's workers (for phases that make a tree as a step). */
 int phase_extract_into(struct phase_ctx *ctx, int root);
 int phase_sync(struct phase_ctx *ctx);
 int phase_dropcaches(struct phase_ctx *ctx);

@@ -13,7 +13,8 @@
  * touching the file system, skips the subtrees it did not claim, and fills the one it
  * claimed under an fd it opened for it. Symlinks point within their own directory, so the
  * order across threads does not matter. Counts and ops by kind are the same for any N.
- * Archives (ctx->tar) are extracted by one thread: their order is the archive's.
+ * Archives (ctx->tar): phase_extract_tree hands them to phase_extract_tar, which threads
+ * them itself (phase_tarextract_par.c); phase_extract_into extracts them on one thread.
  */
 #include <errno.h>
 #include <limits.h>
@@ -145,8 +146,13 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
 
 int phase_extract_into(struct phase_ctx *ctx, int root)
 {
-    if (ctx->tar)
-        return phase_extract_tar(ctx, ctx->tar, root);
+    if (ctx->tar) { /* one thread, as for a synthetic tree */
+        struct phase_ctx one = *ctx;
+        one.workers = NULL;
+        one.bufs = NULL;
+        one.nworkers = 0;
+        return phase_extract_tar(&one, ctx->tar, root);
+    }
     struct tree_gen *g = tree_open(ctx->tree);
     if (!g)
         return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
@@ -258,6 +264,15 @@ static int extract_par(struct phase_ctx *ctx, int root)
     return rc;
 }
 
+int phase_extract_tree(struct phase_ctx *ctx, int root)
+{
+    if (ctx->tar)
+        return phase_extract_tar(ctx, ctx->tar, root);
+    if (phase_threads(ctx) > 1)
+        return extract_par(ctx, root);
+    return phase_extract_into(ctx, root);
+}
+
 int phase_extract(struct phase_ctx *ctx)
 {
     const struct engine *e = ctx->eng;
@@ -267,10 +282,7 @@ int phase_extract(struct phase_ctx *ctx)
     int root = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (root < 0)
         return phase_fail(ctx, "open", PHASE_TREE_DIR, root);
-    if (phase_threads(ctx) > 1 && !ctx->tar)
-        rc = extract_par(ctx, root);
-    else
-        rc = phase_extract_into(ctx, root);
+    rc = phase_extract_tree(ctx, root);
     e->close(ctx->w, root);
     return rc;
 }

@@ -2,6 +2,10 @@
  * file-system operation goes through the run's engine, so it is counted and timed like
  * the synthetic extract.
  *
+ * phase_extract_tar() hands an indexed archive to the threaded extraction
+ * (phase_tarextract_par.c). The rest is here: the streaming extraction, for archives whose
+ * order matters (a name made twice) or whose data must be decoded, on one thread.
+ *
  * The archive (already decompressed by tarsrc_open) is streamed entry by entry; file data
  * is written straight out of libarchive's read buffer, one write per data block. Entries
  * are created relative to the fd of their directory, and the last directory used stays
@@ -12,7 +16,7 @@
  * the kernel resolves is a real directory of ours and no symlink is ever followed. A
  * parent that exists but is not in the set is a symlink or file from the archive: the
  * entry is refused. Existing non-directories are replaced (a later entry of the same name
- * wins, as with tar); directories never are.
+ * wins, as with tar); directories never are. tarindex.c models exactly these rules.
  *
  * Directory modes and times are applied at the end, deepest first (reverse creation
  * order), after their contents are written; until then directories are u+rwx.
@@ -28,10 +32,11 @@
 
 #include "err.h"
 #include "phase.h"
+#include "tarindex.h"
 #include "tarsrc.h"
 
-/* Warnings printed one by one before only counting. */
-#define REFUSE_LINES 10
+/* Warnings printed one by one before only counting (as the threaded extraction does). */
+#define REFUSE_LINES TIX_REFUSE_LINES
 
 /* A directory whose mode and times are set at the end. */
 struct dirfix {
@@ -278,7 +283,8 @@ static int write_data(struct xstate *x, int fd, struct archive_entry *ent)
     return 0;
 }
 
-/* Writes data, mode and times to the open fd and closes it. 0 or -1. */
+/* Writes data, mode and times to the open fd (fsync with ENG_CREATE_FSYNC) and closes it.
+ * 0 or -1. */
 static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool attrs)
 {
     int rc = write_data(x, fd, ent);
@@ -287,6 +293,11 @@ static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool
         int r = x->e->fsetattr(x->w, fd, archive_entry_perm(ent), entry_times(ent, t));
         if (r < 0)
             rc = phase_fail(x->ctx, "setattr", x->path, r);
+    }
+    if (rc == 0 && (x->ctx->create_flags & ENG_CREATE_FSYNC)) {
+        int r = x->e->fsync(x->w, fd);
+        if (r < 0)
+            rc = phase_fail(x->ctx, "fsync", x->path, r);
     }
     int c = x->e->close(x->w, fd);
     if (c < 0 && rc == 0)
@@ -444,7 +455,7 @@ static int fix_dirs(struct xstate *x)
     return 0;
 }
 
-int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd)
+int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root_fd)
 {
     struct xstate *x = calloc(1, sizeof *x);
     if (!x)
@@ -502,4 +513,15 @@ int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd)
     free(x->fix);
     free(x);
     return rc < 0 ? -1 : 0;
+}
+
+int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd)
+{
+    const struct tarindex *ix = tarsrc_index(src);
+    if (!ix->why_serial)
+        return phase_extract_tar_par(ctx, src, root_fd);
+    if (phase_threads(ctx) > 1 && tarsrc_say_serial(src))
+        warning("tar:%s: archive extracted by one thread: %s", tarsrc_path(src),
+                ix->why_serial);
+    return phase_extract_tar_stream(ctx, src, root_fd);
 }

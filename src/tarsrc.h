@@ -3,9 +3,12 @@
  *
  * tarsrc_open() does everything that must stay out of the timed extract phase: if the
  * archive is compressed it is decompressed once into a scratch file (the raw decompressed
- * bytes, so the inner format is kept exactly), and every header is read once to check the
- * archive is complete and to count what it holds. phase_extract_tar() then reads that copy
- * with no decompression filter and creates every entry through the run's engine.
+ * bytes, so the inner format is kept exactly), and every header is read once (tarindex.c)
+ * to check the archive is complete, count what it holds, decide every refusal, and index
+ * the entries with the place of their data in that file. phase_extract_tar() then creates
+ * every entry through the run's engine: from the index, on all the phase's threads, or, for
+ * archives whose order matters (a name made twice) or whose data is not stored as plain
+ * bytes, by streaming the copy on one thread with no decompression filter.
  *
  * Safety invariant: nothing is ever created outside the extraction root. An entry is
  * refused (with a warning, never a failure) when its name is absolute or has a ".."
@@ -13,11 +16,15 @@
  * a file from the archive: nothing is followed), when it is a hard link whose target is
  * refused or outside, or when it is a device node, fifo or socket. Every directory used
  * as a parent is one this extraction made with mkdir, parent before child, and directories
- * are never removed, so the kernel's path walk only meets real directories.
+ * are never removed, so the kernel's path walk only meets real directories. The threaded
+ * extraction follows decisions made by the pass on an exact model of that namespace.
  *
- * Memory grows with the number of directories (the fix-up list of modes and times, as
- * tar keeps it) and, in tarsrc_open's counting pass only, with the number of symlinks;
- * never with the number of files.
+ * Memory: the index holds every entry's name and link target plus about 90 bytes (see
+ * tarindex.h; 12 MB for a Linux source tarball), from tarsrc_open to tarsrc_close, and the
+ * pass briefly as much again; an archive extracted serially keeps none of it, and its
+ * extraction grows only with the number of directories (the fix-up list of modes and
+ * times, as tar keeps it). The archive file stays open (one fd) until tarsrc_close; it is
+ * mapped read-only during the pass only (page cache, not anonymous memory).
  */
 #ifndef FSBENCH_TARSRC_H
 #define FSBENCH_TARSRC_H
@@ -46,9 +53,8 @@ struct tarsrc_totals {
  * non-archive file, or when the scratch copy cannot be written. */
 struct tarsrc *tarsrc_open(const char *path, const char *scratch_dir);
 
-/* Fills *t with what the archive holds (counted by tarsrc_open; no I/O). 0. The refused
- * count follows the same rules as phase_extract_tar except one: a name that goes through
- * a regular file of the archive (a malformed archive) is only refused by the extraction. */
+/* Fills *t with what the archive holds (counted by tarsrc_open; no I/O): what
+ * phase_extract_tar makes and refuses in an empty root, exactly. 0. */
 int tarsrc_measure(struct tarsrc *src, struct tarsrc_totals *t);
 
 /* Path given to tarsrc_open (for messages and the tree description). */
@@ -57,17 +63,19 @@ const char *tarsrc_path(const struct tarsrc *src);
 /* Entries refused by the last phase_extract_tar() on src. */
 uint64_t tarsrc_refused(const struct tarsrc *src);
 
-/* The extract phase for an archive: streams src and creates each entry through ctx->eng
- * below root_fd (an fd of ctx->eng's, owned by the caller, normally an empty directory):
- * mkdir, open(O_CREAT|O_EXCL) + write of each data block (pwrite for sparse blocks,
- * ftruncate for a trailing hole) + fsetattr (mode, mtime) + close, symlink + set_times,
- * link. Modes are the archive's exactly (like tar -p, no umask); directories get their
- * modes and times after all their contents, and root_fd's own from a "./" entry.
- * Counts ctx->res->files (regular files and hard links), dirs and symlinks. Refused
- * entries each get a warning (the first 10; then one "N more entries refused"). Returns
- * 0, or -1 after phase_fail() (an engine error, a signal, or a read error of the archive
- * with libarchive's reason in res->note); what was created so far is left for the caller
- * to remove. */
+/* The extract phase for an archive: creates each entry through ctx->eng below root_fd (an
+ * fd of ctx->eng's, owned by the caller, an empty directory): mkdir, open(O_CREAT|O_EXCL)
+ * + write of the data (pwrite for sparse parts, ftruncate for a trailing hole) + fsetattr
+ * (mode, mtime) + close, symlink + set_times, link; with ENG_CREATE_FSYNC in
+ * ctx->create_flags an fsync before each file's close. Modes are the archive's exactly
+ * (like tar -p, no umask); directories get their modes and times after all their contents,
+ * and root_fd's own from a "./" entry. An indexed archive runs on phase_threads(ctx)
+ * threads (phase_tarextract_par.c), else it is streamed on one, saying so once in a warning
+ * when more were asked for. Counts ctx->res->files (regular files and hard links), dirs and
+ * symlinks. Refused entries each get a warning (the first 10; then one "N more entries
+ * refused"). Returns 0, or -1 after phase_fail() (an engine error, a signal, or a read
+ * error of the archive with the reason in res->note as "read tar:PATH: ..."); what was
+ * created so far is left for the caller to remove. */
 int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd);
 
 /* Closes src and removes its decompressed copy, if it made one. NULL is a no-op. */
@@ -75,6 +83,7 @@ void tarsrc_close(struct tarsrc *src);
 
 /* ---- internals shared by tarsrc.c and phase_tarextract.c (not for other callers) ---- */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct archive;
@@ -108,5 +117,19 @@ void tarsrc_set_free(struct tarsrc_set *s);
 /* A reader of src's (uncompressed) copy, opened; NULL after error(). */
 struct archive *tarsrc_reader(const struct tarsrc *src);
 void tarsrc_set_refused(struct tarsrc *src, uint64_t n);
+
+struct tarindex;
+/* The pass's result (never NULL for an open src): totals, refusals, maybe the index. */
+const struct tarindex *tarsrc_index(const struct tarsrc *src);
+/* The copy, open for reading (pread) from tarsrc_open to tarsrc_close. */
+int tarsrc_fd(const struct tarsrc *src);
+/* True the first time only: for a message said once per archive. */
+bool tarsrc_say_serial(struct tarsrc *src);
+
+/* The two ways phase_extract_tar extracts (the tests compare them): from the index on
+ * phase_threads(ctx) threads (phase_tarextract_par.c; only for an indexed archive), and
+ * streaming on the calling thread (phase_tarextract.c; any archive). */
+int phase_extract_tar_par(struct phase_ctx *ctx, struct tarsrc *src, int root_fd);
+int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root_fd);
 
 #endif
