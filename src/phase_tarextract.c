@@ -53,6 +53,7 @@ struct xstate {
     struct tarsrc *src;
     struct archive *a;
     int root;
+    mode_t umask; /* the process's, for tarsrc_create_mode */
     struct tarsrc_set dirs; /* val: index into fix */
     struct dirfix *fix;
     size_t nfix, capfix;
@@ -285,12 +286,13 @@ static int write_data(struct xstate *x, int fd, struct archive_entry *ent)
 
 /* Writes data, mode and times to the open fd (fsync with ENG_CREATE_FSYNC) and closes it.
  * 0 or -1. */
-static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool attrs)
+static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool attrs,
+                       mode_t mode)
 {
     int rc = write_data(x, fd, ent);
     if (rc == 0 && attrs) {
         struct timespec t[2];
-        int r = x->e->fsetattr(x->w, fd, archive_entry_perm(ent), entry_times(ent, t));
+        int r = x->e->fsetattr(x->w, fd, mode, entry_times(ent, t));
         if (r < 0)
             rc = phase_fail(x->ctx, "setattr", x->path, r);
     }
@@ -312,16 +314,17 @@ static int do_file(struct xstate *x, struct archive_entry *ent, const char *raw)
     if (pfd < 0)
         return pfd == -2 ? 0 : -1;
     int flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
-    int fd = x->e->open(x->w, pfd, base, flags, 0600);
+    mode_t fix, cmode = tarsrc_create_mode(archive_entry_perm(ent), x->umask, &fix);
+    int fd = x->e->open(x->w, pfd, base, flags, cmode);
     if (fd == -EEXIST) {
         int rc = replace_existing(x, pfd, base, raw);
         if (rc)
             return rc > 0 ? 0 : -1;
-        fd = x->e->open(x->w, pfd, base, flags, 0600);
+        fd = x->e->open(x->w, pfd, base, flags, cmode);
     }
     if (fd < 0)
         return phase_fail(x->ctx, "create", x->path, fd);
-    if (finish_file(x, fd, ent, true) < 0)
+    if (finish_file(x, fd, ent, true, fix) < 0)
         return -1;
     x->ctx->res->files++;
     return 0;
@@ -386,7 +389,7 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
         int fd = x->e->open(x->w, pfd, base, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
         if (fd < 0)
             return phase_fail(x->ctx, "open", x->path, fd);
-        if (finish_file(x, fd, ent, false) < 0)
+        if (finish_file(x, fd, ent, false, (mode_t)-1) < 0)
             return -1;
     }
     x->ctx->res->files++;
@@ -466,6 +469,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     x->src = src;
     x->root = root_fd;
     x->cache_fd = -1;
+    x->umask = tarsrc_umask();
     int rc = 0;
     char msg[RES_NOTE_MAX];
     err_capture_begin(msg, sizeof msg);

@@ -56,6 +56,7 @@ struct tarx {
     int root;
     int srcfd;
     bool dag;                   /* directories fixed as soon as their contents are done */
+    mode_t umask;               /* the process's, for tarsrc_create_mode */
     _Atomic uint32_t next;      /* the next unit nobody has claimed */
     _Atomic uint32_t *pending;  /* per directory: units and subdirectories not done yet */
 };
@@ -126,12 +127,12 @@ static int write_data(struct phase_ctx *t, const struct tarx *tx, const struct t
 
 /* Data (through buf), then mode and times when attrs, fsync with ENG_CREATE_FSYNC, close. */
 static int finish_file(struct phase_ctx *t, const struct tarx *tx, const struct tix_ent *e,
-                       int fd, const char *path, char *buf, size_t len, bool attrs)
+                       int fd, const char *path, char *buf, size_t len, bool attrs, mode_t mode)
 {
     const struct engine *eng = t->eng;
     int rc = write_data(t, tx, e, fd, path, buf, len);
     if (rc == 0 && attrs) {
-        int r = eng->fsetattr(t->w, fd, e->mode, (e->flags & TIX_TIMES) ? e->times : NULL);
+        int r = eng->fsetattr(t->w, fd, mode, (e->flags & TIX_TIMES) ? e->times : NULL);
         if (r < 0)
             rc = phase_fail(t, "setattr", path, r);
     }
@@ -149,10 +150,11 @@ static int finish_file(struct phase_ctx *t, const struct tarx *tx, const struct 
 static int make_file(struct phase_ctx *t, const struct tarx *tx, const struct tix_ent *e,
                      int pfd, const char *base, const char *path, char *buf, size_t len)
 {
-    int fd = t->eng->open(t->w, pfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, 0600);
+    mode_t fix, cmode = tarsrc_create_mode(e->mode, tx->umask, &fix);
+    int fd = t->eng->open(t->w, pfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, cmode);
     if (fd < 0)
         return phase_fail(t, "create", path, fd);
-    if (finish_file(t, tx, e, fd, path, buf, len, true) < 0)
+    if (finish_file(t, tx, e, fd, path, buf, len, true, fix) < 0)
         return -1;
     t->res->files++;
     return 0;
@@ -312,7 +314,7 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
             if (fd < 0)
                 rc = phase_fail(ctx, "open", path, fd);
             else
-                rc = finish_file(ctx, tx, e, fd, path, buf, len, false);
+                rc = finish_file(ctx, tx, e, fd, path, buf, len, false, (mode_t)-1);
         }
         if (rc == 0)
             ctx->res->files++;
@@ -330,6 +332,7 @@ int phase_extract_tar_par(struct phase_ctx *ctx, struct tarsrc *src, int root_fd
 {
     const struct tarindex *ix = tarsrc_index(src);
     struct tarx tx = {.ix = ix, .src = src, .root = root_fd, .srcfd = tarsrc_fd(src),
+                      .umask = tarsrc_umask(),
                       .dag = ix->nlinks == 0};
     for (uint64_t i = 0; i < ix->nrefused && i < TIX_REFUSE_LINES; i++)
         warning("tar:%s: refused '%s': %s", tarsrc_path(src), ix->refusal[i].name,

@@ -38,6 +38,26 @@ struct tarsrc {
     uint64_t last_refused; /* by the last extraction */
 };
 
+/* ---- how files are created ---------------------------------------------------- */
+
+mode_t tarsrc_create_mode(mode_t want, mode_t umask_now, mode_t *fix)
+{
+    want &= 07777;
+    if (!(want & 07000) && !(want & umask_now)) {
+        *fix = (mode_t)-1;
+        return want;
+    }
+    *fix = want;
+    return 0600;
+}
+
+mode_t tarsrc_umask(void)
+{
+    mode_t m = umask(077);
+    umask(m);
+    return m;
+}
+
 /* ---- name checks -------------------------------------------------------------- */
 
 int tarsrc_norm_path(const char *in, char *out, size_t outlen, const char **why)

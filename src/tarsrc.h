@@ -85,6 +85,7 @@ void tarsrc_close(struct tarsrc *src);
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct archive;
 
@@ -113,6 +114,16 @@ struct tarsrc_slot *tarsrc_set_find(const struct tarsrc_set *s, const char *key,
 /* The slot of key, added (val 0) if new; NULL when out of memory. */
 struct tarsrc_slot *tarsrc_set_add(struct tarsrc_set *s, const char *key, size_t len);
 void tarsrc_set_free(struct tarsrc_set *s);
+
+/* How a regular file of the archive is created, as tar does: with its permission bits when
+ * the umask keeps them all and it has no set-id or sticky bit, so that only the mode
+ * fsetattr sets afterwards is skipped; else 0600 (nobody else can open it while it is
+ * written) and the mode set once the data is in. Returns the mode for open(O_CREAT);
+ * *fix gets the mode for fsetattr, or (mode_t)-1 when none is needed. */
+mode_t tarsrc_create_mode(mode_t want, mode_t umask_now, mode_t *fix);
+/* The process umask, read without leaving it changed (call while no other thread of ours
+ * creates files). */
+mode_t tarsrc_umask(void);
 
 /* A reader of src's (uncompressed) copy, opened; NULL after error(). */
 struct archive *tarsrc_reader(const struct tarsrc *src);

@@ -616,6 +616,32 @@ static void test_not_archives(void **state)
     closedir(d);
 }
 
+/* Files are created with their final mode when the umask keeps it (no fchmod later), else
+ * private (0600) and the mode set once written. */
+static void test_create_mode(void **state)
+{
+    (void)state;
+    mode_t fix = 0;
+    assert_int_equal(tarsrc_create_mode(0644, 022, &fix), 0644);
+    assert_int_equal(fix, (mode_t)-1);
+    assert_int_equal(tarsrc_create_mode(0755, 022, &fix), 0755);
+    assert_int_equal(fix, (mode_t)-1);
+    assert_int_equal(tarsrc_create_mode(0666, 022, &fix), 0600); /* umask clears a bit */
+    assert_int_equal(fix, 0666);
+    assert_int_equal(tarsrc_create_mode(04755, 022, &fix), 0600); /* set-uid */
+    assert_int_equal(fix, 04755);
+    assert_int_equal(tarsrc_create_mode(01644, 0, &fix), 0600); /* sticky */
+    assert_int_equal(fix, 01644);
+    assert_int_equal(tarsrc_create_mode(0600, 077, &fix), 0600);
+    assert_int_equal(fix, (mode_t)-1);
+    assert_int_equal(tarsrc_create_mode(0640, 077, &fix), 0600);
+    assert_int_equal(fix, 0640);
+    mode_t before = umask(027);
+    assert_int_equal(tarsrc_umask(), 027);
+    assert_int_equal(tarsrc_umask(), 027); /* reading it left it alone */
+    umask(before);
+}
+
 static void test_norm_path(void **state)
 {
     static const struct {
@@ -659,6 +685,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_truncated, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_during_extract, setup, teardown),
         cmocka_unit_test_setup_teardown(test_not_archives, setup, teardown),
+        cmocka_unit_test(test_create_mode),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
