@@ -540,15 +540,6 @@ static int build_units(struct tarindex *ix)
 
 /* ---- the pass -------------------------------------------------------------------- */
 
-static const char *arch_reason(struct archive *a)
-{
-    const char *s = archive_error_string(a);
-    if (s && *s)
-        return s;
-    int e = archive_errno(a);
-    return e > 0 ? strerror(e) : "unreadable archive";
-}
-
 /* Drops the entries of an index that will not be extracted in parallel. */
 static void drop_entries(struct tarindex *ix)
 {
@@ -592,7 +583,7 @@ int tarindex_scan(struct archive *a, const void *map, size_t maplen, const char 
         if (r == ARCHIVE_RETRY)
             continue;
         if (r < ARCHIVE_WARN) {
-            rc = error("tar:%s: %s", name, arch_reason(a));
+            rc = error("tar:%s: %s", name, tarsrc_arch_reason(a));
             break;
         }
         if ((rc = scan_entry(s, a, ent, name)) < 0)

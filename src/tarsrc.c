@@ -207,8 +207,7 @@ static void support_formats(struct archive *a)
     archive_read_support_format_zip(a);
 }
 
-/* libarchive's reason for the last failure on a, never empty. */
-static const char *arch_reason(struct archive *a)
+const char *tarsrc_arch_reason(struct archive *a)
 {
     const char *s = archive_error_string(a);
     if (s && *s)
@@ -226,7 +225,7 @@ struct archive *tarsrc_reader(const struct tarsrc *src)
     }
     support_formats(a);
     if (archive_read_open_filename(a, src->read_path, TARSRC_BLOCK) != ARCHIVE_OK) {
-        error("tar:%s: %s", src->path, arch_reason(a));
+        error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
         archive_read_free(a);
         return NULL;
     }
@@ -311,7 +310,7 @@ static int decompress(struct tarsrc *src, const char *dir)
     struct archive_entry *ent;
     if (archive_read_open_filename(a, src->path, TARSRC_BLOCK) != ARCHIVE_OK ||
         archive_read_next_header(a, &ent) < ARCHIVE_WARN) {
-        error("tar:%s: %s", src->path, arch_reason(a));
+        error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
         goto out;
     }
     for (;;) {
@@ -322,7 +321,7 @@ static int decompress(struct tarsrc *src, const char *dir)
         if (r == ARCHIVE_EOF)
             break;
         if (r < ARCHIVE_WARN) {
-            error("tar:%s: %s", src->path, arch_reason(a));
+            error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
             goto out;
         }
         if (write_all(fd, buf, n) < 0) {
@@ -382,7 +381,7 @@ static int index_pass(struct tarsrc *src)
                 : archive_read_open_fd(a, src->fd, TARSRC_BLOCK);
     int rc;
     if (r != ARCHIVE_OK)
-        rc = error("tar:%s: %s", src->path, arch_reason(a));
+        rc = error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
     else
         rc = tarindex_scan(a, map, map ? len : 0, src->path, &src->ix);
     archive_read_free(a);
@@ -405,11 +404,11 @@ static int is_compressed(struct tarsrc *src)
     struct archive_entry *ent;
     int rc;
     if (archive_read_open_filename(a, src->path, TARSRC_BLOCK) != ARCHIVE_OK) {
-        rc = error("tar:%s: %s", src->path, arch_reason(a));
+        rc = error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
     } else {
         int r = archive_read_next_header(a, &ent);
         if (r < ARCHIVE_WARN && r != ARCHIVE_EOF) {
-            rc = error("tar:%s: %s", src->path, arch_reason(a));
+            rc = error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
         } else {
             rc = archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE;
             src->format = archive_format(a);

@@ -125,6 +125,9 @@ mode_t tarsrc_create_mode(mode_t want, mode_t umask_now, mode_t *fix);
  * creates files). */
 mode_t tarsrc_umask(void);
 
+/* libarchive's reason for the last failure on a, never empty. */
+const char *tarsrc_arch_reason(struct archive *a);
+
 /* A reader of src's (uncompressed) copy, opened; NULL after error(). */
 struct archive *tarsrc_reader(const struct tarsrc *src);
 void tarsrc_set_refused(struct tarsrc *src, uint64_t n);

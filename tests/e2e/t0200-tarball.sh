@@ -5,6 +5,7 @@
 # archives are refused entry by entry with a warning each and nothing written outside the
 # target; truncated archives and non-archives fail with one line naming the file.
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/treecmp.sh"
 need_cmd tar
 need_cmd xz
 need_cmd python3
@@ -42,18 +43,6 @@ tar -C "$S/src" --format=pax -czf "$S/t.tar.gz" .
 ok $? "GNU tar made t.tar.gz (pax: nanosecond mtimes)"
 tar -C "$S/src" -S -cf "$S/sparse.tar" .
 ok $? "GNU tar made sparse.tar (-S)"
-
-# One line per entry; directory sizes depend on the file system's history, not the tree.
-listing() {
-    (cd "$1" && find . -mindepth 1 -printf '%P %y %s %m %T@ %l\n' |
-        awk '$2 == "d" { $3 = "-" } { print }' | sort)
-}
-hashes() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
-# Groups of names sharing one inode, one group a line.
-linkgroups() {
-    (cd "$1" && find . -type f -links +1 -printf '%i %P\n' | sort |
-        awk '{ g[$1] = g[$1] " " $2 } END { for (i in g) print g[i] }' | sort)
-}
 
 for a in t.tar.xz t.tar.gz sparse.tar; do
     mkdir "$S/gnu-$a"

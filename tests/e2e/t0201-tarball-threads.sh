@@ -9,6 +9,7 @@
 # `run` removes the tree it made when the run ends, so the trees compared with GNU tar's are
 # made by `tree make tar:FILE DIR -j N`, which runs the same extraction (phase_extract_tree).
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/treecmp.sh"
 need_cmd tar
 need_cmd jq
 need_cmd python3
@@ -19,16 +20,6 @@ export LC_ALL=C
 mkdir "$S/tmp"
 export TMPDIR="$S/tmp"
 
-# One line per entry; directory sizes depend on the file system's history, not the tree.
-listing() {
-    (cd "$1" && find . -mindepth 1 -printf '%P %y %s %m %T@ %l\n' |
-        awk '$2 == "d" { $3 = "-" } { print }' | sort)
-}
-hashes() { (cd "$1" && find . -type f -print0 | sort -z | xargs -0 sha256sum); }
-linkgroups() {
-    (cd "$1" && find . -type f -links +1 -printf '%i %P\n' | sort |
-        awk '{ g[$1] = g[$1] " " $2 } END { for (i in g) print g[i] }' | sort)
-}
 # The extract phase's status, counts and operations by kind.
 summary() {
     jq -c '.runs[] | .phases[] | select(.name == "extract") |

@@ -11,6 +11,7 @@
  * or whose data is compressed are not indexed: they fall back to streaming, saying so once.
  */
 #include "testutil.h"
+#include "tarwrite.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -23,22 +24,6 @@
 #define MAXW 3
 #define SMALL_BUF 4096 /* small, so a file takes several reads and writes */
 #define NOW_SECS 1700000000L /* mtimes after this are "now" (unlisted directories) */
-
-/* 'd' dir, 'f' file, 's' sparse file (data at 0 and at 512 KiB, 1 MiB long), 'l' symlink,
- * 'h' hard link, 'p' fifo. */
-struct spec {
-    char type;
-    const char *path;
-    unsigned mode;
-    const char *target;
-    size_t size;
-    long mtime;
-};
-
-#define SPARSE_SIZE ((size_t)1 << 20)
-#define SPARSE_MID ((size_t)512 * 1024)
-
-enum fmt { PAX, ZIP_STORE, ZIP_DEFLATE };
 
 static char base[4096];
 
@@ -64,79 +49,6 @@ static const char *at(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "%s/%s", base, name);
     return buf;
-}
-
-static unsigned char byte_of(const char *path, size_t i)
-{
-    unsigned h = 5381;
-    for (const char *p = path; *p; p++)
-        h = h * 33 + (unsigned char)*p;
-    return (unsigned char)((i * 131 + h + (i >> 9)) & 0xff);
-}
-
-static void write_archive(const char *path, const struct spec *s, size_t n, enum fmt fmt)
-{
-    struct archive *a = archive_write_new();
-    assert_non_null(a);
-    if (fmt == PAX) {
-        assert_int_equal(archive_write_set_format_pax(a), ARCHIVE_OK);
-    } else {
-        assert_int_equal(archive_write_set_format_zip(a), ARCHIVE_OK);
-        assert_int_equal(archive_write_set_options(a, fmt == ZIP_STORE ? "zip:compression=store"
-                                                                       : "zip:compression=deflate"),
-                         ARCHIVE_OK);
-    }
-    assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
-    for (size_t i = 0; i < n; i++) {
-        struct archive_entry *e = archive_entry_new();
-        archive_entry_set_pathname(e, s[i].path);
-        archive_entry_set_mtime(e, s[i].mtime ? s[i].mtime : 1600000000, 0);
-        size_t datalen = 0;
-        switch (s[i].type) {
-        case 'd':
-            archive_entry_set_mode(e, AE_IFDIR | s[i].mode);
-            break;
-        case 'f':
-            archive_entry_set_mode(e, AE_IFREG | s[i].mode);
-            archive_entry_set_size(e, (la_int64_t)s[i].size);
-            datalen = s[i].size;
-            break;
-        case 's':
-            archive_entry_set_mode(e, AE_IFREG | s[i].mode);
-            archive_entry_set_size(e, (la_int64_t)SPARSE_SIZE);
-            archive_entry_sparse_add_entry(e, 0, 4096);
-            archive_entry_sparse_add_entry(e, (la_int64_t)SPARSE_MID, 4096);
-            datalen = SPARSE_SIZE;
-            break;
-        case 'l':
-            archive_entry_set_mode(e, AE_IFLNK | 0777);
-            archive_entry_set_symlink(e, s[i].target);
-            break;
-        case 'h':
-            archive_entry_set_mode(e, AE_IFREG | 0644);
-            archive_entry_set_hardlink(e, s[i].target);
-            archive_entry_set_size(e, 0);
-            break;
-        case 'p':
-            archive_entry_set_mode(e, AE_IFIFO | 0644);
-            break;
-        default:
-            fail_msg("bad spec type %c", s[i].type);
-        }
-        assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
-        if (datalen) {
-            unsigned char *buf = calloc(1, datalen);
-            assert_non_null(buf);
-            for (size_t j = 0; j < datalen; j++)
-                if (s[i].type == 'f' || j < 4096 || (j >= SPARSE_MID && j < SPARSE_MID + 4096))
-                    buf[j] = byte_of(s[i].path, j);
-            assert_int_equal(archive_write_data(a, buf, datalen), (la_ssize_t)datalen);
-            free(buf);
-        }
-        archive_entry_free(e);
-    }
-    assert_int_equal(archive_write_close(a), ARCHIVE_OK);
-    archive_write_free(a);
 }
 
 /* ---- listings: one sorted line per entry ---------------------------------------- */
@@ -381,11 +293,11 @@ static void check_all_ways(struct tarsrc *src)
 static void test_implicit_parents(void **state)
 {
     const struct spec s[] = {
-        {'f', "a/b/c.txt", 0644, NULL, 10, 0},
-        {'f', "a/top", 0600, NULL, 3, 0},
-        {'d', "a/b/", 0750, NULL, 0, 1500000000},
-        {'f', "z/y/x", 0644, NULL, 5, 0},
-        {'d', "e/", 0700, NULL, 0, 1500000001},
+        {'f', "a/b/c.txt", 0644, NULL, 10, 0, 0},
+        {'f', "a/top", 0600, NULL, 3, 0, 0},
+        {'d', "a/b/", 0750, NULL, 0, 1500000000, 0},
+        {'f', "z/y/x", 0644, NULL, 5, 0, 0},
+        {'d', "e/", 0700, NULL, 0, 1500000001, 0},
     };
     struct tarsrc *src = open_specs("imp.tar", s, 5, PAX);
     const struct tarindex *ix = tarsrc_index(src);
@@ -456,30 +368,30 @@ static void test_hostile_indexed(void **state)
     at(out, sizeof out, "outside");
     assert_int_equal(mkdir(out, 0755), 0);
     const struct spec s[] = {
-        {'f', "/abs/x", 0644, NULL, 3, 0},
-        {'f', "../escape", 0644, NULL, 3, 0},
-        {'f', "a/../../x", 0644, NULL, 3, 0},
-        {'d', "ok/", 0755, NULL, 0, 0},
-        {'f', "ok/file", 0644, NULL, 5, 0},
-        {'l', "s", 0, out, 0, 0},
-        {'f', "s/file", 0644, NULL, 3, 0},
-        {'f', "s/deeper/file", 0644, NULL, 3, 0},
-        {'d', "s/dir/", 0755, NULL, 0, 0},
-        {'h', "h", 0, "../x", 0, 0},
-        {'h', "h2", 0, "s/file", 0, 0},
-        {'h', "h3", 0, "ok/file", 0, 0},
-        {'h', "h4", 0, "/etc/passwd", 0, 0},
-        {'p', "fifo", 0644, NULL, 0, 0},
-        {'f', "ok/file/x", 0644, NULL, 3, 0},   /* through a file */
-        {'f', "x/../y", 0644, NULL, 3, 0},
-        {'h', "early", 0, "later", 0, 0},        /* target comes later: not extracted */
-        {'f', "later", 0644, NULL, 2, 0},
-        {'h', "hd", 0, "ok", 0, 0},              /* a directory */
-        {'h', "n/e/w/h5", 0, "missing", 0, 0},   /* refused, but its parents are made */
-        {'f', "m/f", 0644, NULL, 1, 0},
-        {'h', "m/f/h6", 0, "ok/file", 0, 0},     /* its own parent is a file */
-        {'l', "s2", 0, "ok", 0, 0},
-        {'d', "s2/sub/", 0755, NULL, 0, 0},      /* through a symlink */
+        {'f', "/abs/x", 0644, NULL, 3, 0, 0},
+        {'f', "../escape", 0644, NULL, 3, 0, 0},
+        {'f', "a/../../x", 0644, NULL, 3, 0, 0},
+        {'d', "ok/", 0755, NULL, 0, 0, 0},
+        {'f', "ok/file", 0644, NULL, 5, 0, 0},
+        {'l', "s", 0, out, 0, 0, 0},
+        {'f', "s/file", 0644, NULL, 3, 0, 0},
+        {'f', "s/deeper/file", 0644, NULL, 3, 0, 0},
+        {'d', "s/dir/", 0755, NULL, 0, 0, 0},
+        {'h', "h", 0, "../x", 0, 0, 0},
+        {'h', "h2", 0, "s/file", 0, 0, 0},
+        {'h', "h3", 0, "ok/file", 0, 0, 0},
+        {'h', "h4", 0, "/etc/passwd", 0, 0, 0},
+        {'p', "fifo", 0644, NULL, 0, 0, 0},
+        {'f', "ok/file/x", 0644, NULL, 3, 0, 0},   /* through a file */
+        {'f', "x/../y", 0644, NULL, 3, 0, 0},
+        {'h', "early", 0, "later", 0, 0, 0},        /* target comes later: not extracted */
+        {'f', "later", 0644, NULL, 2, 0, 0},
+        {'h', "hd", 0, "ok", 0, 0, 0},              /* a directory */
+        {'h', "n/e/w/h5", 0, "missing", 0, 0, 0},   /* refused, but its parents are made */
+        {'f', "m/f", 0644, NULL, 1, 0, 0},
+        {'h', "m/f/h6", 0, "ok/file", 0, 0, 0},     /* its own parent is a file */
+        {'l', "s2", 0, "ok", 0, 0, 0},
+        {'d', "s2/sub/", 0755, NULL, 0, 0, 0},      /* through a symlink */
     };
     size_t n = sizeof s / sizeof s[0];
     struct tarsrc *src = open_specs("evil.tar", s, n, PAX);
@@ -511,10 +423,10 @@ static void test_hostile_indexed(void **state)
 static void test_duplicates_serial(void **state)
 {
     const struct spec s[] = {
-        {'f', "x", 0644, NULL, 5, 0},
-        {'f', "x", 0600, NULL, 9, 0},
-        {'d', "d/", 0755, NULL, 0, 0},
-        {'f', "d/f", 0644, NULL, 2, 0},
+        {'f', "x", 0644, NULL, 5, 0, 0},
+        {'f', "x", 0600, NULL, 9, 0, 0},
+        {'d', "d/", 0755, NULL, 0, 0, 0},
+        {'f', "d/f", 0644, NULL, 2, 0, 0},
     };
     struct tarsrc *src = open_specs("dup.tar", s, 4, PAX);
     const struct tarindex *ix = tarsrc_index(src);
@@ -541,10 +453,10 @@ static void test_duplicates_serial(void **state)
     tarsrc_close(src);
 
     const struct spec t[] = {
-        {'d', "d/", 0755, NULL, 0, 0},
-        {'f', "d/f", 0644, NULL, 2, 0},
-        {'d', "d/", 0700, NULL, 0, 1400000000},
-        {'d', "./", 0750, NULL, 0, 1400000001},
+        {'d', "d/", 0755, NULL, 0, 0, 0},
+        {'f', "d/f", 0644, NULL, 2, 0, 0},
+        {'d', "d/", 0700, NULL, 0, 1400000000, 0},
+        {'d', "./", 0750, NULL, 0, 1400000001, 0},
     };
     src = open_specs("dirs.tar", t, 4, PAX);
     assert_null(tarsrc_index(src)->why_serial);
@@ -562,14 +474,14 @@ static void test_duplicates_serial(void **state)
 static void test_hardlinks_deferred(void **state)
 {
     const struct spec s[] = {
-        {'h', "early", 0, "t/f", 0, 0},
-        {'f', "t/f", 0644, NULL, 10000, 0},
-        {'h', "u/l1", 0, "t/f", 0, 0},
-        {'h', "u/l2", 0, "u/l1", 0, 0},
-        {'l', "t/sym", 0, "f", 0, 0},
-        {'h', "symhl", 0, "t/sym", 0, 0},
-        {'f', "t/g", 0444, NULL, 7, 0},
-        {'d', "t/", 0555, NULL, 0, 1300000000},
+        {'h', "early", 0, "t/f", 0, 0, 0},
+        {'f', "t/f", 0644, NULL, 10000, 0, 0},
+        {'h', "u/l1", 0, "t/f", 0, 0, 0},
+        {'h', "u/l2", 0, "u/l1", 0, 0, 0},
+        {'l', "t/sym", 0, "f", 0, 0, 0},
+        {'h', "symhl", 0, "t/sym", 0, 0, 0},
+        {'f', "t/g", 0444, NULL, 7, 0, 0},
+        {'d', "t/", 0555, NULL, 0, 1300000000, 0},
     };
     struct tarsrc *src = open_specs("links.tar", s, 8, PAX);
     const struct tarindex *ix = tarsrc_index(src);
@@ -618,22 +530,22 @@ static void test_units(void **state)
     struct spec s[400];
     char names[400][32];
     size_t n = 0;
-    s[n++] = (struct spec){'d', "big/", 0755, NULL, 0, 0};
+    s[n++] = (struct spec){'d', "big/", 0755, NULL, 0, 0, 0};
     for (int i = 0; i < 300; i++) {
         if (i == 150) /* mid's files in the middle of big's */
             for (int k = 0; k < 10; k++) {
                 snprintf(names[n], sizeof names[n], "mid/m%02d", k);
-                s[n] = (struct spec){'f', names[n], 0644, NULL, 100 * 1024, 0};
+                s[n] = (struct spec){'f', names[n], 0644, NULL, 100 * 1024, 0, 0};
                 n++;
             }
         snprintf(names[n], sizeof names[n], "big/f%03d", i);
-        s[n] = (struct spec){'f', names[n], 0644, NULL, 0, 0};
+        s[n] = (struct spec){'f', names[n], 0644, NULL, 0, 0, 0};
         n++;
     }
-    s[n++] = (struct spec){'f', "r1", 0644, NULL, 0, 0};
-    s[n++] = (struct spec){'l', "r2", 0, "r1", 0, 0};
-    s[n++] = (struct spec){'f', "big/sub/a", 0644, NULL, 0, 0};
-    s[n++] = (struct spec){'d', "empty/", 0755, NULL, 0, 0};
+    s[n++] = (struct spec){'f', "r1", 0644, NULL, 0, 0, 0};
+    s[n++] = (struct spec){'l', "r2", 0, "r1", 0, 0, 0};
+    s[n++] = (struct spec){'f', "big/sub/a", 0644, NULL, 0, 0, 0};
+    s[n++] = (struct spec){'d', "empty/", 0755, NULL, 0, 0, 0};
     struct tarsrc *src = open_specs("units.tar", s, n, PAX);
     const struct tarindex *ix = tarsrc_index(src);
     assert_null(ix->why_serial);
@@ -676,10 +588,10 @@ static void test_units(void **state)
 static void test_zip(void **state)
 {
     const struct spec s[] = {
-        {'d', "z/", 0755, NULL, 0, 0},
-        {'f', "z/one", 0644, NULL, 70000, 0},
-        {'f', "z/two", 0600, NULL, 3, 0},
-        {'l', "z/sym", 0, "one", 0, 0},
+        {'d', "z/", 0755, NULL, 0, 0, 0},
+        {'f', "z/one", 0644, NULL, 70000, 0, 0},
+        {'f', "z/two", 0600, NULL, 3, 0, 0},
+        {'l', "z/sym", 0, "one", 0, 0, 0},
     };
     struct tarsrc *src = open_specs("deflated.zip", s, 4, ZIP_DEFLATE);
     const struct tarindex *ix = tarsrc_index(src);
@@ -732,7 +644,7 @@ static void test_cpio_link_data(void **state)
         archive_entry_set_size(en, (la_int64_t)e[i].size);
         assert_int_equal(archive_write_header(a, en), ARCHIVE_OK);
         for (size_t j = 0; j < e[i].size; j++) {
-            unsigned char c = byte_of(e[i].path, j);
+            unsigned char c = pattern(e[i].path, j);
             assert_int_equal(archive_write_data(a, &c, 1), 1);
         }
         archive_entry_free(en);
@@ -762,7 +674,7 @@ static void test_cpio_link_data(void **state)
     FILE *f = fopen(at(p, sizeof p, "j2/d/a"), "rb");
     assert_non_null(f);
     for (size_t j = 0; j < 5000; j++)
-        assert_int_equal(getc(f), byte_of("d/b", j));
+        assert_int_equal(getc(f), pattern("d/b", j));
     fclose(f);
     xout_free(&o);
     tarsrc_close(src);
@@ -778,7 +690,7 @@ static void test_threads_same_tree(void **state)
     char(*names)[64] = calloc(cap, sizeof *names);
     assert_non_null(s);
     assert_non_null(names);
-    s[n++] = (struct spec){'d', "./", 0750, NULL, 0, 1200000000};
+    s[n++] = (struct spec){'d', "./", 0750, NULL, 0, 1200000000, 0};
     uint32_t x = 12345;
     /* depth-first: directory d<i> at each level holds files and 3 subdirectories */
     struct {
@@ -794,7 +706,7 @@ static void test_threads_same_tree(void **state)
         snprintf(dir, sizeof dir, "%s", stack[top].path);
         snprintf(names[n], sizeof names[n], "%s/", dir);
         s[n] = (struct spec){'d', names[n], depth % 2 ? 0755 : 0711, NULL, 0,
-                             1300000000 + (long)n};
+                             1300000000 + (long)n, 0};
         n++;
         x = x * 1103515245u + 12345u;
         int files = (int)((x >> 16) % 20);
@@ -803,13 +715,13 @@ static void test_threads_same_tree(void **state)
             unsigned r = (x >> 16) % 100;
             snprintf(names[n], sizeof names[n], "%s/f%d", dir, f);
             if (r < 5)
-                s[n] = (struct spec){'l', names[n], 0, "f0", 0, 1400000000};
+                s[n] = (struct spec){'l', names[n], 0, "f0", 0, 1400000000, 0};
             else if (r < 8)
-                s[n] = (struct spec){'s', names[n], 0640, NULL, 0, 1400000001};
+                s[n] = (struct spec){'s', names[n], 0640, NULL, 0, 1400000001, 0};
             else
                 s[n] = (struct spec){'f', names[n], r % 3 ? 0644 : 0755, NULL,
                                      r < 15 ? 0 : (size_t)((x >> 8) % (r < 90 ? 5000 : 300000)),
-                                     1400000002 + (long)f};
+                                     1400000002 + (long)f, 0};
             n++;
         }
         if (depth < 4)
@@ -848,8 +760,8 @@ static void test_threads_same_tree(void **state)
 static void test_failures(void **state)
 {
     const struct spec s[] = {
-        {'f', "one", 0644, NULL, 300000, 0},
-        {'f', "d/two", 0644, NULL, 300000, 0},
+        {'f', "one", 0644, NULL, 300000, 0, 0},
+        {'f', "d/two", 0644, NULL, 300000, 0, 0},
     };
     char arc[4096];
     struct tarsrc *src = open_specs("t.tar", s, 2, PAX);

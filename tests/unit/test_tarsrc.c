@@ -28,32 +28,10 @@
 #include "err.h"
 #include "phase.h"
 #include "tarsrc.h"
-
-/* One entry to write: type 'd' dir, 'f' file, 's' sparse file, 'l' symlink, 'h' hard
- * link, 'p' fifo. Files hold pattern bytes (see pattern()); a sparse file has data at
- * [0, 4096) and [SPARSE_MID, SPARSE_MID + 4096) and is SPARSE_SIZE long. */
-struct spec {
-    char type;
-    const char *path;
-    unsigned mode;
-    const char *target;
-    size_t size;
-    long mtime, nsec;
-};
-
-#define SPARSE_SIZE ((size_t)1 << 20)
-#define SPARSE_MID ((size_t)512 * 1024)
+#include "tarwrite.h"
 
 /* Scratch directory of the current test (one per test, removed in teardown). */
 static char base[64];
-
-static unsigned char pattern(const char *path, size_t i)
-{
-    unsigned h = 5381;
-    for (const char *p = path; *p; p++)
-        h = h * 33 + (unsigned char)*p;
-    return (unsigned char)((i * 131 + h + (i >> 9)) & 0xff);
-}
 
 static int setup(void **state)
 {
@@ -100,78 +78,6 @@ static const char *at(char *buf, size_t len, const char *name)
 {
     snprintf(buf, len, "%s/%s", base, name);
     return buf;
-}
-
-/* Writes specs as a pax archive to path, gzip-compressed if gz. */
-static void write_archive(const char *path, const struct spec *s, size_t n, int gz)
-{
-    struct archive *a = archive_write_new();
-    assert_non_null(a);
-    assert_int_equal(archive_write_set_format_pax(a), ARCHIVE_OK);
-    if (gz)
-        assert_int_equal(archive_write_add_filter_gzip(a), ARCHIVE_OK);
-    assert_int_equal(archive_write_open_filename(a, path), ARCHIVE_OK);
-    for (size_t i = 0; i < n; i++) {
-        struct archive_entry *e = archive_entry_new();
-        archive_entry_set_pathname(e, s[i].path);
-        archive_entry_set_mtime(e, s[i].mtime ? s[i].mtime : 1600000000, s[i].nsec);
-        archive_entry_set_uid(e, getuid());
-        archive_entry_set_gid(e, getgid());
-        size_t datalen = 0;
-        switch (s[i].type) {
-        case 'd':
-            archive_entry_set_mode(e, AE_IFDIR | s[i].mode);
-            break;
-        case 'f':
-            archive_entry_set_mode(e, AE_IFREG | s[i].mode);
-            archive_entry_set_size(e, (la_int64_t)s[i].size);
-            datalen = s[i].size;
-            break;
-        case 's':
-            archive_entry_set_mode(e, AE_IFREG | s[i].mode);
-            archive_entry_set_size(e, (la_int64_t)SPARSE_SIZE);
-            archive_entry_sparse_add_entry(e, 0, 4096);
-            archive_entry_sparse_add_entry(e, (la_int64_t)SPARSE_MID, 4096);
-            break;
-        case 'l':
-            archive_entry_set_mode(e, AE_IFLNK | 0777);
-            archive_entry_set_symlink(e, s[i].target);
-            break;
-        case 'h':
-            archive_entry_set_mode(e, AE_IFREG | 0644);
-            archive_entry_set_hardlink(e, s[i].target);
-            archive_entry_set_size(e, 0);
-            break;
-        case 'p':
-            archive_entry_set_mode(e, AE_IFIFO | 0644);
-            break;
-        default:
-            fail_msg("bad spec type %c", s[i].type);
-        }
-        assert_int_equal(archive_write_header(a, e), ARCHIVE_OK);
-        if (s[i].type == 's') {
-            /* The writer takes the whole logical content and skips what the map calls
-             * holes. */
-            unsigned char *buf = calloc(1, SPARSE_SIZE);
-            assert_non_null(buf);
-            for (size_t j = 0; j < 4096; j++) {
-                buf[j] = pattern(s[i].path, j);
-                buf[SPARSE_MID + j] = pattern(s[i].path, SPARSE_MID + j);
-            }
-            assert_int_equal(archive_write_data(a, buf, SPARSE_SIZE), (la_ssize_t)SPARSE_SIZE);
-            free(buf);
-        } else if (datalen) {
-            unsigned char *buf = malloc(datalen);
-            assert_non_null(buf);
-            for (size_t j = 0; j < datalen; j++)
-                buf[j] = pattern(s[i].path, j);
-            assert_int_equal(archive_write_data(a, buf, datalen), (la_ssize_t)datalen);
-            free(buf);
-        }
-        archive_entry_free(e);
-    }
-    assert_int_equal(archive_write_close(a), ARCHIVE_OK);
-    archive_write_free(a);
 }
 
 /* Extracts src into directory dir (created) with engine eng; fills *res. 0 or -1. */
@@ -312,7 +218,7 @@ static void run_good(int gz)
     at(dir, sizeof dir, "out");
     at(scr, sizeof scr, "scratch");
     assert_int_equal(mkdir(scr, 0700), 0);
-    write_archive(arc, good, NGOOD, gz);
+    write_archive(arc, good, NGOOD, gz ? PAX_GZ : PAX);
     struct tarsrc *src = tarsrc_open(arc, scr);
     assert_non_null(src);
     assert_string_equal(tarsrc_path(src), arc);
@@ -352,7 +258,7 @@ static void test_gzip(void **state)
 static void test_null_engine(void **state)
 {
     char arc[128], dir[128];
-    write_archive(at(arc, sizeof arc, "good.tar"), good, NGOOD, 0);
+    write_archive(at(arc, sizeof arc, "good.tar"), good, NGOOD, PAX);
     struct tarsrc *src = tarsrc_open(arc, base);
     assert_non_null(src);
     struct phase_result res;
@@ -378,7 +284,7 @@ static void test_duplicates(void **state)
         {'d', "z/", 0700, NULL, 0, 1400000000, 0},
     };
     char arc[128], dir[128];
-    write_archive(at(arc, sizeof arc, "dup.tar"), s, 7, 0);
+    write_archive(at(arc, sizeof arc, "dup.tar"), s, 7, PAX);
     struct tarsrc *src = tarsrc_open(arc, base);
     assert_non_null(src);
     struct tarsrc_totals t;
@@ -421,7 +327,7 @@ static void test_hostile(void **state)
         {'f', "x/../y", 0644, NULL, 3, 0, 0},
     };
     size_t n = sizeof evil / sizeof evil[0];
-    write_archive(at(arc, sizeof arc, "evil.tar"), evil, n, 0);
+    write_archive(at(arc, sizeof arc, "evil.tar"), evil, n, PAX);
     struct tarsrc *src = tarsrc_open(arc, base);
     assert_non_null(src);
     struct tarsrc_totals t;
@@ -540,10 +446,10 @@ static void test_truncated(void **state)
         {'f', "d/two", 0644, NULL, 300000, 0, 0},
     };
     char gz[128], tar[128];
-    write_archive(at(gz, sizeof gz, "cut.tar.gz"), s, 3, 1);
+    write_archive(at(gz, sizeof gz, "cut.tar.gz"), s, 3, PAX_GZ);
     truncate_half(gz);
     expect_open_fails(gz, NULL);
-    write_archive(at(tar, sizeof tar, "cut.tar"), s, 3, 0);
+    write_archive(at(tar, sizeof tar, "cut.tar"), s, 3, PAX);
     truncate_half(tar);
     expect_open_fails(tar, NULL);
     /* No decompressed copy is left behind. */
@@ -563,7 +469,7 @@ static void test_truncated_during_extract(void **state)
         {'f', "two", 0644, NULL, 300000, 0, 0},
     };
     char tar[128], dir[128];
-    write_archive(at(tar, sizeof tar, "t.tar"), s, 2, 0);
+    write_archive(at(tar, sizeof tar, "t.tar"), s, 2, PAX);
     struct tarsrc *src = tarsrc_open(tar, base);
     assert_non_null(src);
     truncate_half(tar);
