@@ -17,8 +17,8 @@
 
 static inline int count(struct eng_worker *w, enum op_kind kind, uint64_t bytes)
 {
-    uint64_t t0 = meas_now_ns();
-    opstats_record(w->st, kind, t0, meas_now_ns(), bytes);
+    uint64_t t0 = meas_op_clock();
+    opstats_record(w->st, kind, t0, meas_op_clock(), bytes);
     return 0;
 }
 

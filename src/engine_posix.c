@@ -18,7 +18,7 @@ static inline long done(struct eng_worker *w, enum op_kind kind, uint64_t t0, lo
                         uint64_t bytes)
 {
     long e = r < 0 ? -(long)errno : 0;
-    opstats_record(w->st, kind, t0, meas_now_ns(), r > 0 ? bytes : 0);
+    opstats_record(w->st, kind, t0, meas_op_clock(), r > 0 ? bytes : 0);
     return r < 0 ? e : r;
 }
 
@@ -29,7 +29,7 @@ static inline long chained(struct eng_worker *w, enum op_kind kind, uint64_t *t,
                            uint64_t bytes)
 {
     long e = r < 0 ? -(long)errno : 0;
-    uint64_t now = meas_now_ns();
+    uint64_t now = meas_op_clock();
     opstats_record(w->st, kind, *t, now, r > 0 ? bytes : 0);
     *t = now;
     return r < 0 ? e : r;
@@ -37,21 +37,21 @@ static inline long chained(struct eng_worker *w, enum op_kind kind, uint64_t *t,
 
 static int px_opendir(struct eng_worker *w, int dirfd, const char *name)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     return (int)done(w, OP_OPEN, t0, r, 0);
 }
 
 static int px_close(struct eng_worker *w, int fd)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = close(fd);
     return (int)done(w, OP_CLOSE, t0, r, 0);
 }
 
 static int px_mkdir(struct eng_worker *w, int dirfd, const char *name, mode_t mode)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = mkdirat(dirfd, name, mode);
     return (int)done(w, OP_MKDIR, t0, r, 0);
 }
@@ -80,7 +80,7 @@ static int px_create_file(struct eng_worker *w, int dirfd, const char *name, mod
     int oflags = O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW;
     if (flags & ENG_CREATE_EXCL)
         oflags |= O_EXCL;
-    uint64_t t = meas_now_ns();
+    uint64_t t = meas_op_clock();
     long fd = openat(dirfd, name, oflags, mode);
     fd = chained(w, OP_CREATE, &t, fd, 0);
     if (fd < 0)
@@ -99,7 +99,7 @@ static int px_read_file(struct eng_worker *w, int dirfd, const char *name, void 
                         size_t buflen, uint64_t *bytes)
 {
     *bytes = 0;
-    uint64_t t = meas_now_ns();
+    uint64_t t = meas_op_clock();
     long fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     fd = chained(w, OP_OPEN, &t, fd, 0);
     if (fd < 0)
@@ -121,21 +121,21 @@ static int px_read_file(struct eng_worker *w, int dirfd, const char *name, void 
 
 static int px_stat(struct eng_worker *w, int dirfd, const char *name, struct stat *st)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = fstatat(dirfd, name, st, AT_SYMLINK_NOFOLLOW);
     return (int)done(w, OP_STAT, t0, r, 0);
 }
 
 static int px_getdents(struct eng_worker *w, int dirfd, void *buf, size_t len)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = syscall(SYS_getdents64, dirfd, buf, len);
     return (int)done(w, OP_READDIR, t0, r, 0);
 }
 
 static int px_unlink(struct eng_worker *w, int dirfd, const char *name, int flags)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = unlinkat(dirfd, name, flags);
     return (int)done(w, (flags & AT_REMOVEDIR) ? OP_RMDIR : OP_UNLINK, t0, r, 0);
 }
@@ -143,14 +143,14 @@ static int px_unlink(struct eng_worker *w, int dirfd, const char *name, int flag
 static int px_rename(struct eng_worker *w, int odir, const char *oname, int ndir,
                      const char *nname)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = renameat(odir, oname, ndir, nname);
     return (int)done(w, OP_RENAME, t0, r, 0);
 }
 
 static int px_symlink(struct eng_worker *w, const char *target, int dirfd, const char *name)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = symlinkat(target, dirfd, name);
     return (int)done(w, OP_SYMLINK, t0, r, 0);
 }
@@ -159,7 +159,7 @@ static int px_readlink(struct eng_worker *w, int dirfd, const char *name, char *
 {
     if (len < 2)
         return -EINVAL;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = readlinkat(dirfd, name, buf, len);
     r = done(w, OP_READLINK, t0, r, 0);
     if (r < 0)
@@ -172,7 +172,7 @@ static int px_readlink(struct eng_worker *w, int dirfd, const char *name, char *
 
 static int px_link(struct eng_worker *w, int odir, const char *oname, int ndir, const char *nname)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = linkat(odir, oname, ndir, nname, 0);
     return (int)done(w, OP_LINK, t0, r, 0);
 }
@@ -183,7 +183,7 @@ static int copy_data(struct eng_worker *w, int in, int out, void *buf, size_t bu
 {
     int use_cfr = 1;
     for (;;) {
-        uint64_t t0 = meas_now_ns();
+        uint64_t t0 = meas_op_clock();
         long r;
         if (use_cfr) {
             r = copy_file_range(in, NULL, out, NULL, 1u << 30, 0);
@@ -201,7 +201,7 @@ static int copy_data(struct eng_worker *w, int in, int out, void *buf, size_t bu
         r = done(w, OP_READ, t0, r, (uint64_t)r);
         if (r <= 0)
             return (int)r;
-        uint64_t tw = meas_now_ns();
+        uint64_t tw = meas_op_clock();
         int rc = write_pattern(w, out, buf, (size_t)r, (uint64_t)r, &tw);
         if (rc)
             return rc;
@@ -214,12 +214,12 @@ static int px_copy_file(struct eng_worker *w, int sdirfd, const char *sname, int
                         void *buf, size_t buflen, uint64_t *bytes)
 {
     *bytes = 0;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long in = openat(sdirfd, sname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     in = done(w, OP_OPEN, t0, in, 0);
     if (in < 0)
         return (int)in;
-    t0 = meas_now_ns();
+    t0 = meas_op_clock();
     long out = openat(ddirfd, dname, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     out = done(w, OP_CREATE, t0, out, 0);
     if (out < 0) {
@@ -229,12 +229,12 @@ static int px_copy_file(struct eng_worker *w, int sdirfd, const char *sname, int
     int rc = copy_data(w, (int)in, (int)out, buf, buflen, bytes);
     /* cp -a keeps the mode exactly (the umask may have cut it) and the times. */
     if (rc == 0) {
-        t0 = meas_now_ns();
+        t0 = meas_op_clock();
         long r = fchmod((int)out, mode);
         rc = (int)done(w, OP_SETATTR, t0, r, 0);
     }
     if (rc == 0 && times) {
-        t0 = meas_now_ns();
+        t0 = meas_op_clock();
         long r = futimens((int)out, times);
         rc = (int)done(w, OP_SETATTR, t0, r, 0);
     }
@@ -246,56 +246,56 @@ static int px_copy_file(struct eng_worker *w, int sdirfd, const char *sname, int
 static int px_set_times(struct eng_worker *w, int dirfd, const char *name,
                         const struct timespec times[2])
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = utimensat(dirfd, name, times, AT_SYMLINK_NOFOLLOW);
     return (int)done(w, OP_SETATTR, t0, r, 0);
 }
 
 static int px_fsync(struct eng_worker *w, int fd)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = fsync(fd);
     return (int)done(w, OP_FSYNC, t0, r, 0);
 }
 
 static int px_syncfs(struct eng_worker *w, int fd)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = syncfs(fd);
     return (int)done(w, OP_SYNCFS, t0, r, 0);
 }
 
 static int px_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = openat(dirfd, name, flags | O_CLOEXEC, mode);
     return (int)done(w, (flags & O_CREAT) ? OP_CREATE : OP_OPEN, t0, r, 0);
 }
 
 static long px_write(struct eng_worker *w, int fd, const void *buf, size_t len)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = write(fd, buf, len);
     return done(w, OP_WRITE, t0, r, (uint64_t)r);
 }
 
 static long px_pwrite(struct eng_worker *w, int fd, const void *buf, size_t len, uint64_t off)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = pwrite(fd, buf, len, (off_t)off);
     return done(w, OP_WRITE, t0, r, (uint64_t)r);
 }
 
 static long px_read(struct eng_worker *w, int fd, void *buf, size_t len)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = read(fd, buf, len);
     return done(w, OP_READ, t0, r, (uint64_t)r);
 }
 
 static int px_ftruncate(struct eng_worker *w, int fd, uint64_t len)
 {
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long r = ftruncate(fd, (off_t)len);
     return (int)done(w, OP_SETATTR, t0, r, 0);
 }
@@ -303,14 +303,14 @@ static int px_ftruncate(struct eng_worker *w, int fd, uint64_t len)
 static int px_fsetattr(struct eng_worker *w, int fd, mode_t mode, const struct timespec times[2])
 {
     if (mode != (mode_t)-1) {
-        uint64_t t0 = meas_now_ns();
+        uint64_t t0 = meas_op_clock();
         long r = fchmod(fd, mode);
         r = done(w, OP_SETATTR, t0, r, 0);
         if (r < 0)
             return (int)r;
     }
     if (times) {
-        uint64_t t0 = meas_now_ns();
+        uint64_t t0 = meas_op_clock();
         long r = futimens(fd, times);
         return (int)done(w, OP_SETATTR, t0, r, 0);
     }

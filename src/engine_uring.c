@@ -69,7 +69,7 @@ static int ur_close(struct eng_worker *w, int fd)
         if (u->fd[fd].closing)
             return -EBADF;
         u->fd[fd].closing = 1;
-        u->fd[fd].t_close = meas_now_ns();
+        u->fd[fd].t_close = meas_op_clock();
         return 0;
     }
     int r = uring_ops_get(u, 1);
@@ -441,10 +441,10 @@ static int ur_getdents(struct eng_worker *w, int dirfd, void *buf, size_t len)
         r = uring_take_err(u);
     if (r < 0)
         return r;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long n = syscall(SYS_getdents64, dirfd, buf, len);
     int e = n < 0 ? -errno : 0;
-    opstats_record(w->st, OP_READDIR, t0, meas_now_ns(), 0);
+    opstats_record(w->st, OP_READDIR, t0, meas_op_clock(), 0);
     return n < 0 ? e : (int)n;
 }
 
@@ -457,10 +457,10 @@ static int ur_readlink(struct eng_worker *w, int dirfd, const char *name, char *
     int r = uring_prologue(u, dirfd, name, &key);
     if (r < 0)
         return r;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long n = readlinkat(dirfd, name, buf, len - 1);
     int e = n < 0 ? -errno : 0;
-    opstats_record(w->st, OP_READLINK, t0, meas_now_ns(), 0);
+    opstats_record(w->st, OP_READLINK, t0, meas_op_clock(), 0);
     if (n < 0)
         return e;
     if ((size_t)n >= len - 1)
@@ -478,10 +478,10 @@ static int ur_link(struct eng_worker *w, int odir, const char *oname, int ndir, 
         r = uring_prologue(u, ndir, nname, &k);
     if (r < 0)
         return r;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long l = linkat(odir, oname, ndir, nname, 0);
     int e = l < 0 ? -errno : 0;
-    opstats_record(w->st, OP_LINK, t0, meas_now_ns(), 0);
+    opstats_record(w->st, OP_LINK, t0, meas_op_clock(), 0);
     return e;
 }
 
@@ -507,10 +507,10 @@ static int ur_set_times(struct eng_worker *w, int dirfd, const char *name,
     int r = uring_barrier(w->priv);
     if (r < 0)
         return r;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long s = utimensat(dirfd, name, times, AT_SYMLINK_NOFOLLOW);
     int e = s < 0 ? -errno : 0;
-    opstats_record(w->st, OP_SETATTR, t0, meas_now_ns(), 0);
+    opstats_record(w->st, OP_SETATTR, t0, meas_op_clock(), 0);
     return e;
 }
 
@@ -537,10 +537,10 @@ static int ur_syncfs(struct eng_worker *w, int fd)
     int r = uring_barrier(w->priv);
     if (r < 0)
         return r;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long s = syncfs(fd);
     int e = s < 0 ? -errno : 0;
-    opstats_record(w->st, OP_SYNCFS, t0, meas_now_ns(), 0);
+    opstats_record(w->st, OP_SYNCFS, t0, meas_op_clock(), 0);
     return e;
 }
 
@@ -607,10 +607,10 @@ static int ur_ftruncate(struct eng_worker *w, int fd, uint64_t len)
     int r = uring_enter(w->priv);
     if (r < 0)
         return r;
-    uint64_t t0 = meas_now_ns();
+    uint64_t t0 = meas_op_clock();
     long s = ftruncate(fd, (off_t)len);
     int e = s < 0 ? -errno : 0;
-    opstats_record(w->st, OP_SETATTR, t0, meas_now_ns(), 0);
+    opstats_record(w->st, OP_SETATTR, t0, meas_op_clock(), 0);
     return e;
 }
 
@@ -620,18 +620,18 @@ static int ur_fsetattr(struct eng_worker *w, int fd, mode_t mode, const struct t
     if (r < 0)
         return r;
     if (mode != (mode_t)-1) {
-        uint64_t t0 = meas_now_ns();
+        uint64_t t0 = meas_op_clock();
         long s = fchmod(fd, mode);
         int e = s < 0 ? -errno : 0;
-        opstats_record(w->st, OP_SETATTR, t0, meas_now_ns(), 0);
+        opstats_record(w->st, OP_SETATTR, t0, meas_op_clock(), 0);
         if (e)
             return e;
     }
     if (times) {
-        uint64_t t0 = meas_now_ns();
+        uint64_t t0 = meas_op_clock();
         long s = futimens(fd, times);
         int e = s < 0 ? -errno : 0;
-        opstats_record(w->st, OP_SETATTR, t0, meas_now_ns(), 0);
+        opstats_record(w->st, OP_SETATTR, t0, meas_op_clock(), 0);
         return e;
     }
     return 0;

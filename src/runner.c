@@ -494,6 +494,7 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         rc = error("threads: at most %d, got %u", RUNNER_MAX_THREADS, n);
     if (rc == 0)
         rc = alloc_workers(&env, n);
+    meas_op_clock_init(); /* before any operation is stamped */
     unsigned char *pattern = NULL;
     env.tree = o->tree;
     if (rc == 0 && o->tree.prof && !o->tree.pattern) {

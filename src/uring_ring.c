@@ -253,7 +253,7 @@ void uring_fd_unref(struct uring_worker *u, int fd)
         s->closing = 0;
         long r = close(fd);
         int e = r < 0 ? -errno : 0;
-        opstats_record(u->w->st, OP_CLOSE, s->t_close, meas_now_ns(), 0);
+        opstats_record(u->w->st, OP_CLOSE, s->t_close, meas_op_clock(), 0);
         if (e)
             keep_err(u, e, "");
     }
@@ -282,7 +282,7 @@ static void fs_unregister(struct uring_worker *u, int f, uint64_t t0)
 {
     int minus1 = -1;
     int r = io_uring_register_files_update(&u->ring, (unsigned)f, &minus1, 1);
-    opstats_record(u->w->st, OP_CLOSE, t0, meas_now_ns(), 0);
+    opstats_record(u->w->st, OP_CLOSE, t0, meas_op_clock(), 0);
     if (r < 0)
         keep_err(u, r, u->fs[f].name.p);
     u->fs[f].opened = 0;
@@ -353,7 +353,7 @@ void uring_reap(struct uring_worker *u)
     io_uring_for_each_cqe(&u->ring, head, cqe)
     {
         if (!now)
-            now = meas_now_ns();
+            now = meas_op_clock();
         complete(u, (unsigned)cqe->user_data, cqe->res, now);
         n++;
     }
@@ -365,7 +365,7 @@ static void stamp_submit(struct uring_worker *u)
 {
     if (!u->nunsub)
         return;
-    uint64_t now = meas_now_ns();
+    uint64_t now = meas_op_clock();
     for (unsigned k = 0; k < u->nunsub; k++)
         u->op[u->unsub[k]].t_submit = now;
     u->nunsub = 0;
@@ -631,7 +631,7 @@ int uring_queue_close_direct(struct uring_worker *u, int f, uint64_t key)
 {
     int r = uring_ops_get(u, 1);
     if (r < 0) { /* the ring failed: drop the file from the table instead */
-        fs_unregister(u, f, meas_now_ns());
+        fs_unregister(u, f, meas_op_clock());
         uring_fs_release(u, f);
         return r;
     }

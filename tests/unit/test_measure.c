@@ -1,6 +1,6 @@
 /* test_measure.c — unit tests of the measure module (measure.c, sysinfo.c): latency
- * histograms and their quantiles, op counters, process snapshots, the time-line sampler,
- * and the machine, target and block-device probes.
+ * histograms and their quantiles, op counters, the operation clock (TSC or monotonic),
+ * process snapshots, the time-line sampler, and the machine, target and block-device probes.
  *
  * Timing tests use generous bounds: they must pass on a loaded 2-core machine. The tmpfs
  * test needs root (mount); it skips with a reason otherwise.
@@ -522,6 +522,43 @@ static void test_machine(void **state)
     if (access("/proc/sys/vm/dirty_ratio", R_OK) == 0) assert_true(m.dirty_ratio >= 0);
 }
 
+/* Stamps 10 ms apart measure 10 ms (generous upper bound for a loaded machine); a reversed
+ * pair measures 0; recorded latencies are in ns whatever the clock. */
+static void check_op_clock(void)
+{
+    struct timespec nap = {0, 10000000};
+    uint64_t t0 = meas_op_clock();
+    nanosleep(&nap, NULL);
+    uint64_t t1 = meas_op_clock();
+    uint64_t ns = meas_op_ns(t0, t1);
+    assert_true(ns >= 9900000);
+    assert_true(ns < 500000000);
+    assert_int_equal(meas_op_ns(t1, t0), 0);
+    struct opstats *st = calloc(1, sizeof *st);
+    assert_non_null(st);
+    opstats_record(st, OP_STAT, t0, t1, 0);
+    assert_int_equal(st->lat[OP_STAT].sum_ns, ns);
+    free(st);
+}
+
+static void test_op_clock(void **state)
+{
+    (void)state;
+    bool tsc = meas_op_clock_init();
+    assert_int_equal(tsc, meas_opclk.tsc);
+    if (tsc) /* a plausible TSC rate: 0.1-20 GHz */
+        assert_true(meas_opclk.ns_per_tick > 0.05 && meas_opclk.ns_per_tick < 10.0);
+    check_op_clock();
+    /* forced to the system clock: stamps are CLOCK_MONOTONIC ns */
+    setenv("FSBENCH_OP_CLOCK", "monotonic", 1);
+    assert_false(meas_op_clock_init());
+    uint64_t a = meas_now_ns(), b = meas_op_clock(), c = meas_now_ns();
+    assert_true(a <= b && b <= c);
+    check_op_clock();
+    unsetenv("FSBENCH_OP_CLOCK");
+    assert_int_equal(meas_op_clock_init(), tsc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -540,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_dev_root),
         cmocka_unit_test_setup_teardown(test_dev_tmpfs, tmpfs_setup, tmpfs_teardown),
         cmocka_unit_test(test_machine),
+        cmocka_unit_test(test_op_clock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
