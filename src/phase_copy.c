@@ -39,14 +39,7 @@ static int hand_off(struct workq *q, struct dirscan_stack *s, int sfd, int dfd,
 {
     char path[PATH_MAX];
     struct workq_item it = {.fd = sfd, .fd2 = dfd, .times = {times[0], times[1]}};
-    it.path = strdup(dirscan_path(s, name, path, sizeof path));
-    if (!it.path)
-        return -1;
-    if (workq_put(q, &it) < 0) {
-        free(it.path);
-        return -1;
-    }
-    return 0;
+    return workq_put_path(q, &it, dirscan_path(s, name, path, sizeof path));
 }
 
 /* Copies the entries of source level `level` (fd open there) into directory fd dst; with

@@ -39,14 +39,7 @@ static int hand_off(struct workq *q, struct dirscan_stack *s, int cfd, const cha
 {
     char path[PATH_MAX];
     struct workq_item it = {.fd = cfd, .fd2 = -1};
-    it.path = strdup(dirscan_path(s, name, path, sizeof path));
-    if (!it.path)
-        return -1;
-    if (workq_put(q, &it) < 0) {
-        free(it.path);
-        return -1;
-    }
-    return 0;
+    return workq_put_path(q, &it, dirscan_path(s, name, path, sizeof path));
 }
 
 /* Walks the directory at level `level` of s; with a queue q (threads), subdirectories may

@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct workq {
     pthread_mutex_t mu;
@@ -42,6 +43,18 @@ void workq_free(struct workq *q, void (*drop)(struct workq_item *it, void *arg),
     pthread_cond_destroy(&q->cv);
     pthread_mutex_destroy(&q->mu);
     free(q);
+}
+
+int workq_put_path(struct workq *q, struct workq_item *it, const char *path)
+{
+    if (!(it->path = strdup(path)))
+        return -1;
+    if (workq_put(q, it) < 0) {
+        free(it->path);
+        it->path = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 int workq_put(struct workq *q, const struct workq_item *it)

@@ -39,6 +39,9 @@ void workq_free(struct workq *q, void (*drop)(struct workq_item *it, void *arg),
 /* Appends a copy of *it (the queue owns it->path and the fds from now on). 0 or -1 (no
  * memory: the caller keeps the item and should process it itself). */
 int workq_put(struct workq *q, const struct workq_item *it);
+/* workq_put of *it with it->path set to a malloc'd copy of path (freed again when the put
+ * fails). 0, or -1 (no memory): the item was not queued and the caller keeps its fds. */
+int workq_put_path(struct workq *q, struct workq_item *it, const char *path);
 /* True when a worker waits for more work than is queued: hand a directory over. */
 bool workq_hungry(const struct workq *q);
 /* True when fewer than 2 items per worker are queued: worth queueing a large one ahead. */
