@@ -4,6 +4,7 @@
  * copy_file_range and fall back to read/write where the file system refuses it.
  */
 #include "engine.h"
+#include "rawsys.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -38,14 +39,14 @@ static inline long chained(struct eng_worker *w, enum op_kind kind, uint64_t *t,
 static int px_opendir(struct eng_worker *w, int dirfd, const char *name)
 {
     uint64_t t0 = meas_op_clock();
-    long r = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    long r = raw_openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
     return (int)done(w, OP_OPEN, t0, r, 0);
 }
 
 static int px_close(struct eng_worker *w, int fd)
 {
     uint64_t t0 = meas_op_clock();
-    long r = close(fd);
+    long r = raw_close(fd);
     return (int)done(w, OP_CLOSE, t0, r, 0);
 }
 
@@ -63,7 +64,7 @@ static int write_pattern(struct eng_worker *w, int fd, const void *data, size_t 
 {
     while (size > 0) {
         size_t n = size < len ? (size_t)size : len;
-        long r = write(fd, data, n);
+        long r = raw_write(fd, data, n);
         r = chained(w, OP_WRITE, t, r, (uint64_t)r);
         if (r < 0)
             return (int)r;
@@ -81,16 +82,16 @@ static int px_create_file(struct eng_worker *w, int dirfd, const char *name, mod
     if (flags & ENG_CREATE_EXCL)
         oflags |= O_EXCL;
     uint64_t t = meas_op_clock();
-    long fd = openat(dirfd, name, oflags, mode);
+    long fd = raw_openat(dirfd, name, oflags, mode);
     fd = chained(w, OP_CREATE, &t, fd, 0);
     if (fd < 0)
         return (int)fd;
     int rc = write_pattern(w, (int)fd, data, len, size, &t);
     if (rc == 0 && (flags & ENG_CREATE_FSYNC)) {
-        long r = fsync((int)fd);
+        long r = raw_fsync((int)fd);
         rc = (int)chained(w, OP_FSYNC, &t, r, 0);
     }
-    long r = close((int)fd);
+    long r = raw_close((int)fd);
     int rc2 = (int)chained(w, OP_CLOSE, &t, r, 0);
     return rc ? rc : rc2;
 }
@@ -100,13 +101,13 @@ static int px_read_file(struct eng_worker *w, int dirfd, const char *name, void 
 {
     *bytes = 0;
     uint64_t t = meas_op_clock();
-    long fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    long fd = raw_openat(dirfd, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
     fd = chained(w, OP_OPEN, &t, fd, 0);
     if (fd < 0)
         return (int)fd;
     int rc = 0;
     for (;;) {
-        long r = read((int)fd, buf, buflen);
+        long r = raw_read((int)fd, buf, buflen);
         r = chained(w, OP_READ, &t, r, (uint64_t)r);
         if (r <= 0) {
             rc = (int)r;
@@ -114,7 +115,7 @@ static int px_read_file(struct eng_worker *w, int dirfd, const char *name, void 
         }
         *bytes += (uint64_t)r;
     }
-    long r = close((int)fd);
+    long r = raw_close((int)fd);
     int rc2 = (int)chained(w, OP_CLOSE, &t, r, 0);
     return rc ? rc : rc2;
 }
@@ -186,7 +187,7 @@ static int copy_data(struct eng_worker *w, int in, int out, void *buf, size_t bu
         uint64_t t0 = meas_op_clock();
         long r;
         if (use_cfr) {
-            r = copy_file_range(in, NULL, out, NULL, 1u << 30, 0);
+            r = raw_copy_file_range(in, out, 1u << 30);
             r = done(w, OP_COPY, t0, r, (uint64_t)r);
             if (r == -EXDEV || r == -ENOSYS || r == -EOPNOTSUPP || r == -EINVAL) {
                 use_cfr = 0;
@@ -197,7 +198,7 @@ static int copy_data(struct eng_worker *w, int in, int out, void *buf, size_t bu
             *bytes += (uint64_t)r;
             continue;
         }
-        r = read(in, buf, buflen);
+        r = raw_read(in, buf, buflen);
         r = done(w, OP_READ, t0, r, (uint64_t)r);
         if (r <= 0)
             return (int)r;
@@ -215,12 +216,12 @@ static int px_copy_file(struct eng_worker *w, int sdirfd, const char *sname, int
 {
     *bytes = 0;
     uint64_t t0 = meas_op_clock();
-    long in = openat(sdirfd, sname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    long in = raw_openat(sdirfd, sname, O_RDONLY | O_CLOEXEC | O_NOFOLLOW, 0);
     in = done(w, OP_OPEN, t0, in, 0);
     if (in < 0)
         return (int)in;
     t0 = meas_op_clock();
-    long out = openat(ddirfd, dname, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+    long out = raw_openat(ddirfd, dname, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
     out = done(w, OP_CREATE, t0, out, 0);
     if (out < 0) {
         px_close(w, (int)in);
@@ -254,7 +255,7 @@ static int px_set_times(struct eng_worker *w, int dirfd, const char *name,
 static int px_fsync(struct eng_worker *w, int fd)
 {
     uint64_t t0 = meas_op_clock();
-    long r = fsync(fd);
+    long r = raw_fsync(fd);
     return (int)done(w, OP_FSYNC, t0, r, 0);
 }
 
@@ -268,28 +269,28 @@ static int px_syncfs(struct eng_worker *w, int fd)
 static int px_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
 {
     uint64_t t0 = meas_op_clock();
-    long r = openat(dirfd, name, flags | O_CLOEXEC, mode);
+    long r = raw_openat(dirfd, name, flags | O_CLOEXEC, mode);
     return (int)done(w, (flags & O_CREAT) ? OP_CREATE : OP_OPEN, t0, r, 0);
 }
 
 static long px_write(struct eng_worker *w, int fd, const void *buf, size_t len)
 {
     uint64_t t0 = meas_op_clock();
-    long r = write(fd, buf, len);
+    long r = raw_write(fd, buf, len);
     return done(w, OP_WRITE, t0, r, (uint64_t)r);
 }
 
 static long px_pwrite(struct eng_worker *w, int fd, const void *buf, size_t len, uint64_t off)
 {
     uint64_t t0 = meas_op_clock();
-    long r = pwrite(fd, buf, len, (off_t)off);
+    long r = raw_pwrite(fd, buf, len, (off_t)off);
     return done(w, OP_WRITE, t0, r, (uint64_t)r);
 }
 
 static long px_read(struct eng_worker *w, int fd, void *buf, size_t len)
 {
     uint64_t t0 = meas_op_clock();
-    long r = read(fd, buf, len);
+    long r = raw_read(fd, buf, len);
     return done(w, OP_READ, t0, r, (uint64_t)r);
 }
 

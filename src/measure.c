@@ -24,30 +24,12 @@
 
 /* ---- latency histogram ---- */
 
-static inline unsigned lat_bucket(uint64_t v)
-{
-    /* v | LAT_SUB makes msb >= LAT_SUB_BITS, so small values get shift 0 without a branch
-     * (and clz never sees 0). */
-    unsigned shift = (unsigned)(63 - LAT_SUB_BITS) - (unsigned)__builtin_clzll(v | LAT_SUB);
-    return shift * LAT_SUB + (unsigned)(v >> shift);
-}
-
 /* Largest value that falls into bucket b. */
 static uint64_t lat_bucket_upper(unsigned b)
 {
     unsigned shift = b < 2 * LAT_SUB ? 0 : b / LAT_SUB - 1;
     uint64_t mant = b - shift * LAT_SUB;
     return (mant << shift) + ((UINT64_C(1) << shift) - 1);
-}
-
-void lat_record(struct lat_hist *h, uint64_t ns)
-{
-    uint64_t lo = h->count ? h->min_ns : UINT64_MAX;
-    h->min_ns = ns < lo ? ns : lo;
-    h->max_ns = ns > h->max_ns ? ns : h->max_ns;
-    h->count++;
-    h->sum_ns += ns;
-    h->bucket[lat_bucket(ns)]++;
 }
 
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src)

@@ -27,7 +27,24 @@ struct lat_hist {
     uint32_t bucket[LAT_BUCKETS];
 };
 
-void lat_record(struct lat_hist *h, uint64_t ns);
+/* Bucket of value v (layout in measure.c's header comment). v | LAT_SUB makes the msb at
+ * least LAT_SUB_BITS, so small values get shift 0 without a branch (and clz never sees 0). */
+static inline unsigned lat_bucket(uint64_t v)
+{
+    unsigned shift = (unsigned)(63 - LAT_SUB_BITS) - (unsigned)__builtin_clzll(v | LAT_SUB);
+    return shift * LAT_SUB + (unsigned)(v >> shift);
+}
+
+/* Adds one value; inline, as it runs once per system call an engine makes. */
+static inline void lat_record(struct lat_hist *h, uint64_t ns)
+{
+    uint64_t lo = h->count ? h->min_ns : UINT64_MAX;
+    h->min_ns = ns < lo ? ns : lo;
+    h->max_ns = ns > h->max_ns ? ns : h->max_ns;
+    h->count++;
+    h->sum_ns += ns;
+    h->bucket[lat_bucket(ns)]++;
+}
 void lat_merge(struct lat_hist *dst, const struct lat_hist *src);
 /* Value at quantile q in [0,1] (upper edge of its bucket, clamped to max); 0 if empty. */
 uint64_t lat_quantile(const struct lat_hist *h, double q);

@@ -44,6 +44,7 @@
 
 #include "err.h"
 #include "phase.h"
+#include "rawsys.h"
 #include "tarindex.h"
 #include "tarsrc.h"
 
@@ -93,7 +94,7 @@ static int write_data(struct phase_ctx *t, const struct tarx *tx, const struct t
         uint64_t arc = sg->arc_off, o = sg->file_off, left = sg->len;
         while (left) {
             size_t n = left < len ? (size_t)left : len;
-            ssize_t r = pread(tx->srcfd, buf, n, (off_t)arc);
+            ssize_t r = raw_pread(tx->srcfd, buf, n, (off_t)arc);
             if (r < 0 && errno == EINTR)
                 continue;
             if (r < 0)
