@@ -30,6 +30,27 @@ struct spec {
     long mtime, nsec;
 };
 
+/* The hostile entries both archive tests start from, in this order: an absolute name, two
+ * names that climb out of the root, a good directory and file (ok/, ok/file: 5 bytes), a
+ * symlink s to the directory `outside` (outside the root) with names through it, hard links
+ * out of the root (h, h4), through the symlink (h2) and to the good file (h3), and a fifo.
+ * Only ok/, ok/file, s and h3 may be made. */
+#define HOSTILE_SPECS(outside)                   \
+    {'f', "/abs/x", 0644, NULL, 3, 0, 0},        \
+    {'f', "../escape", 0644, NULL, 3, 0, 0},     \
+    {'f', "a/../../x", 0644, NULL, 3, 0, 0},     \
+    {'d', "ok/", 0755, NULL, 0, 0, 0},           \
+    {'f', "ok/file", 0644, NULL, 5, 0, 0},       \
+    {'l', "s", 0, (outside), 0, 0, 0},           \
+    {'f', "s/file", 0644, NULL, 3, 0, 0},        \
+    {'f', "s/deeper/file", 0644, NULL, 3, 0, 0}, \
+    {'d', "s/dir/", 0755, NULL, 0, 0, 0},        \
+    {'h', "h", 0, "../x", 0, 0, 0},              \
+    {'h', "h2", 0, "s/file", 0, 0, 0},           \
+    {'h', "h3", 0, "ok/file", 0, 0, 0},          \
+    {'h', "h4", 0, "/etc/passwd", 0, 0, 0},      \
+    {'p', "fifo", 0644, NULL, 0, 0, 0}
+
 #define SPARSE_SIZE ((size_t)1 << 20)
 #define SPARSE_MID ((size_t)512 * 1024)
 

@@ -308,20 +308,7 @@ static void test_hostile(void **state)
     at(out, sizeof out, "outside");
     assert_int_equal(mkdir(out, 0755), 0);
     const struct spec evil[] = {
-        {'f', "/abs/x", 0644, NULL, 3, 0, 0},
-        {'f', "../escape", 0644, NULL, 3, 0, 0},
-        {'f', "a/../../x", 0644, NULL, 3, 0, 0},
-        {'d', "ok/", 0755, NULL, 0, 0, 0},
-        {'f', "ok/file", 0644, NULL, 5, 0, 0},
-        {'l', "s", 0, out, 0, 0, 0},
-        {'f', "s/file", 0644, NULL, 3, 0, 0},
-        {'f', "s/deeper/file", 0644, NULL, 3, 0, 0},
-        {'d', "s/dir/", 0755, NULL, 0, 0, 0},
-        {'h', "h", 0, "../x", 0, 0, 0},
-        {'h', "h2", 0, "s/file", 0, 0, 0},
-        {'h', "h3", 0, "ok/file", 0, 0, 0},
-        {'h', "h4", 0, "/etc/passwd", 0, 0, 0},
-        {'p', "fifo", 0644, NULL, 0, 0, 0},
+        HOSTILE_SPECS(out),
         {'l', "ok", 0, "/", 0, 0, 0},
         {'f', "ok/file/x", 0644, NULL, 3, 0, 0},
         {'f', "x/../y", 0644, NULL, 3, 0, 0},
