@@ -86,14 +86,21 @@ extern struct meas_op_clock_state meas_opclk;
  * FSBENCH_OP_CLOCK=monotonic in the environment it stays CLOCK_MONOTONIC. */
 bool meas_op_clock_init(void);
 
+#if defined(__x86_64__)
+/* The CPU's time-stamp counter (rdtsc), in ticks. */
+static inline uint64_t meas_tsc(void)
+{
+    uint32_t lo, hi;
+    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+    return ((uint64_t)hi << 32) | lo;
+}
+#endif
+
 static inline uint64_t meas_op_clock(void)
 {
 #if defined(__x86_64__)
-    if (meas_opclk.tsc) {
-        uint32_t lo, hi;
-        __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-        return ((uint64_t)hi << 32) | lo;
-    }
+    if (meas_opclk.tsc)
+        return meas_tsc();
 #endif
     return meas_now_ns();
 }

@@ -16,13 +16,6 @@ struct meas_op_clock_state meas_opclk;
 #define CALIBRATE_NS 20000000L
 
 #if defined(__x86_64__)
-static uint64_t rdtsc(void)
-{
-    uint32_t lo, hi;
-    __asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
-    return ((uint64_t)hi << 32) | lo;
-}
-
 /* Whether /proc/cpuinfo's flags name both constant_tsc and nonstop_tsc. */
 static bool invariant_tsc(void)
 {
@@ -55,9 +48,9 @@ bool meas_op_clock_init(void)
     if ((env && !strcmp(env, "monotonic")) || !invariant_tsc())
         return false;
     struct timespec nap = {0, CALIBRATE_NS};
-    uint64_t n0 = meas_now_ns(), c0 = rdtsc();
+    uint64_t n0 = meas_now_ns(), c0 = meas_tsc();
     nanosleep(&nap, NULL);
-    uint64_t n1 = meas_now_ns(), c1 = rdtsc();
+    uint64_t n1 = meas_now_ns(), c1 = meas_tsc();
     if (c1 <= c0 || n1 <= n0)
         return false;
     double ns_per_tick = (double)(n1 - n0) / (double)(c1 - c0);

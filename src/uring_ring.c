@@ -32,6 +32,7 @@
  * fixed-file slot belongs to one chain from its openat until its close completes.
  */
 #include "uring_ring.h"
+#include "rawsys.h"
 
 #include <errno.h>
 #include <liburing.h>
@@ -251,7 +252,7 @@ void uring_fd_unref(struct uring_worker *u, int fd)
     struct uring_fdst *s = &u->fd[fd];
     if (--s->refs == 0 && s->closing) {
         s->closing = 0;
-        long r = close(fd);
+        long r = raw_close(fd);
         int e = r < 0 ? -errno : 0;
         opstats_record(u->w->st, OP_CLOSE, s->t_close, meas_op_clock(), 0);
         if (e)
