@@ -20,12 +20,13 @@ endif
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # fsbench truncates names into fixed buffers on purpose; gcc knows this warning, clang does not.
 WARN     += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-format-truncation)
-CPPFLAGS += -D_GNU_SOURCE -Isrc
+SRC_DIRS := $(sort $(dir $(wildcard src/*/*.c src/*/*.h)))
+CPPFLAGS += -D_GNU_SOURCE -Isrc $(addprefix -I,$(SRC_DIRS))
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread $(shell pkg-config --cflags $(PKGS))
 LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
-LIB_SRC  := $(filter-out src/main.c,$(wildcard src/*.c))
+LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -35,13 +36,14 @@ BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 .PHONY: all check unit e2e bench-build install clean
 all: $(BUILD)/fsbench
 
-$(BUILD)/obj/%.o: src/%.c $(wildcard src/*.h) | $(BUILD)/obj
+$(BUILD)/obj/%.o: src/%.c $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
 $(BUILD)/libfsbench.a: $(LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
-$(BUILD)/fsbench: $(BUILD)/obj/main.o $(BUILD)/libfsbench.a
+$(BUILD)/fsbench: $(BUILD)/obj/cli/main.o $(BUILD)/libfsbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h) | $(BUILD)/tests
