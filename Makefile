@@ -20,8 +20,7 @@ endif
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # fsbench truncates names into fixed buffers on purpose; gcc knows this warning, clang does not.
 WARN     += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-format-truncation)
-SRC_DIRS := $(sort $(dir $(wildcard src/*/*.c src/*/*.h)))
-CPPFLAGS += -D_GNU_SOURCE -Isrc $(addprefix -I,$(SRC_DIRS))
+CPPFLAGS += -D_GNU_SOURCE -Isrc
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread $(shell pkg-config --cflags $(PKGS))
 LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm

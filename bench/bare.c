@@ -37,8 +37,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "profile.h"
-#include "tree.h"
+#include "tree/profile.h"
+#include "tree/tree.h"
 
 struct ent {
     int kind;

@@ -1,5 +1,5 @@
 /* err.c — error and warning messages on stderr, one line each (see err.h). */
-#include "err.h"
+#include "base/err.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
 /* cli.c — number parsing shared by the sub-commands (see cli.h). */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <math.h>
 #include <getopt.h>
 #include <stdlib.h>
 
-#include "err.h"
+#include "base/err.h"
 
 int cli_bad_option(const char *cmd, int c, char **argv)
 {

@@ -1,16 +1,16 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
-#include "cli_run.h"
+#include "cli/cli_run.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 
-#include "err.h"
-#include "phase.h"
-#include "resjson.h"
-#include "store.h"
-#include "workload.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "results/resjson.h"
+#include "results/store.h"
+#include "phase/workload.h"
 
 struct save_state {
     struct store *store;

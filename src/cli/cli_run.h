@@ -7,8 +7,8 @@
 
 #include <stdbool.h>
 
-#include "report.h"
-#include "runner.h"
+#include "report/report.h"
+#include "run/runner.h"
 
 struct cli_output {
     const char *label;          /* NULL: "<scenario>-<date>-<time>" */

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cli_run.h"
-#include "err.h"
+#include "cli/cli.h"
+#include "cli/cli_run.h"
+#include "base/err.h"
 
 #define MAX_CMDS 16
 

@@ -17,11 +17,11 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "cli.h"
-#include "compare.h"
-#include "err.h"
-#include "resjson.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "stats/compare.h"
+#include "base/err.h"
+#include "results/resjson.h"
+#include "results/store.h"
 
 static const char compare_usage[] =
     "usage: fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99]\n"

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "err.h"
-#include "layout.h"
+#include "cli/cli.h"
+#include "base/err.h"
+#include "measure/layout.h"
 
 static void layout_usage(FILE *out)
 {

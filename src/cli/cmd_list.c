@@ -4,13 +4,13 @@
  */
 #include <stdio.h>
 
-#include "cli.h"
-#include "engine.h"
-#include "err.h"
-#include "phase.h"
-#include "profile.h"
-#include "scenario.h"
-#include "tree.h"
+#include "cli/cli.h"
+#include "engine/engine.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "tree/profile.h"
+#include "run/scenario.h"
+#include "tree/tree.h"
 
 int cmd_list(int argc, char **argv)
 {

@@ -7,17 +7,17 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cli_run.h"
-#include "engine_uring.h"
-#include "err.h"
-#include "report.h"
-#include "runner.h"
-#include "scenario.h"
-#include "shape.h"
-#include "sizing.h"
-#include "tarsrc.h"
-#include "workload.h"
+#include "cli/cli.h"
+#include "cli/cli_run.h"
+#include "engine/engine_uring.h"
+#include "base/err.h"
+#include "report/report.h"
+#include "run/runner.h"
+#include "run/scenario.h"
+#include "tree/shape.h"
+#include "run/sizing.h"
+#include "tree/tarsrc.h"
+#include "phase/workload.h"
 
 static void run_usage(FILE *out)
 {

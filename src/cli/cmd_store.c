@@ -13,12 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "err.h"
-#include "report.h"
-#include "resjson.h"
-#include "results.h"
-#include "store.h"
+#include "cli/cli.h"
+#include "base/err.h"
+#include "report/report.h"
+#include "results/resjson.h"
+#include "measure/results.h"
+#include "results/store.h"
 
 #define OPT_DB 1000
 

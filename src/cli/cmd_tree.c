@@ -14,14 +14,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "err.h"
-#include "measure.h"
-#include "phase.h"
-#include "shape.h"
-#include "sizing.h"
-#include "tarsrc.h"
-#include "tree.h"
+#include "cli/cli.h"
+#include "base/err.h"
+#include "measure/measure.h"
+#include "phase/phase.h"
+#include "tree/shape.h"
+#include "run/sizing.h"
+#include "tree/tarsrc.h"
+#include "tree/tree.h"
 
 /* tree make -j: at most this many threads, each with an I/O buffer of TREE_MAKE_BUF. */
 #define TREE_MAKE_MAX_THREADS 64

@@ -2,9 +2,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "err.h"
-#include "layout.h"
+#include "cli/cli.h"
+#include "base/err.h"
+#include "measure/layout.h"
 
 #ifndef FSBENCH_VERSION
 #define FSBENCH_VERSION "0.1.0"

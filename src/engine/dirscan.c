@@ -1,12 +1,12 @@
 /* dirscan.c — getdents64 records through the engine, one buffer per depth (see dirscan.h). */
-#include "dirscan.h"
+#include "engine/dirscan.h"
 
 #include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* The kernel's record layout for getdents64. */
 struct linux_dirent64 {

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 #define DIRSCAN_BUF (32 * 1024)
 

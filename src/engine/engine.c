@@ -1,9 +1,9 @@
 /* engine.c — the registry of engines (see engine.h). */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <string.h>
 
-#include "engine_uring.h"
+#include "engine/engine_uring.h"
 
 const struct engine *const engine_table[] = {&engine_posix, &engine_uring, &engine_null, NULL};
 

@@ -21,7 +21,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "measure.h"
+#include "measure/measure.h"
 
 enum {
     ENG_CAP_REAL = 1u << 0,  /* touches the file system (the null engine does not) */

@@ -5,7 +5,7 @@
  * Its rate is the ceiling of what fsbench can drive. Directories read as empty, so walking
  * phases see nothing; creating phases count every file and byte they would have written.
  */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <errno.h>
 #include <fcntl.h>

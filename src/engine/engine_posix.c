@@ -3,8 +3,8 @@
  * timed around the call itself. Data moves through the caller's buffer; copies use
  * copy_file_range and fall back to read/write where the file system refuses it.
  */
-#include "engine.h"
-#include "rawsys.h"
+#include "engine/engine.h"
+#include "os/rawsys.h"
 
 #include <errno.h>
 #include <fcntl.h>

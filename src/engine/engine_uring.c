@@ -33,7 +33,7 @@
  * file shorter than the buffer in the same round trip); after an empty first read that
  * second read is not counted, so counts equal posix's for every file and queue depth.
  */
-#include "engine_uring.h"
+#include "engine/engine_uring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +45,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "uring_ring.h"
+#include "engine/uring_ring.h"
 
 /* Longest pattern a queued create copies; longer ones are written step by step. */
 #define URING_INLINE_MAX (64u * 1024)

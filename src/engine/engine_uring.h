@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 
 extern const struct engine engine_uring;
 

@@ -31,8 +31,8 @@
  * is also the submission queue size, so the completion queue (2 x qd) never overflows; a
  * fixed-file slot belongs to one chain from its openat until its close completes.
  */
-#include "uring_ring.h"
-#include "rawsys.h"
+#include "engine/uring_ring.h"
+#include "os/rawsys.h"
 
 #include <errno.h>
 #include <liburing.h>

@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine_uring.h"
+#include "engine/engine_uring.h"
 
 #define URING_NAME_INLINE 48
 

@@ -7,7 +7,7 @@
  * entered; symlinks are never followed (O_NOFOLLOW, AT_SYMLINK_NOFOLLOW); an entry that
  * vanishes between getdents and open is ignored.
  */
-#include "layout.h"
+#include "measure/layout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,9 +24,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "measure.h"
-#include "results.h"
+#include "base/err.h"
+#include "measure/measure.h"
+#include "measure/results.h"
 
 #if defined(__has_include)
 #if __has_include(<xfs/xfs.h>)

@@ -10,7 +10,7 @@
  *
  * Snapshots allocate nothing: they read small /proc and /sys files into stack buffers.
  */
-#include "measure.h"
+#include "measure/measure.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* ---- latency histogram ---- */
 

@@ -15,7 +15,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "results.h"
+#include "measure/results.h"
 
 /* ---- latency histogram: log-linear buckets, 1 ns .. ~1e12 ns, <= 1/16 relative error ---- */
 #define LAT_SUB_BITS 4

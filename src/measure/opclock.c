@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "measure.h"
+#include "measure/measure.h"
 
 struct meas_op_clock_state meas_opclk;
 

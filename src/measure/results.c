@@ -1,10 +1,10 @@
 /* results.c — names of op kinds and memory management of run sets (see results.h). */
-#include "results.h"
+#include "measure/results.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 static const char *const op_names[OP_KINDS] = {
     [OP_MKDIR] = "mkdir",       [OP_CREATE] = "create", [OP_WRITE] = "write",

@@ -6,7 +6,7 @@
  * Mount lookups pick the mount whose mount point is the longest prefix of the path's
  * realpath; of mounts stacked on the same point the last one listed (the visible one) wins.
  */
-#include "measure.h"
+#include "measure/measure.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -18,7 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* Copies src into dst[size], truncating; always NUL-terminated. */
 static void copy_str(char *dst, size_t size, const char *src)

@@ -49,8 +49,8 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
-#include "measure.h"
-#include "workload.h"
+#include "measure/measure.h"
+#include "phase/workload.h"
 
 #define CB_LINK_MAX (256ull << 20)
 #define CB_OBJ_MIN 1024

@@ -1,8 +1,8 @@
 /* phase.c — the phase registry and the helpers every phase uses to fail, skip and stop. */
-#include "phase.h"
+#include "phase/phase.h"
 
-#include "layout.h"
-#include "workload.h"
+#include "measure/layout.h"
+#include "phase/workload.h"
 
 #include <stdarg.h>
 #include <stdio.h>

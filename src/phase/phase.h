@@ -12,9 +12,9 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 
-#include "engine.h"
-#include "results.h"
-#include "tree.h"
+#include "engine/engine.h"
+#include "measure/results.h"
+#include "tree/tree.h"
 
 #define PHASE_TREE_DIR "tree"
 #define PHASE_COPY_DIR "copy"

@@ -33,7 +33,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
-#include "workload.h"
+#include "phase/workload.h"
 
 #define AGE_DIRS 32
 #define AGE_MAX_LIVE (1u << 20)

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "phase.h"
+#include "phase/phase.h"
 
 #define TAIL_MAX 400
 

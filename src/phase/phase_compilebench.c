@@ -14,7 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "workload.h"
+#include "phase/workload.h"
 
 /* Relative weights of the random kinds (CB_CREATE..CB_STAT_COMPILED; see compilebench.c
  * for why they are equal). */

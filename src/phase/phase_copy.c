@@ -21,9 +21,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dirscan.h"
-#include "phase.h"
-#include "workq.h"
+#include "engine/dirscan.h"
+#include "phase/phase.h"
+#include "phase/workq.h"
 
 static int copy_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
                      const char *name, int rc)

@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dirscan.h"
-#include "phase.h"
-#include "workq.h"
+#include "engine/dirscan.h"
+#include "phase/phase.h"
+#include "phase/workq.h"
 
 #define DELETE_RESCANS 4
 

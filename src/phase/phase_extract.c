@@ -23,9 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "phase.h"
-#include "tarsrc.h"
-#include "tree.h"
+#include "phase/phase.h"
+#include "tree/tarsrc.h"
+#include "tree/tree.h"
 
 #define EXTRACT_SPLIT_PER_THREAD 8
 #define EXTRACT_SPLIT_MAX_DEPTH 8

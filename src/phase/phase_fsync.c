@@ -23,7 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "workload.h"
+#include "phase/workload.h"
 
 struct storm {
     bool fsync_dir;

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "layout.h"
-#include "phase.h"
+#include "base/err.h"
+#include "measure/layout.h"
+#include "phase/phase.h"
 
 static pthread_mutex_t layout_last_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct layout_result layout_last;

@@ -6,10 +6,10 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "err.h"
-#include "phase.h"
-#include "target.h"
-#include "workspace.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "target/target.h"
+#include "phase/workspace.h"
 
 static int need_target(struct phase_ctx *ctx, const char *what)
 {

@@ -23,7 +23,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
-#include "phase.h"
+#include "phase/phase.h"
 
 struct phase_par {
     struct phase_ctx *ctx;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "phase.h"
+#include "phase/phase.h"
 
 #define DROP_CACHES "/proc/sys/vm/drop_caches"
 

@@ -30,10 +30,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "phase.h"
-#include "tarindex.h"
-#include "tarsrc.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "tree/tarindex.h"
+#include "tree/tarsrc.h"
 
 /* Warnings printed one by one before only counting (as the threaded extraction does). */
 #define REFUSE_LINES TIX_REFUSE_LINES

@@ -42,11 +42,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "phase.h"
-#include "rawsys.h"
-#include "tarindex.h"
-#include "tarsrc.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "os/rawsys.h"
+#include "tree/tarindex.h"
+#include "tree/tarsrc.h"
 
 /* A thread's I/O buffer when its context has none. */
 #define TARX_BUF ((size_t)128 * 1024)

@@ -20,9 +20,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dirscan.h"
-#include "phase.h"
-#include "workq.h"
+#include "engine/dirscan.h"
+#include "phase/phase.h"
+#include "phase/workq.h"
 
 enum walk_mode { WALK_NAMES, WALK_STAT, WALK_READ };
 

@@ -7,7 +7,7 @@
  * entry a new, later index, so an in-place scan would visit a file twice). Memory is one
  * listing per level of the current path, never the whole tree.
  */
-#include "workload.h"
+#include "phase/workload.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -20,7 +20,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dirscan.h"
+#include "engine/dirscan.h"
 
 uint64_t wl_hash_str(uint64_t h, const char *s)
 {

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "phase.h"
+#include "phase/phase.h"
 
 /* Defaults for struct phase_params (what `fsbench run` should use when not given). */
 #define WL_DEFAULT_CB_INITIAL 3

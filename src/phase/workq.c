@@ -1,5 +1,5 @@
 /* workq.c — the shared LIFO queue of directories (see workq.h). */
-#include "workq.h"
+#include "phase/workq.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

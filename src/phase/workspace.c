@@ -1,5 +1,5 @@
 /* workspace.c — create, validate, clear and release the run's directory (see workspace.h). */
-#include "workspace.h"
+#include "phase/workspace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -10,9 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "err.h"
-#include "phase.h"
+#include "engine/engine.h"
+#include "base/err.h"
+#include "phase/phase.h"
 
 /* What the directory holds: -1 error, else a bit set of what was found. */
 enum { HAS_MARKER = 1, HAS_OURS = 2, HAS_OTHER = 4 };

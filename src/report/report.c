@@ -2,7 +2,7 @@
  * and machine; one row per phase with the median and range over the runs; notes for skipped
  * and failed phases; and the seeds' compact "extract: 1.23 real 0.10 user 1.00 sys" form.
  */
-#include "report.h"
+#include "report/report.h"
 
 #define SCENARIO_PHASES_MAX 64
 

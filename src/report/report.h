@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "results.h"
+#include "measure/results.h"
 
 enum report_format { REPORT_TABLE, REPORT_SEEDS };
 

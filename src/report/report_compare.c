@@ -4,12 +4,12 @@
  * Computes nothing it does not print: every number comes from cmp_result or from
  * stats_ministat_*(). All wording of verdicts and warnings lives here.
  */
-#include "compare.h"
+#include "stats/compare.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* "95%", "99.5%" */
 static void fmt_pct(char *buf, size_t len, double frac)

@@ -13,7 +13,7 @@
  * writing and reading helpers it shares with resjson_phase.c (the phase and run codec)
  * through resjson_internal.h.
  */
-#include "resjson.h"
+#include "results/resjson.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -25,8 +25,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "err.h"
-#include "resjson_internal.h"
+#include "base/err.h"
+#include "results/resjson_internal.h"
 
 /* ---------------------------------------------------------------- writing helpers */
 

@@ -9,7 +9,7 @@
 
 #include <jansson.h>
 
-#include "results.h"
+#include "measure/results.h"
 
 /* New reference, or NULL after error(). */
 json_t *resjson_from_run_set(const struct run_set *rs);

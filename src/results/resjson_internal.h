@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
+#include "measure/results.h"
 
 /* Where a reader is: the file (or NULL) and the path of the containing object. */
 struct resjson_rctx {

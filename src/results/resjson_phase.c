@@ -4,15 +4,15 @@
  * resjson.c; the conventions (lenient about absent members, strict about types, errors
  * naming the member's path) are described there.
  */
-#include "resjson.h"
+#include "results/resjson.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "resjson_internal.h"
+#include "base/err.h"
+#include "results/resjson_internal.h"
 
 static int op_kind_find(const char *name)
 {

@@ -11,7 +11,7 @@
  *   holds the rest of resjson_from_phase()'s object (ops by kind, rusage, io, latency,
  *   timeline, longest stall). Machine, target and tree are kept as resjson objects too.
  */
-#include "store.h"
+#include "results/store.h"
 
 #include <errno.h>
 #include <math.h>
@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "resjson.h"
+#include "base/err.h"
+#include "results/resjson.h"
 
 struct store {
     sqlite3 *db;

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
+#include "measure/results.h"
 
 struct store;
 

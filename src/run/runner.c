@@ -1,5 +1,5 @@
 /* runner.c — the measured loop: rounds x configurations x phases (see runner.h). */
-#include "runner.h"
+#include "run/runner.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -9,11 +9,11 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "measure.h"
-#include "stats.h"
-#include "tarsrc.h"
-#include "workspace.h"
+#include "base/err.h"
+#include "measure/measure.h"
+#include "stats/stats.h"
+#include "tree/tarsrc.h"
+#include "phase/workspace.h"
 
 #define IO_BUF_SIZE (128 * 1024)
 

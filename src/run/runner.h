@@ -30,11 +30,11 @@
 
 #include <stdbool.h>
 
-#include "engine.h"
-#include "results.h"
-#include "scenario.h"
-#include "target.h"
-#include "tree.h"
+#include "engine/engine.h"
+#include "measure/results.h"
+#include "run/scenario.h"
+#include "target/target.h"
+#include "tree/tree.h"
 
 #define RUNNER_MAX_CONFIGS 64
 #define RUNNER_MAX_THREADS 64

@@ -1,9 +1,9 @@
 /* scenario.c — the built-in scenarios and the resolution of phase lists (see scenario.h). */
-#include "scenario.h"
+#include "run/scenario.h"
 
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 const struct scenario scenario_table[] = {
     {"basic",

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "phase.h"
+#include "phase/phase.h"
 
 #define SCENARIO_MAX_PHASES 32
 

@@ -18,7 +18,7 @@
  * target's free space less a margin of max(10%, min(256 MiB, half)), and the reasoning
  * says so.
  */
-#include "sizing.h"
+#include "run/sizing.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -28,8 +28,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "target.h"
+#include "base/err.h"
+#include "target/target.h"
 
 #define SIZE_ITER 8
 #define SIZE_CLOSE 0.01

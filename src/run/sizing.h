@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "phase.h"
-#include "tree.h"
+#include "phase/phase.h"
+#include "tree/tree.h"
 
 #define SIZING_MEASURE_FILES 2000000.0
 #define SIZING_MODEST_MIN (256ull << 20)    /* the smallest "modest" tree */

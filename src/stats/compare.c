@@ -4,13 +4,13 @@
  * Invariants: a sample holds only measured runs (no warmup, phase OK, metric available);
  * every array in a cmp_result is owned by it and freed by cmp_result_free().
  */
-#include "compare.h"
+#include "stats/compare.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 static const struct cmp_metric_info metrics[CMP_NMETRICS] = {
     [CMP_WALL] = {"wall", "s", CMP_KIND_TIME, STATS_LOWER_BETTER},

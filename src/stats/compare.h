@@ -23,8 +23,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "results.h"
-#include "stats.h"
+#include "measure/results.h"
+#include "stats/stats.h"
 
 enum cmp_metric {
     CMP_WALL,

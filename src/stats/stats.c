@@ -5,7 +5,7 @@
  * by a spread that may be zero without checking it first; inputs are never modified
  * (sorting happens on copies).
  */
-#include "stats.h"
+#include "stats/stats.h"
 
 #include <math.h>
 #include <stdint.h>

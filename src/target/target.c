@@ -14,7 +14,7 @@
  * - Create and destroy are called from one thread; the registry has no lock.
  * The safety checks for real devices are in target_check.c (target_check_device()).
  */
-#include "target.h"
+#include "target/target.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -34,8 +34,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "target_internal.h"
+#include "base/err.h"
+#include "target/target_internal.h"
 
 #define TARGET_MAX 8
 #define TARGET_DATA_MAX 4096 /* mount(2) data is at most a page */

@@ -9,7 +9,7 @@
  * is in use and, where one exists, how to release it. Only the signature check yields to
  * force.
  */
-#include "target.h"
+#include "target/target.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,8 +26,8 @@
 
 #include <blkid/blkid.h>
 
-#include "err.h"
-#include "target_internal.h"
+#include "base/err.h"
+#include "target/target_internal.h"
 
 /* "M:m" in a sysfs dev file -> dev_t. 0 or -1. */
 static int target_read_devnum(const char *path, dev_t *out)

@@ -13,13 +13,13 @@
  * an inverse polynomial; adapted, we draw it lognormal (mean, sigma per profile), which
  * with budget splitting gives the same many-small, few-large picture.
  */
-#include "profile.h"
+#include "tree/profile.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "err.h"
-#include "tree.h"
+#include "base/err.h"
+#include "tree/tree.h"
 
 /* --- pkgsrc -------------------------------------------------------------------------- */
 

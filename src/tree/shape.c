@@ -15,7 +15,7 @@
  * among the candidate depths by generating each candidate tree (at most FIT_FILES files)
  * and keeping the one whose file-depth histogram and directory count come closest.
  */
-#include "shape.h"
+#include "tree/shape.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -32,8 +32,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "tree.h"
+#include "base/err.h"
+#include "tree/tree.h"
 
 #define DENTS_BUF (32 * 1024)
 #define FIT_FILES 200000.0 /* largest tree generated per max_depth candidate */

@@ -21,7 +21,7 @@
 
 #include <stdint.h>
 
-#include "profile.h"
+#include "tree/profile.h"
 
 #define SHAPE_BUCKETS PROFILE_HIST_BUCKETS /* power-of-two buckets */
 #define SHAPE_DEPTH_MAX 64                 /* files deeper are counted at this depth */

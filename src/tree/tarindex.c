@@ -20,7 +20,7 @@
  * made before it stay (as on disk). Replacing, or refusing because the name exists, means a
  * path is made twice: the archive is then extracted serially, in order.
  */
-#include "tarindex.h"
+#include "tree/tarindex.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -29,7 +29,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "err.h"
+#include "base/err.h"
 
 /* A unit holds at most max(TIX_CHUNK_MIN, files / TIX_CHUNKS) entries: a directory with more
  * than 1/TIX_CHUNKS of the archive's files (and at least TIX_CHUNK_MIN) is cut in chunks. */

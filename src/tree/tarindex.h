@@ -39,7 +39,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "tarsrc.h"
+#include "tree/tarsrc.h"
 
 struct archive;
 

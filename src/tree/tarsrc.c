@@ -11,7 +11,7 @@
  * Formats are listed explicitly: mtree is left out on purpose (it is a description that
  * makes libarchive open files named inside it), and so is "raw" (anything would pass).
  */
-#include "tarsrc.h"
+#include "tree/tarsrc.h"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -24,8 +24,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "tarindex.h"
+#include "base/err.h"
+#include "tree/tarindex.h"
 
 struct tarsrc {
     char *path;            /* as given, for messages */

@@ -48,14 +48,14 @@
  * integer, ~1e-12 per draw. test_tree's golden hashes pin the output (same under gcc and
  * clang, -O1 to -O3 -march=native).
  */
-#include "tree.h"
+#include "tree/tree.h"
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
+#include "base/err.h"
 
 _Static_assert(TREE_HIST_BUCKETS == PROFILE_HIST_BUCKETS, "one bucket layout");
 

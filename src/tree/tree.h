@@ -27,7 +27,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "profile.h"
+#include "tree/profile.h"
 
 struct tree_spec {
     const struct profile *prof;

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 
 static void ok_positive(const char *s, double want)
 {

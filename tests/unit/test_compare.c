@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compare.h"
-#include "err.h"
+#include "stats/compare.h"
+#include "base/err.h"
 
 static const char *const phase_names[] = {"extract", "sync", "walk", "sync"};
 #define NPH 4

@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "measure.h"
+#include "engine/engine.h"
+#include "measure/measure.h"
 #include "testutil.h"
 
 /* Per-test state: a scratch directory, its fd and a zeroed op counter. */

@@ -25,10 +25,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "dirscan.h"
-#include "engine.h"
-#include "engine_uring.h"
-#include "measure.h"
+#include "engine/dirscan.h"
+#include "engine/engine.h"
+#include "engine/engine_uring.h"
+#include "measure/measure.h"
 #include "testutil.h"
 
 static char unavailable[256];

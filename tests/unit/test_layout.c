@@ -17,8 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "layout.h"
-#include "phase.h"
+#include "measure/layout.h"
+#include "phase/phase.h"
 
 #define BS 4096u
 

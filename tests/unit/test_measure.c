@@ -23,8 +23,8 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "measure.h"
+#include "base/err.h"
+#include "measure/measure.h"
 
 /* ---- histogram ---- */
 

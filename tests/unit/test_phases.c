@@ -21,11 +21,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "measure.h"
-#include "phase.h"
-#include "profile.h"
-#include "tree.h"
+#include "engine/engine.h"
+#include "measure/measure.h"
+#include "phase/phase.h"
+#include "tree/profile.h"
+#include "tree/tree.h"
 #include "testutil.h"
 
 #define BUF_LEN (128 * 1024)

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "profile.h"
-#include "tree.h"
+#include "base/err.h"
+#include "tree/profile.h"
+#include "tree/tree.h"
 
 static void test_builtins_valid(void **state)
 {

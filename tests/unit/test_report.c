@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report.h"
-#include "results.h"
+#include "report/report.h"
+#include "measure/results.h"
 
 /* One phase of a run as a test describes it. */
 struct ph {

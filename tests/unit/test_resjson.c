@@ -13,9 +13,9 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "resjson.h"
-#include "results.h"
+#include "base/err.h"
+#include "results/resjson.h"
+#include "measure/results.h"
 
 /* A phase with every field set to a distinct value; odd phases have no block device. */
 static void fill_phase(struct phase_result *p, unsigned n)

@@ -11,7 +11,7 @@
 
 #include <string.h>
 
-#include "runner.h"
+#include "run/runner.h"
 
 #define MAXN 10
 #define ROUNDS 50

@@ -11,9 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "err.h"
-#include "phase.h"
-#include "scenario.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "run/scenario.h"
 
 static int quiet_on(void **state)
 {

@@ -18,11 +18,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "err.h"
-#include "phase.h"
-#include "shape.h"
-#include "tree.h"
+#include "engine/engine.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "tree/shape.h"
+#include "tree/tree.h"
 #include "testutil.h"
 
 struct fixture {

@@ -13,9 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "err.h"
-#include "scenario.h"
-#include "sizing.h"
+#include "base/err.h"
+#include "run/scenario.h"
+#include "run/sizing.h"
 
 #define GIB (1ull << 30)
 #define MIB (1ull << 20)

@@ -16,7 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 

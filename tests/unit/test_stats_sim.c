@@ -29,7 +29,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 
 #define NRUNS 12 /* runs of each of A and B per trial (pairs when interleaved) */
 #define TRIALS_FP 10000

@@ -16,10 +16,10 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "err.h"
-#include "resjson.h"
-#include "results.h"
-#include "store.h"
+#include "base/err.h"
+#include "results/resjson.h"
+#include "measure/results.h"
+#include "results/store.h"
 
 static char scratch[] = "/tmp/test_store.XXXXXX";
 static unsigned dbno;

@@ -22,8 +22,8 @@
 
 #include <cmocka.h>
 
-#include "err.h"
-#include "target.h"
+#include "base/err.h"
+#include "target/target.h"
 
 /* ---- sizes ---- */
 

@@ -17,9 +17,9 @@
 #include <archive_entry.h>
 #include <errno.h>
 
-#include "err.h"
-#include "tarindex.h"
-#include "tarsrc.h"
+#include "base/err.h"
+#include "tree/tarindex.h"
+#include "tree/tarsrc.h"
 
 #define MAXW 3
 #define SMALL_BUF 4096 /* small, so a file takes several reads and writes */

@@ -24,10 +24,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "err.h"
-#include "phase.h"
-#include "tarsrc.h"
+#include "engine/engine.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "tree/tarsrc.h"
 #include "tarwrite.h"
 
 /* Scratch directory of the current test (one per test, removed in teardown). */

@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "err.h"
-#include "profile.h"
-#include "tree.h"
+#include "base/err.h"
+#include "tree/profile.h"
+#include "tree/tree.h"
 
 #define GOLDEN_TINY 0xd55798d7090ed145ull
 #define GOLDEN_KERNEL 0x99bb7802ef6b5bbfull

@@ -24,13 +24,13 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "engine.h"
-#include "err.h"
-#include "measure.h"
-#include "phase.h"
-#include "profile.h"
-#include "tree.h"
-#include "workload.h"
+#include "engine/engine.h"
+#include "base/err.h"
+#include "measure/measure.h"
+#include "phase/phase.h"
+#include "tree/profile.h"
+#include "tree/tree.h"
+#include "phase/workload.h"
 
 #define BUFLEN (128 * 1024)
 

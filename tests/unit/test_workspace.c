@@ -19,9 +19,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "err.h"
-#include "phase.h"
-#include "workspace.h"
+#include "base/err.h"
+#include "phase/phase.h"
+#include "phase/workspace.h"
 #include "testutil.h"
 
 struct fix {
