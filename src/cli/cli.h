@@ -8,6 +8,7 @@
 int cmd_run(int argc, char **argv);
 int cmd_list(int argc, char **argv);
 int cmd_tree(int argc, char **argv);
+int cmd_layout(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_runs(int argc, char **argv);
 int cmd_show(int argc, char **argv);

@@ -7,7 +7,7 @@
 #include "cli/cli.h"
 #include "engine/engine.h"
 #include "base/err.h"
-#include "phase/phase.h"
+#include "phase/phase_registry.h"
 #include "tree/profile.h"
 #include "run/scenario.h"
 #include "tree/tree.h"

@@ -9,7 +9,6 @@
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
-#include "engine/engine_uring.h"
 #include "base/err.h"
 #include "report/report.h"
 #include "run/runner.h"
@@ -297,7 +296,7 @@ int cmd_run(int argc, char **argv)
         case 'e':
             if (!strcmp(optarg, "auto")) {
                 ro.eng = &engine_posix;
-                ro.async_eng = &engine_uring;
+                ro.async_eng = engine_find("uring"); /* NULL where the build has none */
                 break;
             }
             ro.eng = engine_find(optarg);
@@ -306,10 +305,10 @@ int cmd_run(int argc, char **argv)
                        EXIT_USAGE;
             break;
         case OPT_QUEUE_DEPTH:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 4096)
-                return error("--queue-depth: '%s' is not a whole number from 1 to 4096", optarg),
-                       EXIT_USAGE;
-            uring_set_queue_depth((unsigned)ul);
+            if (cli_parse_count(optarg, &ul) < 0 || ul > ENG_MAX_QUEUE_DEPTH)
+                return error("--queue-depth: '%s' is not a whole number from 1 to %u", optarg,
+                             ENG_MAX_QUEUE_DEPTH), EXIT_USAGE;
+            eng_set_queue_depth((unsigned)ul);
             break;
         case 'f':
             format = report_format_find(optarg);
@@ -397,10 +396,10 @@ int cmd_run(int argc, char **argv)
                          "on: give it one with --image SIZE, --device DEV or --dir DIR",
                          ro.phases[i]->name), EXIT_USAGE;
     char why[256];
-    if ((ro.eng == &engine_uring || ro.async_eng) && uring_available(why, sizeof why) < 0) {
-        if (ro.eng == &engine_uring)
-            return error("--engine uring: %s (--engine auto falls back to posix)", why),
-                   EXIT_RUN_FAILED;
+    if (ro.eng->available && ro.eng->available(why, sizeof why) < 0)
+        return error("--engine %s: %s (--engine auto falls back to posix)", ro.eng->name, why),
+               EXIT_RUN_FAILED;
+    if (ro.async_eng && ro.async_eng->available && ro.async_eng->available(why, sizeof why) < 0) {
         warning("--engine auto: %s: posix for every phase", why);
         ro.async_eng = NULL;
     }

@@ -214,7 +214,7 @@ static int tree_stats(int argc, char **argv)
         struct tarsrc *tar = tarsrc_open(pos[0] + 4, NULL);
         if (!tar)
             return EXIT_RUN_FAILED;
-        struct tarsrc_totals tt;
+        struct tarent_totals tt;
         tarsrc_measure(tar, &tt);
         printf("archive    %s\n", tarsrc_path(tar));
         printf("entries    %llu\n", (unsigned long long)tt.entries);

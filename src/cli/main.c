@@ -4,7 +4,6 @@
 
 #include "cli/cli.h"
 #include "base/err.h"
-#include "measure/layout.h"
 
 #ifndef FSBENCH_VERSION
 #define FSBENCH_VERSION "0.1.0"

@@ -40,6 +40,9 @@ struct engine {
     const char *name;
     const char *desc;
     unsigned caps;
+    /* 0 when the engine can run here; else -1 with a one-line reason in why (no "fsbench:"
+     * prefix). NULL: always available. Asked once, when the engine is chosen. */
+    int (*available)(char *why, size_t len);
 
     /* Per-worker set-up and tear-down (NULL: nothing to do). */
     int (*worker_init)(struct eng_worker *w);
@@ -100,5 +103,15 @@ const struct engine *engine_find(const char *name);
 
 extern const struct engine engine_posix;
 extern const struct engine engine_null;
+#ifndef FSBENCH_OS_POSIX_ONLY
+extern const struct engine engine_uring; /* Linux only: io_uring */
+#endif
+
+/* Queue depth for asynchronous engines: the most operations one worker keeps queued or in
+ * flight (clamped to 1..ENG_MAX_QUEUE_DEPTH). Set before the workers start. */
+#define ENG_DEFAULT_QUEUE_DEPTH 64u
+#define ENG_MAX_QUEUE_DEPTH 4096u
+void eng_set_queue_depth(unsigned qd);
+unsigned eng_queue_depth(void);
 
 #endif

@@ -33,7 +33,6 @@
  * file shorter than the buffer in the same round trip); after an empty first read that
  * second read is not counted, so counts equal posix's for every file and queue depth.
  */
-#include "engine/engine_uring.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -646,6 +645,7 @@ const struct engine engine_uring = {
     .name = "uring",
     .desc = "io_uring: queued operations submitted in batches, linked create chains",
     .caps = ENG_CAP_REAL | ENG_CAP_ASYNC,
+    .available = uring_available,
     .worker_init = uring_worker_init,
     .worker_fini = uring_worker_fini,
     .opendir = ur_opendir,

@@ -43,20 +43,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#define QD_MAX 4096u
-
-static atomic_uint uring_qd = URING_DEFAULT_QD;
-
-void uring_set_queue_depth(unsigned qd)
-{
-    atomic_store(&uring_qd, qd < 1 ? 1 : qd > QD_MAX ? QD_MAX : qd);
-}
-
-unsigned uring_queue_depth(void)
-{
-    return atomic_load(&uring_qd);
-}
-
 /* ---- availability ---- */
 
 static const struct {
@@ -563,7 +549,7 @@ int uring_worker_init(struct eng_worker *w)
     if (!u)
         return -1;
     u->w = w;
-    u->qd = uring_queue_depth();
+    u->qd = eng_queue_depth();
     u->nfs = u->qd + 1;
     u->op = calloc(u->qd, sizeof *u->op);
     u->freeop = calloc(u->qd, sizeof *u->freeop);

@@ -1,7 +1,8 @@
 /* uring_ring.h — internal to the io_uring engine: the per-worker ring, its op slots and
  * fixed-file slots, shared by uring_ring.c (the machinery, with the ordering rules) and
- * engine_uring.c (the operations). Nothing else includes it; the engine's public API is
- * engine_uring.h.
+ * engine_uring.c (the operations), and by the engine's unit test. The rest of fsbench
+ * reaches the engine only through engine.h (engine_uring, its available() hook and the
+ * shared queue depth). Linux only: not built with FSBENCH_OS_POSIX_ONLY.
  *
  * Every function returns 0 or a -errno of the ring unless it says otherwise; none prints.
  */
@@ -12,7 +13,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine/engine_uring.h"
+#include "engine/engine.h"
+
+/* 0 when io_uring can run this engine here: rings can be set up and submit, and the kernel
+ * has every opcode it needs; else -1 with a one-line reason in why (no "fsbench:" prefix),
+ * such as "io_uring is disabled by /proc/sys/kernel/io_uring_disabled=2". The answer is
+ * probed once per process and cached. engine_uring's available() hook. */
+int uring_available(char *why, size_t len);
+
+/* Name of the entry whose queued operation failed with the error the engine last returned
+ * from a later call or drain() ("" when that was the call's own failure): lets a phase name
+ * the right path in its message. Valid until the worker's next call. */
+const char *uring_error_name(const struct eng_worker *w);
 
 #define URING_NAME_INLINE 48
 

@@ -36,7 +36,6 @@
 
 #include <linux/fiemap.h>
 
-struct phase_ctx;
 
 /* Buckets of the extents-per-file histogram. */
 enum { LAYOUT_HIST_1, LAYOUT_HIST_2_4, LAYOUT_HIST_5_16, LAYOUT_HIST_MORE, LAYOUT_HIST_N };
@@ -126,19 +125,5 @@ int layout_dir_of(uint64_t *first, size_t n, uint64_t group_blocks, uint64_t fir
                   struct layout_dir_stats *s);
 /* Median of v[0..n) (mean of the two middle values for even n); sorts v. -1 when n == 0. */
 double layout_median(double *v, size_t n);
-
-/* ---- the command and the phase ---- */
-
-/* `fsbench layout DIR [--json FILE]` (cmd_layout.c); an exit status as in cli.h. Declared
- * here until cli.h lists it. */
-int cmd_layout(int argc, char **argv);
-
-/* The `layout` phase: scans the workspace's "tree", counts its files in res->files, puts
- * score and key numbers into res->note; skipped with a note where FIEMAP is unsupported
- * or the engine does not touch the file system. 0, or -1 (res->status/note set). */
-int phase_layout(struct phase_ctx *ctx);
-/* Copies the result of the last phase_layout() that scanned into out: 0, or -1 (no
- * message) when none has. */
-int phase_layout_last(struct layout_result *out);
 
 #endif

@@ -85,10 +85,6 @@ struct phase_def {
     int (*run)(struct phase_ctx *ctx);
 };
 
-/* The registry, ending with {NULL}. */
-extern const struct phase_def phase_table[];
-const struct phase_def *phase_find(const char *name);
-
 /* Records the phase's first failure as "<op> <path>: <strerror>" and returns -1. */
 int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
 /* Marks the phase skipped with a reason; returns 0. */

@@ -24,7 +24,7 @@
 #include <stdlib.h>
 
 #include "phase/phase.h"
-#include "tree/tarsrc.h"
+#include "phase/phase_tarextract.h"
 #include "tree/tree.h"
 
 #define EXTRACT_SPLIT_PER_THREAD 8

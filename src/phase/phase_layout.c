@@ -13,6 +13,7 @@
 #include "base/err.h"
 #include "measure/layout.h"
 #include "phase/phase.h"
+#include "phase/workload.h"
 
 static pthread_mutex_t layout_last_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct layout_result layout_last;

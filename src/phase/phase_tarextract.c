@@ -33,7 +33,7 @@
 #include "base/err.h"
 #include "phase/phase.h"
 #include "tree/tarindex.h"
-#include "tree/tarsrc.h"
+#include "phase/phase_tarextract.h"
 
 /* Warnings printed one by one before only counting (as the threaded extraction does). */
 #define REFUSE_LINES TIX_REFUSE_LINES
@@ -53,18 +53,18 @@ struct xstate {
     struct tarsrc *src;
     struct archive *a;
     int root;
-    mode_t umask; /* the process's, for tarsrc_create_mode */
-    struct tarsrc_set dirs; /* val: index into fix */
+    mode_t umask; /* the process's, for tarent_create_mode */
+    struct tarent_set dirs; /* val: index into fix */
     struct dirfix *fix;
     size_t nfix, capfix;
     bool root_listed; /* a "./" entry: its mode and times go to root */
     mode_t root_mode;
     struct timespec root_times[2];
     int cache_fd; /* open fd of directory cache_path, or -1 */
-    char cache_path[TARSRC_PATH_MAX];
+    char cache_path[TARENT_PATH_MAX];
     uint64_t refused;
-    char path[TARSRC_PATH_MAX]; /* the entry's normalised name */
-    char link[TARSRC_PATH_MAX]; /* a hard link's normalised target */
+    char path[TARENT_PATH_MAX]; /* the entry's normalised name */
+    char link[TARENT_PATH_MAX]; /* a hard link's normalised target */
 };
 
 /* Refuses the current entry (raw name from the archive) with a warning. Returns 0. */
@@ -72,7 +72,7 @@ static int refuse(struct xstate *x, const char *raw, const char *why)
 {
     if (++x->refused <= REFUSE_LINES) {
         char name[512];
-        tarsrc_printable(raw, name, sizeof name);
+        tarent_printable(raw, name, sizeof name);
         warning("tar:%s: refused '%s': %s", tarsrc_path(x->src), name, why);
     }
     return 0;
@@ -115,7 +115,7 @@ static struct dirfix *add_dir(struct xstate *x, const char *path, size_t len)
         x->fix = p;
         x->capfix = ncap;
     }
-    struct tarsrc_slot *s = tarsrc_set_add(&x->dirs, path, len);
+    struct tarent_slot *s = tarent_set_add(&x->dirs, path, len);
     if (!s)
         return NULL;
     s->val = x->nfix;
@@ -130,15 +130,15 @@ static struct dirfix *add_dir(struct xstate *x, const char *path, size_t len)
  * one of our directories (refused), -1 after phase_fail(). */
 static int make_parents(struct xstate *x, const char *path, size_t len)
 {
-    char p[TARSRC_PATH_MAX];
-    if (!len || tarsrc_set_find(&x->dirs, path, len))
+    char p[TARENT_PATH_MAX];
+    if (!len || tarent_set_find(&x->dirs, path, len))
         return 0;
     memcpy(p, path, len);
     p[len] = '\0';
     for (size_t i = 1; i <= len; i++) {
         if (i < len && path[i] != '/')
             continue;
-        if (tarsrc_set_find(&x->dirs, path, i))
+        if (tarent_set_find(&x->dirs, path, i))
             continue;
         p[i] = '\0';
         int rc = x->e->mkdir(x->w, x->root, p, 0777);
@@ -204,7 +204,7 @@ static int parent_fd(struct xstate *x, const char *raw, const char **base)
  * replaced (refused, 1); anything else is unlinked (0). -1 after phase_fail(). */
 static int replace_existing(struct xstate *x, int pfd, const char *base, const char *raw)
 {
-    if (tarsrc_set_find(&x->dirs, x->path, strlen(x->path))) {
+    if (tarent_set_find(&x->dirs, x->path, strlen(x->path))) {
         refuse(x, raw, "it would replace a directory");
         return 1;
     }
@@ -215,7 +215,7 @@ static int replace_existing(struct xstate *x, int pfd, const char *base, const c
 static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
 {
     size_t len = strlen(x->path);
-    struct tarsrc_slot *s = tarsrc_set_find(&x->dirs, x->path, len);
+    struct tarent_slot *s = tarent_set_find(&x->dirs, x->path, len);
     struct dirfix *f;
     if (s) {
         f = &x->fix[s->val]; /* listed again, or made earlier as a parent */
@@ -314,7 +314,7 @@ static int do_file(struct xstate *x, struct archive_entry *ent, const char *raw)
     if (pfd < 0)
         return pfd == -2 ? 0 : -1;
     int flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
-    mode_t fix, cmode = tarsrc_create_mode(archive_entry_perm(ent), x->umask, &fix);
+    mode_t fix, cmode = tarent_create_mode(archive_entry_perm(ent), x->umask, &fix);
     int fd = x->e->open(x->w, pfd, base, flags, cmode);
     if (fd == -EEXIST) {
         int rc = replace_existing(x, pfd, base, raw);
@@ -361,12 +361,12 @@ static int do_symlink(struct xstate *x, struct archive_entry *ent, const char *r
 static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *raw, const char *hl)
 {
     const char *why;
-    if (tarsrc_norm_path(hl, x->link, sizeof x->link, &why) || !x->link[0])
+    if (tarent_norm_path(hl, x->link, sizeof x->link, &why) || !x->link[0])
         return refuse(x, raw, "hard link target outside the tree");
     const char *ls = strrchr(x->link, '/');
     size_t llen = ls ? (size_t)(ls - x->link) : 0;
-    if ((llen && !tarsrc_set_find(&x->dirs, x->link, llen)) ||
-        tarsrc_set_find(&x->dirs, x->link, strlen(x->link)))
+    if ((llen && !tarent_set_find(&x->dirs, x->link, llen)) ||
+        tarent_set_find(&x->dirs, x->link, strlen(x->link)))
         return refuse(x, raw, "hard link target was not extracted as a file");
     const char *base;
     int pfd = parent_fd(x, raw, &base);
@@ -400,7 +400,7 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
 static int do_entry(struct xstate *x, struct archive_entry *ent)
 {
     const char *raw = archive_entry_pathname(ent), *why;
-    if (tarsrc_norm_path(raw, x->path, sizeof x->path, &why))
+    if (tarent_norm_path(raw, x->path, sizeof x->path, &why))
         return refuse(x, raw, why);
     mode_t type = archive_entry_filetype(ent);
     const char *hl = archive_entry_hardlink(ent);
@@ -469,7 +469,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     x->src = src;
     x->root = root_fd;
     x->cache_fd = -1;
-    x->umask = tarsrc_umask();
+    x->umask = tarent_umask();
     int rc = 0;
     char msg[RES_NOTE_MAX];
     err_capture_begin(msg, sizeof msg);
@@ -513,7 +513,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     tarsrc_set_refused(src, x->refused);
     if (x->a)
         archive_read_free(x->a);
-    tarsrc_set_free(&x->dirs);
+    tarent_set_free(&x->dirs);
     free(x->fix);
     free(x);
     return rc < 0 ? -1 : 0;

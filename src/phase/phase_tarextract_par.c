@@ -46,7 +46,7 @@
 #include "phase/phase.h"
 #include "os/rawsys.h"
 #include "tree/tarindex.h"
-#include "tree/tarsrc.h"
+#include "phase/phase_tarextract.h"
 
 /* A thread's I/O buffer when its context has none. */
 #define TARX_BUF ((size_t)128 * 1024)
@@ -57,7 +57,7 @@ struct tarx {
     int root;
     int srcfd;
     bool dag;                   /* directories fixed as soon as their contents are done */
-    mode_t umask;               /* the process's, for tarsrc_create_mode */
+    mode_t umask;               /* the process's, for tarent_create_mode */
     _Atomic uint32_t next;      /* the next unit nobody has claimed */
     _Atomic uint32_t *pending;  /* per directory: units and subdirectories not done yet */
 };
@@ -151,7 +151,7 @@ static int finish_file(struct phase_ctx *t, const struct tarx *tx, const struct 
 static int make_file(struct phase_ctx *t, const struct tarx *tx, const struct tix_ent *e,
                      int pfd, const char *base, const char *path, char *buf, size_t len)
 {
-    mode_t fix, cmode = tarsrc_create_mode(e->mode, tx->umask, &fix);
+    mode_t fix, cmode = tarent_create_mode(e->mode, tx->umask, &fix);
     int fd = t->eng->open(t->w, pfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, cmode);
     if (fd < 0)
         return phase_fail(t, "create", path, fd);
@@ -333,7 +333,7 @@ int phase_extract_tar_par(struct phase_ctx *ctx, struct tarsrc *src, int root_fd
 {
     const struct tarindex *ix = tarsrc_index(src);
     struct tarx tx = {.ix = ix, .src = src, .root = root_fd, .srcfd = tarsrc_fd(src),
-                      .umask = tarsrc_umask(),
+                      .umask = tarent_umask(),
                       .dag = ix->nlinks == 0};
     for (uint64_t i = 0; i < ix->nrefused && i < TIX_REFUSE_LINES; i++)
         warning("tar:%s: refused '%s': %s", tarsrc_path(src), ix->refusal[i].name,

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "measure/layout.h"
 #include "phase/phase.h"
 
 /* Defaults for struct phase_params (what `fsbench run` should use when not given). */
@@ -209,5 +210,13 @@ int wl_write_pattern(struct phase_ctx *ctx, int fd, uint64_t size, uint64_t salt
 /* A read-only pattern of WL_PATTERN_LEN bytes (odd, so repeats do not align to blocks). */
 #define WL_PATTERN_LEN ((size_t)65521)
 const unsigned char *wl_pattern(void);
+
+/* The `layout` phase (phase_layout.c): scans the workspace's "tree", counts its files in
+ * res->files, puts score and key numbers into res->note; skipped with a note where FIEMAP is
+ * unsupported or the engine does not touch the file system. 0, or -1 (res->status/note set). */
+int phase_layout(struct phase_ctx *ctx);
+/* Copies the result of the last phase_layout() that scanned into out: 0, or -1 (no
+ * message) when none has. */
+int phase_layout_last(struct layout_result *out);
 
 #endif

@@ -370,7 +370,7 @@ static void describe_set(struct env *env, const char *path)
              env->dev.valid ? env->dev.name : "");
     struct tree_info *ti = &rs->tree;
     if (o->tar) {
-        struct tarsrc_totals tt;
+        struct tarent_totals tt;
         tarsrc_measure(o->tar, &tt);
         snprintf(ti->profile, sizeof ti->profile, "tar:%s", tarsrc_path(o->tar));
         ti->scale = 1;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "phase/phase_registry.h"
 
 const struct scenario scenario_table[] = {
     {"basic",

@@ -19,7 +19,6 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "tree/tree.h"
 
 /* --- pkgsrc -------------------------------------------------------------------------- */
 
@@ -293,8 +292,8 @@ int profile_check(const struct profile *p)
         return error("profile %s: bad files-per-directory distribution", p->name);
     if (!(p->subdirs_mean >= 1 && p->subdirs_mean < 1e4))
         return error("profile %s: subdirs_mean must be in [1, 10000)", p->name);
-    if (p->max_depth > TREE_MAX_DEPTH)
-        return error("profile %s: max_depth over %d", p->name, TREE_MAX_DEPTH);
+    if (p->max_depth > PROFILE_MAX_DEPTH)
+        return error("profile %s: max_depth over %d", p->name, PROFILE_MAX_DEPTH);
     if (!(p->symlink_share >= 0 && p->symlink_share < 1))
         return error("profile %s: symlink_share not in [0, 1)", p->name);
     if (p->name_len_min < 3 || p->name_len_max < p->name_len_min ||

@@ -10,6 +10,9 @@
 
 #include <stdint.h>
 
+/* Deepest directory level a profile may ask for (bounds the generator's stack). */
+#define PROFILE_MAX_DEPTH 32
+
 struct profile_name {
     const char *name;
     double share;                   /* probability that a directory holds this file */
@@ -36,7 +39,7 @@ struct profile {
     double files_per_dir_sigma;     /* lognormal sigma of it */
     double subdirs_mean;            /* mean fan-out of an interior directory */
     unsigned max_depth;             /* deepest directory level (root's children are level 1;
-                                       files go one level deeper); <= TREE_MAX_DEPTH */
+                                       files go one level deeper); <= PROFILE_MAX_DEPTH */
 
     double symlink_share;           /* share of entries that are symbolic links */
     const char *const *suffixes;    /* file name suffixes, NULL-terminated (see below) */

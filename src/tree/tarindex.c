@@ -40,13 +40,13 @@
 
 struct scan {
     struct tarindex *ix;
-    struct tarsrc_set ns;
+    struct tarent_set ns;
     const char *map;
     size_t maplen;
     bool frozen;            /* the index stopped growing (why_serial says why) */
     size_t capents, capnames, capsegs, capdirs, caplinks;
-    char path[TARSRC_PATH_MAX];
-    char link[TARSRC_PATH_MAX];
+    char path[TARENT_PATH_MAX];
+    char link[TARENT_PATH_MAX];
 };
 
 /* ---- growing arrays -------------------------------------------------------------- */
@@ -124,7 +124,7 @@ static struct tix_ent *add_ent(struct scan *s, size_t len, enum tix_kind kind, i
     e->parent = TIX_ROOT;
     const char *sl = memrchr(s->path, '/', len);
     if (sl) {
-        struct tarsrc_slot *p = tarsrc_set_find(&s->ns, s->path, (size_t)(sl - s->path));
+        struct tarent_slot *p = tarent_set_find(&s->ns, s->path, (size_t)(sl - s->path));
         e->parent = (uint32_t)(p->val - 1);
     }
     return e;
@@ -136,7 +136,7 @@ static void refuse(struct scan *s, const char *raw, const char *why)
 {
     struct tarindex *ix = s->ix;
     if (ix->nrefused < TIX_REFUSE_LINES) {
-        tarsrc_printable(raw, ix->refusal[ix->nrefused].name, sizeof ix->refusal[0].name);
+        tarent_printable(raw, ix->refusal[ix->nrefused].name, sizeof ix->refusal[0].name);
         ix->refusal[ix->nrefused].why = why;
     }
     ix->nrefused++;
@@ -144,18 +144,18 @@ static void refuse(struct scan *s, const char *raw, const char *why)
 }
 
 /* The set's slot of s->path[0..len), or NULL. */
-static struct tarsrc_slot *ns_find(struct scan *s, size_t len)
+static struct tarent_slot *ns_find(struct scan *s, size_t len)
 {
-    return tarsrc_set_find(&s->ns, s->path, len);
+    return tarent_set_find(&s->ns, s->path, len);
 }
 
-static bool is_dir(const struct tarsrc_slot *slot)
+static bool is_dir(const struct tarent_slot *slot)
 {
     return slot && slot->val;
 }
 
 /* Makes directory s->path[0..len) (explicit: by its own entry). NULL on out of memory. */
-static struct tarsrc_slot *make_dir(struct scan *s, size_t len, bool explicit, int *rc)
+static struct tarent_slot *make_dir(struct scan *s, size_t len, bool explicit, int *rc)
 {
     struct tarindex *ix = s->ix;
     struct tix_ent *e = add_ent(s, len, TIX_DIR, rc);
@@ -171,7 +171,7 @@ static struct tarsrc_slot *make_dir(struct scan *s, size_t len, bool explicit, i
         e->flags = explicit ? TIX_EXPLICIT : 0;
         ix->dir_ent[ix->ndirs] = ix->nents - 1;
     }
-    struct tarsrc_slot *slot = tarsrc_set_add(&s->ns, s->path, len);
+    struct tarent_slot *slot = tarent_set_add(&s->ns, s->path, len);
     if (!slot) {
         *rc = -1;
         return NULL;
@@ -189,7 +189,7 @@ static int make_parents(struct scan *s, size_t plen)
 {
     if (!plen)
         return 0;
-    struct tarsrc_slot *slot = ns_find(s, plen);
+    struct tarent_slot *slot = ns_find(s, plen);
     if (slot)
         return slot->val ? 0 : 1;
     for (size_t i = 1; i <= plen; i++) {
@@ -280,7 +280,7 @@ static int read_segs(struct scan *s, struct archive *a, struct tix_ent *e, const
 /* An existing name for a non-directory entry: refused when it is a directory, else
  * replaced. Either way the path is made twice, so the archive is extracted serially.
  * 1 refused, 0 replaced. */
-static int existing(struct scan *s, struct tarsrc_slot *slot, const char *raw)
+static int existing(struct scan *s, struct tarent_slot *slot, const char *raw)
 {
     freeze(s, "it has duplicate names");
     if (slot->val) {
@@ -293,7 +293,7 @@ static int existing(struct scan *s, struct tarsrc_slot *slot, const char *raw)
 /* Records a non-directory path as made (a new name or a replaced one). */
 static int made(struct scan *s, size_t len)
 {
-    struct tarsrc_slot *slot = tarsrc_set_add(&s->ns, s->path, len);
+    struct tarent_slot *slot = tarent_set_add(&s->ns, s->path, len);
     if (!slot)
         return -1;
     slot->val = 0;
@@ -305,13 +305,13 @@ static int hardlink(struct scan *s, struct archive *a, struct archive_entry *ent
 {
     struct tarindex *ix = s->ix;
     const char *why;
-    if (tarsrc_norm_path(hl, s->link, sizeof s->link, &why) || !s->link[0]) {
+    if (tarent_norm_path(hl, s->link, sizeof s->link, &why) || !s->link[0]) {
         refuse(s, raw, "hard link target outside the tree");
         return 0;
     }
     size_t llen = strlen(s->link), lpar = parent_len(s->link, llen);
-    if ((lpar && !is_dir(tarsrc_set_find(&s->ns, s->link, lpar))) ||
-        is_dir(tarsrc_set_find(&s->ns, s->link, llen))) {
+    if ((lpar && !is_dir(tarent_set_find(&s->ns, s->link, lpar))) ||
+        is_dir(tarent_set_find(&s->ns, s->link, llen))) {
         refuse(s, raw, "hard link target was not extracted as a file");
         return 0;
     }
@@ -322,11 +322,11 @@ static int hardlink(struct scan *s, struct archive *a, struct archive_entry *ent
         refuse(s, raw, "goes through a symlink or file, not a directory of this extraction");
         return 0;
     }
-    if (!tarsrc_set_find(&s->ns, s->link, llen)) {
+    if (!tarent_set_find(&s->ns, s->link, llen)) {
         refuse(s, raw, "hard link target was not extracted");
         return 0;
     }
-    struct tarsrc_slot *slot = ns_find(s, len);
+    struct tarent_slot *slot = ns_find(s, len);
     if (slot) {
         freeze(s, "it has duplicate names");
         if (strcmp(s->link, s->path) == 0) {
@@ -365,7 +365,7 @@ static int scan_entry(struct scan *s, struct archive *a, struct archive_entry *e
     struct tarindex *ix = s->ix;
     const char *raw = archive_entry_pathname(ent), *why;
     ix->totals.entries++;
-    if (tarsrc_norm_path(raw, s->path, sizeof s->path, &why)) {
+    if (tarent_norm_path(raw, s->path, sizeof s->path, &why)) {
         refuse(s, raw, why);
         return 0;
     }
@@ -396,7 +396,7 @@ static int scan_entry(struct scan *s, struct archive *a, struct archive_entry *e
         refuse(s, raw, "not a file, directory or link");
         return 0;
     }
-    struct tarsrc_slot *slot = ns_find(s, len);
+    struct tarent_slot *slot = ns_find(s, len);
     int rc = 0;
     struct tix_ent *e = NULL;
     if (type == AE_IFDIR && is_dir(slot)) {
@@ -583,7 +583,7 @@ int tarindex_scan(struct archive *a, const void *map, size_t maplen, const char 
         if (r == ARCHIVE_RETRY)
             continue;
         if (r < ARCHIVE_WARN) {
-            rc = error("tar:%s: %s", name, tarsrc_arch_reason(a));
+            rc = error("tar:%s: %s", name, tarent_arch_reason(a));
             break;
         }
         if ((rc = scan_entry(s, a, ent, name)) < 0)
@@ -594,7 +594,7 @@ int tarindex_scan(struct archive *a, const void *map, size_t maplen, const char 
         rc = error("tar:%s: empty file, not an archive", name);
     if (rc == 0 && !ix->why_serial && build_units(ix) < 0)
         rc = error("tar:%s: out of memory", name);
-    tarsrc_set_free(&s->ns);
+    tarent_set_free(&s->ns);
     free(s);
     if (rc < 0) {
         tarindex_free(ix);

@@ -39,7 +39,7 @@
 #include <stdint.h>
 #include <time.h>
 
-#include "tree/tarsrc.h"
+#include "tree/tarentry.h"
 
 struct archive;
 
@@ -87,7 +87,7 @@ struct tix_refusal {
 };
 
 struct tarindex {
-    struct tarsrc_totals totals;
+    struct tarent_totals totals;
     /* refusals, in archive order */
     uint64_t nrefused;
     struct tix_refusal refusal[TIX_REFUSE_LINES];

@@ -1,7 +1,7 @@
 /* tarsrc.c — opening a real archive as a tree source: format detection, the one-time
  * decompression into a scratch copy, the pass over the headers (run by tarindex.c on a
- * read-only mapping of the copy), and the helpers the extract phase shares with that pass
- * (name checks, the set of paths). See tarsrc.h.
+ * read-only mapping of the copy). See tarsrc.h; what the pass and the extract phase share
+ * (name checks, the set of paths) is in tarentry.c.
  *
  * Decompression keeps the archive's own bytes: a second reader with the "raw" format
  * streams the decompressed data into the copy, so a .tar.xz becomes exactly the .tar
@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "tree/tarentry.h"
 #include "tree/tarindex.h"
 
 struct tarsrc {
@@ -37,155 +38,6 @@ struct tarsrc {
     bool said_serial;      /* "extracted by one thread" was said */
     uint64_t last_refused; /* by the last extraction */
 };
-
-/* ---- how files are created ---------------------------------------------------- */
-
-mode_t tarsrc_create_mode(mode_t want, mode_t umask_now, mode_t *fix)
-{
-    want &= 07777;
-    if (!(want & 07000) && !(want & umask_now)) {
-        *fix = (mode_t)-1;
-        return want;
-    }
-    *fix = want;
-    return 0600;
-}
-
-mode_t tarsrc_umask(void)
-{
-    mode_t m = umask(077);
-    umask(m);
-    return m;
-}
-
-/* ---- name checks -------------------------------------------------------------- */
-
-int tarsrc_norm_path(const char *in, char *out, size_t outlen, const char **why)
-{
-    if (!in || !*in) {
-        *why = "no name";
-        return 1;
-    }
-    if (in[0] == '/') {
-        *why = "absolute path";
-        return 1;
-    }
-    size_t n = 0;
-    const char *p = in;
-    while (*p) {
-        while (*p == '/')
-            p++;
-        const char *s = p;
-        while (*p && *p != '/')
-            p++;
-        size_t len = (size_t)(p - s);
-        if (len == 0 || (len == 1 && s[0] == '.'))
-            continue;
-        if (len == 2 && s[0] == '.' && s[1] == '.') {
-            *why = "'..' component";
-            return 1;
-        }
-        if (n + (n ? 1 : 0) + len + 1 > outlen) {
-            *why = "name too long";
-            return 1;
-        }
-        if (n)
-            out[n++] = '/';
-        memcpy(out + n, s, len);
-        n += len;
-    }
-    out[n] = '\0';
-    return 0;
-}
-
-void tarsrc_printable(const char *in, char *out, size_t outlen)
-{
-    if (!outlen)
-        return;
-    size_t n = 0;
-    if (!in)
-        in = "";
-    for (; *in && n + 1 < outlen; in++)
-        out[n++] = ((unsigned char)*in < 0x20 || *in == 0x7f) ? '?' : *in;
-    out[n] = '\0';
-    if (*in && n >= 3)
-        memcpy(out + n - 3, "...", 3);
-}
-
-/* ---- a set of paths (open addressing, FNV-1a) ---------------------------------- */
-
-static uint64_t hash_path(const char *s, size_t len)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
-    return h ^ (h >> 29);
-}
-
-/* Slot of key (len bytes) in s: its own slot if present, else the empty one to fill. */
-static size_t set_slot(const struct tarsrc_set *s, const char *key, size_t len)
-{
-    size_t mask = s->cap - 1;
-    size_t i = (size_t)hash_path(key, len) & mask;
-    while (s->slot[i].key &&
-           !(strncmp(s->slot[i].key, key, len) == 0 && s->slot[i].key[len] == '\0'))
-        i = (i + 1) & mask;
-    return i;
-}
-
-static int set_grow(struct tarsrc_set *s)
-{
-    size_t ncap = s->cap ? s->cap * 2 : 256;
-    struct tarsrc_slot *old = s->slot;
-    size_t ocap = s->cap;
-    s->slot = calloc(ncap, sizeof *s->slot);
-    if (!s->slot) {
-        s->slot = old;
-        return -1;
-    }
-    s->cap = ncap;
-    for (size_t i = 0; i < ocap; i++)
-        if (old[i].key)
-            s->slot[set_slot(s, old[i].key, strlen(old[i].key))] = old[i];
-    free(old);
-    return 0;
-}
-
-struct tarsrc_slot *tarsrc_set_find(const struct tarsrc_set *s, const char *key, size_t len)
-{
-    if (!s->cap)
-        return NULL;
-    size_t i = set_slot(s, key, len);
-    return s->slot[i].key ? &s->slot[i] : NULL;
-}
-
-struct tarsrc_slot *tarsrc_set_add(struct tarsrc_set *s, const char *key, size_t len)
-{
-    if ((s->n + 1) * 2 > s->cap && set_grow(s) < 0)
-        return NULL;
-    size_t i = set_slot(s, key, len);
-    if (!s->slot[i].key) {
-        char *k = malloc(len + 1);
-        if (!k)
-            return NULL;
-        memcpy(k, key, len);
-        k[len] = '\0';
-        s->slot[i].key = k;
-        s->slot[i].val = 0;
-        s->n++;
-    }
-    return &s->slot[i];
-}
-
-void tarsrc_set_free(struct tarsrc_set *s)
-{
-    for (size_t i = 0; i < s->cap; i++)
-        free(s->slot[i].key);
-    free(s->slot);
-    memset(s, 0, sizeof *s);
-}
 
 /* ---- readers --------------------------------------------------------------------- */
 
@@ -207,15 +59,6 @@ static void support_formats(struct archive *a)
     archive_read_support_format_zip(a);
 }
 
-const char *tarsrc_arch_reason(struct archive *a)
-{
-    const char *s = archive_error_string(a);
-    if (s && *s)
-        return s;
-    int e = archive_errno(a);
-    return e > 0 ? strerror(e) : "unreadable archive";
-}
-
 struct archive *tarsrc_reader(const struct tarsrc *src)
 {
     struct archive *a = archive_read_new();
@@ -225,7 +68,7 @@ struct archive *tarsrc_reader(const struct tarsrc *src)
     }
     support_formats(a);
     if (archive_read_open_filename(a, src->read_path, TARSRC_BLOCK) != ARCHIVE_OK) {
-        error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
+        error("tar:%s: %s", src->path, tarent_arch_reason(a));
         archive_read_free(a);
         return NULL;
     }
@@ -310,7 +153,7 @@ static int decompress(struct tarsrc *src, const char *dir)
     struct archive_entry *ent;
     if (archive_read_open_filename(a, src->path, TARSRC_BLOCK) != ARCHIVE_OK ||
         archive_read_next_header(a, &ent) < ARCHIVE_WARN) {
-        error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
+        error("tar:%s: %s", src->path, tarent_arch_reason(a));
         goto out;
     }
     for (;;) {
@@ -321,7 +164,7 @@ static int decompress(struct tarsrc *src, const char *dir)
         if (r == ARCHIVE_EOF)
             break;
         if (r < ARCHIVE_WARN) {
-            error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
+            error("tar:%s: %s", src->path, tarent_arch_reason(a));
             goto out;
         }
         if (write_all(fd, buf, n) < 0) {
@@ -381,7 +224,7 @@ static int index_pass(struct tarsrc *src)
                 : archive_read_open_fd(a, src->fd, TARSRC_BLOCK);
     int rc;
     if (r != ARCHIVE_OK)
-        rc = error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
+        rc = error("tar:%s: %s", src->path, tarent_arch_reason(a));
     else
         rc = tarindex_scan(a, map, map ? len : 0, src->path, &src->ix);
     archive_read_free(a);
@@ -404,11 +247,11 @@ static int is_compressed(struct tarsrc *src)
     struct archive_entry *ent;
     int rc;
     if (archive_read_open_filename(a, src->path, TARSRC_BLOCK) != ARCHIVE_OK) {
-        rc = error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
+        rc = error("tar:%s: %s", src->path, tarent_arch_reason(a));
     } else {
         int r = archive_read_next_header(a, &ent);
         if (r < ARCHIVE_WARN && r != ARCHIVE_EOF) {
-            rc = error("tar:%s: %s", src->path, tarsrc_arch_reason(a));
+            rc = error("tar:%s: %s", src->path, tarent_arch_reason(a));
         } else {
             rc = archive_filter_code(a, 0) != ARCHIVE_FILTER_NONE;
             src->format = archive_format(a);
@@ -453,7 +296,7 @@ struct tarsrc *tarsrc_open(const char *path, const char *scratch_dir)
     return src;
 }
 
-int tarsrc_measure(struct tarsrc *src, struct tarsrc_totals *t)
+int tarsrc_measure(struct tarsrc *src, struct tarent_totals *t)
 {
     *t = src->ix->totals;
     return 0;

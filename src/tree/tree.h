@@ -54,7 +54,7 @@ struct tree_entry {
 struct tree_gen;
 
 /* Deepest directory level a profile may ask for (bounds the generator's stack). */
-#define TREE_MAX_DEPTH 32
+#define TREE_MAX_DEPTH PROFILE_MAX_DEPTH
 /* data_len of a file: min(size, TREE_DATA_LEN), at least 1. The period is odd on purpose,
  * so that the repetitions of a large file never line up with block boundaries and a
  * deduplicating file system sees no identical blocks within ~4 GiB of one file. */

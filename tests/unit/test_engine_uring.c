@@ -27,7 +27,7 @@
 
 #include "engine/dirscan.h"
 #include "engine/engine.h"
-#include "engine/engine_uring.h"
+#include "engine/uring_ring.h"
 #include "measure/measure.h"
 #include "testutil.h"
 
@@ -50,7 +50,7 @@ static int fix_open(struct fix *f, unsigned qd)
     if (f->fd < 0 || !f->st)
         return -1;
     f->e = &engine_uring;
-    uring_set_queue_depth(qd);
+    eng_set_queue_depth(qd);
     return f->e->worker_init(&f->w);
 }
 
@@ -73,7 +73,7 @@ static int setup(void **state)
     if (!f)
         return -1;
     umask(022);
-    if (fix_open(f, URING_DEFAULT_QD) < 0)
+    if (fix_open(f, ENG_DEFAULT_QUEUE_DEPTH) < 0)
         return -1;
     *state = f;
     return 0;
@@ -86,7 +86,7 @@ static int teardown(void **state)
         fix_close(f);
         free(f);
     }
-    uring_set_queue_depth(URING_DEFAULT_QD);
+    eng_set_queue_depth(ENG_DEFAULT_QUEUE_DEPTH);
     return 0;
 }
 
@@ -430,7 +430,7 @@ static void test_queue_depths(void **state)
     }
     assert_int_equal(a[OP_KINDS], 202); /* 200, big, lnk */
     assert_int_equal(a[OP_KINDS + 1], 10);
-    uring_set_queue_depth(URING_DEFAULT_QD);
+    eng_set_queue_depth(ENG_DEFAULT_QUEUE_DEPTH);
 }
 
 static void test_primitives(void **state)

@@ -19,6 +19,7 @@
 
 #include "measure/layout.h"
 #include "phase/phase.h"
+#include "phase/workload.h"
 
 #define BS 4096u
 

@@ -24,6 +24,7 @@
 #include "engine/engine.h"
 #include "measure/measure.h"
 #include "phase/phase.h"
+#include "phase/phase_registry.h"
 #include "tree/profile.h"
 #include "tree/tree.h"
 #include "testutil.h"

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "phase/phase.h"
+#include "phase/phase_registry.h"
 #include "run/scenario.h"
 
 static int quiet_on(void **state)

@@ -19,7 +19,7 @@
 
 #include "base/err.h"
 #include "tree/tarindex.h"
-#include "tree/tarsrc.h"
+#include "phase/phase_tarextract.h"
 
 #define MAXW 3
 #define SMALL_BUF 4096 /* small, so a file takes several reads and writes */
@@ -250,7 +250,7 @@ static void same_ops(const struct xout *a, const struct xout *b, const char *wha
 /* The totals tarsrc_open counted are what the extraction made and refused. */
 static void totals_match(struct tarsrc *src, const struct xout *o)
 {
-    struct tarsrc_totals t;
+    struct tarent_totals t;
     tarsrc_measure(src, &t);
     assert_int_equal(t.files + t.hardlinks, o->res.files);
     assert_int_equal(t.dirs, o->res.dirs);
@@ -334,7 +334,7 @@ static void test_implicit_parents(void **state)
     assert_int_equal(ix->segs[c->seg].len, 10);
     assert_int_equal(ix->segs[c->seg].file_off, 0);
     assert_int_equal(ix->segs[c->seg].arc_off % 512, 0);
-    struct tarsrc_totals t;
+    struct tarent_totals t;
     tarsrc_measure(src, &t);
     assert_int_equal(t.dirs, 5);
     assert_int_equal(t.files, 3);

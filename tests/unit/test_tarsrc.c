@@ -27,7 +27,7 @@
 #include "engine/engine.h"
 #include "base/err.h"
 #include "phase/phase.h"
-#include "tree/tarsrc.h"
+#include "phase/phase_tarextract.h"
 #include "tarwrite.h"
 
 /* Scratch directory of the current test (one per test, removed in teardown). */
@@ -200,7 +200,7 @@ static void check_good(const char *dir)
 
 static void check_good_totals(struct tarsrc *src)
 {
-    struct tarsrc_totals t;
+    struct tarent_totals t;
     assert_int_equal(tarsrc_measure(src, &t), 0);
     assert_int_equal(t.entries, NGOOD);
     assert_int_equal(t.files, 9); /* a.txt run.sh secret empty big sparse file f name */
@@ -287,7 +287,7 @@ static void test_duplicates(void **state)
     write_archive(at(arc, sizeof arc, "dup.tar"), s, 7, PAX);
     struct tarsrc *src = tarsrc_open(arc, base);
     assert_non_null(src);
-    struct tarsrc_totals t;
+    struct tarent_totals t;
     tarsrc_measure(src, &t);
     assert_int_equal(t.refused, 1);
     assert_int_equal(t.dirs, 1);
@@ -317,7 +317,7 @@ static void test_hostile(void **state)
     write_archive(at(arc, sizeof arc, "evil.tar"), evil, n, PAX);
     struct tarsrc *src = tarsrc_open(arc, base);
     assert_non_null(src);
-    struct tarsrc_totals t;
+    struct tarent_totals t;
     tarsrc_measure(src, &t);
     assert_int_equal(t.entries, n);
     /* The count is exact: ok/file/x goes through a regular file, refused as well. */
@@ -515,23 +515,23 @@ static void test_create_mode(void **state)
 {
     (void)state;
     mode_t fix = 0;
-    assert_int_equal(tarsrc_create_mode(0644, 022, &fix), 0644);
+    assert_int_equal(tarent_create_mode(0644, 022, &fix), 0644);
     assert_int_equal(fix, (mode_t)-1);
-    assert_int_equal(tarsrc_create_mode(0755, 022, &fix), 0755);
+    assert_int_equal(tarent_create_mode(0755, 022, &fix), 0755);
     assert_int_equal(fix, (mode_t)-1);
-    assert_int_equal(tarsrc_create_mode(0666, 022, &fix), 0600); /* umask clears a bit */
+    assert_int_equal(tarent_create_mode(0666, 022, &fix), 0600); /* umask clears a bit */
     assert_int_equal(fix, 0666);
-    assert_int_equal(tarsrc_create_mode(04755, 022, &fix), 0600); /* set-uid */
+    assert_int_equal(tarent_create_mode(04755, 022, &fix), 0600); /* set-uid */
     assert_int_equal(fix, 04755);
-    assert_int_equal(tarsrc_create_mode(01644, 0, &fix), 0600); /* sticky */
+    assert_int_equal(tarent_create_mode(01644, 0, &fix), 0600); /* sticky */
     assert_int_equal(fix, 01644);
-    assert_int_equal(tarsrc_create_mode(0600, 077, &fix), 0600);
+    assert_int_equal(tarent_create_mode(0600, 077, &fix), 0600);
     assert_int_equal(fix, (mode_t)-1);
-    assert_int_equal(tarsrc_create_mode(0640, 077, &fix), 0600);
+    assert_int_equal(tarent_create_mode(0640, 077, &fix), 0600);
     assert_int_equal(fix, 0640);
     mode_t before = umask(027);
-    assert_int_equal(tarsrc_umask(), 027);
-    assert_int_equal(tarsrc_umask(), 027); /* reading it left it alone */
+    assert_int_equal(tarent_umask(), 027);
+    assert_int_equal(tarent_umask(), 027); /* reading it left it alone */
     umask(before);
 }
 
@@ -548,7 +548,7 @@ static void test_norm_path(void **state)
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         char out[64];
         const char *why = NULL;
-        int r = tarsrc_norm_path(c[i].in, out, sizeof out, &why);
+        int r = tarent_norm_path(c[i].in, out, sizeof out, &why);
         if (c[i].out == NULL) {
             if (r != 1 || !why)
                 fail_msg("'%s' accepted as '%s'", c[i].in, out);
@@ -558,11 +558,11 @@ static void test_norm_path(void **state)
     }
     char small[4];
     const char *why;
-    assert_int_equal(tarsrc_norm_path("abcdef", small, sizeof small, &why), 1);
+    assert_int_equal(tarent_norm_path("abcdef", small, sizeof small, &why), 1);
     char pr[8];
-    tarsrc_printable("a\nb\x1b", pr, sizeof pr);
+    tarent_printable("a\nb\x1b", pr, sizeof pr);
     assert_string_equal(pr, "a?b?");
-    tarsrc_printable("abcdefghij", pr, sizeof pr);
+    tarent_printable("abcdefghij", pr, sizeof pr);
     assert_string_equal(pr, "abcd...");
 }
 
