@@ -1,12 +1,30 @@
 # fsbench — GNU make build. `make`, `make check`, `make install`, `make clean`.
 # SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer into build-san/.
+# POSIX_ONLY=1 builds with plain POSIX calls only (src/os/posix_*.c instead of linux_*.c, no
+# io_uring engine, no libblkid or liburing) into build-posix/: where a BSD port starts.
 # CC=clang works as well as gcc; both must build clean with -Werror.
 
+ifeq ($(POSIX_ONLY),1)
+PKGS     := jansson inih gsl sqlite3 libarchive
+OS_DROP  := src/os/linux_%.c src/engine/engine_uring.c src/engine/uring_ring.c
+OS_FLAGS := -DFSBENCH_OS_POSIX_ONLY
+UNIT_DROP:= tests/unit/test_engine_uring.c
+else
 PKGS     := jansson inih gsl sqlite3 blkid liburing libarchive
+OS_DROP  := src/os/posix_%.c
+OS_FLAGS :=
+UNIT_DROP:=
+endif
 TESTPKGS := cmocka
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
+ifeq ($(SAN)$(POSIX_ONLY),11)
+BUILD    ?= build-posix-san
+endif
+ifeq ($(POSIX_ONLY),1)
+BUILD    ?= build-posix
+endif
 ifeq ($(SAN),1)
 BUILD    ?= build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
@@ -20,14 +38,14 @@ endif
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # fsbench truncates names into fixed buffers on purpose; gcc knows this warning, clang does not.
 WARN     += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-format-truncation)
-CPPFLAGS += -D_GNU_SOURCE -Isrc
+CPPFLAGS += -D_GNU_SOURCE -Isrc $(OS_FLAGS)
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread $(shell pkg-config --cflags $(PKGS))
 LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
-LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+LIB_SRC  := $(filter-out src/cli/main.c $(OS_DROP),$(wildcard src/*/*.c))
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
-UNIT_SRC := $(wildcard tests/unit/test_*.c)
+UNIT_SRC := $(filter-out $(UNIT_DROP),$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC:= $(wildcard bench/*.c)
 BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
@@ -74,4 +92,4 @@ install: $(BUILD)/fsbench
 	install -D -m 0644 docs/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-clang build-posix build-posix-san

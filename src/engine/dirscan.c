@@ -1,4 +1,5 @@
-/* dirscan.c — getdents64 records through the engine, one buffer per depth (see dirscan.h). */
+/* dirscan.c — directory records (os/dirent.h) through the engine, one buffer per depth (see
+ * dirscan.h). */
 #include "engine/dirscan.h"
 
 #include <dirent.h>
@@ -7,15 +8,8 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "os/dirent.h"
 
-/* The kernel's record layout for getdents64. */
-struct linux_dirent64 {
-    uint64_t d_ino;
-    int64_t d_off;
-    unsigned short d_reclen;
-    unsigned char d_type;
-    char d_name[];
-};
 
 struct dirscan *dirscan_push(struct dirscan_stack *s, int fd, const char *name)
 {
@@ -70,7 +64,7 @@ int dirscan_next(const struct engine *e, struct eng_worker *w, struct dirscan *d
             d->filled = r;
             d->pos = 0;
         }
-        struct linux_dirent64 *de = (struct linux_dirent64 *)(d->buf + d->pos);
+        const struct os_dirent *de = os_dirent_at(d->buf, (size_t)d->pos);
         d->pos += de->d_reclen;
         const char *n = de->d_name;
         if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))

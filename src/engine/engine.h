@@ -59,7 +59,8 @@ struct engine {
     int (*read_file)(struct eng_worker *w, int dirfd, const char *name, void *buf,
                      size_t buflen, uint64_t *bytes);
     int (*stat)(struct eng_worker *w, int dirfd, const char *name, struct stat *st);
-    /* One getdents64 call into buf: bytes filled, 0 at the end, or -errno. */
+    /* One os_getdents call into buf (records laid out as os/dirent.h says): bytes filled, 0
+     * at the end, or -errno. */
     int (*getdents)(struct eng_worker *w, int dirfd, void *buf, size_t len);
     /* unlinkat; flags AT_REMOVEDIR removes a directory (counted as rmdir). */
     int (*unlink)(struct eng_worker *w, int dirfd, const char *name, int flags);

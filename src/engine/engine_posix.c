@@ -1,16 +1,17 @@
 /* engine_posix.c — the posix engine: each operation is the plain system call, relative to a
- * directory fd (openat, mkdirat, fstatat, getdents64, unlinkat, renameat, ...), counted and
+ * directory fd (openat, mkdirat, fstatat, os_getdents, unlinkat, renameat, ...), counted and
  * timed around the call itself. Data moves through the caller's buffer; copies use
- * copy_file_range and fall back to read/write where the file system refuses it.
+ * copy_file_range and fall back to read/write where the file system or the system refuses
+ * it. The system calls come from os/ (rawsys.h, dirent.h).
  */
 #include "engine/engine.h"
+#include "os/dirent.h"
 #include "os/rawsys.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 /* Ends a call started at t0: counts it (with `bytes` moved when it succeeded) and turns
@@ -130,7 +131,7 @@ static int px_stat(struct eng_worker *w, int dirfd, const char *name, struct sta
 static int px_getdents(struct eng_worker *w, int dirfd, void *buf, size_t len)
 {
     uint64_t t0 = meas_op_clock();
-    long r = syscall(SYS_getdents64, dirfd, buf, len);
+    long r = os_getdents(dirfd, buf, len);
     return (int)done(w, OP_READDIR, t0, r, 0);
 }
 
@@ -262,7 +263,7 @@ static int px_fsync(struct eng_worker *w, int fd)
 static int px_syncfs(struct eng_worker *w, int fd)
 {
     uint64_t t0 = meas_op_clock();
-    long r = syncfs(fd);
+    long r = raw_syncfs(fd);
     return (int)done(w, OP_SYNCFS, t0, r, 0);
 }
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "os/machine.h"
 
 /* ---- latency histogram ---- */
 
@@ -126,67 +127,24 @@ void opstats_to_result(const struct opstats *s, struct phase_result *r)
 
 /* ---- snapshots ---- */
 
-/* Reads up to size - 1 bytes of a small file into buf, NUL-terminated: length or -1. */
-static ssize_t read_small(const char *path, char *buf, size_t size)
+static void read_dev_io(const struct os_blockdev *dev, struct dev_io *io)
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return -1;
-    size_t len = 0;
-    while (len < size - 1) {
-        ssize_t n = read(fd, buf + len, size - 1 - len);
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) break;
-        len += (size_t)n;
-    }
-    close(fd);
-    buf[len] = '\0';
-    return (ssize_t)len;
+    struct os_devcounters c;
+    os_blockdev_counters(dev, &c);
+    io->valid = c.valid;
+    io->rd_ios = c.rd_ios;
+    io->rd_sectors = c.rd_sectors;
+    io->wr_ios = c.wr_ios;
+    io->wr_sectors = c.wr_sectors;
+    io->io_ticks_ms = c.io_ticks_ms;
 }
 
-/* Value of the line "key: N" in buf (key must start a line); 0 when absent. */
-static uint64_t keyed_value(const char *buf, const char *key)
+void meas_snap_take(struct meas_snap *s, const struct os_blockdev *dev)
 {
-    size_t klen = strlen(key);
-    for (const char *p = buf; *p;) {
-        if (strncmp(p, key, klen) == 0 && p[klen] == ':') return strtoull(p + klen + 1, NULL, 10);
-        const char *nl = strchr(p, '\n');
-        if (!nl) break;
-        p = nl + 1;
-    }
-    return 0;
-}
-
-static void read_dev_io(const struct meas_dev *dev, struct dev_io *io)
-{
-    char buf[512];
-    memset(io, 0, sizeof *io);
-    if (!dev || !dev->valid || read_small(dev->stat_path, buf, sizeof buf) <= 0) return;
-    uint64_t f[11];
-    char *p = buf, *end;
-    for (unsigned i = 0; i < 11; i++) {
-        f[i] = strtoull(p, &end, 10);
-        if (end == p) return; /* fewer fields than any kernel since 2.6 writes: leave invalid */
-        p = end;
-    }
-    io->rd_ios = f[0];
-    io->rd_sectors = f[2];
-    io->wr_ios = f[4];
-    io->wr_sectors = f[6];
-    io->io_ticks_ms = f[9];
-    io->valid = true;
-}
-
-void meas_snap_take(struct meas_snap *s, const struct meas_dev *dev)
-{
-    char buf[1024];
     s->mono_ns = meas_now_ns();
     if (getrusage(RUSAGE_SELF, &s->self) < 0) memset(&s->self, 0, sizeof s->self);
     if (getrusage(RUSAGE_CHILDREN, &s->children) < 0) memset(&s->children, 0, sizeof s->children);
-    s->io_read_bytes = s->io_write_bytes = 0;
-    if (read_small("/proc/self/io", buf, sizeof buf) > 0) {
-        s->io_read_bytes = keyed_value(buf, "read_bytes");
-        s->io_write_bytes = keyed_value(buf, "write_bytes");
-    }
+    os_proc_io(&s->io_read_bytes, &s->io_write_bytes);
     read_dev_io(dev, &s->dev);
 }
 

@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "measure/results.h"
+#include "os/blockdev.h"
 
 /* ---- latency histogram: log-linear buckets, 1 ns .. ~1e12 ns, <= 1/16 relative error ---- */
 #define LAT_SUB_BITS 4
@@ -145,27 +146,21 @@ void opstats_merge(struct opstats *dst, const struct opstats *src);
 void opstats_to_result(const struct opstats *s, struct phase_result *r);
 
 /* ---- whole-process snapshots around a phase ---- */
-struct meas_dev {
-    bool valid;
-    char name[64];              /* sysfs name, e.g. "loop0", "vda" */
-    char stat_path[128];        /* /sys/dev/block/M:m/stat */
-};
-
 struct meas_snap {
     uint64_t mono_ns;
     struct rusage self, children;
-    uint64_t io_read_bytes, io_write_bytes; /* /proc/self/io read_bytes/write_bytes */
+    uint64_t io_read_bytes, io_write_bytes; /* os_proc_io: storage bytes of the process */
     struct dev_io dev;
 };
 
-/* Finds the block device behind `path` (its st_dev in sysfs, else the mount source in
- * /proc/self/mountinfo). dev->valid is false when there is none (tmpfs). 0 or -1. */
-int meas_dev_for_path(const char *path, struct meas_dev *dev);
+/* Finds the block device behind `path` (its st_dev, else the source of the mount holding
+ * it). dev->valid is false when there is none (tmpfs). 0 or -1. */
+int meas_dev_for_path(const char *path, struct os_blockdev *dev);
 /* Same for a block-device node such as /dev/loop3. */
-int meas_dev_for_node(const char *node, struct meas_dev *dev);
+int meas_dev_for_node(const char *node, struct os_blockdev *dev);
 
-void meas_snap_take(struct meas_snap *s, const struct meas_dev *dev);
-/* Fills wall, user, sys, rusage, /proc/self/io and device deltas of r from a -> b. */
+void meas_snap_take(struct meas_snap *s, const struct os_blockdev *dev);
+/* Fills wall, user, sys, rusage, process I/O and device deltas of r from a -> b. */
 void meas_snap_delta(const struct meas_snap *a, const struct meas_snap *b,
                      struct phase_result *r);
 

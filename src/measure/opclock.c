@@ -9,6 +9,8 @@
 
 #include "measure/measure.h"
 
+#include "os/machine.h"
+
 struct meas_op_clock_state meas_opclk;
 
 /* Calibration: long enough that two clock reads (~35 ns each) are a few parts per million
@@ -16,28 +18,6 @@ struct meas_op_clock_state meas_opclk;
 #define CALIBRATE_NS 20000000L
 
 #if defined(__x86_64__)
-/* Whether /proc/cpuinfo's flags name both constant_tsc and nonstop_tsc. */
-static bool invariant_tsc(void)
-{
-    FILE *f = fopen("/proc/cpuinfo", "r");
-    if (!f)
-        return false;
-    char line[8192];
-    bool found = false, constant = false, nonstop = false;
-    while (!found && fgets(line, sizeof line, f)) {
-        if (strncmp(line, "flags", 5))
-            continue;
-        found = true;
-        char *save = NULL, *list = strchr(line, ':');
-        for (char *tok = strtok_r(list ? list + 1 : line, " \t\n", &save); tok;
-             tok = strtok_r(NULL, " \t\n", &save)) {
-            constant |= !strcmp(tok, "constant_tsc");
-            nonstop |= !strcmp(tok, "nonstop_tsc");
-        }
-    }
-    fclose(f);
-    return constant && nonstop;
-}
 #endif
 
 bool meas_op_clock_init(void)
@@ -45,7 +25,7 @@ bool meas_op_clock_init(void)
     meas_opclk.tsc = false;
 #if defined(__x86_64__)
     const char *env = getenv("FSBENCH_OP_CLOCK");
-    if ((env && !strcmp(env, "monotonic")) || !invariant_tsc())
+    if ((env && !strcmp(env, "monotonic")) || !os_tsc_invariant())
         return false;
     struct timespec nap = {0, CALIBRATE_NS};
     uint64_t n0 = meas_now_ns(), c0 = meas_tsc();

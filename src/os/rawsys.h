@@ -10,13 +10,73 @@
  * wrappers do otherwise: -1 with errno set on failure. Every argument is passed as a long,
  * as syscall(2) reads them, which also assumes a 64-bit ABI: a 32-bit one would split the
  * offsets of pread and pwrite over two registers.
+ *
+ * Also here, as the engines make them: copy offload (raw_copy_file_range) and the sync of
+ * one file system (raw_syncfs). With FSBENCH_OS_POSIX_ONLY every call is the plain POSIX
+ * function, copy offload fails with ENOSYS (the engines then copy with read and write), and
+ * raw_syncfs is sync(): every file system, which is what POSIX offers.
  */
 #ifndef FSBENCH_RAWSYS_H
 #define FSBENCH_RAWSYS_H
 
-#include <sys/syscall.h>
 #include <sys/types.h>
 #include <unistd.h>
+
+#ifdef FSBENCH_OS_POSIX_ONLY
+#include <errno.h>
+#include <fcntl.h>
+
+static inline long raw_openat(int dirfd, const char *name, int flags, mode_t mode)
+{
+    return openat(dirfd, name, flags, mode);
+}
+
+static inline long raw_read(int fd, void *buf, size_t len)
+{
+    return read(fd, buf, len);
+}
+
+static inline long raw_write(int fd, const void *buf, size_t len)
+{
+    return write(fd, buf, len);
+}
+
+static inline long raw_pread(int fd, void *buf, size_t len, off_t off)
+{
+    return pread(fd, buf, len, off);
+}
+
+static inline long raw_pwrite(int fd, const void *buf, size_t len, off_t off)
+{
+    return pwrite(fd, buf, len, off);
+}
+
+static inline long raw_copy_file_range(int in, int out, size_t len)
+{
+    (void)in, (void)out, (void)len;
+    errno = ENOSYS;
+    return -1;
+}
+
+static inline long raw_close(int fd)
+{
+    return close(fd);
+}
+
+static inline long raw_fsync(int fd)
+{
+    return fsync(fd);
+}
+
+static inline long raw_syncfs(int fd)
+{
+    (void)fd;
+    sync();
+    return 0;
+}
+
+#else /* Linux */
+#include <sys/syscall.h>
 
 _Static_assert(sizeof(long) == 8 && sizeof(off_t) == 8,
                "rawsys.h passes file offsets in one register (a 64-bit ABI)");
@@ -60,5 +120,12 @@ static inline long raw_fsync(int fd)
 {
     return syscall(SYS_fsync, (long)fd);
 }
+
+static inline long raw_syncfs(int fd)
+{
+    return syncfs(fd);
+}
+
+#endif /* FSBENCH_OS_POSIX_ONLY */
 
 #endif

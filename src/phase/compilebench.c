@@ -35,7 +35,7 @@
  *    compiled tree, read/stat/delete tree an uncompiled one, and deletes never remove the
  *    last tree (so the population lives on).
  *  - MB are 2^20 bytes; averages are total bytes / total seconds per kind (seconds per run
- *    for delete and stat); user/sys come from getrusage(RUSAGE_THREAD) around each run.
+ *    for delete and stat); user/sys come from os_thread_rusage around each run (0 where the system has none).
  * Directory listings are sorted by name (wl_walk), so the same seed changes the same files
  * on every file system.
  */
@@ -50,6 +50,7 @@
 #include <sys/stat.h>
 
 #include "measure/measure.h"
+#include "os/cputime.h"
 #include "phase/workload.h"
 
 #define CB_LINK_MAX (256ull << 20)
@@ -120,7 +121,7 @@ struct meter {
 
 static void meter_start(struct phase_ctx *ctx, struct meter *m)
 {
-    getrusage(RUSAGE_THREAD, &m->ru0);
+    os_thread_rusage(&m->ru0);
     m->rd0 = ctx->w->st->bytes_read;
     m->wr0 = ctx->w->st->bytes_written;
     m->t0 = meas_now_ns();
@@ -138,7 +139,7 @@ static void meter_stop(struct phase_ctx *ctx, const struct meter *m, enum cb_kin
 {
     uint64_t t1 = meas_now_ns();
     struct rusage ru;
-    getrusage(RUSAGE_THREAD, &ru);
+    os_thread_rusage(&ru);
     if (!sum)
         return;
     struct cb_kind_total *t = &sum->k[k];

@@ -10,7 +10,7 @@
  *    mutex and raises a stop flag every thread sees in phase_check_interrupt() at its next
  *    entry; an interrupt (phase_interrupt) stops every thread the same way; a thread
  *    stopped by the flag publishes nothing, so the note is always the real failure;
- *  - each thread's CPU time is taken with getrusage(RUSAGE_THREAD); the helper threads' sum
+ *  - each thread's CPU time is taken with os_thread_rusage (RUSAGE_THREAD on Linux); the helper threads' sum
  *    goes into ctx->helper_user_s/helper_sys_s, the calling thread is measured by the runner;
  *  - each worker's queued (asynchronous) operations are drained in its own thread.
  * Worker 0 runs on the calling thread, so a phase that cannot start threads still finishes
@@ -24,6 +24,8 @@
 #include <sys/resource.h>
 
 #include "phase/phase.h"
+
+#include "os/cputime.h"
 
 struct phase_par {
     struct phase_ctx *ctx;
@@ -88,9 +90,9 @@ static void *thread_main(void *arg)
 {
     struct par_thread *pt = arg;
     struct rusage a, b;
-    int ok = getrusage(RUSAGE_THREAD, &a) == 0;
+    int ok = os_thread_rusage(&a) == 0;
     run_thread(pt);
-    if (ok && getrusage(RUSAGE_THREAD, &b) == 0) {
+    if (ok && os_thread_rusage(&b) == 0) {
         pt->user_s = tv_s(b.ru_utime) - tv_s(a.ru_utime);
         pt->sys_s = tv_s(b.ru_stime) - tv_s(a.ru_stime);
     }

@@ -1,16 +1,12 @@
 /* phase_sync.c — sync (syncfs of the target file system) and dropcaches (sync, then drop
  * the page, dentry and inode caches so the phases after it start cold). dropcaches needs
- * root; without it, or where /proc/sys/vm/drop_caches cannot be written (a container), it
- * is skipped with the reason, and the runner marks later figures as warm-cache.
+ * root; without it, or where the caches cannot be dropped (a container, a system with no
+ * such control: os/machine.h), it is skipped with the reason, and the runner marks later
+ * figures as warm-cache.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <string.h>
-#include <unistd.h>
-
 #include "phase/phase.h"
 
-#define DROP_CACHES "/proc/sys/vm/drop_caches"
+#include "os/machine.h"
 
 int phase_sync(struct phase_ctx *ctx)
 {
@@ -24,17 +20,8 @@ int phase_dropcaches(struct phase_ctx *ctx)
         return phase_skip(ctx, "needs root: caches stay warm, later phases are warm-cache");
     if (!(ctx->eng->caps & ENG_CAP_REAL))
         return phase_skip(ctx, "the %s engine touches no file system", ctx->eng->name);
-    /* Only clean pages can be dropped: write everything back first, on every file system. */
-    sync();
-    int fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
-    if (fd < 0)
-        return phase_skip(ctx, "cannot open %s: %s: caches stay warm", DROP_CACHES,
-                          strerror(errno));
-    ssize_t n = write(fd, "3\n", 2);
-    int e = errno;
-    close(fd);
-    if (n != 2)
-        return phase_skip(ctx, "cannot write %s: %s: caches stay warm", DROP_CACHES,
-                          strerror(e));
+    char why[256];
+    if (os_drop_caches(why, sizeof why) < 0)
+        return phase_skip(ctx, "%s: caches stay warm", why);
     return 0;
 }

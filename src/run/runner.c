@@ -11,6 +11,7 @@
 
 #include "base/err.h"
 #include "measure/measure.h"
+#include "os/cputime.h"
 #include "stats/stats.h"
 #include "tree/tarsrc.h"
 #include "phase/workspace.h"
@@ -25,7 +26,7 @@ struct env {
     struct target *tgt;
     const char *mkfs_done;      /* fstype of the last mkfs (keep_fs) */
     struct runner_auto *ra;     /* --runs auto's decision */
-    struct meas_dev dev;
+    struct os_blockdev dev;
     unsigned nworkers;          /* threads (-j) */
     struct eng_worker *w;       /* o->eng's workers [nworkers] */
     struct eng_worker *wa;      /* o->async_eng's workers, when they started (same opstats) */
@@ -88,13 +89,13 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     struct meas_sampler *smp =
         meas_sampler_start(env->st, env->nworkers, env->o->interval_ms);
     meas_snap_take(&a, &env->dev);
-    int thr = getrusage(RUSAGE_THREAD, &ta) == 0;
+    int thr = os_thread_rusage(&ta) == 0;
     int rc = ph->run(ctx);
     /* Queued operations belong to this phase: complete them inside its time. */
     int d = ctx->eng->drain(ctx->w);
     if (d < 0 && rc == 0)
         rc = phase_fail(ctx, "complete queued operations of", ph->name, d);
-    thr = thr && getrusage(RUSAGE_THREAD, &tb) == 0;
+    thr = thr && os_thread_rusage(&tb) == 0;
     meas_snap_take(&b, &env->dev);
     if (smp)
         meas_sampler_stop(smp, res);

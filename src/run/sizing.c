@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "os/machine.h"
 #include "target/target.h"
 
 #define SIZE_ITER 8
@@ -200,16 +201,7 @@ void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dr
 
 uint64_t sizing_ram(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGE_SIZE);
-    uint64_t ram = pages > 0 && psz > 0 ? (uint64_t)pages * (uint64_t)psz : 0;
-    FILE *f = fopen("/sys/fs/cgroup/memory.max", "r");
-    if (f) {
-        unsigned long long lim;
-        if (fscanf(f, "%llu", &lim) == 1 && lim > 0 && (ram == 0 || lim < ram))
-            ram = lim;
-        fclose(f);
-    }
-    return ram;
+    return os_ram_usable();
 }
 
 int sizing_apply(const char *arg, struct tree_spec *spec, const struct phase_def *const *phases,

@@ -237,7 +237,7 @@ static void test_snap_write(void **state)
     char path[] = "/tmp/fsbench-measure-XXXXXX";
     int fd = mkstemp(path);
     assert_true(fd >= 0);
-    struct meas_dev dev;
+    struct os_blockdev dev;
     assert_int_equal(meas_dev_for_path(path, &dev), 0);
 
     static char buf[1 << 20];
@@ -384,7 +384,7 @@ static void test_target_root_and_proc(void **state)
 static void test_target_missing(void **state)
 {
     struct target_info *t = calloc(1, sizeof *t);
-    struct meas_dev dev;
+    struct os_blockdev dev;
     assert_non_null(t);
     err_set_quiet(1);
     assert_int_equal(meas_target_probe("/nonexistent/fsbench/path", t), -1);
@@ -397,7 +397,7 @@ static void test_target_missing(void **state)
 
 static void test_dev_root(void **state)
 {
-    struct meas_dev dev;
+    struct os_blockdev dev;
     struct stat st;
     char sys[64];
     assert_int_equal(stat("/", &st), 0);
@@ -426,7 +426,7 @@ static void test_dev_root(void **state)
     snprintf(node, sizeof node, "/dev/%s", dev.name);
     struct stat nst;
     if (stat(node, &nst) == 0 && S_ISBLK(nst.st_mode)) {
-        struct meas_dev d2;
+        struct os_blockdev d2;
         assert_int_equal(meas_dev_for_node(node, &d2), 0);
         assert_true(d2.valid);
         if (nst.st_rdev == st.st_dev) {
@@ -482,7 +482,7 @@ static void test_dev_tmpfs(void **state)
     }
     char *real = realpath(f->mnt, NULL);
     assert_non_null(real);
-    struct meas_dev dev;
+    struct os_blockdev dev;
     assert_int_equal(meas_dev_for_path(f->mnt, &dev), 0);
     assert_false(dev.valid);
 

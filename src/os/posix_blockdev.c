@@ -1,0 +1,23 @@
+/* posix_blockdev.c — blockdev.h with plain POSIX: no portable way to find a block device's
+ * counters, so no device is ever valid and device I/O is reported as n/a. */
+#include "os/blockdev.h"
+
+#include <string.h>
+
+bool os_dev_is_block(dev_t dev)
+{
+    (void)dev;
+    return false;
+}
+
+void os_blockdev_of(dev_t rdev, struct os_blockdev *bd)
+{
+    (void)rdev;
+    memset(bd, 0, sizeof *bd);
+}
+
+void os_blockdev_counters(const struct os_blockdev *bd, struct os_devcounters *c)
+{
+    (void)bd;
+    memset(c, 0, sizeof *c);
+}

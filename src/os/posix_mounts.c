@@ -1,0 +1,12 @@
+/* posix_mounts.c — os_mount_find with plain POSIX: there is no portable mount table
+ * (statvfs tells no file-system type), so the answer is "unknown" (ENOSYS). */
+#include "os/mounts.h"
+
+#include <errno.h>
+
+int os_mount_find(const char *path, bool want_dev, dev_t dev, struct os_mount *out)
+{
+    (void)path, (void)want_dev, (void)dev, (void)out;
+    errno = ENOSYS;
+    return -1;
+}
