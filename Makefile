@@ -7,13 +7,16 @@
 ifeq ($(POSIX_ONLY),1)
 PKGS     := jansson inih gsl sqlite3 libarchive
 OS_DROP  := src/os/linux_%.c src/engine/engine_uring.c src/engine/uring_ring.c
-OS_FLAGS := -DFSBENCH_OS_POSIX_ONLY
+OS_FLAGS := -DFSBENCH_OS_POSIX_ONLY -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
 UNIT_DROP:= tests/unit/test_engine_uring.c
+# The tests run on Linux and may use glibc's extensions (asprintf, ...) themselves.
+TEST_OS  := -D_GNU_SOURCE
 else
 PKGS     := jansson inih gsl sqlite3 blkid liburing libarchive
 OS_DROP  := src/os/posix_%.c
 OS_FLAGS :=
 UNIT_DROP:=
+TEST_OS  :=
 endif
 TESTPKGS := cmocka
 PREFIX   ?= /usr/local
@@ -38,7 +41,7 @@ endif
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # fsbench truncates names into fixed buffers on purpose; gcc knows this warning, clang does not.
 WARN     += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-format-truncation)
-CPPFLAGS += -D_GNU_SOURCE -Isrc $(OS_FLAGS)
+CPPFLAGS += $(if $(OS_FLAGS),,-D_GNU_SOURCE) -Isrc $(OS_FLAGS)
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread $(shell pkg-config --cflags $(PKGS))
 LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
@@ -64,7 +67,7 @@ $(BUILD)/fsbench: $(BUILD)/obj/cli/main.o $(BUILD)/libfsbench.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h) | $(BUILD)/tests
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKGS)) -o $@ $< \
+	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKGS)) -o $@ $< \
 		$(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS) $(shell pkg-config --libs $(TESTPKGS))
 
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libfsbench.a | $(BUILD)/bench

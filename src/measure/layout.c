@@ -2,6 +2,9 @@
  * existing tree (see layout.h for the definitions). Computes; never prints except through
  * error().
  *
+ * The extent map and the file system's geometry come from os/extents.h, directory records
+ * from os/dirent.h.
+ *
  * Invariants of the walk: one directory fd and one getdents buffer per depth; a directory
  * on another file system (st_dev differs from the start directory's) is counted and not
  * entered; symlinks are never followed (O_NOFOLLOW, AT_SYMLINK_NOFOLLOW); an entry that
@@ -13,33 +16,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/fs.h>
-#include <linux/magic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "measure/measure.h"
 #include "measure/results.h"
+#include "os/dirent.h"
+#include "os/extents.h"
+#include "os/mounts.h"
 
-#if defined(__has_include)
-#if __has_include(<xfs/xfs.h>)
-#include <xfs/xfs.h>
-#define LAYOUT_HAVE_XFS 1
-#endif
-#endif
-
-#ifndef XFS_SUPER_MAGIC
-#define XFS_SUPER_MAGIC 0x58465342
-#endif
-
-#define LAYOUT_FIEMAP_EXTENTS 256
 #define LAYOUT_DENTS_BUF (32 * 1024)
 
 /* ---- pure arithmetic ---- */
@@ -155,15 +144,6 @@ double layout_median(double *v, size_t n)
 
 /* ---- the walk ---- */
 
-/* The kernel's getdents64 record. */
-struct layout_dirent {
-    uint64_t d_ino;
-    int64_t d_off;
-    unsigned short d_reclen;
-    unsigned char d_type;
-    char d_name[];
-};
-
 /* A growable array of doubles (one per measured directory). */
 struct layout_vec {
     double *v;
@@ -175,7 +155,7 @@ struct layout_walk {
     dev_t dev;
     uint64_t bs;
     uint64_t first_data_block;
-    struct fiemap *fm;
+    struct os_extent_reader *ext;
     struct layout_vec spread, gap, groups;
     char root[PATH_MAX]; /* the start directory, for messages */
     char rel[PATH_MAX];  /* the current directory below it, "" at the start */
@@ -245,47 +225,17 @@ static void layout_account(struct layout_result *r, const struct layout_file *f)
     r->contiguous += f->contiguous;
 }
 
-/* FIEMAP of open regular file fd, in slices of LAYOUT_FIEMAP_EXTENTS. 0, 1 when the file
- * system has no FIEMAP, or -errno. */
-static int layout_fiemap(struct layout_walk *lw, int fd, struct layout_file *f)
+/* Adds one extent to the file being scanned (os_extents_read's callback). */
+struct layout_add {
+    struct layout_file *f;
+    uint64_t bs;
+};
+
+static void layout_add_extent(void *arg, const struct os_extent *x)
 {
-    struct fiemap *fm = lw->fm;
-    uint64_t start = 0;
-    uint32_t flags = FIEMAP_FLAG_SYNC; /* flush delayed allocation once, on the first call */
-    for (;;) {
-        memset(fm, 0, sizeof *fm);
-        fm->fm_start = start;
-        fm->fm_length = FIEMAP_MAX_OFFSET - start;
-        fm->fm_flags = flags;
-        fm->fm_extent_count = LAYOUT_FIEMAP_EXTENTS;
-        if (ioctl(fd, FS_IOC_FIEMAP, fm) < 0) {
-            int e = errno;
-            if (e == EOPNOTSUPP || e == ENOTTY)
-                return 1;
-            if (e == EBADR && flags) { /* no FIEMAP_FLAG_SYNC here: flush by hand */
-                if (fdatasync(fd) < 0)
-                    return -errno;
-                flags = 0;
-                continue;
-            }
-            return -e;
-        }
-        flags = 0;
-        uint32_t n = fm->fm_mapped_extents;
-        if (n == 0)
-            return 0;
-        for (uint32_t i = 0; i < n; i++) {
-            const struct fiemap_extent *fe = &fm->fm_extents[i];
-            struct layout_extent e = {fe->fe_logical, fe->fe_physical, fe->fe_length, fe->fe_flags};
-            layout_file_add(f, &e, lw->bs);
-        }
-        const struct fiemap_extent *last = &fm->fm_extents[n - 1];
-        uint64_t next = last->fe_logical + last->fe_length;
-        if ((last->fe_flags & FIEMAP_EXTENT_LAST) || n < LAYOUT_FIEMAP_EXTENTS || next <= start ||
-            next >= FIEMAP_MAX_OFFSET)
-            return 0;
-        start = next;
-    }
+    struct layout_add *a = arg;
+    struct layout_extent e = {x->logical, x->physical, x->length, x->flags};
+    layout_file_add(a->f, &e, a->bs);
 }
 
 /* One directory entry believed to be a regular file. 0, 1 (FIEMAP unsupported: stop) or
@@ -316,7 +266,8 @@ static int layout_file(struct layout_walk *lw, int dirfd, const char *name, bool
     }
     struct layout_file f;
     layout_file_begin(&f);
-    int rc = layout_fiemap(lw, fd, &f);
+    struct layout_add add = {&f, lw->bs};
+    int rc = os_extents_read(lw->ext, fd, layout_add_extent, &add);
     close(fd);
     if (rc == 1)
         return 1;
@@ -342,15 +293,15 @@ static int layout_dir(struct layout_walk *lw, int fd)
     if (!buf)
         return error("out of memory");
     for (;;) {
-        ssize_t got = getdents64(fd, buf, LAYOUT_DENTS_BUF);
+        long got = os_getdents(fd, buf, LAYOUT_DENTS_BUF);
         if (got < 0) {
             rc = layout_fail(lw, "readdir", NULL, errno);
             goto out;
         }
         if (got == 0)
             break;
-        for (ssize_t pos = 0; pos < got;) {
-            struct layout_dirent *de = (struct layout_dirent *)(void *)(buf + pos);
+        for (long pos = 0; pos < got;) {
+            const struct os_dirent *de = os_dirent_at(buf, (size_t)pos);
             pos += de->d_reclen;
             const char *name = de->d_name;
             if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
@@ -430,119 +381,23 @@ out:
 
 /* ---- the file system ---- */
 
-static uint32_t layout_le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/* Reads s_blocks_per_group and s_first_data_block from the ext2/3/4 superblock of block
- * device dev (via /dev/block/M:m, else the mount source if it is that device). 0, or -1
- * when it cannot be read (not root, no node): the caller falls back to the default. */
-static int layout_ext_superblock(dev_t dev, const char *source, uint64_t bs, uint64_t *bpg,
-                                 uint64_t *first_data)
-{
-    char node[64];
-    snprintf(node, sizeof node, "/dev/block/%u:%u", major(dev), minor(dev));
-    int fd = open(node, O_RDONLY | O_CLOEXEC);
-    if (fd < 0 && source[0] == '/') {
-        struct stat st;
-        if (stat(source, &st) == 0 && S_ISBLK(st.st_mode) && st.st_rdev == dev)
-            fd = open(source, O_RDONLY | O_CLOEXEC);
-    }
-    if (fd < 0)
-        return -1;
-    unsigned char sb[1024];
-    ssize_t got = pread(fd, sb, sizeof sb, 1024);
-    close(fd);
-    if (got != (ssize_t)sizeof sb || sb[56] != 0x53 || sb[57] != 0xEF) /* s_magic 0xEF53 */
-        return -1;
-    uint32_t log_bs = layout_le32(sb + 24);
-    uint32_t per_group = layout_le32(sb + 32);
-    if (log_bs > 16 || (1024ull << log_bs) != bs || per_group == 0)
-        return -1;
-    *bpg = per_group;
-    *first_data = layout_le32(sb + 20);
-    return 0;
-}
-
-/* Name of a file-system magic, for when mountinfo cannot tell. */
-static const char *layout_magic_name(unsigned long magic)
-{
-    switch (magic) {
-    case EXT4_SUPER_MAGIC:
-        return "ext2/3/4";
-    case XFS_SUPER_MAGIC:
-        return "xfs";
-    case BTRFS_SUPER_MAGIC:
-        return "btrfs";
-    case TMPFS_MAGIC:
-        return "tmpfs";
-    case F2FS_SUPER_MAGIC:
-        return "f2fs";
-    case NFS_SUPER_MAGIC:
-        return "nfs";
-    case OVERLAYFS_SUPER_MAGIC:
-        return "overlay";
-    default:
-        return "unknown";
-    }
-}
-
 /* Fills fstype, fs_block_size, group_blocks, group_source and lw->first_data_block. */
 static void layout_fs_probe(struct layout_walk *lw, int dirfd)
 {
     struct layout_result *r = lw->out;
-    struct statfs sfs;
-    bool have_sfs = fstatfs(dirfd, &sfs) == 0;
-
     struct target_info *t = calloc(1, sizeof *t);
-    char proc[64], ignored[256];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", dirfd);
+    char path[PATH_MAX], ignored[256];
     err_capture_begin(ignored, sizeof ignored); /* fstype is descriptive: no noise */
-    bool have_t = t && meas_target_probe(proc, t) == 0 && t->fstype[0];
+    bool have_t = t && os_fd_path(dirfd, path, sizeof path) == 0 &&
+                  meas_target_probe(path, t) == 0 && t->fstype[0] && strcmp(t->fstype, "unknown");
     err_capture_end();
-    snprintf(r->fstype, sizeof r->fstype, "%s",
-             have_t     ? t->fstype
-             : have_sfs ? layout_magic_name((unsigned long)sfs.f_type)
-                        : "unknown");
-
-    int bsz = 0;
-    if (ioctl(dirfd, FIGETBSZ, &bsz) == 0 && bsz > 0)
-        r->fs_block_size = (uint64_t)bsz;
-    else if (have_sfs && sfs.f_bsize > 0)
-        r->fs_block_size = (uint64_t)sfs.f_bsize;
-    else
-        r->fs_block_size = 4096;
-    lw->bs = r->fs_block_size;
-
-    snprintf(r->group_source, sizeof r->group_source, "n/a");
-    if (have_sfs && (unsigned long)sfs.f_type == EXT4_SUPER_MAGIC) {
-        uint64_t bpg, first;
-        if (layout_ext_superblock(lw->dev, have_t ? t->device : "", lw->bs, &bpg, &first) == 0) {
-            r->group_blocks = bpg;
-            lw->first_data_block = first;
-            snprintf(r->group_source, sizeof r->group_source, "superblock");
-        } else {
-            /* mke2fs: one block bitmap block per group, so 8 * block size blocks; the first
-             * data block is 1 with 1 KiB blocks (the boot block), else 0. */
-            r->group_blocks = 8 * lw->bs;
-            lw->first_data_block = lw->bs == 1024 ? 1 : 0;
-            snprintf(r->group_source, sizeof r->group_source, "mke2fs default");
-        }
-    }
-#ifdef LAYOUT_HAVE_XFS
-    if (have_sfs && (unsigned long)sfs.f_type == XFS_SUPER_MAGIC) {
-        struct xfs_fsop_geom geo;
-        memset(&geo, 0, sizeof geo);
-        if (ioctl(dirfd, XFS_IOC_FSGEOMETRY, &geo) == 0 && geo.agblocks > 0 &&
-            geo.blocksize == lw->bs) {
-            /* FIEMAP's physical addresses on xfs are linear: AG g starts at g * agblocks. */
-            r->group_blocks = geo.agblocks;
-            lw->first_data_block = 0;
-            snprintf(r->group_source, sizeof r->group_source, "xfs geometry");
-        }
-    }
-#endif
+    struct os_fs_geometry g;
+    os_fs_geometry(dirfd, lw->dev, have_t ? t->device : "", &g);
+    snprintf(r->fstype, sizeof r->fstype, "%s", have_t ? t->fstype : g.type);
+    r->fs_block_size = lw->bs = g.block_size;
+    r->group_blocks = g.group_blocks;
+    lw->first_data_block = g.first_data_block;
+    snprintf(r->group_source, sizeof r->group_source, "%s", g.group_source);
     free(t);
 }
 
@@ -555,13 +410,8 @@ int layout_scan(int dirfd, struct layout_result *out)
     struct layout_walk lw;
     memset(&lw, 0, sizeof lw);
     lw.out = out;
-    char proc[64];
-    snprintf(proc, sizeof proc, "/proc/self/fd/%d", dirfd);
-    ssize_t n = readlink(proc, lw.root, sizeof lw.root - 1);
-    if (n <= 0)
+    if (os_fd_path(dirfd, lw.root, sizeof lw.root) < 0)
         snprintf(lw.root, sizeof lw.root, ".");
-    else
-        lw.root[n] = '\0';
 
     struct stat st;
     if (fstat(dirfd, &st) < 0)
@@ -571,8 +421,8 @@ int layout_scan(int dirfd, struct layout_result *out)
     lw.dev = st.st_dev;
     layout_fs_probe(&lw, dirfd);
 
-    lw.fm = calloc(1, sizeof *lw.fm + LAYOUT_FIEMAP_EXTENTS * sizeof(struct fiemap_extent));
-    if (!lw.fm)
+    lw.ext = os_extent_reader_new();
+    if (!lw.ext)
         return error("out of memory");
     /* A fresh fd of our own, so getdents starts at the beginning whatever the caller did. */
     int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -605,7 +455,7 @@ int layout_scan(int dirfd, struct layout_result *out)
         out->dir_gap_median_blocks = layout_median(lw.gap.v, lw.gap.n);
         out->dir_groups_median = out->group_blocks ? layout_median(lw.groups.v, lw.groups.n) : -1;
     }
-    free(lw.fm);
+    os_extent_reader_free(lw.ext);
     free(lw.spread.v);
     free(lw.gap.v);
     free(lw.groups.v);

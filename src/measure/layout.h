@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <linux/fiemap.h>
+#include "os/extents.h"
 
 
 /* Buckets of the extents-per-file histogram. */
@@ -42,11 +42,10 @@ enum { LAYOUT_HIST_1, LAYOUT_HIST_2_4, LAYOUT_HIST_5_16, LAYOUT_HIST_MORE, LAYOU
 
 /* Extent flags that make an extent's location unusable for the score and locality. */
 #define LAYOUT_EXCLUDED_FLAGS                                                                      \
-    (FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC | FIEMAP_EXTENT_ENCODED |                      \
-     FIEMAP_EXTENT_NOT_ALIGNED | FIEMAP_EXTENT_DATA_INLINE | FIEMAP_EXTENT_DATA_TAIL |             \
-     FIEMAP_EXTENT_UNWRITTEN)
+    (OS_EXTENT_UNKNOWN | OS_EXTENT_DELALLOC | OS_EXTENT_ENCODED | OS_EXTENT_NOT_ALIGNED |          \
+     OS_EXTENT_DATA_INLINE | OS_EXTENT_DATA_TAIL | OS_EXTENT_UNWRITTEN)
 
-/* One extent as FIEMAP reports it: byte offsets and length, FIEMAP_EXTENT_* flags. */
+/* One extent as FIEMAP reports it: byte offsets and length, OS_EXTENT_* (FIEMAP) flags. */
 struct layout_extent {
     uint64_t logical;
     uint64_t physical;

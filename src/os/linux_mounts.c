@@ -1,4 +1,5 @@
-/* linux_mounts.c — os_mount_find on Linux: /proc/self/mountinfo, parsed line by line.
+/* linux_mounts.c — mounts.h on Linux: /proc/self/mountinfo, parsed line by line, and
+ * /proc/self/fd for the path of an open file.
  *
  * The mount whose mount point is the longest prefix of the path wins; of mounts stacked on
  * the same point the last one listed (the visible one) wins.
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 /* Copies src into dst[size], truncating; always NUL-terminated. */
 static void copy_str(char *dst, size_t size, const char *src)
@@ -130,3 +132,13 @@ int os_mount_find(const char *path, bool want_dev, dev_t dev, struct os_mount *o
     return found_dev || best_any ? 0 : 1;
 }
 
+int os_fd_path(int fd, char *buf, size_t len)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd);
+    ssize_t n = readlink(proc, buf, len - 1);
+    if (n <= 0)
+        return -1;
+    buf[n] = '\0';
+    return 0;
+}

@@ -7,6 +7,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 struct os_mount {
@@ -22,5 +23,9 @@ struct os_mount {
  * own st_dev) takes the longest prefix of all. 0 when found, 1 when none, -1 with errno set
  * when the mount table cannot be read (ENOSYS: the POSIX fallback has none). */
 int os_mount_find(const char *path, bool want_dev, dev_t dev, struct os_mount *out);
+
+/* The path of what open fd refers to (/proc/self/fd/N on Linux), into buf: 0, or -1 with
+ * errno (ENOSYS in the POSIX fallback; callers then name it otherwise). */
+int os_fd_path(int fd, char *buf, size_t len);
 
 #endif

@@ -7,7 +7,8 @@
  * old stream) and closed when readdir reports the end. A walk abandoned before the end
  * leaves its stream in the table until it is evicted (the oldest goes when the table is
  * full), so at most OS_DIRENT_STREAMS extra fds per thread stay open. An entry that does not
- * fit into the rest of the buffer waits for the next call.
+ * fit into the rest of the buffer waits for the next call; a buffer too small for a single
+ * entry fails with EINVAL, as Linux's getdents64 does.
  */
 #include "os/dirent.h"
 
@@ -128,6 +129,10 @@ long os_getdents(int dirfd, void *buf, size_t len)
         if (!pack(buf, len, &used, e)) {
             /* readdir's entry stays valid until the next readdir on this stream. */
             s->pending = e;
+            if (!used) { /* the buffer cannot hold even one entry, as getdents64 says */
+                errno = EINVAL;
+                return -1;
+            }
             return (long)used;
         }
     }

@@ -15,6 +15,8 @@
 
 #include "phase/phase.h"
 
+#include "os/pipe.h"
+
 #define TAIL_MAX 400
 
 /* Keeps the last TAIL_MAX bytes seen in tail (a ring flattened at the end). */
@@ -53,7 +55,7 @@ static const char *last_line(struct tail *t)
 int phase_run_command(const char *command, char *why, size_t len)
 {
     int pfd[2];
-    if (pipe2(pfd, O_CLOEXEC) < 0) {
+    if (os_pipe_cloexec(pfd) < 0) {
         snprintf(why, len, "cannot make a pipe: %s", strerror(errno));
         return -1;
     }

@@ -146,11 +146,14 @@ static int list_add(struct wl_list *l, const char *name, unsigned char type)
     return 0;
 }
 
-/* qsort_r (glibc): the names live in the listing's arena, passed as the context. */
-static int cmp_ent(const void *a, const void *b, void *names)
+/* The names live in the listing's arena. qsort_r's argument order differs between glibc and
+ * the BSDs, so the arena reaches the comparison through a thread-local for the sort. */
+static _Thread_local const char *cmp_names;
+
+static int cmp_ent(const void *a, const void *b)
 {
     const struct wl_ent *x = a, *y = b;
-    return strcmp((const char *)names + x->name_off, (const char *)names + y->name_off);
+    return strcmp(cmp_names + x->name_off, cmp_names + y->name_off);
 }
 
 /* Appends "/name" to the path for messages; returns the old length to restore. */
@@ -190,8 +193,10 @@ static int list_dir(struct walk_state *s, int fd, struct wl_list *l)
     dirscan_pop(&s->ds);
     if (r < 0)
         return walk_fail(s, "readdir", NULL, r);
-    if (l->n > 1)
-        qsort_r(l->ent, l->n, sizeof *l->ent, cmp_ent, l->names);
+    if (l->n > 1) {
+        cmp_names = l->names;
+        qsort(l->ent, l->n, sizeof *l->ent, cmp_ent);
+    }
     for (size_t i = 0; i < l->n; i++) {
         struct wl_ent *en = &l->ent[i];
         if (!s->wk->stat_all && en->type != DT_UNKNOWN)

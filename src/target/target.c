@@ -7,12 +7,13 @@
  * - Targets live in a small static registry, not on the heap, and each records which steps of
  *   its set-up succeeded. target_destroy() undoes exactly those, in reverse order, clearing
  *   each flag as it goes, so it is idempotent, safe on a partial set-up, may be re-entered
- *   after a second signal, and needs no allocation (only umount2, open, ioctl, close, unlink,
+ *   after a second signal, and needs no allocation (only umount, open, ioctl, close, unlink,
  *   rmdir and nanosleep; error() only when something cannot be released).
  * - The loop device is attached without LO_FLAGS_AUTOCLEAR: we detach it ourselves, and only
  *   if it is still backed by our image.
  * - Create and destroy are called from one thread; the registry has no lock.
- * The safety checks for real devices are in target_check.c (target_check_device()).
+ * The safety checks for real devices, loop devices and mount calls are the system's:
+ * os/devcheck.h, os/loop.h and os/mount.h.
  */
 #include "target/target.h"
 
@@ -20,22 +21,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/loop.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/ioctl.h>
-#include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/err.h"
-#include "target/target_internal.h"
+#include "os/devcheck.h"
+#include "os/loop.h"
+#include "os/mount.h"
+#include "os/pipe.h"
 
 #define TARGET_MAX 8
 #define TARGET_DATA_MAX 4096 /* mount(2) data is at most a page */
@@ -71,28 +71,6 @@ static void target_join(char out[PATH_MAX], const char *dir, const char *name)
     memcpy(out, dir, n);
     out[n] = '/';
     memcpy(out + n + 1, name, m + 1);
-}
-
-/* Reads the first line of a small file into buf without its newline. 0 or -1 (errno).
- * Shared with target_check.c (see target_internal.h). */
-int target_read_line(const char *path, char *buf, size_t len)
-{
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -1;
-    ssize_t n;
-    do
-        n = read(fd, buf, len - 1);
-    while (n < 0 && errno == EINTR);
-    int e = errno;
-    close(fd);
-    if (n < 0) {
-        errno = e;
-        return -1;
-    }
-    buf[n] = '\0';
-    buf[strcspn(buf, "\n")] = '\0';
-    return 0;
 }
 
 /* ---- sizes and mount options ---- */
@@ -136,72 +114,9 @@ int target_parse_size(const char *s, uint64_t *out)
     return 0;
 }
 
-/* The option words mount(2) takes as flags: set or clear. */
-static const struct {
-    const char *name;
-    unsigned long set, clear;
-} target_mflags[] = {
-    {"ro", MS_RDONLY, 0},
-    {"rw", 0, MS_RDONLY},
-    {"sync", MS_SYNCHRONOUS, 0},
-    {"async", 0, MS_SYNCHRONOUS},
-    {"dirsync", MS_DIRSYNC, 0},
-    {"noatime", MS_NOATIME, 0},
-    {"atime", 0, MS_NOATIME},
-    {"nodiratime", MS_NODIRATIME, 0},
-    {"diratime", 0, MS_NODIRATIME},
-    {"relatime", MS_RELATIME, 0},
-    {"norelatime", 0, MS_RELATIME},
-    {"strictatime", MS_STRICTATIME, 0},
-    {"nostrictatime", 0, MS_STRICTATIME},
-    {"lazytime", MS_LAZYTIME, 0},
-    {"nolazytime", 0, MS_LAZYTIME},
-    {"nodev", MS_NODEV, 0},
-    {"dev", 0, MS_NODEV},
-    {"nosuid", MS_NOSUID, 0},
-    {"suid", 0, MS_NOSUID},
-    {"noexec", MS_NOEXEC, 0},
-    {"exec", 0, MS_NOEXEC},
-    {"mand", MS_MANDLOCK, 0},
-    {"nomand", 0, MS_MANDLOCK},
-    {"iversion", MS_I_VERSION, 0},
-    {"noiversion", 0, MS_I_VERSION},
-    {"silent", MS_SILENT, 0},
-    {"loud", 0, MS_SILENT},
-    {"defaults", 0, 0},
-    {NULL, 0, 0},
-};
-
 int target_parse_mount_opts(const char *opts, unsigned long *flags, char *data, size_t len)
 {
-    *flags = 0;
-    if (len)
-        data[0] = '\0';
-    if (!opts)
-        return 0;
-    size_t used = 0;
-    for (const char *p = opts; *p;) {
-        size_t n = strcspn(p, ",");
-        size_t i;
-        for (i = 0; target_mflags[i].name; i++)
-            if (strlen(target_mflags[i].name) == n && !strncmp(p, target_mflags[i].name, n))
-                break;
-        if (target_mflags[i].name) {
-            *flags = (*flags & ~target_mflags[i].clear) | target_mflags[i].set;
-        } else if (n) {
-            if (used + (used > 0) + n + 1 > len)
-                return -1;
-            if (used)
-                data[used++] = ',';
-            memcpy(data + used, p, n);
-            used += n;
-            data[used] = '\0';
-        }
-        p += n;
-        if (*p == ',')
-            p++;
-    }
-    return 0;
+    return os_mount_parse_opts(opts, flags, data, len);
 }
 
 /* ---- file-system types: mkfs programs and kernel support ---- */
@@ -253,45 +168,6 @@ static int target_mkfs_missing(const char *prog, const char *fs)
                  fs);
 }
 
-/* True unless we know the kernel cannot mount fs: it is neither in /proc/filesystems nor
- * loadable (modules.alias has no fs-<name>). Without modules.alias we cannot know. */
-static bool target_kernel_has_fs(const char *fs, char *why, size_t len)
-{
-    FILE *f = fopen("/proc/filesystems", "re");
-    char line[256];
-    if (f) {
-        while (fgets(line, sizeof line, f)) {
-            char *name = strrchr(line, '\t');
-            name = name ? name + 1 : line;
-            name[strcspn(name, "\n")] = '\0';
-            if (!strcmp(name, fs)) {
-                fclose(f);
-                return true;
-            }
-        }
-        fclose(f);
-    }
-    char rel[128], path[PATH_MAX];
-    if (target_read_line("/proc/sys/kernel/osrelease", rel, sizeof rel) < 0)
-        return true;
-    snprintf(path, sizeof path, "/lib/modules/%s/modules.alias", rel);
-    f = fopen(path, "re");
-    if (!f)
-        return true;
-    char want[64];
-    int wn = snprintf(want, sizeof want, "alias fs-%s ", fs);
-    bool found = false;
-    while (!found && fgets(line, sizeof line, f))
-        found = !strncmp(line, want, (size_t)wn);
-    fclose(f);
-    if (!found)
-        snprintf(why, len,
-                 "the running kernel (%s) does not support the file system %s: it is "
-                 "not in /proc/filesystems and there is no module for it",
-                 rel, fs);
-    return found;
-}
-
 int target_check_fstype(const char *fstype)
 {
     if (!fstype || !*fstype || strlen(fstype) >= 32 || strpbrk(fstype, "/ \t,"))
@@ -300,129 +176,8 @@ int target_check_fstype(const char *fstype)
     snprintf(prog, sizeof prog, "mkfs.%s", fstype);
     if (target_find_prog(prog, path, sizeof path) < 0)
         return target_mkfs_missing(prog, fstype);
-    if (!target_kernel_has_fs(fstype, why, sizeof why))
+    if (!os_fs_supported(fstype, why, sizeof why))
         return error("%s", why);
-    return 0;
-}
-
-/* ---- loop devices ---- */
-
-/* Attaches t->image to a free loop device (LOOP_CONFIGURE, or LOOP_SET_FD + SET_STATUS64
- * where the kernel refuses it), retrying when another process takes the same free device
- * first. 0 or -1 after error(). */
-static int target_loop_attach(struct target *t)
-{
-    int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
-    if (ctl < 0)
-        return error_errno("cannot open /dev/loop-control (is the loop module loaded?)");
-    int img = open(t->image, O_RDWR | O_CLOEXEC);
-    if (img < 0) {
-        close(ctl);
-        return error_errno("cannot open %s", t->image);
-    }
-    struct loop_config cfg;
-    memset(&cfg, 0, sizeof cfg);
-    cfg.fd = (unsigned)img;
-    snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "%s", t->image);
-    bool configure = true, raced = false;
-    int rc = -1;
-    for (int attempt = 0; attempt < 50 && rc < 0; attempt++) {
-        raced = false;
-        int nr = ioctl(ctl, LOOP_CTL_GET_FREE);
-        if (nr < 0) {
-            error_errno("no free loop device (LOOP_CTL_GET_FREE)");
-            break;
-        }
-        snprintf(t->device, sizeof t->device, "/dev/loop%d", nr);
-        int fd = -1;
-        for (int i = 0; i < 20 && fd < 0; i++) {
-            fd = open(t->device, O_RDWR | O_CLOEXEC);
-            if (fd < 0 && errno == ENOENT)
-                target_sleep_ms(10); /* devtmpfs may be a moment late */
-            else if (fd < 0)
-                break;
-        }
-        if (fd < 0) {
-            error_errno("cannot open %s", t->device);
-            break;
-        }
-        int r = -1;
-        if (configure) {
-            r = ioctl(fd, LOOP_CONFIGURE, &cfg);
-            if (r < 0 && (errno == EINVAL || errno == ENOTTY))
-                configure = false; /* before Linux 5.8 */
-        }
-        if (!configure) {
-            r = ioctl(fd, LOOP_SET_FD, img);
-            if (r == 0 && ioctl(fd, LOOP_SET_STATUS64, &cfg.info) < 0) {
-                int e = errno;
-                ioctl(fd, LOOP_CLR_FD, 0);
-                close(fd);
-                error_num(e, "cannot set up %s for %s (LOOP_SET_STATUS64)", t->device, t->image);
-                break;
-            }
-        }
-        int e = errno;
-        close(fd);
-        if (r == 0) {
-            rc = 0;
-        } else if (e == EBUSY) {
-            raced = true; /* another process took it first: ask again */
-            target_sleep_ms(5);
-        } else {
-            error_num(e, "cannot attach %s to %s", t->image, t->device);
-            break;
-        }
-    }
-    if (raced)
-        error("cannot attach %s: every free loop device was taken by others", t->image);
-    close(img);
-    close(ctl);
-    if (rc == 0)
-        t->loop_attached = true;
-    else
-        t->device[0] = '\0';
-    return rc;
-}
-
-/* Detaches our loop device if it is still backed by our image. The kernel may hold it for a
- * moment after umount: EBUSY is retried. 0 or -1 after error(). */
-static int target_loop_detach(struct target *t)
-{
-    int fd = open(t->device, O_RDWR | O_CLOEXEC);
-    if (fd < 0)
-        return error_errno("cannot open %s to detach it", t->device);
-    struct loop_info64 info;
-    if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0) {
-        int e = errno;
-        close(fd);
-        if (e == ENXIO) { /* not attached any more */
-            t->loop_attached = false;
-            return 0;
-        }
-        return error_num(e, "cannot query %s", t->device);
-    }
-    /* lo_device is the kernel's encoding (new_encode_dev), not necessarily glibc's dev_t */
-    unsigned lo_major = (unsigned)((info.lo_device & 0xfff00) >> 8);
-    unsigned lo_minor = (unsigned)((info.lo_device & 0xff) | ((info.lo_device >> 12) & 0xfff00));
-    if (lo_major != major(t->image_dev) || lo_minor != minor(t->image_dev) ||
-        info.lo_inode != t->image_ino) {
-        close(fd);
-        t->loop_attached = false; /* someone else's now: leave it alone */
-        return 0;
-    }
-    int r = -1, e = 0;
-    for (int i = 0; i < 50; i++) {
-        r = ioctl(fd, LOOP_CLR_FD, 0);
-        e = errno;
-        if (r == 0 || e != EBUSY)
-            break;
-        target_sleep_ms(100);
-    }
-    close(fd);
-    if (r < 0 && e != ENXIO)
-        return error_num(e, "cannot detach %s (LOOP_CLR_FD)", t->device);
-    t->loop_attached = false;
     return 0;
 }
 
@@ -517,8 +272,10 @@ struct target *target_create(const struct target_spec *spec)
     }
     t->mnt_made = true;
     if (image) {
-        if (target_make_image(t, spec->image_bytes) < 0 || target_loop_attach(t) < 0)
+        if (target_make_image(t, spec->image_bytes) < 0 ||
+            os_loop_attach(t->image, t->device, sizeof t->device) < 0)
             goto fail;
+        t->loop_attached = true;
     } else {
         snprintf(t->device, sizeof t->device, "%s", spec->device);
     }
@@ -588,9 +345,9 @@ int target_mkfs(struct target *t)
     argv[argc] = NULL;
 
     int out[2], ex[2]; /* the child's output; its exec errno (closed on exec) */
-    if (pipe2(out, O_CLOEXEC) < 0)
+    if (os_pipe_cloexec(out) < 0)
         return error_errno("cannot run %s: pipe", prog);
-    if (pipe2(ex, O_CLOEXEC) < 0) {
+    if (os_pipe_cloexec(ex) < 0) {
         close(out[0]);
         close(out[1]);
         return error_errno("cannot run %s: pipe", prog);
@@ -660,12 +417,12 @@ int target_mount(struct target *t, const char *mount_opts)
     unsigned long flags;
     char data[TARGET_DATA_MAX];
     const char *shown = mount_opts ? mount_opts : "defaults";
-    if (target_parse_mount_opts(mount_opts, &flags, data, sizeof data) < 0)
+    if (os_mount_parse_opts(mount_opts, &flags, data, sizeof data) < 0)
         return error("mount options too long: '%s'", shown);
-    if (mount(t->device, t->mnt, t->fstype, flags, data[0] ? data : NULL) < 0) {
+    if (os_mount(t->device, t->mnt, t->fstype, flags, data[0] ? data : NULL) < 0) {
         int e = errno;
         char why[256];
-        if (e == ENODEV && !target_kernel_has_fs(t->fstype, why, sizeof why))
+        if (e == ENODEV && !os_fs_supported(t->fstype, why, sizeof why))
             return error("cannot mount %s: %s", t->device, why);
         if (e == ENODEV)
             return error("cannot mount %s: the kernel does not support the file system %s "
@@ -684,7 +441,7 @@ int target_umount(struct target *t)
     if (!t->mounted)
         return 0;
     for (int i = 0;; i++) {
-        if (umount2(t->mnt, UMOUNT_NOFOLLOW) == 0)
+        if (os_umount(t->mnt, false) == 0)
             break;
         if (errno == EINVAL) { /* not a mount point any more: someone unmounted it */
             warning("%s was no longer mounted", t->mnt);
@@ -721,22 +478,26 @@ int target_destroy(struct target *t)
     int rc = 0;
     if (t->mounted) {
         for (int i = 0; i <= 10 && t->mounted; i++) {
-            if (umount2(t->mnt, UMOUNT_NOFOLLOW) == 0 || errno == EINVAL)
+            if (os_umount(t->mnt, false) == 0 || errno == EINVAL)
                 t->mounted = false;
             else if (errno == EBUSY)
                 target_sleep_ms(100);
             else
                 break;
         }
-        if (t->mounted && umount2(t->mnt, MNT_DETACH | UMOUNT_NOFOLLOW) == 0) {
+        if (t->mounted && os_umount(t->mnt, true) == 0) {
             warning("%s was busy: detached it lazily", t->mnt);
             t->mounted = false;
         }
         if (t->mounted)
             rc = error_errno("cannot unmount %s", t->mnt);
     }
-    if (t->loop_attached && !t->mounted && target_loop_detach(t) < 0)
-        rc = -1;
+    if (t->loop_attached && !t->mounted) {
+        if (os_loop_detach(t->device, t->image_dev, t->image_ino) < 0)
+            rc = -1;
+        else
+            t->loop_attached = false;
+    }
     if (t->image_made) {
         if (unlink(t->image) < 0 && errno != ENOENT)
             rc = error_errno("cannot remove the image %s", t->image);
@@ -767,4 +528,9 @@ int target_destroy_all(void)
         if (target_reg[i].in_use && target_destroy(&target_reg[i]) < 0)
             rc = -1;
     return rc;
+}
+
+int target_check_device(const char *dev, bool force)
+{
+    return os_device_check(dev, force);
 }

@@ -4,7 +4,7 @@
  * Privacy invariant: nothing derived from a name or from content leaves shape_capture()
  * except the length of each name. The INI file holds counts only.
  *
- * Capture walks depth first with one open directory fd and one getdents64 buffer per
+ * Capture walks depth first with one open directory fd and one os_getdents buffer per
  * level, so memory grows with the depth of the tree, never with its width. Directories are
  * opened with O_NOFOLLOW relative to their parent and compared by st_dev with the root, so
  * a symlink is never followed and a mount point is never entered.
@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "os/dirent.h"
 #include "tree/tree.h"
 
 #define DENTS_BUF (32 * 1024)
@@ -193,7 +194,7 @@ int shape_capture(const char *dir, struct shape *out)
     while (rc == 0 && w.n > 0) {
         struct walk_level *l = &w.lv[w.n - 1];
         if (l->pos >= l->filled) {
-            ssize_t got = getdents64(l->fd, l->buf, DENTS_BUF);
+            long got = os_getdents(l->fd, l->buf, DENTS_BUF);
             if (got < 0) {
                 rc = error_errno("capture: cannot read directory %.*s", (int)l->pathlen, w.path);
                 break;
@@ -205,7 +206,7 @@ int shape_capture(const char *dir, struct shape *out)
             l->filled = got;
             l->pos = 0;
         }
-        struct dirent64 *de = (struct dirent64 *)(void *)(l->buf + l->pos);
+        const struct os_dirent *de = os_dirent_at(l->buf, (size_t)l->pos);
         l->pos += de->d_reclen;
         const char *nm = de->d_name;
         if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))

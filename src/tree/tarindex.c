@@ -98,6 +98,14 @@ static int add_name(struct scan *s, const char *str, size_t len, uint32_t *off)
     return 0;
 }
 
+/* Length of path's parent (the part before its last '/'), 0 for a top-level name. */
+static size_t parent_len(const char *path, size_t len)
+{
+    while (len > 0 && path[len - 1] != '/')
+        len--;
+    return len ? len - 1 : 0;
+}
+
 /* A new entry for s->path[0..len) (NULL when frozen). -1 in *rc when out of memory. */
 static struct tix_ent *add_ent(struct scan *s, size_t len, enum tix_kind kind, int *rc)
 {
@@ -122,9 +130,9 @@ static struct tix_ent *add_ent(struct scan *s, size_t len, enum tix_kind kind, i
     e->path = off;
     e->kind = (uint8_t)kind;
     e->parent = TIX_ROOT;
-    const char *sl = memrchr(s->path, '/', len);
-    if (sl) {
-        struct tarent_slot *p = tarent_set_find(&s->ns, s->path, (size_t)(sl - s->path));
+    size_t plen = parent_len(s->path, len);
+    if (plen) {
+        struct tarent_slot *p = tarent_set_find(&s->ns, s->path, plen);
         e->parent = (uint32_t)(p->val - 1);
     }
     return e;
@@ -206,12 +214,6 @@ static int make_parents(struct scan *s, size_t plen)
             return -1;
     }
     return 0;
-}
-
-static size_t parent_len(const char *path, size_t len)
-{
-    const char *sl = memrchr(path, '/', len);
-    return sl ? (size_t)(sl - path) : 0;
 }
 
 static void set_times(struct archive_entry *ent, struct timespec t[2], uint8_t *flags)

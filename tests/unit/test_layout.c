@@ -33,7 +33,7 @@ static struct layout_extent ext(uint64_t lb, uint64_t pb, uint64_t n, uint32_t f
 static void test_one_contiguous_extent(void **state)
 {
     (void)state;
-    struct layout_extent e[] = {ext(0, 1000, 256, FIEMAP_EXTENT_LAST)};
+    struct layout_extent e[] = {ext(0, 1000, 256, OS_EXTENT_LAST)};
     uint64_t pairs, contig;
     assert_true(layout_score_of(e, 1, BS, &pairs, &contig) == 1.0);
     assert_int_equal(pairs, 255);
@@ -44,7 +44,7 @@ static void test_two_extents_with_gap(void **state)
 {
     (void)state;
     /* 100 blocks: 40 at 1000, then 60 at 5000: one of the 99 pairs is broken. */
-    struct layout_extent e[] = {ext(0, 1000, 40, 0), ext(40, 5000, 60, FIEMAP_EXTENT_LAST)};
+    struct layout_extent e[] = {ext(0, 1000, 40, 0), ext(40, 5000, 60, OS_EXTENT_LAST)};
     uint64_t pairs, contig;
     double s = layout_score_of(e, 2, BS, &pairs, &contig);
     assert_int_equal(pairs, 99);
@@ -56,7 +56,7 @@ static void test_split_but_adjacent(void **state)
 {
     (void)state;
     /* Two extents that touch physically (an extent-length limit split) are contiguous. */
-    struct layout_extent e[] = {ext(0, 1000, 32, 0), ext(32, 1032, 32, FIEMAP_EXTENT_LAST)};
+    struct layout_extent e[] = {ext(0, 1000, 32, 0), ext(32, 1032, 32, OS_EXTENT_LAST)};
     assert_true(layout_score_of(e, 2, BS, NULL, NULL) == 1.0);
 }
 
@@ -66,7 +66,7 @@ static void test_interleaved(void **state)
     /* Every 16 blocks the file jumps over 16 blocks of another file: 4 breaks in 63 pairs. */
     struct layout_extent e[4];
     for (unsigned i = 0; i < 4; i++)
-        e[i] = ext(i * 16, 2000 + i * 32, 16, i == 3 ? FIEMAP_EXTENT_LAST : 0);
+        e[i] = ext(i * 16, 2000 + i * 32, 16, i == 3 ? OS_EXTENT_LAST : 0);
     uint64_t pairs, contig;
     double s = layout_score_of(e, 4, BS, &pairs, &contig);
     assert_int_equal(pairs, 63);
@@ -77,7 +77,7 @@ static void test_interleaved(void **state)
 static void test_backwards_is_not_contiguous(void **state)
 {
     (void)state;
-    struct layout_extent e[] = {ext(0, 5000, 10, 0), ext(10, 4990, 10, FIEMAP_EXTENT_LAST)};
+    struct layout_extent e[] = {ext(0, 5000, 10, 0), ext(10, 4990, 10, OS_EXTENT_LAST)};
     uint64_t pairs, contig;
     layout_score_of(e, 2, BS, &pairs, &contig);
     assert_int_equal(pairs, 19);
@@ -88,21 +88,21 @@ static void test_hole_is_skipped(void **state)
 {
     (void)state;
     /* Logical hole between the extents, physically back to back: still contiguous. */
-    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(50, 110, 10, FIEMAP_EXTENT_LAST)};
+    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(50, 110, 10, OS_EXTENT_LAST)};
     assert_true(layout_score_of(e, 2, BS, NULL, NULL) == 1.0);
 }
 
 static void test_single_block_and_empty(void **state)
 {
     (void)state;
-    struct layout_extent one[] = {ext(0, 7, 1, FIEMAP_EXTENT_LAST)};
+    struct layout_extent one[] = {ext(0, 7, 1, OS_EXTENT_LAST)};
     uint64_t pairs = 9, contig = 9;
     assert_true(layout_score_of(one, 1, BS, &pairs, &contig) < 0);
     assert_int_equal(pairs, 0);
     assert_int_equal(contig, 0);
     assert_true(layout_score_of(NULL, 0, BS, NULL, NULL) < 0);
     /* A partial last block counts as a block: 5000 bytes are two blocks, one pair. */
-    struct layout_extent partial = {0, 8 * BS, 5000, FIEMAP_EXTENT_LAST};
+    struct layout_extent partial = {0, 8 * BS, 5000, OS_EXTENT_LAST};
     assert_true(layout_score_of(&partial, 1, BS, &pairs, NULL) == 1.0);
     assert_int_equal(pairs, 1);
 }
@@ -112,8 +112,8 @@ static void test_excluded_extents(void **state)
     (void)state;
     /* An unwritten extent in the middle is excluded and breaks the chain: the block after it
      * is neither a gap nor contiguous. */
-    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(10, 110, 10, FIEMAP_EXTENT_UNWRITTEN),
-                                ext(20, 9000, 10, FIEMAP_EXTENT_LAST)};
+    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(10, 110, 10, OS_EXTENT_UNWRITTEN),
+                                ext(20, 9000, 10, OS_EXTENT_LAST)};
     struct layout_file f;
     layout_file_begin(&f);
     for (unsigned i = 0; i < 3; i++)
@@ -126,14 +126,14 @@ static void test_excluded_extents(void **state)
     assert_int_equal(f.first_block, 100);
 
     /* Inline, unknown and delalloc data: no located block, no first block. */
-    static const uint32_t bad[] = {FIEMAP_EXTENT_DATA_INLINE,
-                                   FIEMAP_EXTENT_UNKNOWN,
-                                   FIEMAP_EXTENT_UNKNOWN | FIEMAP_EXTENT_DELALLOC,
-                                   FIEMAP_EXTENT_ENCODED,
-                                   FIEMAP_EXTENT_DATA_TAIL,
-                                   FIEMAP_EXTENT_NOT_ALIGNED};
+    static const uint32_t bad[] = {OS_EXTENT_DATA_INLINE,
+                                   OS_EXTENT_UNKNOWN,
+                                   OS_EXTENT_UNKNOWN | OS_EXTENT_DELALLOC,
+                                   OS_EXTENT_ENCODED,
+                                   OS_EXTENT_DATA_TAIL,
+                                   OS_EXTENT_NOT_ALIGNED};
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        struct layout_extent x = ext(0, 0, 3, bad[i] | FIEMAP_EXTENT_LAST);
+        struct layout_extent x = ext(0, 0, 3, bad[i] | OS_EXTENT_LAST);
         layout_file_begin(&f);
         layout_file_add(&f, &x, BS);
         assert_int_equal(f.extents_excluded, 1);
@@ -141,7 +141,7 @@ static void test_excluded_extents(void **state)
         assert_false(f.have_first);
     }
     /* Shared (reflinked) and merged extents have a real location. */
-    struct layout_extent sh = ext(0, 40, 4, FIEMAP_EXTENT_SHARED | FIEMAP_EXTENT_MERGED);
+    struct layout_extent sh = ext(0, 40, 4, OS_EXTENT_SHARED | OS_EXTENT_MERGED);
     layout_file_begin(&f);
     layout_file_add(&f, &sh, BS);
     assert_int_equal(f.extents_excluded, 0);

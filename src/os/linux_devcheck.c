@@ -1,5 +1,5 @@
-/* target_check.c — the safety checks a real block device passes before fsbench will mkfs it
- * (target_check_device(), see target.h): it is a block device with a medium; neither it nor
+/* linux_devcheck.c — the safety checks a real block device passes before fsbench will mkfs
+ * it (os_device_check(), see devcheck.h), on Linux: it is a block device with a medium; neither it nor
  * any of its partitions is mounted, swap, held by device-mapper/LVM/RAID or backing a loop
  * device; the kernel grants an exclusive open; and libblkid finds no file-system, RAID, LVM,
  * encryption or partition-table signature on it unless force.
@@ -9,7 +9,7 @@
  * is in use and, where one exists, how to release it. Only the signature check yields to
  * force.
  */
-#include "target/target.h"
+#include "os/devcheck.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,29 +27,29 @@
 #include <blkid/blkid.h>
 
 #include "base/err.h"
-#include "target/target_internal.h"
+#include "os/linux_util.h"
 
 /* "M:m" in a sysfs dev file -> dev_t. 0 or -1. */
-static int target_read_devnum(const char *path, dev_t *out)
+static int devcheck_read_devnum(const char *path, dev_t *out)
 {
     char buf[32];
     unsigned ma, mi;
-    if (target_read_line(path, buf, sizeof buf) < 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
+    if (lx_read_line(path, buf, sizeof buf) < 0 || sscanf(buf, "%u:%u", &ma, &mi) != 2)
         return -1;
     *out = makedev(ma, mi);
     return 0;
 }
 
-#define TARGET_MAX_PARTS 64
+#define DEVCHECK_MAX_PARTS 64
 
 /* The device and its partitions: what must not be in use. */
-struct target_devset {
+struct devcheck_devset {
     size_t n;
-    dev_t dev[TARGET_MAX_PARTS + 1];
-    char name[TARGET_MAX_PARTS + 1][64]; /* sysfs name: "sda", "sda1" */
+    dev_t dev[DEVCHECK_MAX_PARTS + 1];
+    char name[DEVCHECK_MAX_PARTS + 1][64]; /* sysfs name: "sda", "sda1" */
 };
 
-static bool target_devset_has(const struct target_devset *s, dev_t d, size_t *at)
+static bool devcheck_devset_has(const struct devcheck_devset *s, dev_t d, size_t *at)
 {
     for (size_t i = 0; i < s->n; i++)
         if (s->dev[i] == d) {
@@ -61,7 +61,7 @@ static bool target_devset_has(const struct target_devset *s, dev_t d, size_t *at
 }
 
 /* Fills s with the device and its partitions from /sys/dev/block/M:m. */
-static void target_devset_fill(struct target_devset *s, dev_t rdev)
+static void devcheck_devset_fill(struct devcheck_devset *s, dev_t rdev)
 {
     char sys[128], path[PATH_MAX], real[PATH_MAX];
     snprintf(sys, sizeof sys, "/sys/dev/block/%u:%u", major(rdev), minor(rdev));
@@ -76,14 +76,14 @@ static void target_devset_fill(struct target_devset *s, dev_t rdev)
     if (!d)
         return;
     struct dirent *e;
-    while ((e = readdir(d)) && s->n <= TARGET_MAX_PARTS) {
+    while ((e = readdir(d)) && s->n <= DEVCHECK_MAX_PARTS) {
         if (e->d_name[0] == '.')
             continue;
         snprintf(path, sizeof path, "%s/%s/partition", sys, e->d_name);
         if (access(path, F_OK) < 0)
             continue;
         snprintf(path, sizeof path, "%s/%s/dev", sys, e->d_name);
-        if (target_read_devnum(path, &s->dev[s->n]) < 0)
+        if (devcheck_read_devnum(path, &s->dev[s->n]) < 0)
             continue;
         snprintf(s->name[s->n], sizeof s->name[s->n], "%s", e->d_name);
         s->n++;
@@ -92,7 +92,7 @@ static void target_devset_fill(struct target_devset *s, dev_t rdev)
 }
 
 /* The part of a refusal that names what is in use: "it" or "its partition /dev/sda1". */
-static const char *target_which(const struct target_devset *s, size_t i, char *buf, size_t len)
+static const char *devcheck_which(const struct devcheck_devset *s, size_t i, char *buf, size_t len)
 {
     if (i == 0)
         return "it";
@@ -101,7 +101,7 @@ static const char *target_which(const struct target_devset *s, size_t i, char *b
 }
 
 /* Decodes mountinfo's octal escapes (\040 for a blank) in place. */
-static void target_unescape(char *s)
+static void devcheck_unescape(char *s)
 {
     char *o = s;
     for (; *s; s++) {
@@ -118,7 +118,7 @@ static void target_unescape(char *s)
 
 /* Refuses if the device or a partition is mounted here: by M:m or by mount source (btrfs
  * reports an anonymous M:m). 0 or -1 after error(). */
-static int target_check_mounted(const char *dev, const struct target_devset *s)
+static int devcheck_check_mounted(const char *dev, const struct devcheck_devset *s)
 {
     FILE *f = fopen("/proc/self/mountinfo", "re");
     if (!f)
@@ -133,18 +133,18 @@ static int target_check_mounted(const char *dev, const struct target_devset *s)
         if (!sep || sscanf(line, "%*s %*s %u:%u %*s %4095s", &ma, &mi, mp) != 3)
             continue;
         size_t at;
-        bool hit = target_devset_has(s, makedev(ma, mi), &at);
+        bool hit = devcheck_devset_has(s, makedev(ma, mi), &at);
         if (!hit && sscanf(sep + 3, "%*s %4095s", src) == 1 && src[0] == '/') {
             struct stat st;
-            target_unescape(src);
+            devcheck_unescape(src);
             hit =
-                stat(src, &st) == 0 && S_ISBLK(st.st_mode) && target_devset_has(s, st.st_rdev, &at);
+                stat(src, &st) == 0 && S_ISBLK(st.st_mode) && devcheck_devset_has(s, st.st_rdev, &at);
         }
         if (hit) {
-            target_unescape(mp);
+            devcheck_unescape(mp);
             rc = error("refusing to use %s: %s is mounted on %s (no flag overrides this: "
                        "unmount it first)",
-                       dev, target_which(s, at, which, sizeof which), mp);
+                       dev, devcheck_which(s, at, which, sizeof which), mp);
         }
     }
     free(line);
@@ -154,7 +154,7 @@ static int target_check_mounted(const char *dev, const struct target_devset *s)
 
 /* Refuses if the device or a partition is swap, held by device-mapper/RAID, or backs a loop
  * device. 0 or -1 after error(). */
-static int target_check_users(const char *dev, const struct target_devset *s)
+static int devcheck_check_users(const char *dev, const struct devcheck_devset *s)
 {
     char path[PATH_MAX], buf[PATH_MAX], which[96];
     FILE *f = fopen("/proc/swaps", "re");
@@ -164,11 +164,11 @@ static int target_check_users(const char *dev, const struct target_devset *s)
             buf[strcspn(buf, " \t\n")] = '\0';
             size_t at;
             if (buf[0] == '/' && stat(buf, &st) == 0 && S_ISBLK(st.st_mode) &&
-                target_devset_has(s, st.st_rdev, &at)) {
+                devcheck_devset_has(s, st.st_rdev, &at)) {
                 fclose(f);
                 return error("refusing to use %s: %s is in use as swap (no flag overrides "
                              "this: swapoff it first)",
-                             dev, target_which(s, at, which, sizeof which));
+                             dev, devcheck_which(s, at, which, sizeof which));
             }
         }
         fclose(f);
@@ -184,7 +184,7 @@ static int target_check_users(const char *dev, const struct target_devset *s)
                 closedir(d);
                 return error("refusing to use %s: %s is held by %s (device-mapper, LVM or RAID; "
                              "no flag overrides this)",
-                             dev, target_which(s, i, which, sizeof which), buf);
+                             dev, devcheck_which(s, i, which, sizeof which), buf);
             }
         if (d)
             closedir(d);
@@ -195,17 +195,17 @@ static int target_check_users(const char *dev, const struct target_devset *s)
         if (strncmp(e->d_name, "loop", 4))
             continue;
         snprintf(path, sizeof path, "/sys/block/%s/loop/backing_file", e->d_name);
-        if (target_read_line(path, buf, sizeof buf) < 0)
+        if (lx_read_line(path, buf, sizeof buf) < 0)
             continue;
         struct stat st;
         size_t at;
-        if (stat(buf, &st) == 0 && S_ISBLK(st.st_mode) && target_devset_has(s, st.st_rdev, &at)) {
+        if (stat(buf, &st) == 0 && S_ISBLK(st.st_mode) && devcheck_devset_has(s, st.st_rdev, &at)) {
             char loop[64];
             snprintf(loop, sizeof loop, "%s", e->d_name);
             closedir(d);
             return error("refusing to use %s: %s backs the loop device /dev/%s (no flag "
                          "overrides this: losetup -d /dev/%s first)",
-                         dev, target_which(s, at, which, sizeof which), loop, loop);
+                         dev, devcheck_which(s, at, which, sizeof which), loop, loop);
         }
     }
     if (d)
@@ -214,7 +214,7 @@ static int target_check_users(const char *dev, const struct target_devset *s)
 }
 
 /* Refuses a file-system, RAID, LVM, encryption or partition-table signature unless force. */
-static int target_check_signature(const char *dev, bool force)
+static int devcheck_check_signature(const char *dev, bool force)
 {
     blkid_probe pr = blkid_new_probe_from_filename(dev);
     if (!pr)
@@ -253,7 +253,7 @@ static int target_check_signature(const char *dev, bool force)
     return rc;
 }
 
-int target_check_device(const char *dev, bool force)
+int os_device_check(const char *dev, bool force)
 {
     struct stat st;
     if (!dev || !*dev)
@@ -262,9 +262,9 @@ int target_check_device(const char *dev, bool force)
         return error_errno("cannot use %s", dev);
     if (!S_ISBLK(st.st_mode))
         return error("refusing to use %s: it is not a block device", dev);
-    struct target_devset s;
-    target_devset_fill(&s, st.st_rdev);
-    if (target_check_mounted(dev, &s) < 0 || target_check_users(dev, &s) < 0)
+    struct devcheck_devset s;
+    devcheck_devset_fill(&s, st.st_rdev);
+    if (devcheck_check_mounted(dev, &s) < 0 || devcheck_check_users(dev, &s) < 0)
         return -1;
     /* The kernel's own view: an exclusive open fails while it is mounted (also in another
      * mount namespace), swap, or claimed by device-mapper or RAID. */
@@ -280,5 +280,5 @@ int target_check_device(const char *dev, bool force)
     close(fd);
     if (r == 0 && bytes == 0)
         return error("refusing to use %s: it has no medium (size 0)", dev);
-    return target_check_signature(dev, force);
+    return devcheck_check_signature(dev, force);
 }

@@ -1,0 +1,20 @@
+/* loop.h — a regular file as a block device: attaching an image to a free loop device and
+ * detaching it again, only while it is still backed by that image. Needs root. The POSIX
+ * fallback has none (the call fails with a clear line): managed images need Linux.
+ */
+#ifndef FSBENCH_OS_LOOP_H
+#define FSBENCH_OS_LOOP_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* Attaches image to a free loop device, without auto-clear (we detach it ourselves),
+ * retrying when another process takes the same free device first; its path goes into
+ * device (len bytes). 0, or -1 after error() (device ""). */
+int os_loop_attach(const char *image, char *device, size_t len);
+/* Detaches loop device `device` if it is still backed by the file image_dev/image_ino; the
+ * kernel may hold it a moment after umount (EBUSY is retried). 0 when detached, no longer
+ * attached, or backed by something else now (left alone); -1 after error(). */
+int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino);
+
+#endif

@@ -1,0 +1,19 @@
+/* posix_loop.c — loop.h with plain POSIX: no loop devices (the BSDs have md(4) and vnd(4),
+ * which a port would add here). */
+#include "os/loop.h"
+
+#include "base/err.h"
+
+int os_loop_attach(const char *image, char *device, size_t len)
+{
+    if (len)
+        device[0] = '\0';
+    return error("cannot attach %s to a block device: this build has no loop devices "
+                 "(managed images need Linux)", image);
+}
+
+int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
+{
+    (void)device, (void)image_dev, (void)image_ino;
+    return 0;
+}
