@@ -3,7 +3,8 @@
 #   ./setup.sh run    install what is missing, build, run the basic scenario in a temporary
 #                     directory and print the results table
 #   ./setup.sh test   install what is missing, then build with gcc and clang (-Werror) and pass
-#                     the whole test suite, also under AddressSanitizer and UBSan
+#                     the whole test suite, also under AddressSanitizer and UBSan; the
+#                     POSIX-only build must build and pass its unit tests
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -40,6 +41,9 @@ test)
     # clang: must build clean with -Werror; run the unit tests with it too
     make -j"$jobs" CC=clang BUILD=build-clang
     make unit CC=clang BUILD=build-clang
+    # plain POSIX calls only (where a BSD port starts): must build, unit tests must pass
+    make -j"$jobs" POSIX_ONLY=1
+    make unit POSIX_ONLY=1
     # AddressSanitizer + UndefinedBehaviorSanitizer: full suite
     make -j"$jobs" SAN=1
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
