@@ -95,4 +95,4 @@ install: $(BUILD)/fsbench
 	install -D -m 0644 docs/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 
 clean:
-	rm -rf build build-san build-clang build-posix build-posix-san
+	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix
