@@ -224,7 +224,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long ul;
     int format = REPORT_TABLE, save = 1, c;
 
-    optind = 1;
+    optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
     while ((c = getopt_long(argc, argv, "hi:j:r:", cmd_run_options, NULL)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;

@@ -130,7 +130,7 @@ static void scan(int argc, char **argv, struct cmdline *cl)
     }
     cl->names[cl->nnames] = NULL;
     opterr = saved;
-    optind = 1;
+    optind = 0;
 }
 
 bool cmd_run_job_wanted(int argc, char **argv)
