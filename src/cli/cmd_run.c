@@ -24,7 +24,8 @@ static void run_usage(FILE *out)
 {
     fprintf(out,
             "usage: fsbench run [OPTIONS] [SCENARIO]   (default scenario: basic)\n"
-            "       fsbench run [OPTIONS] JOB.ini | --job JOB.ini | JOB   (a job file; see fsbench list)\n"
+            "       fsbench run [OPTIONS] JOB.ini | --job JOB.ini | JOB   (a job file, or a\n"
+            "                    shipped job: see fsbench list)\n"
             "  --dir DIR         run in DIR (must exist, be writable and empty);\n"
             "                    default: a new directory under $TMPDIR or /tmp, removed after\n"
             "  --tree PROFILE    tree profile (default tiny; see fsbench list), SHAPE.ini from\n"

@@ -13,20 +13,19 @@
 #include "cli/cli_run.h"
 #include "run/runner.h"
 
-extern const struct option cmd_run_options[];   /* ends with {NULL} */
-extern const char *const cmd_run_not_keys[];    /* options that are not job keys */
-extern const char *const cmd_run_repeatable[];  /* options given once per value */
+extern const struct option cmd_run_options[];  /* ends with {NULL} */
+extern const char *const cmd_run_not_keys[];   /* options that are not job keys */
+extern const char *const cmd_run_repeatable[]; /* options given once per value */
 
 /* ready()'s answer to go on with the run; anything else is the exit status. */
 #define RUN_HOOK_GO (-1)
 
 struct run_hook {
-    bool options_only;          /* stop once the options are parsed: EXIT_OK or EXIT_USAGE */
+    bool options_only; /* stop once the options are parsed: EXIT_OK or EXIT_USAGE */
     /* Called when every option is checked and nothing is touched yet, with what would run
      * and tree_arg (the --tree value: a profile, SHAPE.ini or tar:FILE). It may change out.
      * Returns RUN_HOOK_GO to run, else the exit status to return. */
-    int (*ready)(void *arg, struct runner_opts *ro, struct cli_output *out,
-                 const char *tree_arg);
+    int (*ready)(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg);
     void *arg;
 };
 

@@ -27,14 +27,14 @@
 
 /* The command line, split. */
 struct cmdline {
-    const char *file;               /* --job FILE, a *.ini or path, or a shipped job */
+    const char *file; /* --job FILE, a *.ini or path, or a shipped job */
     bool dry;
-    char *over[MAX_ARGS];           /* its other arguments, in order (positionals last) */
+    char *over[MAX_ARGS]; /* its other arguments, in order (positionals last) */
     int nover;
-    const char *names[MAX_ARGS + 1];/* the options among them, NULL-ended */
+    const char *names[MAX_ARGS + 1]; /* the options among them, NULL-ended */
     size_t nnames;
     bool help;
-    int npos;                       /* positionals other than the job file */
+    int npos; /* positionals other than the job file */
 };
 
 enum mode { MODE_CHECK, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
@@ -48,7 +48,7 @@ struct jctx {
     int argc[JOB_MAX_JOBS];
     struct job_arg *ja[JOB_MAX_JOBS];
     int nja[JOB_MAX_JOBS];
-    unsigned runs0;                 /* job 0's rounds (interleave: every job's) */
+    unsigned runs0; /* job 0's rounds (interleave: every job's) */
     /* MODE_ROUNDS: every job's options, alive while the nested calls last */
     struct runner_opts *ro[JOB_MAX_JOBS];
     struct cli_output *out[JOB_MAX_JOBS];
@@ -215,8 +215,8 @@ static int run_rounds(struct jctx *c)
     static struct runner_opts outer;
     outer = *c->ro[0];
     outer.nconfigs = 0;
-    c->jr = (struct job_rounds){.n = c->n, .runs = c->runs0, .warmup = c->ro[0]->warmup,
-                                .seed = c->ro[0]->order_seed};
+    c->jr = (struct job_rounds){
+        .n = c->n, .runs = c->runs0, .warmup = c->ro[0]->warmup, .seed = c->ro[0]->order_seed};
     int rc = EXIT_OK;
     for (size_t i = 0; i < c->n; i++) {
         struct runner_opts *ro = c->ro[i];
@@ -260,10 +260,13 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         if (c->jf->interleave && c->n > 1) {
             if (ro->runs_auto)
                 return error("runs = auto is not supported with interleave = jobs: give "
-                             "runs = N"), EXIT_USAGE;
+                             "runs = N"),
+                       EXIT_USAGE;
             if (ro->runs != c->runs0)
                 return error("runs = %u, but the first job has %u: interleaved jobs run in "
-                             "rounds, so set runs in [global]", ro->runs, c->runs0), EXIT_USAGE;
+                             "rounds, so set runs in [global]",
+                             ro->runs, c->runs0),
+                       EXIT_USAGE;
         }
         return EXIT_OK;
     case MODE_PLAN:
@@ -330,8 +333,8 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
     if (cl->dry) {
         c->mode = MODE_PLAN;
         if (c->from_file)
-            printf("job file %s (sha256 %.16s...): %zu job%s%s\n", c->jf->path, c->jf->hash,
-                   c->n, c->n == 1 ? "" : "s",
+            printf("job file %s (sha256 %.16s...): %zu job%s%s\n", c->jf->path, c->jf->hash, c->n,
+                   c->n == 1 ? "" : "s",
                    c->jf->interleave && c->n > 1
                        ? ", interleaved: one run set, the jobs as its configurations, every "
                          "job once a round in a seeded random order"
@@ -373,9 +376,12 @@ int cmd_run_job(int argc, char **argv)
         return cmd_run_with(argc, argv, NULL);
     if (cl.file && cl.npos)
         return error("run: a job file and a scenario: put the scenario's phases in the job "
-                     "(phases = ...)"), EXIT_USAGE;
-    const struct job_keys keys = {.opts = cmd_run_options, .excluded = cmd_run_not_keys,
-                                  .repeatable = cmd_run_repeatable, .check = check_value};
+                     "(phases = ...)"),
+               EXIT_USAGE;
+    const struct job_keys keys = {.opts = cmd_run_options,
+                                  .excluded = cmd_run_not_keys,
+                                  .repeatable = cmd_run_repeatable,
+                                  .check = check_value};
     struct job_file jf;
     if (load(&cl, &keys, &jf) < 0)
         return EXIT_USAGE;

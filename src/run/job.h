@@ -26,9 +26,9 @@
 
 /* What a key may be: the options of `fsbench run`, and how to check a value. */
 struct job_keys {
-    const struct option *opts;          /* getopt_long's table, ending with {NULL} */
-    const char *const *excluded;        /* options that are not keys (help, job), NULL-ended */
-    const char *const *repeatable;      /* options given once per value (mount-opts) */
+    const struct option *opts;     /* getopt_long's table, ending with {NULL} */
+    const char *const *excluded;   /* options that are not keys (help, job), NULL-ended */
+    const char *const *repeatable; /* options given once per value (mount-opts) */
     /* Checks one option's value the way the command line does ("--scale=abc"): 0, or -1
      * with the one-line reason in why. May be NULL (no value check). */
     int (*check)(void *arg, const char *option_arg, char *why, size_t len);
@@ -36,39 +36,38 @@ struct job_keys {
 };
 
 struct job_entry {
-    char *key;          /* the option name (phase.NAME.KEY is stored as KEY) */
-    char *value;        /* expanded */
-    const char *file;   /* owned by the job_file */
+    char *key;        /* the option name (phase.NAME.KEY is stored as KEY) */
+    char *value;      /* expanded */
+    const char *file; /* owned by the job_file */
     int line;
 };
 
 struct job_section {
-    char *name;         /* "global" for the first */
+    char *name; /* "global" for the first */
     const char *file;
-    int line;           /* of its [header]; 0 when implicit */
+    int line; /* of its [header]; 0 when implicit */
     struct job_entry *e;
     size_t n, cap;
-    char *body;         /* expanded text of the section (comments and keys), owned */
+    char *body; /* expanded text of the section (comments and keys), owned */
     size_t body_len, body_cap;
 };
 
 struct job_file {
-    char *path;                 /* as given */
-    struct job_section *sec;    /* sec[0] is [global] */
+    char *path;              /* as given */
+    struct job_section *sec; /* sec[0] is [global] */
     size_t nsec;
-    char *preamble;             /* comments before the first section */
+    char *preamble; /* comments before the first section */
     size_t pre_len, pre_cap;
-    char **files;               /* every file read, for messages (owned) */
+    char **files; /* every file read, for messages (owned) */
     size_t nfiles;
-    bool interleave;            /* interleave = jobs */
-    char *text;                 /* the expanded text (after job_parse) */
-    char hash[65];              /* its SHA-256, hex */
+    bool interleave; /* interleave = jobs */
+    char *text;      /* the expanded text (after job_parse) */
+    char hash[65];   /* its SHA-256, hex */
 };
 
 /* Loads a job file. text: the file's content, or NULL to read path. 0, or -1 after one
  * error line (FILE:LINE: ...); *jf is then freed. */
-int job_parse(const char *path, const char *text, const struct job_keys *keys,
-              struct job_file *jf);
+int job_parse(const char *path, const char *text, const struct job_keys *keys, struct job_file *jf);
 void job_free(struct job_file *jf);
 
 /* Jobs in file order: the sections after [global]; a file with only [global] is one job
@@ -80,7 +79,7 @@ const char *job_description(const struct job_file *jf, size_t i);
 
 /* One argument of a job's list, with where it came from. */
 struct job_arg {
-    char *arg;          /* "--tree=pkgsrc", "--fsync-dir" */
+    char *arg; /* "--tree=pkgsrc", "--fsync-dir" */
     const char *key;
     const char *file;
     int line;

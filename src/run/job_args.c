@@ -66,8 +66,8 @@ void job_args_free(struct job_arg *a, int n)
 /* Adds the entries of sec that are options, not in skip, and (for [global]) not set by the
  * job's own section own. */
 static int add_section(const struct job_section *sec, const struct job_section *own,
-                       const struct job_keys *keys, const char *const *skip,
-                       struct job_arg *out, int *n)
+                       const struct job_keys *keys, const char *const *skip, struct job_arg *out,
+                       int *n)
 {
     for (size_t k = 0; k < sec->n; k++) {
         const struct job_entry *e = &sec->e[k];
@@ -85,8 +85,8 @@ static int add_section(const struct job_section *sec, const struct job_section *
         } else {
             snprintf(buf, sizeof buf, "--%s=%s", o->name, e->value);
         }
-        out[*n] = (struct job_arg){.arg = strdup(buf), .key = o->name, .file = e->file,
-                                   .line = e->line};
+        out[*n] =
+            (struct job_arg){.arg = strdup(buf), .key = o->name, .file = e->file, .line = e->line};
         if (!out[(*n)++].arg)
             return error("out of memory");
     }

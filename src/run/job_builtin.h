@@ -10,8 +10,8 @@
 #define FSBENCH_JOB_BUILTIN_H
 
 struct job_builtin {
-    const char *name;       /* "seed-000-dirpref" */
-    const char *path;       /* "jobs/seed-000-dirpref.ini", for messages */
+    const char *name; /* "seed-000-dirpref" */
+    const char *path; /* "jobs/seed-000-dirpref.ini", for messages */
     const char *text;
 };
 

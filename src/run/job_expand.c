@@ -41,8 +41,7 @@ int job_expand(const char *in, char *out, size_t len, char *why, size_t why_len)
             }
             size_t nlen = (size_t)(end - p - 2);
             if (nlen == 0 || nlen >= sizeof name) {
-                snprintf(why, why_len, "empty or overlong name in '%.*s'", (int)(end - p + 1),
-                         p);
+                snprintf(why, why_len, "empty or overlong name in '%.*s'", (int)(end - p + 1), p);
                 return -1;
             }
             memcpy(name, p + 2, nlen);
@@ -60,8 +59,7 @@ int job_expand(const char *in, char *out, size_t len, char *why, size_t why_len)
             val = p++;
         }
         if (o + vlen >= len) {
-            snprintf(why, why_len, "value longer than %zu characters after expansion",
-                     len - 1);
+            snprintf(why, why_len, "value longer than %zu characters after expansion", len - 1);
             return -1;
         }
         memcpy(out + o, val, vlen);

@@ -15,8 +15,8 @@
 /* Checks key = value (value expanded) in [global] (global) or a job. On success *name is
  * what the entry is stored under: the option name (phase.NAME.KEY gives KEY) or the job
  * key itself; static storage. 0, or -1 with the reason in why. */
-int job_key_check(const struct job_keys *keys, bool global, const char *key,
-                  const char *value, const char **name, char *why, size_t len);
+int job_key_check(const struct job_keys *keys, bool global, const char *key, const char *value,
+                  const char **name, char *why, size_t len);
 
 /* The option of keys->opts called name, or NULL. */
 const struct option *job_key_option(const struct job_keys *keys, const char *name);

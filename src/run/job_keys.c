@@ -16,8 +16,8 @@ static const struct {
     const char *phase;
     const char *option;
 } phase_params[] = {
-    {"fsyncstorm", "fsync-dir"}, {"cb_initial", "initial"},      {"cb_random", "random"},
-    {"age", "age-written"},      {"age", "age-fullness"},        {NULL, NULL},
+    {"fsyncstorm", "fsync-dir"}, {"cb_initial", "initial"}, {"cb_random", "random"},
+    {"age", "age-written"},      {"age", "age-fullness"},   {NULL, NULL},
 };
 
 static const char *const job_only_keys[] = {JOB_KEY_INCLUDE, JOB_KEY_INTERLEAVE,
@@ -107,8 +107,8 @@ static void key_names(const struct job_keys *keys, const char **out, size_t max)
 }
 
 /* phase.NAME.KEY: *name = KEY's option. 0 or -1 with why. */
-static int phase_key(const struct job_keys *keys, const char *key, const char **name,
-                     char *why, size_t len)
+static int phase_key(const struct job_keys *keys, const char *key, const char **name, char *why,
+                     size_t len)
 {
     char phase[64];
     const char *dot = strchr(key + 6, '.');
@@ -154,8 +154,8 @@ static int phase_key(const struct job_keys *keys, const char *key, const char **
     return -1;
 }
 
-int job_key_check(const struct job_keys *keys, bool global, const char *key,
-                  const char *value, const char **name, char *why, size_t len)
+int job_key_check(const struct job_keys *keys, bool global, const char *key, const char *value,
+                  const char **name, char *why, size_t len)
 {
     if (!strcmp(key, JOB_KEY_INTERLEAVE)) {
         if (!global) {

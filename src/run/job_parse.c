@@ -22,11 +22,11 @@
 
 /* One file being read. */
 struct src {
-    const char *path;   /* as shown in messages (owned by jf->files) */
+    const char *path; /* as shown in messages (owned by jf->files) */
     const char *text;
     size_t pos;
     int line;
-    char *real;         /* its real path (cycle detection); NULL for given text */
+    char *real; /* its real path (cycle detection); NULL for given text */
 };
 
 struct pctx {
@@ -34,13 +34,13 @@ struct pctx {
     const struct job_keys *keys;
     struct src *stack[JOB_MAX_INCLUDE_DEPTH + 1];
     int depth;
-    size_t cur;         /* current section */
-    bool seen_header;   /* a [section] came: comments no longer go to the preamble */
+    size_t cur;       /* current section */
+    bool seen_header; /* a [section] came: comments no longer go to the preamble */
     bool failed;
 };
 
-static __attribute__((format(printf, 4, 5))) void fail(struct pctx *c, const char *file,
-                                                        int line, const char *fmt, ...)
+static __attribute__((format(printf, 4, 5))) void fail(struct pctx *c, const char *file, int line,
+                                                       const char *fmt, ...)
 {
     if (c->failed)
         return;
@@ -99,43 +99,40 @@ static void header(struct pctx *c, struct src *s, const char *p)
     char name[256];
     snprintf(name, sizeof name, "%.*s", (int)(end - p - 1), p + 1);
     struct job_file *jf = c->jf;
-    if (!name_ok(name))
-        {
-            fail(c, s->path, s->line, "[%s]: a job name is 1 to %d letters, digits, '-', "
-                    "'_' or '.'", name, RES_NAME_MAX - 1);
+    if (!name_ok(name)) {
+        fail(c, s->path, s->line,
+             "[%s]: a job name is 1 to %d letters, digits, '-', "
+             "'_' or '.'",
+             name, RES_NAME_MAX - 1);
+        return;
+    }
+    for (size_t i = 0; i < jf->nsec; i++)
+        if (!strcmp(jf->sec[i].name, name) && (i > 0 || jf->sec[0].line)) {
+            fail(c, s->path, s->line, "duplicate job name '%s' (first at %s:%d)", name,
+                 jf->sec[i].file, jf->sec[i].line);
             return;
         }
-    for (size_t i = 0; i < jf->nsec; i++)
-        if (!strcmp(jf->sec[i].name, name) && (i > 0 || jf->sec[0].line))
-            {
-                fail(c, s->path, s->line, "duplicate job name '%s' (first at %s:%d)", name,
-                        jf->sec[i].file, jf->sec[i].line);
-                return;
-            }
     c->seen_header = true;
     if (!strcmp(name, "global")) {
-        if (jf->nsec > 1)
-            {
-                fail(c, s->path, s->line, "[global] must come before the jobs");
-                return;
-            }
+        if (jf->nsec > 1) {
+            fail(c, s->path, s->line, "[global] must come before the jobs");
+            return;
+        }
         jf->sec[0].file = s->path;
         jf->sec[0].line = s->line;
         c->cur = 0;
         return;
     }
-    if (jf->nsec == JOB_MAX_JOBS + 1)
-        {
-            fail(c, s->path, s->line, "too many jobs (at most %d)", JOB_MAX_JOBS);
-            return;
-        }
+    if (jf->nsec == JOB_MAX_JOBS + 1) {
+        fail(c, s->path, s->line, "too many jobs (at most %d)", JOB_MAX_JOBS);
+        return;
+    }
     struct job_section *sec = &jf->sec[jf->nsec];
     memset(sec, 0, sizeof *sec);
-    if (!(sec->name = strdup(name)))
-        {
-            fail(c, s->path, s->line, "out of memory");
-            return;
-        }
+    if (!(sec->name = strdup(name))) {
+        fail(c, s->path, s->line, "out of memory");
+        return;
+    }
     sec->file = s->path;
     sec->line = s->line;
     c->cur = jf->nsec++;
@@ -245,19 +242,18 @@ static void include(struct pctx *c, struct src *from, const char *value)
     else
         snprintf(path, sizeof path, "%.*s/%s", (int)(slash - from->path), from->path, value);
     char real[PATH_MAX], *text = NULL;
-    if (!realpath(path, real) || read_all(real, &text) < 0)
-        {
-            fail(c, from->path, from->line, "include %s: %s", path, strerror(errno));
-            return;
-        }
+    if (!realpath(path, real) || read_all(real, &text) < 0) {
+        fail(c, from->path, from->line, "include %s: %s", path, strerror(errno));
+        return;
+    }
     for (int i = 0; i < c->depth; i++) {
         if (!c->stack[i]->real || strcmp(c->stack[i]->real, real))
             continue;
         char chain[2048];
         size_t used = 0;
         for (int j = i; j < c->depth && used < sizeof chain; j++)
-            used += (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ",
-                                     c->stack[j]->path);
+            used +=
+                (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ", c->stack[j]->path);
         free(text);
         {
             fail(c, from->path, from->line, "include cycle: %s%s", chain, path);
@@ -268,7 +264,7 @@ static void include(struct pctx *c, struct src *from, const char *value)
         free(text);
         {
             fail(c, from->path, from->line, "includes nested deeper than %d",
-                    JOB_MAX_INCLUDE_DEPTH);
+                 JOB_MAX_INCLUDE_DEPTH);
             return;
         }
     }
@@ -289,8 +285,8 @@ static void include(struct pctx *c, struct src *from, const char *value)
     free(text);
 }
 
-static int add_entry(struct job_section *sec, const char *key, const char *value,
-                     const char *file, int line)
+static int add_entry(struct job_section *sec, const char *key, const char *value, const char *file,
+                     int line)
 {
     if (sec->n == sec->cap) {
         size_t nc = sec->cap ? sec->cap * 2 : 16;
@@ -360,8 +356,7 @@ static int write_text(struct job_file *jf)
     return 0;
 }
 
-int job_parse(const char *path, const char *text, const struct job_keys *keys,
-              struct job_file *jf)
+int job_parse(const char *path, const char *text, const struct job_keys *keys, struct job_file *jf)
 {
     memset(jf, 0, sizeof *jf);
     struct pctx c = {.jf = jf, .keys = keys};

@@ -65,7 +65,8 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
             if (!p->root_why[0])
                 snprintf(p->root_why, sizeof p->root_why,
                          "%s is skipped without root (the figures after it are then "
-                         "warm-cache)", o->phases[i]->name);
+                         "warm-cache)",
+                         o->phases[i]->name);
         }
     return 0;
 }

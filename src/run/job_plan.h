@@ -10,15 +10,15 @@
 #include "run/runner.h"
 
 struct job_plan {
-    bool tree_known;            /* a profile (not an archive): the counts below are exact */
+    bool tree_known; /* a profile (not an archive): the counts below are exact */
     uint64_t files, dirs, symlinks, bytes;
-    uint64_t disk;              /* the tree on disk, every file and directory in blocks */
-    unsigned copies;            /* trees on the target at once (2 with copy) */
-    uint64_t need;              /* free space the runs need */
-    uint64_t free_bytes;        /* free where they go (0: unknown) */
-    char where[4096];           /* that place */
-    bool needs_root;            /* fails without root */
-    bool wants_root;            /* runs without, but phases are skipped (dropcaches) */
+    uint64_t disk;       /* the tree on disk, every file and directory in blocks */
+    unsigned copies;     /* trees on the target at once (2 with copy) */
+    uint64_t need;       /* free space the runs need */
+    uint64_t free_bytes; /* free where they go (0: unknown) */
+    char where[4096];    /* that place */
+    bool needs_root;     /* fails without root */
+    bool wants_root;     /* runs without, but phases are skipped (dropcaches) */
     char root_why[256];
 };
 

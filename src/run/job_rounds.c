@@ -74,8 +74,7 @@ static int forward(void *arg, const struct run_set *jrs, const struct run_result
     return f->outer->run_done ? f->outer->run_done(f->outer->arg, f->rs, r) : 0;
 }
 
-int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
-                   struct run_set *rs)
+int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer, struct run_set *rs)
 {
     size_t order[JOB_MAX_JOBS];
     struct fwd f = {.outer = outer, .rs = rs};

@@ -20,9 +20,9 @@ struct job_rounds {
     const struct runner_opts *ro[JOB_MAX_JOBS];
     const char *name[JOB_MAX_JOBS];
     size_t n;
-    unsigned runs;              /* rounds */
-    unsigned warmup;            /* first rounds marked warm-up */
-    uint64_t seed;              /* order of the jobs in each round */
+    unsigned runs;   /* rounds */
+    unsigned warmup; /* first rounds marked warm-up */
+    uint64_t seed;   /* order of the jobs in each round */
 };
 
 /* The configuration name of job j's configuration c ("" for a plain directory) into buf. */

@@ -15,8 +15,8 @@
 #include "run/job_internal.h"
 #include "run/scenario.h"
 
-static const struct job_keys keys = {.opts = cmd_run_options, .excluded = cmd_run_not_keys,
-                                     .repeatable = cmd_run_repeatable};
+static const struct job_keys keys = {
+    .opts = cmd_run_options, .excluded = cmd_run_not_keys, .repeatable = cmd_run_repeatable};
 
 static char msg[1024];
 
@@ -224,7 +224,8 @@ static void test_errors(void **state)
                  "t.ini:2: expected '[job]' or 'key = value'");
     expect_error("[global]\nphase.fsyncstorm.fsync-dri = 1\n",
                  "phase fsyncstorm has no parameter 'fsync-dri' (did you mean fsync-dir?)");
-    expect_error("[global]\nphase.extrakt.x = 1\n", "unknown phase 'extrakt' (did you mean extract?)");
+    expect_error("[global]\nphase.extrakt.x = 1\n",
+                 "unknown phase 'extrakt' (did you mean extract?)");
     expect_error("[global]\nphase.walk.x = 1\n", "phase walk takes no parameters");
     char big[400];
     snprintf(big, sizeof big, "[global]\ndescription = %0300d\n", 1);
