@@ -54,6 +54,7 @@ struct jctx {
     struct cli_output *out[JOB_MAX_JOBS];
     const char *tree_arg[JOB_MAX_JOBS];
     struct job_rounds jr;
+    char json[4096]; /* MODE_RUN: this job's --json file */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -275,6 +276,15 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                    : EXIT_OK;
     case MODE_RUN:
         out->scenario = job_name(c->jf, c->job);
+        /* one JSON file per job: out.json -> out.JOB.json */
+        if (c->n > 1 && out->json && strcmp(out->json, "-")) {
+            const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
+            int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json)
+                                                      : (int)strlen(out->json);
+            snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->json, out->scenario,
+                     out->json + stem);
+            out->json = c->json;
+        }
         if (c->from_file) {
             out->job_text = c->jf->text;
             out->job_hash = c->jf->hash;

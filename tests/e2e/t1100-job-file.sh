@@ -88,6 +88,12 @@ is "$(jq '.runs | length' again.json)" 2 "--label and --runs on the command line
 run_fsbench compare exp-one again --db "$DB"
 is "$RC" 0 "compare of the original and the rerun: exit 0"
 
+# ---- --json with several jobs in file order: one file per job
+run_fsbench run exp.ini --no-save --runs 1 --json "$SCRATCH/o.json"
+is "$(ls "$SCRATCH"/o.*json | xargs -n1 basename | tr '\n' ' ')" "o.all.json o.one.json " \
+    "--json out.json with two jobs writes out.JOB.json for each"
+is "$(jq -r .scenario "$SCRATCH/o.one.json")" "one" "out.one.json holds job one"
+
 # ---- --job FILE, and a command line alone is not stored as a job
 run_fsbench run --job exp.ini --db "$DB" --runs 1 --label viajob --phases extract,delete
 is "$RC" 0 "--job FILE: exit 0"
