@@ -123,6 +123,8 @@ const struct option cmd_run_options[] = {
 /* Options that are no keys of a job file, and those given once per value. */
 const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", NULL};
 const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
+/* Options that say where the results go, not what runs: not folded into the stored job. */
+const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", NULL};
 
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8

@@ -16,6 +16,7 @@
 extern const struct option cmd_run_options[];  /* ends with {NULL} */
 extern const char *const cmd_run_not_keys[];   /* options that are not job keys */
 extern const char *const cmd_run_repeatable[]; /* options given once per value */
+extern const char *const cmd_run_not_stored[]; /* where results go: not in a stored job */
 
 /* ready()'s answer to go on with the run; anything else is the exit status. */
 #define RUN_HOOK_GO (-1)

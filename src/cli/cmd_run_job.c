@@ -32,6 +32,7 @@ struct cmdline {
     char *over[MAX_ARGS]; /* its other arguments, in order (positionals last) */
     int nover;
     const char *names[MAX_ARGS + 1]; /* the options among them, NULL-ended */
+    const char *vals[MAX_ARGS];      /* their values (NULL for a flag) */
     size_t nnames;
     bool help;
     int npos; /* positionals other than the job file */
@@ -124,8 +125,10 @@ static void scan(int argc, char **argv, struct cmdline *cl)
         }
         if (name && !strcmp(name, "help"))
             cl->help = true;
-        if (name && cl->nnames < MAX_ARGS)
+        if (name && cl->nnames < MAX_ARGS) {
+            cl->vals[cl->nnames] = optarg;
             cl->names[cl->nnames++] = name;
+        }
         for (int k = prev; k < optind && cl->nover < MAX_ARGS; k++)
             cl->over[cl->nover++] = argv[k];
     }
@@ -402,6 +405,23 @@ int cmd_run_job(int argc, char **argv)
     }
     c->jf = &jf;
     c->from_file = cl.file != NULL;
+    /* the stored text is what runs: the command line's options folded in */
+    const char *fold[MAX_ARGS], *fold_val[MAX_ARGS];
+    size_t nfold = 0;
+    for (size_t i = 0; i < cl.nnames; i++) {
+        bool skip = false;
+        for (size_t k = 0; cmd_run_not_stored[k]; k++)
+            skip |= !strcmp(cl.names[i], cmd_run_not_stored[k]);
+        if (!skip) {
+            fold_val[nfold] = cl.vals[i];
+            fold[nfold++] = cl.names[i];
+        }
+    }
+    if (nfold && job_fold(&jf, fold, fold_val, nfold) < 0) {
+        free(c);
+        job_free(&jf);
+        return EXIT_RUN_FAILED;
+    }
     c->n = job_count(&jf);
     int rc = EXIT_OK;
     for (size_t i = 0; i < c->n && rc == EXIT_OK; i++)

@@ -70,6 +70,13 @@ struct job_file {
 int job_parse(const char *path, const char *text, const struct job_keys *keys, struct job_file *jf);
 void job_free(struct job_file *jf);
 
+/* Rewrites jf's expanded text and hash as the experiment that runs when the n options
+ * names[i] (values[i], NULL for a flag) are given on the command line: every line setting
+ * one of them is commented out, and they are written at the end of [global]. So the text
+ * stored with a run set reruns what ran. n = 0 writes the text as parsed. 0 or -1. */
+int job_fold(struct job_file *jf, const char *const *names, const char *const *values,
+             size_t n);
+
 /* Jobs in file order: the sections after [global]; a file with only [global] is one job
  * named after the file. */
 size_t job_count(const struct job_file *jf);

@@ -336,26 +336,6 @@ static int handler(void *user, const char *section, const char *name, const char
     return 1;
 }
 
-/* Joins preamble and sections into jf->text and hashes it. */
-static int write_text(struct job_file *jf)
-{
-    size_t len = 0, cap = 0;
-    char *t = NULL;
-    if (append(&t, &len, &cap, "", 0) < 0 ||
-        (jf->preamble && append(&t, &len, &cap, jf->preamble, jf->pre_len) < 0))
-        return free(t), -1;
-    for (size_t i = 0; i < jf->nsec; i++) {
-        char head[RES_NAME_MAX + 4];
-        int n = snprintf(head, sizeof head, "[%s]\n", jf->sec[i].name);
-        if (append(&t, &len, &cap, head, (size_t)n) < 0 ||
-            (jf->sec[i].body && append(&t, &len, &cap, jf->sec[i].body, jf->sec[i].body_len) < 0))
-            return free(t), -1;
-    }
-    jf->text = t;
-    job_sha256_hex(t, len, jf->hash);
-    return 0;
-}
-
 int job_parse(const char *path, const char *text, const struct job_keys *keys, struct job_file *jf)
 {
     memset(jf, 0, sizeof *jf);
@@ -384,7 +364,7 @@ int job_parse(const char *path, const char *text, const struct job_keys *keys, s
     else
         error("out of memory");
     free(owned);
-    if (!s.path || c.failed || write_text(jf) < 0) {
+    if (!s.path || c.failed || job_fold(jf, NULL, NULL, 0) < 0) {
         job_free(jf);
         return -1;
     }

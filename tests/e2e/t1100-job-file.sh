@@ -79,14 +79,29 @@ run_fsbench show exp-one --db "$DB"
 like "$OUT" "^job file, sha256 $H" "show: the job's hash"
 like "$OUT" "^  threads = 1$" "show: the job's text"
 
-# ---- rerun the exported job under new labels (the command line overrides the file)
-run_fsbench run back.ini --db "$DB" --label again --runs 1 --format seeds
+# ---- rerun the exported job under a new label: the same experiment, the same hash
+run_fsbench run back.ini --db "$DB" --label again --format seeds
 is "$RC" 0 "rerun of the exported job: exit 0"
 "$FSBENCH" export again --json --db "$DB" >again.json
 is "$(jq -r .job.hash again.json)" "$H" "the rerun stored the same job hash"
-is "$(jq '.runs | length' again.json)" 2 "--label and --runs on the command line override the file (both jobs in 'again', one run each)"
+is "$(jq '.runs | length' again.json)" 4 "--label on the command line overrides the file's (both jobs in 'again')"
 run_fsbench compare exp-one again --db "$DB"
 is "$RC" 0 "compare of the original and the rerun: exit 0"
+
+# ---- options on the command line override the file and are folded into the stored job
+run_fsbench run exp.ini --db "$DB" --runs 1 -j 1 --label folded-one --format seeds
+is "$RC" 0 "run with --runs 1 -j 1 overriding the file: exit 0"
+"$FSBENCH" export folded-one --job --db "$DB" >folded.ini
+is "$(grep -c '^# runs = 2   (the command line replaced it)$' folded.ini)" 1 \
+    "the stored job comments out the file's runs"
+is "$(sed -n '/^# from the command line:$/,/^\[/p' folded.ini | tr '\n' ' ')" \
+    "# from the command line: runs = 1 threads = 1 [one] " "and sets the command line's in [global]"
+FH=$("$FSBENCH" export folded-one --json --db "$DB" | jq -r .job.hash)
+ok "$([ "$FH" != "$H" ] && echo 0 || echo 1)" "a different experiment, a different hash"
+run_fsbench run folded.ini --db "$DB" --label refolded --format seeds
+"$FSBENCH" export refolded --json --db "$DB" >refolded.json
+is "$(jq '.runs | length' refolded.json)" 2 "the exported folded job reruns what ran (1 run a job)"
+is "$(jq -r .job.hash refolded.json)" "$FH" "with the same hash"
 
 # ---- --json with several jobs in file order: one file per job
 run_fsbench run exp.ini --no-save --runs 1 --json "$SCRATCH/o.json"

@@ -158,6 +158,34 @@ static void test_text_reparses_to_itself(void **state)
     job_free(&b);
 }
 
+/* The command line's options folded into the text: the file's lines for them commented
+ * out, their values in [global]; the text reruns what ran. */
+static void test_fold(void **state)
+{
+    struct job_file jf, again;
+    assert_int_equal(parse("t.ini",
+                           "[global]\nruns = 2\nmount-opts = a\n[j]\nruns = 3\n"
+                           "phase.fsyncstorm.fsync-dir = 0\ntree = tiny\n",
+                           &jf),
+                     0);
+    char before[65];
+    snprintf(before, sizeof before, "%s", jf.hash);
+    static const char *const names[] = {"runs", "mount-opts", "mount-opts", "fsync-dir"};
+    static const char *const values[] = {"1", "x", "y", NULL};
+    assert_int_equal(job_fold(&jf, names, values, 4), 0);
+    assert_string_not_equal(jf.hash, before);
+    assert_non_null(strstr(jf.text, "# runs = 2   (the command line replaced it)\n"));
+    assert_non_null(strstr(jf.text, "# phase.fsyncstorm.fsync-dir = 0   (the command"));
+    assert_non_null(strstr(jf.text, "# from the command line:\nruns = 1\nmount-opts = x\n"
+                                    "mount-opts = y\nfsync-dir = 1\n[j]\n"));
+    assert_int_equal(parse("again.ini", jf.text, &again), 0);
+    char a[512];
+    args_of(&again, 0, NULL, a, sizeof a);
+    assert_string_equal(a, "--runs=1 --mount-opts=x --mount-opts=y --fsync-dir --tree=tiny");
+    job_free(&again);
+    job_free(&jf);
+}
+
 static void test_include(void **state)
 {
     char dir[512], p[600];
@@ -308,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_expand),
         cmocka_unit_test(test_inherit_and_override),
         cmocka_unit_test(test_text_reparses_to_itself),
+        cmocka_unit_test(test_fold),
         cmocka_unit_test(test_include),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_value_check_hook),
