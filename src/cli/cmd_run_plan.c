@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cmd_run.h"
 #include "run/job_plan.h"
@@ -68,10 +69,11 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, c
     fprintf(f, "  space: about %s needed%s in %s; %s free%s\n", a,
             p.copies > 1 ? " (the tree and its copy)" : "", p.where, p.free_bytes ? c : "unknown",
             p.free_bytes && p.need > p.free_bytes ? ": NOT ENOUGH" : "");
-    fprintf(f, "  root: %s%s%s%s\n",
+    fprintf(f, "  root: %s%s%s%s; %s root\n",
             p.needs_root   ? "needed"
             : p.wants_root ? "wanted"
                            : "not needed",
-            p.root_why[0] ? " (" : "", p.root_why, p.root_why[0] ? ")" : "");
+            p.root_why[0] ? " (" : "", p.root_why, p.root_why[0] ? ")" : "",
+            geteuid() == 0 ? "running as" : "not running as");
     return 0;
 }

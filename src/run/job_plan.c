@@ -64,8 +64,8 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
                 p->wants_root = true;
             if (!p->root_why[0])
                 snprintf(p->root_why, sizeof p->root_why,
-                         "%s is skipped without root (the figures after it are then "
-                         "warm-cache)",
+                         "%s is skipped without root, and the figures after it are then "
+                         "warm-cache",
                          o->phases[i]->name);
         }
     return 0;
