@@ -41,13 +41,14 @@ endif
 WARN     := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # fsbench truncates names into fixed buffers on purpose; gcc knows this warning, clang does not.
 WARN     += $(shell $(CC) -Werror -Wno-format-truncation -E -x c /dev/null >/dev/null 2>&1 && echo -Wno-format-truncation)
-CPPFLAGS += $(if $(OS_FLAGS),,-D_GNU_SOURCE) -Isrc $(OS_FLAGS)
+CPPFLAGS += $(if $(OS_FLAGS),,-D_GNU_SOURCE) -Isrc $(OS_FLAGS) -DFSBENCH_PREFIX='"$(PREFIX)"'
 CFLAGS   += -std=c11 $(OPT) $(WARN) $(SANFLAGS) -pthread $(shell pkg-config --cflags $(PKGS))
 LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
 LIB_SRC  := $(filter-out src/cli/main.c $(OS_DROP),$(wildcard src/*/*.c))
-LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/job_builtin.o
+JOB_FILES:= $(sort $(wildcard jobs/*.ini))
 UNIT_SRC := $(filter-out $(UNIT_DROP),$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC:= $(wildcard bench/*.c)
@@ -57,6 +58,25 @@ BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 all: $(BUILD)/fsbench
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+# The shipped job files, built into the binary (see src/run/job_builtin.h): one C string
+# each, a line of the file a line of the source.
+$(BUILD)/gen/job_builtin.c: $(JOB_FILES) Makefile
+	@mkdir -p $(dir $@)
+	{ echo '/* generated from the job files in jobs/ by the Makefile */'; \
+	  echo '#include "run/job_builtin.h"'; \
+	  echo 'const struct job_builtin job_builtin_table[] = {'; \
+	  for f in $(JOB_FILES); do \
+	    n=$$(basename $$f .ini); \
+	    printf '    {"%s", "%s",\n' "$$n" "$$f"; \
+	    sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/     "/' -e 's/$$/\\n"/' $$f; \
+	    echo '    },'; \
+	  done; \
+	  echo '    {0, 0, 0},'; echo '};'; } > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/obj/gen/job_builtin.o: $(BUILD)/gen/job_builtin.c src/run/job_builtin.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
@@ -93,6 +113,8 @@ e2e: $(BUILD)/fsbench
 install: $(BUILD)/fsbench
 	install -D -m 0755 $(BUILD)/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench
 	install -D -m 0644 docs/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
+	install -d $(DESTDIR)$(PREFIX)/share/fsbench/jobs
+	install -m 0644 $(JOB_FILES) $(DESTDIR)$(PREFIX)/share/fsbench/jobs/
 
 clean:
 	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix

@@ -83,3 +83,11 @@ void warning(const char *fmt, ...)
     vreport("warning: ", 0, fmt, ap);
     va_end(ap);
 }
+
+void inform(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vreport("", 0, fmt, ap);
+    va_end(ap);
+}

@@ -18,6 +18,8 @@ int error_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Like error_errno() but with an explicit error number (engines return -errno). */
 int error_num(int errnum, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A note, not an error: "fsbench: <message>" on stderr (captured and silenced alike). */
+void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_set_quiet(int quiet);
 /* Until err_capture_end(), messages go into buf (the last one wins) instead of stderr, so a
  * caller can fold a lower layer's message into its own single line. */

@@ -85,6 +85,13 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     struct run_set rs = {0};
     snprintf(rs.scenario, sizeof rs.scenario, "%s", out->scenario);
     join_argv(rs.command_line, sizeof rs.command_line, out->argc, out->argv);
+    if (out->job_text) {
+        if (strlen(out->job_text) >= sizeof rs.job_text)
+            return error("the job file is over %zu bytes expanded: too long to store with "
+                         "the results", sizeof rs.job_text - 1), EXIT_USAGE;
+        snprintf(rs.job_text, sizeof rs.job_text, "%s", out->job_text);
+        snprintf(rs.job_hash, sizeof rs.job_hash, "%s", out->job_hash);
+    }
     if (out->label) {
         snprintf(rs.label, sizeof rs.label, "%s", out->label);
     } else {
@@ -114,7 +121,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 
     install_signals();
     struct runner_auto ra;
-    int rc = runner_run(ro, &rs, &ra);
+    int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     if (rs.nruns > 0)
         report_run_set(stdout, &rs, out->format);
     struct cb_summary cb;

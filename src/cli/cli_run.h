@@ -19,6 +19,12 @@ struct cli_output {
     enum report_format format;
     int argc;                   /* the sub-command's arguments, for the command line */
     char **argv;
+    const char *job_text;       /* the job file, expanded, stored with the set (or NULL) */
+    const char *job_hash;       /* its SHA-256 */
+    /* Runs the set instead of runner_run (jobs interleaved in rounds), or NULL. */
+    int (*run)(void *arg, const struct runner_opts *ro, struct run_set *rs,
+               struct runner_auto *ra);
+    void *run_arg;
 };
 
 /* Checks a --label value: 0, or EXIT_USAGE after error(). */

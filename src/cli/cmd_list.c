@@ -3,14 +3,22 @@
  * report formats.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cmd_run.h"
 #include "engine/engine.h"
 #include "base/err.h"
 #include "phase/phase_registry.h"
 #include "tree/profile.h"
+#include "run/job.h"
+#include "run/job_builtin.h"
 #include "run/scenario.h"
 #include "tree/tree.h"
+
+#ifndef FSBENCH_PREFIX
+#define FSBENCH_PREFIX "/usr/local"
+#endif
 
 int cmd_list(int argc, char **argv)
 {
@@ -24,6 +32,25 @@ int cmd_list(int argc, char **argv)
     printf("scenarios:\n");
     for (const struct scenario *s = scenario_table; s->name; s++)
         printf("  %-11s %s\n  %-11s phases: %s\n", s->name, s->desc, "", s->phases);
+
+    printf("\njob files (fsbench run NAME, or run the file itself: jobs/NAME.ini in the "
+           "source,\n%s/share/fsbench/jobs/NAME.ini installed):\n", FSBENCH_PREFIX);
+    const struct job_keys keys = {.opts = cmd_run_options, .excluded = cmd_run_not_keys,
+                                  .repeatable = cmd_run_repeatable};
+    for (const struct job_builtin *b = job_builtin_table; b->name; b++) {
+        struct job_file jf;
+        if (job_parse(b->path, b->text, &keys, &jf) < 0)
+            return EXIT_RUN_FAILED;
+        const char *d = job_description(&jf, 0);
+        printf("  %-22s %s\n", b->name, d ? d : "");
+        if (job_count(&jf) > 1 || strcmp(job_name(&jf, 0), b->name)) {
+            printf("  %-22s jobs:", "");
+            for (size_t i = 0; i < job_count(&jf); i++)
+                printf(" %s", job_name(&jf, i));
+            printf("%s\n", jf.interleave ? " (interleaved in rounds)" : "");
+        }
+        job_free(&jf);
+    }
 
     printf("\nphases:\n");
     for (const struct phase_def *p = phase_table; p->name; p++)

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
+#include "cli/cmd_run.h"
 #include "base/err.h"
 #include "report/report.h"
 #include "run/runner.h"
@@ -22,6 +23,8 @@ static void run_usage(FILE *out)
 {
     fprintf(out,
             "usage: fsbench run [OPTIONS] [SCENARIO]   (default scenario: basic)\n"
+            "       fsbench run [OPTIONS] JOB.ini | --job JOB.ini | JOB   (a job file, or a\n"
+            "                    shipped job: see fsbench list)\n"
             "  --dir DIR         run in DIR (must exist, be writable and empty);\n"
             "                    default: a new directory under $TMPDIR or /tmp, removed after\n"
             "  --tree PROFILE    tree profile (default tiny; see fsbench list), SHAPE.ini from\n"
@@ -49,6 +52,10 @@ static void run_usage(FILE *out)
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
             "  --no-save         do not save in the results store\n"
             "  --interval MS     time-line sampling interval (default 100)\n"
+            "  --job FILE        run the job file FILE (INI: [global] and one section per job,\n"
+            "                    every option above as a key); options given here override it\n"
+            "  --dry-run         print the jobs, configurations, rounds, phases, tree size, the\n"
+            "                    space needed and whether root is, and run nothing\n"
             "managed targets (root): a fresh file system per run, every configuration in rounds\n"
             "  --image SIZE      a sparse image of SIZE (e.g. 1G) on a loop device\n"
             "  --image-dir DIR   where the image goes (default $TMPDIR or /tmp)\n"
@@ -72,8 +79,51 @@ enum {
     OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
-    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE
+    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN
 };
+
+/* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
+const struct option cmd_run_options[] = {
+    {"dir", required_argument, NULL, 'd'},     {"tree", required_argument, NULL, 't'},
+    {"scale", required_argument, NULL, 's'},   {"seed", required_argument, NULL, 'S'},
+    {"runs", required_argument, NULL, 'n'},    {"engine", required_argument, NULL, 'e'},
+    {"format", required_argument, NULL, 'f'},  {"json", required_argument, NULL, OPT_JSON},
+    {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
+    {"no-save", no_argument, NULL, OPT_NO_SAVE},
+    {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"phases", required_argument, NULL, OPT_PHASES},
+    {"image", required_argument, NULL, OPT_IMAGE},
+    {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
+    {"device", required_argument, NULL, OPT_DEVICE},
+    {"destroy-data", no_argument, NULL, OPT_DESTROY},
+    {"force", no_argument, NULL, OPT_FORCE},
+    {"fs", required_argument, NULL, OPT_FS},
+    {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
+    {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
+    {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
+    {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
+    {"queue-depth", required_argument, NULL, OPT_QUEUE_DEPTH},
+    {"precision", required_argument, NULL, OPT_PRECISION},
+    {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+    {"warmup", required_argument, NULL, OPT_WARMUP},
+    {"initial", required_argument, NULL, 'i'},
+    {"random", required_argument, NULL, 'r'},
+    {"fsync-dir", no_argument, NULL, OPT_FSYNC_DIR},
+    {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
+    {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
+    {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
+    {"size", required_argument, NULL, OPT_SIZE},
+    {"threads", required_argument, NULL, 'j'},
+    {"job", required_argument, NULL, OPT_JOB},
+    {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
+};
+
+/* Options that are no keys of a job file, and those given once per value. */
+const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", NULL};
+const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
+/* Options that say where the results go, not what runs: not folded into the stored job. */
+const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", NULL};
 
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8
@@ -155,41 +205,8 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     return 0;
 }
 
-int cmd_run(int argc, char **argv)
+int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 {
-    static const struct option opts[] = {
-        {"dir", required_argument, NULL, 'd'},     {"tree", required_argument, NULL, 't'},
-        {"scale", required_argument, NULL, 's'},   {"seed", required_argument, NULL, 'S'},
-        {"runs", required_argument, NULL, 'n'},    {"engine", required_argument, NULL, 'e'},
-        {"format", required_argument, NULL, 'f'},  {"json", required_argument, NULL, OPT_JSON},
-        {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
-        {"no-save", no_argument, NULL, OPT_NO_SAVE},
-        {"interval", required_argument, NULL, OPT_INTERVAL},
-        {"phases", required_argument, NULL, OPT_PHASES},
-        {"image", required_argument, NULL, OPT_IMAGE},
-        {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
-        {"device", required_argument, NULL, OPT_DEVICE},
-        {"destroy-data", no_argument, NULL, OPT_DESTROY},
-        {"force", no_argument, NULL, OPT_FORCE},
-        {"fs", required_argument, NULL, OPT_FS},
-        {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
-        {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
-        {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
-        {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
-        {"queue-depth", required_argument, NULL, OPT_QUEUE_DEPTH},
-        {"precision", required_argument, NULL, OPT_PRECISION},
-        {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
-        {"warmup", required_argument, NULL, OPT_WARMUP},
-        {"initial", required_argument, NULL, 'i'},
-        {"random", required_argument, NULL, 'r'},
-        {"fsync-dir", no_argument, NULL, OPT_FSYNC_DIR},
-        {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
-        {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
-        {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
-        {"size", required_argument, NULL, OPT_SIZE},
-        {"threads", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
-    };
     struct runner_opts ro = {0};
     struct target_args ta = {0};
     ro.eng = &engine_posix;
@@ -209,8 +226,8 @@ int cmd_run(int argc, char **argv)
     unsigned long ul;
     int format = REPORT_TABLE, save = 1, c;
 
-    optind = 1;
-    while ((c = getopt_long(argc, argv, "hi:j:r:", opts, NULL)) != -1) {
+    optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
+    while ((c = getopt_long(argc, argv, "hi:j:r:", cmd_run_options, NULL)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -343,6 +360,8 @@ int cmd_run(int argc, char **argv)
             ro.params.age_once = true;
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
+        case OPT_JOB:
+        case OPT_DRY_RUN: break; /* cmd_run_job.c's */
         case 'h': run_usage(stdout); return EXIT_OK;
         default: run_usage(stderr); return EXIT_USAGE;
         }
@@ -390,6 +409,8 @@ int cmd_run(int argc, char **argv)
     if (n < 0)
         return EXIT_USAGE;
     ro.nphases = (size_t)n;
+    if (hook && hook->options_only)
+        return EXIT_OK;
     for (size_t i = 0; i < ro.nphases; i++)
         if (ro.phases[i]->flags & PHASE_KEEPS_TREE && !ta.image && !ta.spec.device && !ro.dir)
             return error("phase %s writes several times the size of the file system it runs "
@@ -429,6 +450,11 @@ int cmd_run(int argc, char **argv)
         .label = label, .scenario = phases ? "custom" : scen->name, .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
     };
+    if (hook && hook->ready) {
+        int h = hook->ready(hook->arg, &ro, &out, profile);
+        if (h != RUN_HOOK_GO)
+            return h;
+    }
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
@@ -438,4 +464,11 @@ int cmd_run(int argc, char **argv)
     int rc = cli_run_and_report(&ro, &out);
     tarsrc_close(ro.tar);
     return rc;
+}
+
+int cmd_run(int argc, char **argv)
+{
+    if (cmd_run_job_wanted(argc, argv))
+        return cmd_run_job(argc, argv);
+    return cmd_run_with(argc, argv, NULL);
 }

@@ -218,6 +218,15 @@ int cmd_show(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     report_run_set(stdout, &rs, (enum report_format)f);
+    if (rs.job_text[0] && f == REPORT_TABLE) {
+        printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n", rs.job_hash,
+               argv[optind]);
+        for (const char *l = rs.job_text; *l;) {
+            size_t n = strcspn(l, "\n");
+            printf("  %.*s\n", (int)n, l);
+            l += n + (l[n] == '\n');
+        }
+    }
     run_set_free(&rs);
     return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
@@ -311,15 +320,36 @@ static int export_csv(const struct run_set *rs, const char *out)
     return 0;
 }
 
+/* The job file the set ran, as it was stored: rerunning it runs the same experiment (the
+ * same text, so the same hash). The process exit status. */
+static int export_job(const struct run_set *rs, const char *out)
+{
+    if (!rs->job_text[0])
+        return error("export: '%s' was run from a command line, not a job file: no job to "
+                     "export (its command line: %s)", rs->label, rs->command_line),
+               EXIT_USAGE;
+    bool to_stdout = !strcmp(out, "-");
+    FILE *f = to_stdout ? stdout : fopen(out, "w");
+    if (!f)
+        return error_errno("export: cannot create %s", out), EXIT_RUN_FAILED;
+    bool bad = fputs(rs->job_text, f) == EOF;
+    bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
+    if (bad)
+        return error_errno("export: %s: write failed", to_stdout ? "standard output" : out),
+               EXIT_RUN_FAILED;
+    return EXIT_OK;
+}
+
 int cmd_export(int argc, char **argv)
 {
-    enum { OPT_JSON = 1001, OPT_CSV };
+    enum { OPT_JSON = 1001, OPT_CSV, OPT_JOB };
     static const struct option opts[] = {
         {"db", required_argument, NULL, OPT_DB}, {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},     {"output", required_argument, NULL, 'o'},
+        {"job", no_argument, NULL, OPT_JOB},
         {"help", no_argument, NULL, 'h'},        {0}};
     const char *db = NULL, *out = "-";
-    int c, json = 0, csv = 0;
+    int c, json = 0, csv = 0, job = 0;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
@@ -327,17 +357,18 @@ int cmd_export(int argc, char **argv)
         case OPT_DB: db = optarg; break;
         case OPT_JSON: json = 1; break;
         case OPT_CSV: csv = 1; break;
+        case OPT_JOB: job = 1; break;
         case 'o': out = optarg; break;
         case 'h':
-            printf("usage: fsbench export LABEL --json|--csv [-o FILE] [--db FILE]\n");
+            printf("usage: fsbench export LABEL --json|--csv|--job [-o FILE] [--db FILE]\n");
             return EXIT_OK;
         default: return cli_bad_option("export", c, argv);
         }
     }
     if (argc - optind != 1)
         return usage_error("export", "expected one LABEL");
-    if (json + csv != 1)
-        return usage_error("export", "choose one of --json and --csv");
+    if (json + csv + job != 1)
+        return usage_error("export", "choose one of --json, --csv and --job");
     if (!*out)
         return usage_error("export", "-o needs a file name");
     struct run_set rs;
@@ -346,6 +377,8 @@ int cmd_export(int argc, char **argv)
         return rc;
     if (json)
         rc = resjson_write_file(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    else if (job)
+        rc = export_job(&rs, out);
     else
         rc = export_csv(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
     run_set_free(&rs);

@@ -62,6 +62,7 @@ enum phase_status { PHASE_OK = 0, PHASE_SKIPPED, PHASE_FAILED };
 
 #define RES_NAME_MAX 64
 #define RES_NOTE_MAX 512
+#define RES_JOB_MAX 32768
 
 struct phase_result {
     char name[RES_NAME_MAX];
@@ -143,6 +144,10 @@ struct run_set {
     struct machine_info machine;
     struct target_info target;
     struct tree_info tree;
+    /* The job file the set ran, after includes and ${} expansion ("" when none: the
+     * command line alone), and its SHA-256 in hex. */
+    char job_text[RES_JOB_MAX];
+    char job_hash[65];
     struct run_result *runs;
     size_t nruns;
 };

@@ -5,6 +5,7 @@
 
 #include "phase/phase.h"
 
+
 /* The table, ending with {NULL}. */
 extern const struct phase_def phase_table[];
 /* The phase named name, or NULL. */

@@ -406,6 +406,13 @@ json_t *resjson_from_run_set(const struct run_set *rs)
     bad |= resjson_put(o, "machine", resjson_from_machine(&rs->machine));
     bad |= resjson_put(o, "target", resjson_from_target(&rs->target));
     bad |= resjson_put(o, "tree", resjson_from_tree(&rs->tree));
+    /* the job file the set ran, expanded (fsbench export --job writes it back) */
+    json_t *job = rs->job_text[0] ? json_object() : json_null();
+    if (job && rs->job_text[0]) {
+        bad |= RESJSON_PUT_STR(job, "hash", rs->job_hash);
+        bad |= RESJSON_PUT_STR(job, "text", rs->job_text);
+    }
+    bad |= resjson_put(o, "job", job);
     json_t *runs = json_array();
     for (size_t i = 0; runs && !bad && i < rs->nruns; i++) {
         json_t *r = resjson_run_to_json(&rs->runs[i]);
@@ -441,6 +448,16 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
         resjson_get_bool(c, j, "root", &rs->root) < 0 ||
         resjson_get_bool(c, j, "warm_cache", &rs->warm_cache) < 0)
         return -1;
+    const json_t *job = json_object_get(j, "job");
+    if (job && !json_is_null(job)) {
+        const json_t *text = json_object_get(job, "text"), *hash = json_object_get(job, "hash");
+        if (!json_is_object(job) || !json_is_string(text) || !json_is_string(hash) ||
+            json_string_length(text) >= sizeof rs->job_text ||
+            json_string_length(hash) >= sizeof rs->job_hash)
+            return resjson_fail(c, "job", "expected {\"hash\": \"...\", \"text\": \"...\"}");
+        snprintf(rs->job_text, sizeof rs->job_text, "%s", json_string_value(text));
+        snprintf(rs->job_hash, sizeof rs->job_hash, "%s", json_string_value(hash));
+    }
 
     const json_t *m, *t, *tr;
     if (resjson_get_object(c, j, "machine", &m) < 0 || resjson_get_object(c, j, "target", &t) < 0 ||

@@ -85,10 +85,13 @@ static const struct {
         " dev_sectors_read INTEGER, dev_sectors_written INTEGER, dev_io_ticks_ms INTEGER,"
         " detail_json TEXT NOT NULL,"
         " UNIQUE (run_id, ord));"},
+    /* the job file a set ran (expanded) and its SHA-256; '' for a command line alone */
+    {2, "ALTER TABLE run_sets ADD COLUMN job_text TEXT NOT NULL DEFAULT '';"
+        "ALTER TABLE run_sets ADD COLUMN job_hash TEXT NOT NULL DEFAULT '';"},
 };
 
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
-_Static_assert(STORE_SCHEMA_VERSION == 1, "keep STORE_SCHEMA_VERSION and migrations[] in step");
+_Static_assert(STORE_SCHEMA_VERSION == 2, "keep STORE_SCHEMA_VERSION and migrations[] in step");
 
 /* Members of a phase object that have their own columns, left out of detail_json. */
 static const char *const phase_columns[] = {
@@ -407,9 +410,10 @@ static int64_t insert_set(struct store *s, const struct run_set *rs)
     sqlite3_stmt *st = prepare(
         s, "INSERT INTO run_sets (label, created, scenario, engine, command_line, root,"
            " warm_cache, machine_json, target_json, tree_json, hostname, kernel, tree_profile,"
-           " tree_scale, tree_seed, target_path, fstype, mount_opts, device)"
+           " tree_scale, tree_seed, target_path, fstype, mount_opts, device, job_text,"
+           " job_hash)"
            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-           " ?17, ?18, ?19)");
+           " ?17, ?18, ?19, ?20, ?21)");
     if (!st)
         return -1;
     int bad = 0;
@@ -432,6 +436,8 @@ static int64_t insert_set(struct store *s, const struct run_set *rs)
     bad |= BIND_STR(st, 17, rs->target.fstype);
     bad |= BIND_STR(st, 18, rs->target.mount_opts);
     bad |= BIND_STR(st, 19, rs->target.device);
+    bad |= BIND_STR(st, 20, rs->job_text);
+    bad |= BIND_STR(st, 21, rs->job_hash);
     int64_t id = -1;
     if (bad)
         sqerr(s, "cannot record the run set");
@@ -584,6 +590,8 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
     COL_STR(st, 5, out->command_line);
     out->root = sqlite3_column_int(st, 6) != 0;
     out->warm_cache = sqlite3_column_int(st, 7) != 0;
+    COL_STR(st, 11, out->job_text);
+    COL_STR(st, 12, out->job_hash);
     json_t *m = col_json(s, st, 8, where[1]), *t = col_json(s, st, 9, where[2]),
            *tr = col_json(s, st, 10, where[3]);
     int rc = m && t && tr && resjson_to_machine(m, &out->machine, where[1]) == 0 &&
@@ -687,7 +695,8 @@ int store_load_label(struct store *s, const char *label, struct run_set *out)
     if (exec_retry(s, "BEGIN", "cannot start a transaction") < 0) /* one snapshot */
         return -1;
     sqlite3_stmt *st = prepare(s, "SELECT id, label, created, scenario, engine, command_line,"
-                                  " root, warm_cache, machine_json, target_json, tree_json"
+                                  " root, warm_cache, machine_json, target_json, tree_json,"
+                                  " job_text, job_hash"
                                   " FROM run_sets WHERE label = ?1 ORDER BY created, id");
     int ret = st ? 0 : -1, nsets = 0, rc = SQLITE_DONE;
     if (ret == 0 && sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) != SQLITE_OK)

@@ -234,6 +234,6 @@ int sizing_apply(const char *arg, struct tree_spec *spec, const struct phase_def
     if (sizing_auto(spec, geteuid() == 0, drops, cold, sizing_ram(), free_bytes / copies,
                     &spec->scale, why, sizeof why) < 0)
         return EXIT_RUN_FAILED;
-    fprintf(stderr, "fsbench: --size auto: %s (scale %.4g)\n", why, spec->scale);
+    inform("--size auto: %s (scale %.4g)", why, spec->scale);
     return 0;
 }

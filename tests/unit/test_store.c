@@ -156,12 +156,12 @@ static void test_open_creates_schema(void **state)
     assert_non_null(s);
     store_close(s);
     assert_int_equal(pragma_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    assert_int_equal(STORE_SCHEMA_VERSION, 1);
+    assert_int_equal(STORE_SCHEMA_VERSION, 2);
     /* reopening an existing database changes nothing */
     s = store_open(path);
     assert_non_null(s);
     store_close(s);
-    assert_int_equal(pragma_int(path, "PRAGMA user_version"), 1);
+    assert_int_equal(pragma_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     assert_integrity_ok(path);
 }
 

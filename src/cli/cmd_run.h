@@ -1,0 +1,46 @@
+/* cmd_run.h — `fsbench run` split for job files: its option table (the one list of run's
+ * options, which is also the list of job-file keys), and the run with hooks that let
+ * cmd_run_job.c check a job without running it, print the plan, or run it as one job of
+ * a file.
+ */
+#ifndef FSBENCH_CMD_RUN_H
+#define FSBENCH_CMD_RUN_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/cli_run.h"
+#include "run/runner.h"
+
+extern const struct option cmd_run_options[];  /* ends with {NULL} */
+extern const char *const cmd_run_not_keys[];   /* options that are not job keys */
+extern const char *const cmd_run_repeatable[]; /* options given once per value */
+extern const char *const cmd_run_not_stored[]; /* where results go: not in a stored job */
+
+/* ready()'s answer to go on with the run; anything else is the exit status. */
+#define RUN_HOOK_GO (-1)
+
+struct run_hook {
+    bool options_only; /* stop once the options are parsed: EXIT_OK or EXIT_USAGE */
+    /* Called when every option is checked and nothing is touched yet, with what would run
+     * and tree_arg (the --tree value: a profile, SHAPE.ini or tar:FILE). It may change out.
+     * Returns RUN_HOOK_GO to run, else the exit status to return. */
+    int (*ready)(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg);
+    void *arg;
+};
+
+/* `fsbench run` with hooks (NULL: none). The process exit status. */
+int cmd_run_with(int argc, char **argv, const struct run_hook *hook);
+
+/* cmd_run_job.c: does this command line name a job file (--job FILE, a *.ini or a path, a
+ * shipped job) or ask for --dry-run? */
+bool cmd_run_job_wanted(int argc, char **argv);
+/* Runs a job file (or prints the plan with --dry-run): the process exit status. */
+int cmd_run_job(int argc, char **argv);
+
+/* cmd_run_plan.c: prints what ro would do (--dry-run), touching nothing. */
+int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,
+                       const char *tree_arg);
+
+#endif

@@ -1,0 +1,439 @@
+/* cmd_run_job.c — `fsbench run FILE.ini`, `fsbench run --job FILE`, a shipped job by name,
+ * and `--dry-run`: loads the job file (run/job.h), checks every job in full before any
+ * runs, then runs the jobs in file order, or with `interleave = jobs` as configurations of
+ * one run set in rounds (run/job_rounds.h), or prints the plan.
+ *
+ * A job is run as `fsbench run` with the job's keys as options followed by the command
+ * line's own options, through cmd_run_with() and its hooks: the same parser checks a job
+ * key and a command-line option, and an option given on the command line replaces the
+ * file's key of the same name (every value of a repeated one).
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/err.h"
+#include "cli/cli.h"
+#include "cli/cmd_run.h"
+#include "run/job.h"
+#include "run/job_builtin.h"
+#include "run/job_rounds.h"
+#include "run/scenario.h"
+#include "tree/tarsrc.h"
+
+#define MAX_ARGS 256
+
+/* The command line, split. */
+struct cmdline {
+    const char *file; /* --job FILE, a *.ini or path, or a shipped job */
+    bool dry;
+    char *over[MAX_ARGS]; /* its other arguments, in order (positionals last) */
+    int nover;
+    const char *names[MAX_ARGS + 1]; /* the options among them, NULL-ended */
+    const char *vals[MAX_ARGS];      /* their values (NULL for a flag) */
+    size_t nnames;
+    bool help;
+    int npos; /* positionals other than the job file */
+};
+
+enum mode { MODE_CHECK, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
+
+struct jctx {
+    enum mode mode;
+    const struct job_file *jf;
+    bool from_file;
+    size_t n, job;
+    char **argv[JOB_MAX_JOBS];
+    int argc[JOB_MAX_JOBS];
+    struct job_arg *ja[JOB_MAX_JOBS];
+    int nja[JOB_MAX_JOBS];
+    unsigned runs0; /* job 0's rounds (interleave: every job's) */
+    /* MODE_ROUNDS: every job's options, alive while the nested calls last */
+    struct runner_opts *ro[JOB_MAX_JOBS];
+    struct cli_output *out[JOB_MAX_JOBS];
+    const char *tree_arg[JOB_MAX_JOBS];
+    struct job_rounds jr;
+    char json[4096]; /* MODE_RUN: this job's --json file */
+};
+
+static bool ends_with(const char *s, const char *suffix)
+{
+    size_t l = strlen(s), m = strlen(suffix);
+    return l > m && !strcmp(s + l - m, suffix);
+}
+
+/* A positional that names a job file rather than a scenario. */
+static bool is_job(const char *s)
+{
+    return strchr(s, '/') || ends_with(s, ".ini") || (job_builtin_find(s) && !scenario_find(s));
+}
+
+static const char *option_name(int c, int idx)
+{
+    if (c == '?' || c == ':')
+        return NULL;
+    if (idx >= 0)
+        return cmd_run_options[idx].name;
+    for (const struct option *o = cmd_run_options; o->name; o++)
+        if (o->val == c)
+            return o->name;
+    return NULL;
+}
+
+static void add_positional(struct cmdline *cl, char *p)
+{
+    if (!cl->file && is_job(p)) {
+        cl->file = p;
+        return;
+    }
+    cl->npos++;
+    if (cl->nover < MAX_ARGS)
+        cl->over[cl->nover++] = p;
+}
+
+/* Splits argv without permuting it ('+': stop at each positional, take it, go on). */
+static void scan(int argc, char **argv, struct cmdline *cl)
+{
+    memset(cl, 0, sizeof *cl);
+    int saved = opterr;
+    opterr = 0;
+    optind = 0;
+    for (;;) {
+        int prev = optind ? optind : 1, idx = -1;
+        int c = getopt_long(argc, argv, "+:hi:j:r:", cmd_run_options, &idx);
+        if (c == -1) {
+            if (optind >= argc)
+                break;
+            if (prev < optind && !strcmp(argv[optind - 1], "--")) {
+                while (optind < argc)
+                    add_positional(cl, argv[optind++]);
+                break;
+            }
+            add_positional(cl, argv[optind++]);
+            continue;
+        }
+        const char *name = option_name(c, idx);
+        if (name && !strcmp(name, "job")) {
+            cl->file = optarg;
+            continue;
+        }
+        if (name && !strcmp(name, "dry-run")) {
+            cl->dry = true;
+            continue;
+        }
+        if (name && !strcmp(name, "help"))
+            cl->help = true;
+        if (name && cl->nnames < MAX_ARGS) {
+            cl->vals[cl->nnames] = optarg;
+            cl->names[cl->nnames++] = name;
+        }
+        for (int k = prev; k < optind && cl->nover < MAX_ARGS; k++)
+            cl->over[cl->nover++] = argv[k];
+    }
+    cl->names[cl->nnames] = NULL;
+    opterr = saved;
+    optind = 0;
+}
+
+bool cmd_run_job_wanted(int argc, char **argv)
+{
+    struct cmdline cl;
+    scan(argc, argv, &cl);
+    return cl.file || cl.dry;
+}
+
+/* Checks one option the way the command line would ("--scale=abc"). */
+static int check_value(void *arg, const char *option_arg, char *why, size_t len)
+{
+    char *argv[] = {"run", (char *)option_arg, NULL};
+    struct run_hook h = {.options_only = true};
+    err_capture_begin(why, len);
+    int rc = cmd_run_with(2, argv, &h);
+    err_capture_end();
+    if (rc == EXIT_OK)
+        return 0;
+    if (!why[0])
+        snprintf(why, len, "%s: not a valid value", option_arg);
+    else if (!strncmp(why, "--", 2)) /* in a job file the option is a key: "scale: ..." */
+        memmove(why, why + 2, strlen(why + 2) + 1);
+    return -1;
+}
+
+static int load(const struct cmdline *cl, const struct job_keys *keys, struct job_file *jf)
+{
+    if (!cl->file)
+        return job_parse("command line", "", keys, jf);
+    struct stat st;
+    if (strchr(cl->file, '/') || stat(cl->file, &st) == 0)
+        return job_parse(cl->file, NULL, keys, jf);
+    const struct job_builtin *b = job_builtin_find(cl->file);
+    if (b)
+        return job_parse(b->path, b->text, keys, jf);
+    return error("%s: no such job file, nor a shipped job (see fsbench list)", cl->file);
+}
+
+/* One line for a job that does not check: at the key its message names ("--tree: ..."),
+ * else at the job's [header]. */
+static void job_error(const struct jctx *c, size_t i, const char *msg)
+{
+    if (!c->from_file) {
+        error("%s", msg);
+        return;
+    }
+    const struct job_section *sec = c->jf->nsec > 1 ? &c->jf->sec[i + 1] : &c->jf->sec[0];
+    const char *file = sec->file;
+    int line = sec->line ? sec->line : 1;
+    const char *first = NULL;
+    for (int k = 0; k < c->nja[i]; k++) {
+        char pat[128];
+        int n = snprintf(pat, sizeof pat, "--%s", c->ja[i][k].key);
+        for (const char *h = strstr(msg, pat); h; h = strstr(h + 1, pat)) {
+            char next = h[n];
+            if ((next >= 'a' && next <= 'z') || next == '-')
+                continue;
+            if (!first || h < first) {
+                first = h;
+                file = c->ja[i][k].file;
+                line = c->ja[i][k].line;
+            }
+            break;
+        }
+    }
+    error("%s:%d: job %s: %s", file, line, job_name(c->jf, i), msg);
+}
+
+static int rounds_run(void *arg, const struct runner_opts *ro, struct run_set *rs,
+                      struct runner_auto *ra)
+{
+    struct jctx *c = arg;
+    memset(ra, 0, sizeof *ra);
+    ra->rounds = c->jr.runs;
+    return job_rounds_run(&c->jr, ro, rs);
+}
+
+/* Every job's options are alive (nested calls): runs them in rounds as one set. */
+static int run_rounds(struct jctx *c)
+{
+    static struct runner_opts outer;
+    outer = *c->ro[0];
+    outer.nconfigs = 0;
+    c->jr = (struct job_rounds){
+        .n = c->n, .runs = c->runs0, .warmup = c->ro[0]->warmup, .seed = c->ro[0]->order_seed};
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < c->n; i++) {
+        struct runner_opts *ro = c->ro[i];
+        c->jr.ro[i] = ro;
+        c->jr.name[i] = job_name(c->jf, i);
+        size_t nc = ro->nconfigs ? ro->nconfigs : 1;
+        for (size_t k = 0; k < nc && outer.nconfigs < RUNNER_MAX_CONFIGS; k++)
+            job_rounds_config_name(c->jr.name[i], ro->nconfigs ? ro->configs[k].name : "",
+                                   outer.configs[outer.nconfigs++].name,
+                                   sizeof outer.configs[0].name);
+        if (!ro->tree.prof && c->tree_arg[i] && !strncmp(c->tree_arg[i], "tar:", 4) &&
+            !(ro->tar = tarsrc_open(c->tree_arg[i] + 4, NULL)))
+            rc = EXIT_RUN_FAILED;
+    }
+    struct cli_output *out = c->out[0];
+    const char *base = strrchr(c->jf->path, '/');
+    static char scen[64];
+    snprintf(scen, sizeof scen, "%.*s", (int)strcspn(base ? base + 1 : c->jf->path, "."),
+             base ? base + 1 : c->jf->path);
+    out->scenario = scen;
+    out->job_text = c->jf->text;
+    out->job_hash = c->jf->hash;
+    out->run = rounds_run;
+    out->run_arg = c;
+    if (rc == EXIT_OK)
+        rc = cli_run_and_report(&outer, out);
+    for (size_t i = 0; i < c->n; i++) {
+        tarsrc_close(c->ro[i]->tar);
+        c->ro[i]->tar = NULL;
+    }
+    return rc;
+}
+
+static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg)
+{
+    struct jctx *c = arg;
+    switch (c->mode) {
+    case MODE_CHECK:
+        if (c->job == 0)
+            c->runs0 = ro->runs;
+        if (c->jf->interleave && c->n > 1) {
+            if (ro->runs_auto)
+                return error("runs = auto is not supported with interleave = jobs: give "
+                             "runs = N"),
+                       EXIT_USAGE;
+            if (ro->runs != c->runs0)
+                return error("runs = %u, but the first job has %u: interleaved jobs run in "
+                             "rounds, so set runs in [global]",
+                             ro->runs, c->runs0),
+                       EXIT_USAGE;
+        }
+        return EXIT_OK;
+    case MODE_PLAN:
+        return cmd_run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0
+                   ? EXIT_RUN_FAILED
+                   : EXIT_OK;
+    case MODE_RUN:
+        out->scenario = job_name(c->jf, c->job);
+        /* one JSON file per job: out.json -> out.JOB.json */
+        if (c->n > 1 && out->json && strcmp(out->json, "-")) {
+            const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
+            int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json)
+                                                      : (int)strlen(out->json);
+            snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->json, out->scenario,
+                     out->json + stem);
+            out->json = c->json;
+        }
+        if (c->from_file) {
+            out->job_text = c->jf->text;
+            out->job_hash = c->jf->hash;
+        }
+        return RUN_HOOK_GO;
+    case MODE_ROUNDS:
+        c->ro[c->job] = ro;
+        c->out[c->job] = out;
+        c->tree_arg[c->job] = tree_arg;
+        if (c->job + 1 < c->n) {
+            struct run_hook h = {.ready = ready, .arg = c};
+            c->job++;
+            return cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        }
+        return run_rounds(c);
+    }
+    return EXIT_USAGE;
+}
+
+/* Builds job i's argument list: "run", its keys, the command line's options. */
+static int build_args(struct jctx *c, size_t i, const struct job_keys *keys,
+                      const struct cmdline *cl)
+{
+    int n = job_args(c->jf, i, keys, cl->names, &c->ja[i]);
+    if (n < 0)
+        return -1;
+    c->nja[i] = n;
+    c->argv[i] = calloc((size_t)n + (size_t)cl->nover + 2, sizeof *c->argv[i]);
+    if (!c->argv[i])
+        return error("out of memory");
+    int a = 0;
+    c->argv[i][a++] = "run";
+    for (int k = 0; k < n; k++)
+        c->argv[i][a++] = c->ja[i][k].arg;
+    for (int k = 0; k < cl->nover; k++)
+        c->argv[i][a++] = cl->over[k];
+    c->argc[i] = a;
+    return 0;
+}
+
+static int run_jobs(struct jctx *c, const struct cmdline *cl)
+{
+    struct run_hook h = {.ready = ready, .arg = c};
+    char why[1024];
+    /* nothing runs until every job checks */
+    c->mode = MODE_CHECK;
+    for (c->job = 0; c->job < c->n; c->job++) {
+        err_capture_begin(why, sizeof why);
+        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        err_capture_end();
+        if (rc != EXIT_OK) {
+            job_error(c, c->job, why[0] ? why : "not a valid job (see above)");
+            return rc;
+        }
+    }
+    if (cl->dry) {
+        c->mode = MODE_PLAN;
+        if (c->from_file)
+            printf("job file %s (sha256 %.16s...): %zu job%s%s\n", c->jf->path, c->jf->hash, c->n,
+                   c->n == 1 ? "" : "s",
+                   c->jf->interleave && c->n > 1
+                       ? ", interleaved: one run set, the jobs as its configurations, every "
+                         "job once a round in a seeded random order"
+                       : ", run one after the other in file order");
+        for (c->job = 0; c->job < c->n; c->job++) {
+            int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+            if (rc != EXIT_OK)
+                return rc;
+        }
+        if (c->jf->interleave && c->n > 1)
+            printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
+                   c->runs0 * (unsigned)c->n);
+        printf("dry run: nothing was run, created or changed\n");
+        return EXIT_OK;
+    }
+    if (c->jf->interleave && c->n > 1) {
+        c->mode = MODE_ROUNDS;
+        c->job = 0;
+        return cmd_run_with(c->argc[0], c->argv[0], &h);
+    }
+    c->mode = MODE_RUN;
+    for (c->job = 0; c->job < c->n; c->job++) {
+        if (c->n > 1)
+            printf("%s== job %s (%zu of %zu) ==\n", c->job ? "\n" : "", job_name(c->jf, c->job),
+                   c->job + 1, c->n);
+        fflush(stdout);
+        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    return EXIT_OK;
+}
+
+int cmd_run_job(int argc, char **argv)
+{
+    struct cmdline cl;
+    scan(argc, argv, &cl);
+    if (cl.help)
+        return cmd_run_with(argc, argv, NULL);
+    if (cl.file && cl.npos)
+        return error("run: a job file and a scenario: put the scenario's phases in the job "
+                     "(phases = ...)"),
+               EXIT_USAGE;
+    const struct job_keys keys = {.opts = cmd_run_options,
+                                  .excluded = cmd_run_not_keys,
+                                  .repeatable = cmd_run_repeatable,
+                                  .check = check_value};
+    struct job_file jf;
+    if (load(&cl, &keys, &jf) < 0)
+        return EXIT_USAGE;
+    struct jctx *c = calloc(1, sizeof *c);
+    if (!c) {
+        job_free(&jf);
+        return error("out of memory"), EXIT_RUN_FAILED;
+    }
+    c->jf = &jf;
+    c->from_file = cl.file != NULL;
+    /* the stored text is what runs: the command line's options folded in */
+    const char *fold[MAX_ARGS], *fold_val[MAX_ARGS];
+    size_t nfold = 0;
+    for (size_t i = 0; i < cl.nnames; i++) {
+        bool skip = false;
+        for (size_t k = 0; cmd_run_not_stored[k]; k++)
+            skip |= !strcmp(cl.names[i], cmd_run_not_stored[k]);
+        if (!skip) {
+            fold_val[nfold] = cl.vals[i];
+            fold[nfold++] = cl.names[i];
+        }
+    }
+    if (nfold && job_fold(&jf, fold, fold_val, nfold) < 0) {
+        free(c);
+        job_free(&jf);
+        return EXIT_RUN_FAILED;
+    }
+    c->n = job_count(&jf);
+    int rc = EXIT_OK;
+    for (size_t i = 0; i < c->n && rc == EXIT_OK; i++)
+        if (build_args(c, i, &keys, &cl) < 0)
+            rc = EXIT_RUN_FAILED;
+    if (rc == EXIT_OK)
+        rc = run_jobs(c, &cl);
+    for (size_t i = 0; i < c->n; i++) {
+        free(c->argv[i]);
+        job_args_free(c->ja[i], c->nja[i]);
+    }
+    free(c);
+    job_free(&jf);
+    return rc;
+}

@@ -1,0 +1,79 @@
+/* cmd_run_plan.c — `fsbench run --dry-run`: prints what one job would do, from
+ * job_plan_compute(), touching nothing.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cmd_run.h"
+#include "run/job_plan.h"
+
+static void size_str(char *buf, size_t len, uint64_t b)
+{
+    if (b >= (1ull << 30))
+        snprintf(buf, len, "%.2f GiB", (double)b / (1ull << 30));
+    else
+        snprintf(buf, len, "%.1f MiB", (double)b / (1ull << 20));
+}
+
+int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, const char *tree_arg)
+{
+    struct job_plan p;
+    if (job_plan_compute(ro, tree_arg, &p) < 0)
+        return -1;
+    size_t nc = ro->nconfigs ? ro->nconfigs : 1;
+    fprintf(f, "job %s\n", job);
+    fprintf(f, "  configurations: %zu:", nc);
+    if (!ro->nconfigs)
+        fprintf(f, " one, in %s\n", ro->dir ? ro->dir : "a new temporary directory");
+    for (size_t i = 0; i < ro->nconfigs; i++)
+        fprintf(f, "%s %s", i ? "," : "", ro->configs[i].name);
+    if (ro->nconfigs)
+        fprintf(f, " (%s)\n", ro->keep_fs ? "mkfs once per file system" : "a fresh mkfs per run");
+    if (ro->runs_auto)
+        fprintf(f, "  rounds: until every median is within %.1f%% (at most %u)",
+                ro->precision * 100, ro->runs - ro->warmup);
+    else
+        fprintf(f, "  rounds: %u (%zu run%s)", ro->runs, ro->runs * nc,
+                ro->runs * nc == 1 ? "" : "s");
+    if (ro->warmup)
+        fprintf(f, ", the first %u warm-up", ro->warmup);
+    fprintf(f, "%s\n",
+            nc > 1 ? (ro->no_interleave ? ", one configuration after the other"
+                                        : ", configurations in a seeded random "
+                                          "order each round")
+                   : "");
+    fprintf(f, "  phases: ");
+    for (size_t i = 0; i < ro->nphases; i++)
+        fprintf(f, "%s%s", i ? "," : "", ro->phases[i]->name);
+    fprintf(f, " (%zu)\n", ro->nphases);
+    fprintf(f, "  engine: %s%s, threads %u\n", ro->eng->name, ro->async_eng ? " (auto)" : "",
+            ro->threads ? ro->threads : 1);
+    char a[32], b[32], c[32];
+    size_str(a, sizeof a, p.bytes);
+    size_str(b, sizeof b, p.disk);
+    if (p.tree_known)
+        fprintf(f,
+                "  tree: %s x%g seed %" PRIu64 ": %" PRIu64 " files, %" PRIu64 " dirs, %" PRIu64
+                " symlinks, %s of content, about %s on disk\n",
+                ro->tree.prof->name, ro->tree.scale, ro->tree.seed, p.files, p.dirs, p.symlinks, a,
+                b);
+    else
+        fprintf(f,
+                "  tree: %s (an archive of %s: its content is counted when it is "
+                "decompressed, before the first phase)\n",
+                tree_arg ? tree_arg : "?", a);
+    size_str(a, sizeof a, p.need);
+    size_str(c, sizeof c, p.free_bytes);
+    fprintf(f, "  space: about %s needed%s in %s; %s free%s\n", a,
+            p.copies > 1 ? " (the tree and its copy)" : "", p.where, p.free_bytes ? c : "unknown",
+            p.free_bytes && p.need > p.free_bytes ? ": NOT ENOUGH" : "");
+    fprintf(f, "  root: %s%s%s%s; %s root\n",
+            p.needs_root   ? "needed"
+            : p.wants_root ? "wanted"
+                           : "not needed",
+            p.root_why[0] ? " (" : "", p.root_why, p.root_why[0] ? ")" : "",
+            geteuid() == 0 ? "running as" : "not running as");
+    return 0;
+}

@@ -1,0 +1,72 @@
+/* job_plan.c — what a run would need (see job_plan.h): tree size, space, root. */
+#include "run/job_plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "run/sizing.h"
+
+static uint64_t free_at(const char *path)
+{
+    struct statvfs sv;
+    if (statvfs(path, &sv) < 0)
+        return 0;
+    return (uint64_t)sv.f_bavail * sv.f_frsize;
+}
+
+int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct job_plan *p)
+{
+    memset(p, 0, sizeof *p);
+    bool dropcaches, cold;
+    sizing_phases(o->phases, o->nphases, &dropcaches, &cold, &p->copies);
+    if (o->tree.prof) {
+        struct tree_totals t;
+        if (tree_measure(&o->tree, &t) < 0 || sizing_measure(&o->tree, &p->bytes, &p->disk) < 0)
+            return -1;
+        p->tree_known = true;
+        p->files = t.files;
+        p->dirs = t.dirs;
+        p->symlinks = t.symlinks;
+    } else if (tree_arg && !strncmp(tree_arg, "tar:", 4)) {
+        /* unknown until decompressed: the archive's own size is a floor */
+        struct stat st;
+        if (stat(tree_arg + 4, &st) == 0)
+            p->bytes = p->disk = (uint64_t)st.st_size;
+    }
+    p->need = p->disk * (p->copies ? p->copies : 1);
+    const char *tmp = getenv("TMPDIR");
+    if (o->tspec && o->tspec->device) {
+        snprintf(p->where, sizeof p->where, "%s (the whole device)", o->tspec->device);
+    } else if (o->tspec) {
+        const char *dir = o->tspec->image_dir ? o->tspec->image_dir : tmp && *tmp ? tmp : "/tmp";
+        snprintf(p->where, sizeof p->where, "%s (a sparse image of %.1f MiB)", dir,
+                 (double)o->tspec->image_bytes / (1 << 20));
+        p->free_bytes = free_at(dir);
+        /* the image grows to what is written into it, at most its size */
+        if (p->need > o->tspec->image_bytes)
+            p->need = o->tspec->image_bytes;
+    } else {
+        const char *dir = o->dir ? o->dir : tmp && *tmp ? tmp : "/tmp";
+        snprintf(p->where, sizeof p->where, "%s", dir);
+        p->free_bytes = free_at(dir);
+    }
+    if (o->tspec) {
+        p->needs_root = true;
+        snprintf(p->root_why, sizeof p->root_why, "mkfs, a loop device or a device, mount");
+    }
+    for (size_t i = 0; i < o->nphases; i++)
+        if (o->phases[i]->flags & PHASE_NEEDS_ROOT) {
+            if (!p->needs_root)
+                p->wants_root = true;
+            if (!p->root_why[0])
+                snprintf(p->root_why, sizeof p->root_why,
+                         "%s is skipped without root, and the figures after it are then "
+                         "warm-cache",
+                         o->phases[i]->name);
+        }
+    return 0;
+}

@@ -1,0 +1,29 @@
+/* job_plan.h — what a run would do, for `fsbench run --dry-run`: computed from the runner's
+ * options without touching anything (the tree is streamed, never written).
+ */
+#ifndef FSBENCH_JOB_PLAN_H
+#define FSBENCH_JOB_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "run/runner.h"
+
+struct job_plan {
+    bool tree_known; /* a profile (not an archive): the counts below are exact */
+    uint64_t files, dirs, symlinks, bytes;
+    uint64_t disk;       /* the tree on disk, every file and directory in blocks */
+    unsigned copies;     /* trees on the target at once (2 with copy) */
+    uint64_t need;       /* free space the runs need */
+    uint64_t free_bytes; /* free where they go (0: unknown) */
+    char where[4096];    /* that place */
+    bool needs_root;     /* fails without root */
+    bool wants_root;     /* runs without, but phases are skipped (dropcaches) */
+    char root_why[256];
+};
+
+/* Fills *p from o; tree_arg is the --tree value (an archive's size is its file's). 0 or
+ * -1 after error(). */
+int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct job_plan *p);
+
+#endif

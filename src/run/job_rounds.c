@@ -1,0 +1,104 @@
+/* job_rounds.c — jobs interleaved in rounds as configurations of one run set (see
+ * job_rounds.h).
+ */
+#include "run/job_rounds.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "phase/phase.h"
+
+struct fwd {
+    const struct runner_opts *outer;
+    struct run_set *rs;
+    const char *job;
+    unsigned round;
+    bool described;
+};
+
+void job_rounds_config_name(const char *job, const char *config, char *buf, size_t len)
+{
+    if (config && config[0])
+        snprintf(buf, len, "%s/%s", job, config);
+    else
+        snprintf(buf, len, "%s", job);
+}
+
+/* The set's description from the first job's first run (label, scenario, command line
+ * and job text stay the caller's). */
+static void describe(struct run_set *rs, const struct run_set *from)
+{
+    rs->schema_version = from->schema_version;
+    rs->created = from->created;
+    rs->root = from->root;
+    snprintf(rs->engine, sizeof rs->engine, "%s", from->engine);
+    rs->machine = from->machine;
+    rs->target = from->target;
+    rs->tree = from->tree;
+}
+
+/* A job's run, copied into the one set with its round and configuration name. */
+static int forward(void *arg, const struct run_set *jrs, const struct run_result *run)
+{
+    struct fwd *f = arg;
+    if (!f->described) {
+        describe(f->rs, jrs);
+        f->described = true;
+        if (f->outer->set_ready && f->outer->set_ready(f->outer->arg, f->rs) < 0)
+            return -1;
+    }
+    f->rs->warm_cache |= jrs->warm_cache;
+    struct run_result *r = run_set_add_run(f->rs, run->nphases);
+    if (!r)
+        return -1;
+    r->round = f->round;
+    r->warmup = run->warmup;
+    r->started = run->started;
+    job_rounds_config_name(f->job, run->config, r->config, sizeof r->config);
+    for (size_t p = 0; p < run->nphases; p++) {
+        r->phases[p] = run->phases[p];
+        r->phases[p].timeline = NULL;
+        r->phases[p].timeline_len = 0;
+        size_t tl = run->phases[p].timeline_len;
+        if (tl && run->phases[p].timeline) {
+            r->phases[p].timeline = malloc(tl * sizeof *r->phases[p].timeline);
+            if (!r->phases[p].timeline)
+                return error("out of memory");
+            memcpy(r->phases[p].timeline, run->phases[p].timeline,
+                   tl * sizeof *r->phases[p].timeline);
+            r->phases[p].timeline_len = tl;
+        }
+    }
+    return f->outer->run_done ? f->outer->run_done(f->outer->arg, f->rs, r) : 0;
+}
+
+int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer, struct run_set *rs)
+{
+    size_t order[JOB_MAX_JOBS];
+    struct fwd f = {.outer = outer, .rs = rs};
+    for (unsigned r = 0; r < jr->runs; r++) {
+        runner_round_order(jr->seed, r, jr->n, order);
+        for (size_t i = 0; i < jr->n; i++) {
+            if (phase_interrupt)
+                return error("interrupted by a signal");
+            struct runner_opts o = *jr->ro[order[i]];
+            o.runs = 1;
+            o.runs_auto = false;
+            o.warmup = r < jr->warmup;
+            o.order_seed = jr->seed + r; /* a job's own configurations: a new order a round */
+            o.set_ready = NULL;
+            o.run_done = forward;
+            o.arg = &f;
+            f.job = jr->name[order[i]];
+            f.round = r;
+            struct run_set scratch = {0};
+            int rc = runner_run(&o, &scratch, NULL);
+            run_set_free(&scratch);
+            if (rc < 0)
+                return -1; /* runner_run said why */
+        }
+    }
+    return 0;
+}

@@ -1,0 +1,36 @@
+/* job_rounds.h — `interleave = jobs`: the jobs of a file as configurations of one run set,
+ * run in rounds (every job once per round, in a seeded random order), so that comparing
+ * them pairs runs of the same round as configurations of one run are paired.
+ *
+ * Each job keeps all its own settings (tree, phases, threads, target, ...): a round runs
+ * each job through runner_run with one run, and its run is added to the one set under the
+ * job's name (or "job/config" when a job has a configuration matrix), with the round's
+ * number. The set's description (machine, target, tree) is the first job's.
+ */
+#ifndef FSBENCH_JOB_ROUNDS_H
+#define FSBENCH_JOB_ROUNDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "run/job.h"
+#include "run/runner.h"
+
+struct job_rounds {
+    const struct runner_opts *ro[JOB_MAX_JOBS];
+    const char *name[JOB_MAX_JOBS];
+    size_t n;
+    unsigned runs;   /* rounds */
+    unsigned warmup; /* first rounds marked warm-up */
+    uint64_t seed;   /* order of the jobs in each round */
+};
+
+/* The configuration name of job j's configuration c ("" for a plain directory) into buf. */
+void job_rounds_config_name(const char *job, const char *config, char *buf, size_t len);
+
+/* Runs the rounds into rs, calling outer's set_ready once and run_done after every run
+ * (outer's other members are not used). 0, or -1 after error() (finished runs kept). */
+int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
+                   struct run_set *rs);
+
+#endif
