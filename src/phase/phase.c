@@ -10,6 +10,7 @@
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal handler");
 volatile atomic_int phase_interrupt;
+atomic_int phase_stonewall;
 
 const struct phase_def phase_table[] = {
     {"extract", "create the tree: mkdir, create+write every file, symlinks (like tar -x)", 0,
@@ -17,11 +18,15 @@ const struct phase_def phase_table[] = {
     {"sync", "syncfs of the target file system (like sync)", 0, phase_sync},
     {"dropcaches", "sync, then drop page, dentry and inode caches (root only)",
      PHASE_NEEDS_ROOT, phase_dropcaches},
-    {"walk", "readdir every directory of the tree (like find)", 0, phase_walk},
-    {"statwalk", "readdir and lstat every entry (like find -ls)", 0, phase_statwalk},
-    {"read", "read every file to the end (like tar -c >/dev/null)", PHASE_ASYNC_GAINS,
+    {"walk", "readdir every directory of the tree (like find)", PHASE_READS_TREE,
+     phase_walk},
+    {"statwalk", "readdir and lstat every entry (like find -ls)", PHASE_READS_TREE,
+     phase_statwalk},
+    {"read", "read every file to the end (like tar -c >/dev/null)",
+     PHASE_ASYNC_GAINS | PHASE_READS_TREE,
      phase_read},
-    {"copy", "copy the tree with modes and times to a sibling (like cp -a, cpdup)", 0,
+    {"copy", "copy the tree with modes and times to a sibling (like cp -a, cpdup)",
+     PHASE_READS_TREE,
      phase_copy},
     {"delete", "remove the tree and its copy (like rm -rf)", 0, phase_delete},
     {"umount", "unmount the target, including the flush of everything dirty (root)",
@@ -80,8 +85,36 @@ int phase_skip(struct phase_ctx *ctx, const char *fmt, ...)
     return 0;
 }
 
+bool phase_owns_top(const struct phase_ctx *ctx, const char *name)
+{
+    if (ctx->nparts <= 1)
+        return true;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h % ctx->nparts == ctx->part;
+}
+
+bool phase_skips_entry(const struct phase_ctx *ctx, const char *dir, size_t level,
+                       const char *name)
+{
+    return ctx->nparts > 1 && level == 0 &&
+           (!strcmp(dir, PHASE_TREE_DIR) || !strcmp(dir, PHASE_COPY_DIR)) &&
+           !phase_owns_top(ctx, name);
+}
+
 int phase_check_interrupt(struct phase_ctx *ctx)
 {
+    if (atomic_load_explicit(&phase_stonewall, memory_order_relaxed) &&
+        ctx->res->status != PHASE_FAILED) {
+        ctx->res->status = PHASE_FAILED;
+        snprintf(ctx->res->note, sizeof ctx->res->note, "stopped by the stonewall");
+        if (ctx->par)
+            phase_par_publish(ctx);
+        return -1;
+    }
+    if (atomic_load_explicit(&phase_stonewall, memory_order_relaxed))
+        return -1;
     if (phase_interrupt) {
         if (ctx->res->status != PHASE_FAILED) {
             ctx->res->status = PHASE_FAILED;

@@ -26,6 +26,8 @@ int phase_dropcaches(struct phase_ctx *ctx)
         return phase_skip(ctx, "the %s engine touches no file system", ctx->eng->name);
     /* Only clean pages can be dropped: write everything back first, on every file system. */
     sync();
+    if (ctx->drop_elsewhere)
+        return 0; /* one rank per node drops (MPI); this one has written back its share */
     int fd = open(DROP_CACHES, O_WRONLY | O_CLOEXEC);
     if (fd < 0)
         return phase_skip(ctx, "cannot open %s: %s: caches stay warm", DROP_CACHES,

@@ -98,6 +98,17 @@ int ws_open(struct workspace *ws, const char *dir)
     return 0;
 }
 
+int ws_join(struct workspace *ws, const char *dir)
+{
+    memset(ws, 0, sizeof *ws);
+    if (snprintf(ws->path, sizeof ws->path, "%s", dir) >= (int)sizeof ws->path)
+        return error("directory name too long: %s", dir);
+    ws->fd = open(ws->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (ws->fd < 0)
+        return error_errno("cannot open directory %s", ws->path);
+    return 0;
+}
+
 int ws_open_managed(struct workspace *ws, const char *mount_point)
 {
     memset(ws, 0, sizeof *ws);
