@@ -1,18 +1,28 @@
 # fsbench — GNU make build. `make`, `make check`, `make install`, `make clean`.
 # SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer into build-san/.
 # CC=clang works as well as gcc; both must build clean with -Werror.
+# MPI=1 builds the same fsbench with Open MPI (mpicc, libopenmpi-dev) into build-mpi/ (or
+# build-mpi-san/ with SAN=1): src/mpi/ and bench/mpi_*.c are compiled only then, so the
+# plain build stays free of MPI. Run it as mpirun -np N build-mpi/fsbench run ...
 
 PKGS     := jansson inih gsl sqlite3 blkid liburing libarchive
 TESTPKGS := cmocka
 PREFIX   ?= /usr/local
 DESTDIR  ?=
 
+ifeq ($(MPI),1)
+MPICC    ?= mpicc
+CC       := $(MPICC)
+CPPFLAGS += -DFSBENCH_MPI
+MPISUF   := -mpi
+endif
+
 ifeq ($(SAN),1)
-BUILD    ?= build-san
+BUILD    ?= build$(MPISUF)-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 OPT      ?= -O1 -g
 else
-BUILD    ?= build
+BUILD    ?= build$(MPISUF)
 SANFLAGS :=
 OPT      ?= -O2 -g
 endif
@@ -26,10 +36,16 @@ LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
 LIB_SRC  := $(filter-out src/cli/main.c,$(wildcard src/*/*.c))
+ifneq ($(MPI),1)
+LIB_SRC  := $(filter-out src/mpi/%,$(LIB_SRC))
+endif
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o)
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC:= $(wildcard bench/*.c)
+ifneq ($(MPI),1)
+BENCH_SRC:= $(filter-out bench/mpi_%,$(BENCH_SRC))
+endif
 BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all check unit e2e bench-build install clean
@@ -74,4 +90,4 @@ install: $(BUILD)/fsbench
 	install -D -m 0644 docs/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-mpi build-mpi-san

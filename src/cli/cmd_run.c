@@ -18,6 +18,7 @@
 #include "run/sizing.h"
 #include "tree/tarsrc.h"
 #include "phase/workload.h"
+#include "mpi/mpi_run.h"
 
 static void run_usage(FILE *out)
 {
@@ -66,14 +67,21 @@ static void run_usage(FILE *out)
             "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
             "  --fsync-rounds N  cvs: fsyncstorm passes (default 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
-            "  --age-fullness F  age: or when the file system is F full (0.8)\n");
+            "  --age-fullness F  age: or when the file system is F full (0.8)\n"
+            "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
+            "  --ranks-dir unique|shared  unique (default): each rank its own tree in\n"
+            "                    DIR/rank.N, seed + rank; shared: one tree of scale x N whose\n"
+            "                    top-level directories are divided among the ranks\n"
+            "  --rank-shift K    walk, statwalk, read and copy rank (r+K) mod N's tree\n"
+            "  --stonewall S     stop every rank S seconds after the first finishes a phase\n");
 }
 
 enum {
     OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
-    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE
+    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_RANKS_DIR, OPT_RANK_SHIFT,
+    OPT_STONEWALL
 };
 
 #define MAX_MOUNT_OPTS 16
@@ -156,7 +164,95 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     return 0;
 }
 
+/* Parses --ranks-dir, --rank-shift and --stonewall into *mo. 0, or EXIT_USAGE after
+ * error(). */
+static int parse_mpi_opt(int c, const char *arg, struct mpirun_opts *mo)
+{
+    double d;
+    unsigned long ul;
+    mo->given = true;
+    switch (c) {
+    case OPT_RANKS_DIR:
+        if (!strcmp(arg, "unique"))
+            mo->placement = MPIRUN_UNIQUE;
+        else if (!strcmp(arg, "shared"))
+            mo->placement = MPIRUN_SHARED;
+        else
+            return error("--ranks-dir: '%s' is not unique or shared", arg), EXIT_USAGE;
+        return 0;
+    case OPT_RANK_SHIFT:
+        if (cli_parse_count(arg, &ul) < 0 || ul > 1000000)
+            return error("--rank-shift: '%s' is not a positive whole number", arg), EXIT_USAGE;
+        mo->shift = ul;
+        return 0;
+    default:
+        if (cli_parse_positive(arg, &d) < 0 || d > 86400)
+            return error("--stonewall: '%s' is not a number of seconds above 0", arg),
+                   EXIT_USAGE;
+        mo->stonewall_s = d;
+        return 0;
+    }
+}
+
+/* Phases a shared tree supports: the ones that divide it by top-level entry. */
+static const char *const shared_phases[] = {"extract", "sync", "dropcaches", "walk",
+                                            "statwalk", "read", "copy", "delete", NULL};
+
+/* The checks of a run on several ranks (or of MPI options without them). 0, or an exit
+ * status after error(). */
+static int check_mpi(const struct mpirun_opts *mo, const struct runner_opts *ro,
+                     const struct target_args *ta, const char *profile)
+{
+#ifdef FSBENCH_MPI
+    bool ranks = mpirun_launched();
+    int size = ranks ? mpirun_size() : 1;
+#else
+    bool ranks = false;
+    int size = 1;
+#endif
+    if (!ranks)
+        return mo->given ? error("--ranks-dir, --rank-shift and --stonewall need several "
+                                 "ranks: mpirun -np N fsbench run ... with the MPI build "
+                                 "(make MPI=1)"), EXIT_USAGE : 0;
+    if (ta->image || ta->spec.device)
+        return error("--image and --device are refused under MPI: every rank would mkfs and "
+                     "mount its own target; run on a mounted file system with --dir"),
+               EXIT_USAGE;
+    if (mo->shift && mo->shift % (unsigned long)size == 0)
+        return error("--rank-shift %lu with %d ranks: every rank would read its own tree "
+                     "(give 1 to %d)", mo->shift, size, size - 1), EXIT_USAGE;
+    if (mo->placement != MPIRUN_SHARED)
+        return 0;
+    if (!strncmp(profile, "tar:", 4))
+        return error("--ranks-dir shared needs a synthetic tree, not an archive (use "
+                     "--ranks-dir unique)"), EXIT_USAGE;
+    for (size_t i = 0; i < ro->nphases; i++) {
+        size_t k = 0;
+        while (shared_phases[k] && strcmp(shared_phases[k], ro->phases[i]->name))
+            k++;
+        if (!shared_phases[k])
+            return error("phase %s cannot divide a shared tree among ranks: use --ranks-dir "
+                         "unique (shared supports extract, sync, dropcaches, walk, statwalk, "
+                         "read, copy and delete)", ro->phases[i]->name), EXIT_USAGE;
+    }
+    return 0;
+}
+
+static int run_main(int argc, char **argv);
+
 int cmd_run(int argc, char **argv)
+{
+#ifdef FSBENCH_MPI
+    if (mpirun_launched()) {
+        if (mpirun_init() < 0)
+            return EXIT_RUN_FAILED;
+        return mpirun_finish(run_main(argc, argv));
+    }
+#endif
+    return run_main(argc, argv);
+}
+
+static int run_main(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"dir", required_argument, NULL, 'd'},     {"tree", required_argument, NULL, 't'},
@@ -189,8 +285,12 @@ int cmd_run(int argc, char **argv)
         {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
         {"size", required_argument, NULL, OPT_SIZE},
         {"threads", required_argument, NULL, 'j'},
+        {"ranks-dir", required_argument, NULL, OPT_RANKS_DIR},
+        {"rank-shift", required_argument, NULL, OPT_RANK_SHIFT},
+        {"stonewall", required_argument, NULL, OPT_STONEWALL},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
+    struct mpirun_opts mo = {0};
     struct runner_opts ro = {0};
     struct target_args ta = {0};
     ro.eng = &engine_posix;
@@ -344,6 +444,12 @@ int cmd_run(int argc, char **argv)
             ro.params.age_once = true;
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
+        case OPT_RANKS_DIR:
+        case OPT_RANK_SHIFT:
+        case OPT_STONEWALL:
+            if (parse_mpi_opt(c, optarg, &mo))
+                return EXIT_USAGE;
+            break;
         case 'h': run_usage(stdout); return EXIT_OK;
         default: run_usage(stderr); return EXIT_USAGE;
         }
@@ -411,7 +517,10 @@ int cmd_run(int argc, char **argv)
                EXIT_USAGE;
     }
     ro.order_seed = seed;
-    int trc = setup_targets(&ta, &ro);
+    int trc = check_mpi(&mo, &ro, &ta, profile);
+    if (trc)
+        return trc;
+    trc = setup_targets(&ta, &ro);
     if (trc)
         return trc;
     if (size_arg) {
@@ -430,6 +539,20 @@ int cmd_run(int argc, char **argv)
         .label = label, .scenario = phases ? "custom" : scen->name, .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
     };
+#ifdef FSBENCH_MPI
+    if (mpirun_launched()) {
+        struct mpirun_setup_out mso;
+        if (mpirun_setup(&mo, ro.dir, &ro.tree, &mso) < 0)
+            return EXIT_RUN_FAILED;
+        ro.dir = mso.dir;
+        ro.ws_join = mso.ws_join;
+        ro.hooks = mso.hooks;
+        if (mpirun_rank() != 0) { /* rank 0 reports, saves and writes JSON for all */
+            out.save = 0;
+            out.json = NULL;
+        }
+    }
+#endif
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
