@@ -11,8 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include <dirent.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <time.h>
 
 #include "base/err.h"
+#include "phase/workspace.h"
 
 struct mpirun_state mpirun_st = {.shift_fd = -1};
 
@@ -45,6 +49,24 @@ void mpirun_abort(const char *fmt, ...)
     _exit(EXIT_RUN_FAILED); /* MPI_Abort does not return */
 }
 
+/* Watches for a signal (mpirun sends SIGTERM to every rank when one dies): a rank waiting
+ * in a collective for a dead peer never reaches its next check, so this thread says why
+ * the job ends and aborts it. Finished runs are in the store already. */
+static pthread_t watchdog;
+static atomic_int watchdog_stop;
+
+static void *watch_signals(void *arg)
+{
+    while (!atomic_load(&watchdog_stop)) {
+        if (phase_interrupt)
+            mpirun_abort("interrupted by a signal (a rank died, or the job was stopped): "
+                         "ending every rank; finished runs are saved");
+        struct timespec ts = {0, 20 * 1000 * 1000};
+        nanosleep(&ts, NULL);
+    }
+    return NULL;
+}
+
 int mpirun_init(void)
 {
     int provided;
@@ -67,6 +89,8 @@ int mpirun_init(void)
         }
         err_capture_begin(s->msg, sizeof s->msg);
     }
+    if (pthread_create(&watchdog, NULL, watch_signals, NULL) != 0)
+        return error("cannot start the MPI signal watcher thread");
     return 0;
 }
 
@@ -156,6 +180,19 @@ static const struct phase_hooks hooks = {
 
 /* ---------------------------------------------------------------- placement */
 
+/* Is entry `name` of dir a rank's workspace that a killed job left (rank.N, N below the
+ * job's size, holding fsbench's marker)? Its rank's workspace cleans and reuses it. */
+static bool leftover(const char *dir, const char *name)
+{
+    int n, len = 0;
+    if (sscanf(name, "rank.%d%n", &n, &len) != 1 || name[len] || n < 0 ||
+        n >= mpirun_st.size)
+        return false;
+    char marker[PATH_MAX + 300];
+    snprintf(marker, sizeof marker, "%s/%s/%s", dir, name, WS_MARKER);
+    return access(marker, F_OK) == 0;
+}
+
 /* Rank 0: the top directory: dir (must exist; empty for unique placement, where fsbench
  * writes rank.N into it), or a new temporary one. 0 or -1 after error(). */
 static int make_top(const char *dir, bool unique)
@@ -183,7 +220,8 @@ static int make_top(const char *dir, bool unique)
     struct dirent *de;
     int other = 0;
     while ((de = readdir(d)))
-        other |= strcmp(de->d_name, ".") && strcmp(de->d_name, "..");
+        other |= strcmp(de->d_name, ".") && strcmp(de->d_name, "..") &&
+                 !leftover(dir, de->d_name);
     closedir(d);
     if (other)
         return error("directory %s is not empty (fsbench needs an empty directory)", dir);
@@ -222,7 +260,8 @@ int mpirun_setup(const struct mpirun_opts *mo, const char *dir, struct tree_spec
         rc = error_errno("directory %s", s->top);
     if (rc == 0 && unique) {
         snprintf(s->rank_dir, sizeof s->rank_dir, "%s/rank.%d", s->top, s->rank);
-        if (mkdir(s->rank_dir, 0755) < 0)
+        /* EEXIST: a killed job's workspace, accepted by rank 0; ours to remove now */
+        if (mkdir(s->rank_dir, 0755) < 0 && errno != EEXIST)
             rc = error_errno("cannot create %s", s->rank_dir);
         else
             s->made_rank_dir = true;
@@ -253,6 +292,8 @@ int mpirun_finish(int status)
             mpirun_abort("%s", s->msg);
         mpirun_abort("stopped alone (exit status %d): ending every rank", status);
     }
+    atomic_store(&watchdog_stop, 1);
+    pthread_join(watchdog, NULL);
     err_capture_end();
     if (s->shift_fd >= 0)
         close(s->shift_fd);
