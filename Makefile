@@ -75,15 +75,20 @@ bench-build: $(BENCH_BIN)
 
 # Unit tests print TAP (cmocka), end-to-end tests are TAP shell scripts; prove runs
 # both and ends with its summary line.
+# The MPI tests (t10xx) run the MPI build's binary when it was built (make MPI=1), outside
+# the sanitizer suite; without it they skip with the reason.
+MPI_BIN  := $(if $(filter 1,$(SAN)),,$(wildcard $(CURDIR)/build-mpi/fsbench))
+
 check: $(BUILD)/fsbench $(UNIT_BIN) $(BENCH_BIN)
 	CMOCKA_MESSAGE_OUTPUT=TAP FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) \
+		FSBENCH_MPI=$(MPI_BIN) \
 		prove $(PROVEFLAGS) $(UNIT_BIN) tests/e2e/t*.sh
 
 unit: $(UNIT_BIN)
 	CMOCKA_MESSAGE_OUTPUT=TAP prove $(PROVEFLAGS) $(UNIT_BIN)
 
 e2e: $(BUILD)/fsbench
-	FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) prove $(PROVEFLAGS) tests/e2e/t*.sh
+	FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) FSBENCH_MPI=$(MPI_BIN) prove $(PROVEFLAGS) tests/e2e/t*.sh
 
 install: $(BUILD)/fsbench
 	install -D -m 0755 $(BUILD)/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench
