@@ -48,6 +48,25 @@ is "$(phase_field "$j" read 'ranks[0].entries')" "$(phase_field "$j" extract 'ra
     "shared shift: rank 0 read rank 1's share"
 is "$(phase_field "$j" read files)" "$((4 * files))" "shared shift: read handled every file"
 
+# --stonewall: ranks still working 1 ms after the first one finished stop; what they
+# did counts, and delete (never stonewalled) removes exactly that
+j="$SCRATCH/sw.json"
+run_mpi 4 run --dir "$SCRATCH/mnt" --tree pkgsrc --scale 0.05 --phases extract,walk,delete \
+    --stonewall 0.001 --json "$j" --no-save
+is "$RC" 0 "--stonewall exits 0"
+is "$(phase_field "$j" extract status)" ok "a stonewalled extract is ok"
+made=$(phase_field "$j" extract files)
+is "$(phase_field "$j" delete files)" "$made" "delete removed what extract made ($made files)"
+is "$(phase_field "$j" delete stonewalled)" false "delete is never stonewalled"
+if [ "$(phase_field "$j" extract stonewalled)" = true ]; then
+    full=$((4 * $("$FSBENCH" tree stats pkgsrc --scale 0.05 | awk '/^files/ {print $2; exit}')))
+    ok $([ "$made" -lt "$full" ] && echo 0 || echo 1) "stonewalled extract made less than all ($made < $full)"
+    like "$(phase_field "$j" extract note)" "stonewall" "its note says so"
+else
+    skip "the ranks finished within 1 ms of each other: nothing to stonewall" 2
+fi
+is "$(ls -A "$SCRATCH/mnt")" "" "stonewall: the directory is empty afterwards"
+
 # refusals
 run_mpi 2 run --dir "$SCRATCH/mnt" --rank-shift 2 --no-save
 is "$RC" 2 "--rank-shift N is refused"
