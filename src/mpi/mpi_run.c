@@ -199,13 +199,8 @@ static int make_top(const char *dir, bool unique)
 {
     struct mpirun_state *s = &mpirun_st;
     if (!dir) {
-        const char *tmp = getenv("TMPDIR");
-        if (!tmp || !*tmp)
-            tmp = "/tmp";
-        if (snprintf(s->top, sizeof s->top, "%s/fsbench.XXXXXX", tmp) >= (int)sizeof s->top)
-            return error("TMPDIR is too long: %s", tmp);
-        if (!mkdtemp(s->top))
-            return error_errno("cannot create a temporary directory in %s", tmp);
+        if (ws_make_temp_dir(s->top, sizeof s->top) < 0)
+            return -1;
         s->made_top = true;
         return 0;
     }

@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define WS_MARKER ".fsbench-workspace"
 
@@ -21,6 +22,9 @@ struct workspace {
     bool marked;        /* our marker is in it */
 };
 
+/* Makes a new directory $TMPDIR/fsbench.XXXXXX (else under /tmp) into path. 0 or -1 after
+ * error(). */
+int ws_make_temp_dir(char *path, size_t len);
 /* Opens (dir != NULL) or creates the workspace and marks it. 0, or -1 after error(). */
 int ws_open(struct workspace *ws, const char *dir);
 /* Opens the workspace "fsbench" at the root of a file system fsbench manages (an image or

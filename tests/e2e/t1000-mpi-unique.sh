@@ -5,11 +5,7 @@
 # fastest rank, compare works on the MPI run sets, and nothing is left behind.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/mpi.sh"
-need_root
-need_cmd jq
-need_mpi
-
-mount_tmpfs "$SCRATCH/mnt" 512m || skip_all "cannot mount tmpfs"
+mpi_setup 512m
 db="$SCRATCH/r.db"
 # one process: the reference counts (seed 1 and seed 2)
 run_fsbench run --dir "$SCRATCH/mnt" --tree tiny --seed 1 --json "$SCRATCH/one.json" --no-save

@@ -4,11 +4,7 @@
 # counts, and with a shift each rank reads the tree (or share) another rank made.
 . "$(dirname "$0")/../lib/tap.sh"
 . "$(dirname "$0")/../lib/mpi.sh"
-need_root
-need_cmd jq
-need_mpi
-
-mount_tmpfs "$SCRATCH/mnt" 512m || skip_all "cannot mount tmpfs"
+mpi_setup 512m
 files=$("$FSBENCH" tree stats tiny | awk '/^files/ {print $2; exit}')
 [ -n "$files" ] || files=1000
 for n in 2 4; do

@@ -8,6 +8,15 @@ need_mpi() {
         skip_all "no MPI build: make MPI=1 (the tests run in the gcc suite)"
 }
 
+# mpi_setup SIZE: what every MPI test needs (root, jq, the MPI build) and a tmpfs of SIZE
+# at $SCRATCH/mnt.
+mpi_setup() {
+    need_root
+    need_cmd jq
+    need_mpi
+    mount_tmpfs "$SCRATCH/mnt" "$1" || skip_all "cannot mount tmpfs"
+}
+
 # run_mpi N ARGS...: mpirun -np N fsbench ARGS (a 120 s limit: a hang fails the test
 # with RC 124); sets OUT, ERR and RC like run_fsbench.
 run_mpi() {
