@@ -218,6 +218,8 @@ static int check_mpi(const struct mpirun_opts *mo, const struct runner_opts *ro,
         return error("--image and --device are refused under MPI: every rank would mkfs and "
                      "mount its own target; run on a mounted file system with --dir"),
                EXIT_USAGE;
+    if (mo->shift && size < 2)
+        return error("--rank-shift needs at least 2 ranks"), EXIT_USAGE;
     if (mo->shift && mo->shift % (unsigned long)size == 0)
         return error("--rank-shift %lu with %d ranks: every rank would read its own tree "
                      "(give 1 to %d)", mo->shift, size, size - 1), EXIT_USAGE;

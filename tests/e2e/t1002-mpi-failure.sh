@@ -57,6 +57,14 @@ is "$RC" 0 "the next job reuses the killed job's directory"
 like "$ERR" "rank.0 holds what an interrupted run left" "and says it cleans it"
 is "$(ls -A "$SCRATCH/mnt")" "" "the directory is empty afterwards"
 
+touch "$SCRATCH/mnt/someone-elses"
+run_mpi 2 run --dir "$SCRATCH/mnt" --no-save
+is "$RC" 1 "a directory that is not empty is refused on every rank (no hang)"
+like "$ERR" "is not empty" "with a clear line"
+ok $([ -z "$(ls -A "$SCRATCH/mnt" | grep -v someone-elses)" ] && echo 0 || echo 1) \
+    "and nothing was written into it"
+rm -f "$SCRATCH/mnt/someone-elses"
+
 run_mpi 2 run --image 1G --no-save
 is "$RC" 2 "--image under MPI is refused"
 like "$ERR" "refused under MPI" "with a clear line"
