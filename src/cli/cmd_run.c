@@ -18,7 +18,7 @@
 #include "run/sizing.h"
 #include "tree/tarsrc.h"
 #include "phase/workload.h"
-#include "mpi/mpi_run.h"
+#include "cli/cli_mpi.h"
 
 static void run_usage(FILE *out)
 {
@@ -164,94 +164,11 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     return 0;
 }
 
-/* Parses --ranks-dir, --rank-shift and --stonewall into *mo. 0, or EXIT_USAGE after
- * error(). */
-static int parse_mpi_opt(int c, const char *arg, struct mpirun_opts *mo)
-{
-    double d;
-    unsigned long ul;
-    mo->given = true;
-    switch (c) {
-    case OPT_RANKS_DIR:
-        if (!strcmp(arg, "unique"))
-            mo->placement = MPIRUN_UNIQUE;
-        else if (!strcmp(arg, "shared"))
-            mo->placement = MPIRUN_SHARED;
-        else
-            return error("--ranks-dir: '%s' is not unique or shared", arg), EXIT_USAGE;
-        return 0;
-    case OPT_RANK_SHIFT:
-        if (cli_parse_count(arg, &ul) < 0 || ul > 1000000)
-            return error("--rank-shift: '%s' is not a positive whole number", arg), EXIT_USAGE;
-        mo->shift = ul;
-        return 0;
-    default:
-        if (cli_parse_positive(arg, &d) < 0 || d > 86400)
-            return error("--stonewall: '%s' is not a number of seconds above 0", arg),
-                   EXIT_USAGE;
-        mo->stonewall_s = d;
-        return 0;
-    }
-}
-
-/* Phases a shared tree supports: the ones that divide it by top-level entry. */
-static const char *const shared_phases[] = {"extract", "sync", "dropcaches", "walk",
-                                            "statwalk", "read", "copy", "delete", NULL};
-
-/* The checks of a run on several ranks (or of MPI options without them). 0, or an exit
- * status after error(). */
-static int check_mpi(const struct mpirun_opts *mo, const struct runner_opts *ro,
-                     const struct target_args *ta, const char *profile)
-{
-#ifdef FSBENCH_MPI
-    bool ranks = mpirun_launched();
-    int size = ranks ? mpirun_size() : 1;
-#else
-    bool ranks = false;
-    int size = 1;
-#endif
-    if (!ranks)
-        return mo->given ? error("--ranks-dir, --rank-shift and --stonewall need several "
-                                 "ranks: mpirun -np N fsbench run ... with the MPI build "
-                                 "(make MPI=1)"), EXIT_USAGE : 0;
-    if (ta->image || ta->spec.device)
-        return error("--image and --device are refused under MPI: every rank would mkfs and "
-                     "mount its own target; run on a mounted file system with --dir"),
-               EXIT_USAGE;
-    if (mo->shift && size < 2)
-        return error("--rank-shift needs at least 2 ranks"), EXIT_USAGE;
-    if (mo->shift && mo->shift % (unsigned long)size == 0)
-        return error("--rank-shift %lu with %d ranks: every rank would read its own tree "
-                     "(give 1 to %d)", mo->shift, size, size - 1), EXIT_USAGE;
-    if (mo->placement != MPIRUN_SHARED)
-        return 0;
-    if (!strncmp(profile, "tar:", 4))
-        return error("--ranks-dir shared needs a synthetic tree, not an archive (use "
-                     "--ranks-dir unique)"), EXIT_USAGE;
-    for (size_t i = 0; i < ro->nphases; i++) {
-        size_t k = 0;
-        while (shared_phases[k] && strcmp(shared_phases[k], ro->phases[i]->name))
-            k++;
-        if (!shared_phases[k])
-            return error("phase %s cannot divide a shared tree among ranks: use --ranks-dir "
-                         "unique (shared supports extract, sync, dropcaches, walk, statwalk, "
-                         "read, copy and delete)", ro->phases[i]->name), EXIT_USAGE;
-    }
-    return 0;
-}
-
 static int run_main(int argc, char **argv);
 
 int cmd_run(int argc, char **argv)
 {
-#ifdef FSBENCH_MPI
-    if (mpirun_launched()) {
-        if (mpirun_init() < 0)
-            return EXIT_RUN_FAILED;
-        return mpirun_finish(run_main(argc, argv));
-    }
-#endif
-    return run_main(argc, argv);
+    return cli_mpi_main(argc, argv, run_main);
 }
 
 static int run_main(int argc, char **argv)
@@ -293,6 +210,7 @@ static int run_main(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct mpirun_opts mo = {0};
+    int idx = 0;
     struct runner_opts ro = {0};
     struct target_args ta = {0};
     ro.eng = &engine_posix;
@@ -313,7 +231,7 @@ static int run_main(int argc, char **argv)
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hi:j:r:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hi:j:r:", opts, &idx)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -449,7 +367,7 @@ static int run_main(int argc, char **argv)
         case OPT_RANKS_DIR:
         case OPT_RANK_SHIFT:
         case OPT_STONEWALL:
-            if (parse_mpi_opt(c, optarg, &mo))
+            if (cli_mpi_option(opts[idx].name, optarg, &mo) < 0)
                 return EXIT_USAGE;
             break;
         case 'h': run_usage(stdout); return EXIT_OK;
@@ -519,7 +437,7 @@ static int run_main(int argc, char **argv)
                EXIT_USAGE;
     }
     ro.order_seed = seed;
-    int trc = check_mpi(&mo, &ro, &ta, profile);
+    int trc = cli_mpi_check(&mo, &ro, ta.image || ta.spec.device, profile);
     if (trc)
         return trc;
     trc = setup_targets(&ta, &ro);
@@ -541,20 +459,8 @@ static int run_main(int argc, char **argv)
         .label = label, .scenario = phases ? "custom" : scen->name, .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
     };
-#ifdef FSBENCH_MPI
-    if (mpirun_launched()) {
-        struct mpirun_setup_out mso;
-        if (mpirun_setup(&mo, ro.dir, &ro.tree, &mso) < 0)
-            return EXIT_RUN_FAILED;
-        ro.dir = mso.dir;
-        ro.ws_join = mso.ws_join;
-        ro.hooks = mso.hooks;
-        if (mpirun_rank() != 0) { /* rank 0 reports, saves and writes JSON for all */
-            out.save = 0;
-            out.json = NULL;
-        }
-    }
-#endif
+    if (cli_mpi_setup(&mo, &ro, &out) < 0)
+        return EXIT_RUN_FAILED;
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
