@@ -15,6 +15,7 @@ struct mpirun_stonewall;
 
 struct mpirun_state {
     int rank, size;
+    int thread_level;           /* what MPI_Init_thread provided */
     MPI_Comm world;             /* a duplicate of MPI_COMM_WORLD for fsbench's collectives */
     MPI_Comm node;              /* the ranks sharing this node's memory */
     bool node_leader;           /* rank 0 of node: drops the caches */

@@ -76,8 +76,7 @@ int mpirun_init(void)
     MPI_Comm_dup(MPI_COMM_WORLD, &s->world);
     MPI_Comm_rank(s->world, &s->rank);
     MPI_Comm_size(s->world, &s->size);
-    if (provided < MPI_THREAD_MULTIPLE && s->rank == 0)
-        warning("this MPI gives no MPI_THREAD_MULTIPLE: --stonewall is unavailable");
+    s->thread_level = provided;
     if (s->rank != 0) {
         /* Rank 0 speaks for all: the others' stdout is dropped and their messages kept
          * (s->msg) for rank 0 or for their last line before an abort. */
@@ -241,7 +240,11 @@ int mpirun_setup(const struct mpirun_opts *mo, const char *dir, struct tree_spec
     MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, s->world);
     s->nodes = (unsigned)nodes;
 
-    int rc = s->rank == 0 ? make_top(dir, unique) : 0;
+    int rc = 0; /* rank 0 speaks: every rank has the same MPI */
+    if (s->rank == 0 && mo->stonewall_s > 0 && s->thread_level < MPI_THREAD_MULTIPLE)
+        rc = error("--stonewall needs MPI_THREAD_MULTIPLE, which this MPI does not give");
+    else if (s->rank == 0)
+        rc = make_top(dir, unique);
     if (agree(rc) < 0)
         return -1;
     MPI_Bcast(s->top, (int)sizeof s->top, MPI_CHAR, 0, s->world);

@@ -57,12 +57,11 @@ void report_ranks(FILE *out, const struct run_set *rs, const char *config)
             "wall s", "agg kops/s", "slow", "wall s", "kops/s", "fast", "wall s", "kops/s",
             "slow/fast");
     const struct phase_result **pr = calloc(rs->nruns ? rs->nruns : 1, sizeof *pr);
-    size_t *idx = calloc(rs->nruns ? rs->nruns : 1, sizeof *idx);
     size_t nph = 0;
     for (size_t i = 0; i < rs->nruns; i++)
         if (!strcmp(rs->runs[i].config, config) && rs->runs[i].nphases > nph)
             nph = rs->runs[i].nphases;
-    for (size_t p = 0; pr && idx && p < nph; p++) {
+    for (size_t p = 0; pr && p < nph; p++) {
         size_t n = 0;
         for (size_t i = 0; i < rs->nruns; i++) {
             const struct run_result *r = &rs->runs[i];
@@ -74,12 +73,11 @@ void report_ranks(FILE *out, const struct run_set *rs, const char *config)
             continue;
         qsort(pr, n, sizeof *pr, cmp_wall);
         const struct phase_result *m = pr[(n - 1) / 2];
-        for (size_t i = 0; i < rs->nruns; i++)
-            for (size_t q = 0; q < rs->runs[i].nphases; q++)
-                if (&rs->runs[i].phases[q] == m)
-                    idx[0] = i;
-        print_row(out, m, idx[0]);
+        size_t run = 0;
+        while (run + 1 < rs->nruns &&
+               !(p < rs->runs[run].nphases && &rs->runs[run].phases[p] == m))
+            run++;
+        print_row(out, m, run);
     }
     free(pr);
-    free(idx);
 }
