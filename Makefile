@@ -3,6 +3,9 @@
 # POSIX_ONLY=1 builds with plain POSIX calls only (src/os/posix_*.c instead of linux_*.c, no
 # io_uring engine, no libblkid or liburing) into build-posix/: where a BSD port starts.
 # CC=clang works as well as gcc; both must build clean with -Werror.
+# MPI=1 builds the same fsbench with Open MPI (mpicc, libopenmpi-dev) into build-mpi/ (or
+# build-mpi-san/ with SAN=1): src/mpi/ and bench/mpi_*.c are compiled only then, so the
+# plain build stays free of MPI. Run it as mpirun -np N build-mpi/fsbench run ...
 
 ifeq ($(POSIX_ONLY),1)
 PKGS     := jansson inih gsl sqlite3 libarchive
@@ -28,12 +31,19 @@ endif
 ifeq ($(POSIX_ONLY),1)
 BUILD    ?= build-posix
 endif
+ifeq ($(MPI),1)
+MPICC    ?= mpicc
+CC       := $(MPICC)
+CPPFLAGS += -DFSBENCH_MPI
+MPISUF   := -mpi
+endif
+
 ifeq ($(SAN),1)
-BUILD    ?= build-san
+BUILD    ?= build$(MPISUF)-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 OPT      ?= -O1 -g
 else
-BUILD    ?= build
+BUILD    ?= build$(MPISUF)
 SANFLAGS :=
 OPT      ?= -O2 -g
 endif
@@ -47,11 +57,17 @@ LDFLAGS  += $(SANFLAGS) -pthread
 LDLIBS   += $(shell pkg-config --libs $(PKGS)) -lm
 
 LIB_SRC  := $(filter-out src/cli/main.c $(OS_DROP),$(wildcard src/*/*.c))
+ifneq ($(MPI),1)
+LIB_SRC  := $(filter-out src/mpi/%,$(LIB_SRC))
+endif
 LIB_OBJ  := $(LIB_SRC:src/%.c=$(BUILD)/obj/%.o) $(BUILD)/obj/gen/job_builtin.o
 JOB_FILES:= $(sort $(wildcard jobs/*.ini))
 UNIT_SRC := $(filter-out $(UNIT_DROP),$(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 BENCH_SRC:= $(wildcard bench/*.c)
+ifneq ($(MPI),1)
+BENCH_SRC:= $(filter-out bench/mpi_%,$(BENCH_SRC))
+endif
 BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 
 .PHONY: all check unit e2e bench-build install clean
@@ -100,15 +116,20 @@ bench-build: $(BENCH_BIN)
 
 # Unit tests print TAP (cmocka), end-to-end tests are TAP shell scripts; prove runs
 # both and ends with its summary line.
+# The MPI tests (t10xx) run the MPI build's binary when it was built (make MPI=1), outside
+# the sanitizer suite; without it they skip with the reason.
+MPI_BIN  := $(if $(filter 1,$(SAN)),,$(wildcard $(CURDIR)/build-mpi/fsbench))
+
 check: $(BUILD)/fsbench $(UNIT_BIN) $(BENCH_BIN)
 	CMOCKA_MESSAGE_OUTPUT=TAP FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) \
+		FSBENCH_MPI=$(MPI_BIN) \
 		prove $(PROVEFLAGS) $(UNIT_BIN) tests/e2e/t*.sh
 
 unit: $(UNIT_BIN)
 	CMOCKA_MESSAGE_OUTPUT=TAP prove $(PROVEFLAGS) $(UNIT_BIN)
 
 e2e: $(BUILD)/fsbench
-	FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) prove $(PROVEFLAGS) tests/e2e/t*.sh
+	FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) FSBENCH_MPI=$(MPI_BIN) prove $(PROVEFLAGS) tests/e2e/t*.sh
 
 install: $(BUILD)/fsbench
 	install -D -m 0755 $(BUILD)/fsbench $(DESTDIR)$(PREFIX)/bin/fsbench
@@ -117,4 +138,5 @@ install: $(BUILD)/fsbench
 	install -m 0644 $(JOB_FILES) $(DESTDIR)$(PREFIX)/share/fsbench/jobs/
 
 clean:
-	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix
+	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix \
+		build-mpi build-mpi-san

@@ -35,7 +35,8 @@ run)
     ;;
 test)
     install_packages
-    # gcc: full suite
+    # gcc: full suite; the MPI build first, so that its end-to-end tests (t10xx) run too
+    make -j"$jobs" MPI=1
     make -j"$jobs" CC=gcc
     make check CC=gcc
     # clang: must build clean with -Werror; run the unit tests with it too

@@ -18,6 +18,7 @@
 #include "run/sizing.h"
 #include "tree/tarsrc.h"
 #include "phase/workload.h"
+#include "cli/cli_mpi.h"
 
 static void run_usage(FILE *out)
 {
@@ -72,14 +73,21 @@ static void run_usage(FILE *out)
             "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
             "  --fsync-rounds N  cvs: fsyncstorm passes (default 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
-            "  --age-fullness F  age: or when the file system is F full (0.8)\n");
+            "  --age-fullness F  age: or when the file system is F full (0.8)\n"
+            "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
+            "  --ranks-dir unique|shared  unique (default): each rank its own tree in\n"
+            "                    DIR/rank.N, seed + rank; shared: one tree of scale x N whose\n"
+            "                    top-level directories are divided among the ranks\n"
+            "  --rank-shift K    walk, statwalk, read and copy rank (r+K) mod N's tree\n"
+            "  --stonewall S     stop every rank S seconds after the first finishes a phase\n");
 }
 
 enum {
     OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
-    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN
+    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
+    OPT_RANK_SHIFT, OPT_STONEWALL
 };
 
 /* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
@@ -114,6 +122,9 @@ const struct option cmd_run_options[] = {
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
+    {"ranks-dir", required_argument, NULL, OPT_RANKS_DIR},
+    {"rank-shift", required_argument, NULL, OPT_RANK_SHIFT},
+    {"stonewall", required_argument, NULL, OPT_STONEWALL},
     {"job", required_argument, NULL, OPT_JOB},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
     {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
@@ -207,6 +218,8 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
 
 int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 {
+    struct mpirun_opts mo = {0};
+    int idx = 0;
     struct runner_opts ro = {0};
     struct target_args ta = {0};
     ro.eng = &engine_posix;
@@ -227,7 +240,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
-    while ((c = getopt_long(argc, argv, "hi:j:r:", cmd_run_options, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "hi:j:r:", cmd_run_options, &idx)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -362,6 +375,12 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case OPT_JOB:
         case OPT_DRY_RUN: break; /* cmd_run_job.c's */
+        case OPT_RANKS_DIR:
+        case OPT_RANK_SHIFT:
+        case OPT_STONEWALL:
+            if (cli_mpi_option(cmd_run_options[idx].name, optarg, &mo) < 0)
+                return EXIT_USAGE;
+            break;
         case 'h': run_usage(stdout); return EXIT_OK;
         default: run_usage(stderr); return EXIT_USAGE;
         }
@@ -431,7 +450,10 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                EXIT_USAGE;
     }
     ro.order_seed = seed;
-    int trc = setup_targets(&ta, &ro);
+    int trc = cli_mpi_check(&mo, &ro, ta.image || ta.spec.device, profile);
+    if (trc)
+        return trc;
+    trc = setup_targets(&ta, &ro);
     if (trc)
         return trc;
     if (size_arg) {
@@ -455,6 +477,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         if (h != RUN_HOOK_GO)
             return h;
     }
+    if (cli_mpi_setup(&mo, &ro, &out) < 0)
+        return EXIT_RUN_FAILED;
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
@@ -466,9 +490,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     return rc;
 }
 
-int cmd_run(int argc, char **argv)
+/* A job file, or the options alone. */
+static int run_main(int argc, char **argv)
 {
     if (cmd_run_job_wanted(argc, argv))
         return cmd_run_job(argc, argv);
     return cmd_run_with(argc, argv, NULL);
+}
+
+int cmd_run(int argc, char **argv)
+{
+    return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
 }

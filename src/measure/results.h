@@ -60,6 +60,16 @@ struct timeline_point {
 
 enum phase_status { PHASE_OK = 0, PHASE_SKIPPED, PHASE_FAILED };
 
+/* One rank's own figures for a phase run on several ranks (MPI, src/mpi/): its wall time
+ * from the common start (after the barrier) to its own end, and what it did. */
+struct rank_result {
+    double wall_s;
+    uint64_t ops_total;
+    uint64_t bytes;             /* read + written */
+    uint64_t entries;           /* files, dirs and symlinks handled */
+    enum phase_status status;
+};
+
 #define RES_NAME_MAX 64
 #define RES_NOTE_MAX 512
 #define RES_JOB_MAX 32768
@@ -86,6 +96,13 @@ struct phase_result {
     struct timeline_point *timeline; /* owned; may be NULL */
     size_t timeline_len;
     double longest_stall_s;     /* longest interval with no progress */
+
+    /* Run on several ranks (MPI): every rank's own figures (owned; NULL otherwise). The
+     * phase's other figures are then the aggregate: wall from the common start to the last
+     * rank's end, counts summed over ranks; latency and time line are rank 0's. */
+    struct rank_result *ranks;
+    size_t nranks;
+    bool stonewalled;           /* --stonewall stopped ranks before they finished */
 };
 
 /* All phases of one run, in order. */
@@ -131,6 +148,15 @@ struct target_info {
     char configs[2048];
 };
 
+/* How a run set was run on several ranks (MPI); count 0: one process. */
+struct ranks_info {
+    unsigned count;             /* ranks (MPI processes) */
+    unsigned nodes;             /* distinct nodes (shared-memory domains) */
+    char placement[16];         /* "unique" (DIR/rank.N each) or "shared" (one tree) */
+    unsigned shift;             /* --rank-shift: rank r read rank (r+shift) mod count's tree */
+    double stonewall_s;         /* --stonewall; 0: none */
+};
+
 /* A run set: every run of one invocation. */
 struct run_set {
     int schema_version;
@@ -148,6 +174,7 @@ struct run_set {
      * command line alone), and its SHA-256 in hex. */
     char job_text[RES_JOB_MAX];
     char job_hash[65];
+    struct ranks_info ranks;
     struct run_result *runs;
     size_t nruns;
 };

@@ -7,6 +7,7 @@
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal handler");
 volatile atomic_int phase_interrupt;
+atomic_int phase_stonewall;
 
 int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno)
 {
@@ -31,8 +32,36 @@ int phase_skip(struct phase_ctx *ctx, const char *fmt, ...)
     return 0;
 }
 
+bool phase_owns_top(const struct phase_ctx *ctx, const char *name)
+{
+    if (ctx->nparts <= 1)
+        return true;
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+        h = (h ^ *p) * 0x100000001b3ull;
+    return h % ctx->nparts == ctx->part;
+}
+
+bool phase_skips_entry(const struct phase_ctx *ctx, const char *dir, size_t level,
+                       const char *name)
+{
+    return ctx->nparts > 1 && level == 0 &&
+           (!strcmp(dir, PHASE_TREE_DIR) || !strcmp(dir, PHASE_COPY_DIR)) &&
+           !phase_owns_top(ctx, name);
+}
+
 int phase_check_interrupt(struct phase_ctx *ctx)
 {
+    if (atomic_load_explicit(&phase_stonewall, memory_order_relaxed) &&
+        ctx->res->status != PHASE_FAILED) {
+        ctx->res->status = PHASE_FAILED;
+        snprintf(ctx->res->note, sizeof ctx->res->note, "stopped by the stonewall");
+        if (ctx->par)
+            phase_par_publish(ctx);
+        return -1;
+    }
+    if (atomic_load_explicit(&phase_stonewall, memory_order_relaxed))
+        return -1;
     if (phase_interrupt) {
         if (ctx->res->status != PHASE_FAILED) {
             ctx->res->status = PHASE_FAILED;

@@ -25,6 +25,8 @@ enum {
     PHASE_KEEPS_TREE = 1u << 3,   /* with --keep-fs its tree stays between runs (age) */
     PHASE_ASYNC_GAINS = 1u << 2,  /* batched (io_uring) submission measured faster here on a
                                      block device: --engine auto uses it there (bench/run) */
+    PHASE_READS_TREE = 1u << 4,   /* only reads the tree (copy: reads it, writes "copy"):
+                                     --rank-shift gives it another rank's tree */
 };
 
 struct target;
@@ -75,6 +77,12 @@ struct phase_ctx {
     /* CPU time of the helper threads phase_par_run started (RUSAGE_THREAD), added here
      * after they are joined; the runner adds the calling thread's own. */
     double helper_user_s, helper_sys_s;
+    /* Shared placement on several ranks (MPI): this process handles only the tree's
+     * top-level entries that phase_owns_top() gives to share `part` of `nparts`; the tree
+     * and copy roots may already exist or be removed by another rank. nparts 0: all. */
+    unsigned part, nparts;
+    /* dropcaches: another process on this node drops the caches; this one only syncs. */
+    bool drop_elsewhere;
 };
 
 struct phase_def {
@@ -94,6 +102,18 @@ int phase_skip(struct phase_ctx *ctx, const char *fmt, ...) __attribute__((forma
 /* A lock-free atomic (so async-signal-safe, like sig_atomic_t) because threads read it. */
 extern volatile atomic_int phase_interrupt;
 int phase_check_interrupt(struct phase_ctx *ctx);
+/* Raised by --stonewall (src/mpi/): phases stop at the next entry as if interrupted, and
+ * the MPI layer counts the work done as the phase's (res->stonewalled). Cleared per phase. */
+extern atomic_int phase_stonewall;
+
+/* Shared placement: does share ctx->part of ctx->nparts own the tree's top-level entry
+ * `name`? (A hash of the name, so every phase and rank agrees without talking.) Always
+ * true when ctx->nparts <= 1. */
+bool phase_owns_top(const struct phase_ctx *ctx, const char *name);
+/* For walkers: true when entry `name` of directory `dir` at walk level `level` is a
+ * top-level entry of the tree or its copy that belongs to another share (skip it). */
+bool phase_skips_entry(const struct phase_ctx *ctx, const char *dir, size_t level,
+                       const char *name);
 
 /* ---- threads (phase_par.c) ----
  * phase_par_run runs fn on every worker of ctx at once: worker 0 on the calling thread,

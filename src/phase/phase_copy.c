@@ -55,6 +55,8 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
     while ((r = dirscan_next(e, w, &s->lv[level], &ent)) > 0) {
         if (phase_check_interrupt(ctx))
             return -1;
+        if (phase_skips_entry(ctx, s->lv[level].name, level, ent.name))
+            continue; /* another rank's share of a shared tree */
         int src = s->lv[level].fd;
         struct stat st;
         int rc = e->stat(w, src, ent.name, &st);
@@ -192,7 +194,7 @@ int phase_copy(struct phase_ctx *ctx)
     if (rc < 0)
         return phase_fail(ctx, "stat", PHASE_TREE_DIR, rc);
     rc = e->mkdir(w, ctx->ws_fd, PHASE_COPY_DIR, (st.st_mode & 07777) | 0700);
-    if (rc < 0)
+    if (rc < 0 && !(rc == -EEXIST && ctx->nparts > 1)) /* shared: another rank made it */
         return phase_fail(ctx, "mkdir", PHASE_COPY_DIR, rc);
     int sfd = e->opendir(w, ctx->ws_fd, PHASE_TREE_DIR);
     if (sfd < 0)

@@ -208,6 +208,8 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t leve
     while ((r = dirscan_next(e, w, &s->lv[level], &ent)) > 0) {
         if (phase_check_interrupt(ctx))
             return -1;
+        if (phase_skips_entry(ctx, s->lv[level].name, level, ent.name))
+            continue; /* another rank's share of a shared tree */
         int fd = s->lv[level].fd;
         unsigned char type = ent.type;
         if (type == DT_UNKNOWN) {
@@ -287,8 +289,11 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
         return 0;
     if (rc < 0)
         return phase_fail(ctx, "stat", name, rc);
+    bool shared = ctx->nparts > 1;
     for (int pass = 0;; pass++) {
         int fd = e->opendir(ctx->w, ctx->ws_fd, name);
+        if (fd == -ENOENT && shared)
+            return 0; /* another rank removed it */
         if (fd < 0)
             return phase_fail(ctx, "open", name, fd);
         if (!dirscan_push(s, fd, name)) {
@@ -302,6 +307,9 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
             return rc;
         rc = e->unlink(ctx->w, ctx->ws_fd, name, AT_REMOVEDIR);
         if (rc == 0)
+            return 0;
+        /* Shared: other ranks' shares are still there; the last rank out removes it. */
+        if (shared && (rc == -ENOTEMPTY || rc == -ENOENT))
             return 0;
         if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
             return phase_fail(ctx, "rmdir", name, rc);
@@ -391,7 +399,7 @@ static int delete_par(struct phase_ctx *ctx)
 
 int phase_delete(struct phase_ctx *ctx)
 {
-    if (phase_threads(ctx) > 1)
+    if (phase_threads(ctx) > 1 && ctx->nparts <= 1)
         return delete_par(ctx);
     struct dirscan_stack s = {0};
     int rc = delete_top(ctx, &s, PHASE_TREE_DIR);

@@ -13,7 +13,8 @@
  * touching the file system, skips the subtrees it did not claim, and fills the one it
  * claimed under an fd it opened for it. Symlinks point within their own directory, so the
  * order across threads does not matter. Counts and ops by kind are the same for any N.
- * Archives (ctx->tar): phase_extract_tree hands them to phase_extract_tar, which threads
+ * Shared placement (ctx->nparts > 1, MPI): only the top-level entries phase_owns_top()
+ * gives this share, on one thread. Archives (ctx->tar): phase_extract_tree hands them to phase_extract_tar, which threads
  * them itself (phase_tarextract_par.c); phase_extract_into extracts them on one thread.
  */
 #include <errno.h>
@@ -83,6 +84,11 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
             break;
         }
         int top = st.fd[st.n - 1];
+        if (ent.depth == 1 && ent.kind != TREE_LEAVE && !phase_owns_top(ctx, ent.name)) {
+            if (ent.kind == TREE_DIR)
+                tree_skip_subtree(g); /* another rank's share of a shared tree */
+            continue;
+        }
         switch (ent.kind) {
         case TREE_DIR:
             rc = e->mkdir(w, top, ent.name, ent.mode);
@@ -268,7 +274,7 @@ int phase_extract_tree(struct phase_ctx *ctx, int root)
 {
     if (ctx->tar)
         return phase_extract_tar(ctx, ctx->tar, root);
-    if (phase_threads(ctx) > 1)
+    if (phase_threads(ctx) > 1 && ctx->nparts <= 1)
         return extract_par(ctx, root);
     return phase_extract_into(ctx, root);
 }
@@ -277,7 +283,7 @@ int phase_extract(struct phase_ctx *ctx)
 {
     const struct engine *e = ctx->eng;
     int rc = e->mkdir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR, 0755);
-    if (rc < 0)
+    if (rc < 0 && !(rc == -EEXIST && ctx->nparts > 1)) /* shared: another rank made it */
         return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
     int root = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (root < 0)

@@ -56,6 +56,8 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
     while ((r = dirscan_next(e, w, &s->lv[level], &ent)) > 0) {
         if (phase_check_interrupt(ctx))
             return -1;
+        if (phase_skips_entry(ctx, s->lv[level].name, level, ent.name))
+            continue; /* another rank's share of a shared tree */
         int fd = s->lv[level].fd;
         unsigned char type = ent.type;
         if (mode == WALK_STAT || type == DT_UNKNOWN) {

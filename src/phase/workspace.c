@@ -44,15 +44,22 @@ static int scan_contents(int fd, const char *path)
     return found;
 }
 
-static int make_temp_dir(struct workspace *ws)
+int ws_make_temp_dir(char *path, size_t len)
 {
     const char *tmp = getenv("TMPDIR");
     if (!tmp || !*tmp)
         tmp = "/tmp";
-    if (snprintf(ws->path, sizeof ws->path, "%s/fsbench.XXXXXX", tmp) >= (int)sizeof ws->path)
+    if (snprintf(path, len, "%s/fsbench.XXXXXX", tmp) >= (int)len)
         return error("TMPDIR is too long: %s", tmp);
-    if (!mkdtemp(ws->path))
+    if (!mkdtemp(path))
         return error_errno("cannot create a temporary directory in %s", tmp);
+    return 0;
+}
+
+static int make_temp_dir(struct workspace *ws)
+{
+    if (ws_make_temp_dir(ws->path, sizeof ws->path) < 0)
+        return -1;
     ws->made_dir = true;
     return 0;
 }
@@ -95,6 +102,17 @@ int ws_open(struct workspace *ws, const char *dir)
         return error_errno("cannot write in %s", ws->path);
     close(m);
     ws->marked = true;
+    return 0;
+}
+
+int ws_join(struct workspace *ws, const char *dir)
+{
+    memset(ws, 0, sizeof *ws);
+    if (snprintf(ws->path, sizeof ws->path, "%s", dir) >= (int)sizeof ws->path)
+        return error("directory name too long: %s", dir);
+    ws->fd = open(ws->path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (ws->fd < 0)
+        return error_errno("cannot open directory %s", ws->path);
     return 0;
 }
 

@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 #define WS_MARKER ".fsbench-workspace"
 
@@ -21,11 +22,18 @@ struct workspace {
     bool marked;        /* our marker is in it */
 };
 
+/* Makes a new directory $TMPDIR/fsbench.XXXXXX (else under /tmp) into path. 0 or -1 after
+ * error(). */
+int ws_make_temp_dir(char *path, size_t len);
 /* Opens (dir != NULL) or creates the workspace and marks it. 0, or -1 after error(). */
 int ws_open(struct workspace *ws, const char *dir);
 /* Opens the workspace "fsbench" at the root of a file system fsbench manages (an image or
  * a device it mkfs'ed): created if missing and marked, nothing else checked. 0 or -1. */
 int ws_open_managed(struct workspace *ws, const char *mount_point);
+/* Joins a workspace another process opened with ws_open (shared placement on several MPI
+ * ranks): opens dir only; ws_clear never clears it and ws_close only closes the fd. 0 or -1
+ * after error(). */
+int ws_join(struct workspace *ws, const char *dir);
 /* Closes the workspace's fd without clearing it: its file system is about to be unmounted. */
 void ws_release(struct workspace *ws);
 /* Removes "tree" and "copy" (untimed). 0, or -1 after error(). */

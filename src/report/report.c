@@ -365,6 +365,8 @@ void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
         else
             fputc('\n', out);
         print_table(out, rs, cfg[c]);
+        if (rs->ranks.count > 1)
+            report_ranks(out, rs, cfg[c]);
     }
     if (rs->warm_cache)
         fprintf(out, "note: caches could not be dropped; figures after dropcaches are "

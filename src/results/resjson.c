@@ -413,6 +413,8 @@ json_t *resjson_from_run_set(const struct run_set *rs)
         bad |= RESJSON_PUT_STR(job, "text", rs->job_text);
     }
     bad |= resjson_put(o, "job", job);
+    if (rs->ranks.count)
+        bad |= resjson_put(o, "ranks", resjson_from_ranks(&rs->ranks));
     json_t *runs = json_array();
     for (size_t i = 0; runs && !bad && i < rs->nruns; i++) {
         json_t *r = resjson_run_to_json(&rs->runs[i]);
@@ -485,6 +487,15 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
         resjson_child_path(path, sizeof path, c, "tree");
         sub.where = path;
         if (read_tree(&sub, tr, &rs->tree) < 0)
+            return -1;
+    }
+    const json_t *rk;
+    if (resjson_get_object(c, j, "ranks", &rk) < 0)
+        return -1;
+    if (rk) {
+        resjson_child_path(path, sizeof path, c, "ranks");
+        sub.where = path;
+        if (resjson_read_ranks(&sub, rk, &rs->ranks) < 0)
             return -1;
     }
 

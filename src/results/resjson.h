@@ -36,6 +36,9 @@ json_t *resjson_from_target(const struct target_info *t);
 int resjson_to_target(const json_t *j, struct target_info *t, const char *where);
 json_t *resjson_from_tree(const struct tree_info *t);
 int resjson_to_tree(const json_t *j, struct tree_info *t, const char *where);
+/* A run set's "ranks" object (runs on several MPI ranks; only when rs->ranks.count). */
+json_t *resjson_from_ranks(const struct ranks_info *ri);
+int resjson_to_ranks(const json_t *j, struct ranks_info *ri, const char *where);
 
 /* Derived figures as written to JSON and CSV: operations per second and MB/s
  * (MB = 10^6 bytes, read + written) over the phase's wall time; NAN when the wall time

@@ -72,4 +72,12 @@ json_t *resjson_run_to_json(const struct run_result *r);
 /* Adds the run in o to rs, with its phases. 0, or -1 after error(). */
 int resjson_read_run(const struct resjson_rctx *c, const json_t *o, struct run_set *rs);
 
+/* ---- several ranks (resjson_ranks.c) ---- */
+int resjson_read_ranks(const struct resjson_rctx *c, const json_t *o, struct ranks_info *ri);
+/* Adds a phase's "ranks" and "stonewalled" to o when it ran on several ranks: 1 on
+ * failure, else 0. */
+int resjson_put_phase_ranks(json_t *o, const struct phase_result *pr);
+int resjson_read_phase_ranks(const struct resjson_rctx *c, const json_t *o,
+                             struct phase_result *pr);
+
 #endif

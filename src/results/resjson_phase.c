@@ -140,6 +140,7 @@ json_t *resjson_from_phase(const struct phase_result *pr)
     }
     bad |= resjson_put(o, "timeline", tl);
     bad |= resjson_put(o, "longest_stall_s", resjson_real(pr->longest_stall_s));
+    bad |= resjson_put_phase_ranks(o, pr);
     return resjson_done(o, bad);
 }
 
@@ -309,7 +310,8 @@ static int read_phase(const struct resjson_rctx *c, const json_t *o, struct phas
             resjson_get_u64(&sub, dev, "io_ticks_ms", &pr->dev.io_ticks_ms) < 0)
             return -1;
     }
-    if (read_by_kind(c, o, "latency", read_op_lat, pr) < 0)
+    if (read_by_kind(c, o, "latency", read_op_lat, pr) < 0 ||
+        resjson_read_phase_ranks(c, o, pr) < 0)
         return -1;
     return read_timeline(c, o, pr);
 }

@@ -405,6 +405,20 @@ void store_close(struct store *s)
 
 /* ---------------------------------------------------------------- writing */
 
+/* The target's object; a run on several ranks keeps its "ranks" there (no new column). */
+static json_t *target_json(const struct run_set *rs)
+{
+    json_t *t = resjson_from_target(&rs->target);
+    if (t && rs->ranks.count) {
+        json_t *r = resjson_from_ranks(&rs->ranks);
+        if (!r || json_object_set_new(t, "ranks", r) != 0) {
+            json_decref(t);
+            return NULL;
+        }
+    }
+    return t;
+}
+
 static int64_t insert_set(struct store *s, const struct run_set *rs)
 {
     sqlite3_stmt *st = prepare(
@@ -425,7 +439,7 @@ static int64_t insert_set(struct store *s, const struct run_set *rs)
     bad |= sqlite3_bind_int(st, 6, rs->root) != SQLITE_OK;
     bad |= sqlite3_bind_int(st, 7, rs->warm_cache) != SQLITE_OK;
     bad |= bind_json(st, 8, resjson_from_machine(&rs->machine));
-    bad |= bind_json(st, 9, resjson_from_target(&rs->target));
+    bad |= bind_json(st, 9, target_json(rs));
     bad |= bind_json(st, 10, resjson_from_tree(&rs->tree));
     bad |= BIND_STR(st, 11, rs->machine.hostname);
     bad |= BIND_STR(st, 12, rs->machine.kernel);
@@ -596,7 +610,9 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
            *tr = col_json(s, st, 10, where[3]);
     int rc = m && t && tr && resjson_to_machine(m, &out->machine, where[1]) == 0 &&
                      resjson_to_target(t, &out->target, where[2]) == 0 &&
-                     resjson_to_tree(tr, &out->tree, where[3]) == 0
+                     resjson_to_tree(tr, &out->tree, where[3]) == 0 &&
+                     (!json_object_get(t, "ranks") ||
+                      resjson_to_ranks(json_object_get(t, "ranks"), &out->ranks, where[2]) == 0)
                  ? 0
                  : -1;
     json_decref(m);

@@ -86,8 +86,11 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
         opstats_reset(env->st[i]);
     struct meas_snap a, b;
     struct rusage ta, tb;
+    const struct phase_hooks *hk = env->o->hooks;
     struct meas_sampler *smp =
         meas_sampler_start(env->st, env->nworkers, env->o->interval_ms);
+    if (hk && hk->phase_start)
+        hk->phase_start(hk->arg, ph, ctx);
     meas_snap_take(&a, &env->dev);
     int thr = os_thread_rusage(&ta) == 0;
     int rc = ph->run(ctx);
@@ -95,6 +98,8 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     int d = ctx->eng->drain(ctx->w);
     if (d < 0 && rc == 0)
         rc = phase_fail(ctx, "complete queued operations of", ph->name, d);
+    if (hk && hk->phase_stop)
+        hk->phase_stop(hk->arg, ctx);
     thr = thr && os_thread_rusage(&tb) == 0;
     meas_snap_take(&b, &env->dev);
     if (smp)
@@ -111,6 +116,8 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     for (unsigned i = 0; i < env->nworkers; i++)
         opstats_merge(env->sum, env->st[i]);
     opstats_to_result(env->sum, res);
+    if (hk && hk->phase_end)
+        rc = hk->phase_end(hk->arg, ctx, rc);
     return rc;
 }
 
@@ -271,8 +278,18 @@ double runner_half_width(const struct run_set *rs, const char *base, const char 
     return hw;
 }
 
-/* --runs auto: is every phase of every configuration precise enough? Fills *ra. */
+static bool precise_local(struct env *env, struct runner_auto *ra);
+
+/* --runs auto: is every phase of every configuration precise enough? Fills *ra. On
+ * several ranks, rank 0's answer (it holds the aggregate figures) is every rank's. */
 static bool precise_enough(struct env *env, struct runner_auto *ra)
+{
+    bool ok = precise_local(env, ra);
+    const struct phase_hooks *hk = env->o->hooks;
+    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
+}
+
+static bool precise_local(struct env *env, struct runner_auto *ra)
 {
     const struct runner_opts *o = env->o;
     size_t n = o->nconfigs ? o->nconfigs : 1;
@@ -326,6 +343,8 @@ static int run_all(struct env *env)
                     double hw = runner_half_width(env->rs, NULL, cfg, p, o->confidence);
                     ok = hw >= 0 && hw <= o->precision;
                 }
+                if (o->hooks && o->hooks->decide)
+                    ok = o->hooks->decide(o->hooks->arg, ok);
                 if (ok)
                     break;
             }
@@ -336,6 +355,8 @@ static int run_all(struct env *env)
     }
     for (unsigned r = 0; r < o->runs; r++) {
         runner_round_order(o->order_seed, r, n, order);
+        if (o->hooks && o->hooks->round_order)
+            o->hooks->round_order(o->hooks->arg, order, n);
         for (size_t i = 0; i < n; i++)
             if (run_one(env, o->nconfigs ? &o->configs[order[i]] : NULL, r) < 0)
                 return -1;
@@ -401,7 +422,7 @@ static int setup(struct env *env)
     const struct runner_opts *o = env->o;
     env->ws.fd = -1;
     if (!o->tspec) {
-        if (ws_open(&env->ws, o->dir) < 0)
+        if ((o->ws_join ? ws_join(&env->ws, o->dir) : ws_open(&env->ws, o->dir)) < 0)
             return -1;
         if (meas_dev_for_path(env->ws.path, &env->dev) < 0)
             env->dev.valid = false;
@@ -526,6 +547,9 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         size_t used = strlen(rs->engine);
         snprintf(rs->engine + used, sizeof rs->engine - used, ", -j %u", n);
     }
+    /* every rank reaches this hook, also after a local failure (phase_hooks.h) */
+    if (o->hooks && o->hooks->set_ready && o->hooks->set_ready(o->hooks->arg, rs, rc) < 0)
+        rc = -1;
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
     if (rc == 0)

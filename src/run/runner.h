@@ -32,6 +32,7 @@
 
 #include "engine/engine.h"
 #include "measure/results.h"
+#include "phase/phase_hooks.h"
 #include "run/scenario.h"
 #include "target/target.h"
 #include "tree/tree.h"
@@ -77,6 +78,10 @@ struct runner_opts {
     /* Called after each run, finished or failed (may be NULL); -1 stops the set. */
     int (*run_done)(void *arg, const struct run_set *rs, const struct run_result *run);
     void *arg;
+    /* One rank of many (MPI, src/mpi/): called around the set, rounds and phases (NULL:
+     * one process). */
+    const struct phase_hooks *hooks;
+    bool ws_join;                   /* dir is another rank's workspace: ws_join, not ws_open */
 };
 
 /* What --runs auto decided. */

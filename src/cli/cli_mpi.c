@@ -1,0 +1,109 @@
+/* cli_mpi.c — the MPI side of `fsbench run` (see cli_mpi.h). */
+#include "cli/cli_mpi.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "cli/cli.h"
+
+int cli_mpi_main(int argc, char **argv, int (*run)(int argc, char **argv))
+{
+#ifdef FSBENCH_MPI
+    if (mpirun_launched()) {
+        if (mpirun_init() < 0)
+            return EXIT_RUN_FAILED;
+        return mpirun_finish(run(argc, argv));
+    }
+#endif
+    return run(argc, argv);
+}
+
+int cli_mpi_option(const char *name, const char *arg, struct mpirun_opts *mo)
+{
+    double d;
+    unsigned long ul;
+    mo->given = true;
+    if (!strcmp(name, "ranks-dir")) {
+        if (!strcmp(arg, "unique"))
+            mo->placement = MPIRUN_UNIQUE;
+        else if (!strcmp(arg, "shared"))
+            mo->placement = MPIRUN_SHARED;
+        else
+            return error("--ranks-dir: '%s' is not unique or shared", arg);
+        return 0;
+    }
+    if (!strcmp(name, "rank-shift")) {
+        if (cli_parse_count(arg, &ul) < 0 || ul > 1000000)
+            return error("--rank-shift: '%s' is not a positive whole number", arg);
+        mo->shift = ul;
+        return 0;
+    }
+    if (cli_parse_positive(arg, &d) < 0 || d > 86400)
+        return error("--stonewall: '%s' is not a number of seconds above 0", arg);
+    mo->stonewall_s = d;
+    return 0;
+}
+
+/* Phases a shared tree supports: the ones that divide it by top-level entry. */
+static const char *const shared_phases[] = {"extract", "sync", "dropcaches", "walk",
+                                            "statwalk", "read", "copy", "delete", NULL};
+
+int cli_mpi_check(const struct mpirun_opts *mo, const struct runner_opts *ro, bool managed,
+                  const char *profile)
+{
+#ifdef FSBENCH_MPI
+    bool ranks = mpirun_launched();
+    int size = ranks ? mpirun_size() : 1;
+#else
+    bool ranks = false;
+    int size = 1;
+#endif
+    if (!ranks)
+        return mo->given ? error("--ranks-dir, --rank-shift and --stonewall need several "
+                                 "ranks: mpirun -np N fsbench run ... with the MPI build "
+                                 "(make MPI=1)"), EXIT_USAGE : 0;
+    if (managed)
+        return error("--image and --device are refused under MPI: every rank would mkfs and "
+                     "mount its own target; run on a mounted file system with --dir"),
+               EXIT_USAGE;
+    if (mo->shift && size < 2)
+        return error("--rank-shift needs at least 2 ranks"), EXIT_USAGE;
+    if (mo->shift && mo->shift % (unsigned long)size == 0)
+        return error("--rank-shift %lu with %d ranks: every rank would read its own tree "
+                     "(give 1 to %d)", mo->shift, size, size - 1), EXIT_USAGE;
+    if (mo->placement != MPIRUN_SHARED)
+        return 0;
+    if (!strncmp(profile, "tar:", 4))
+        return error("--ranks-dir shared needs a synthetic tree, not an archive (use "
+                     "--ranks-dir unique)"), EXIT_USAGE;
+    for (size_t i = 0; i < ro->nphases; i++) {
+        size_t k = 0;
+        while (shared_phases[k] && strcmp(shared_phases[k], ro->phases[i]->name))
+            k++;
+        if (!shared_phases[k])
+            return error("phase %s cannot divide a shared tree among ranks: use --ranks-dir "
+                         "unique (shared supports extract, sync, dropcaches, walk, statwalk, "
+                         "read, copy and delete)", ro->phases[i]->name), EXIT_USAGE;
+    }
+    return 0;
+}
+
+int cli_mpi_setup(const struct mpirun_opts *mo, struct runner_opts *ro, struct cli_output *out)
+{
+#ifdef FSBENCH_MPI
+    if (!mpirun_launched())
+        return 0;
+    struct mpirun_setup_out mso;
+    if (mpirun_setup(mo, ro->dir, &ro->tree, &mso) < 0)
+        return -1;
+    ro->dir = mso.dir;
+    ro->ws_join = mso.ws_join;
+    ro->hooks = mso.hooks;
+    if (mpirun_rank() != 0) { /* rank 0 reports, saves and writes JSON for all */
+        out->save = false;
+        out->json = NULL;
+    }
+#endif
+    return 0;
+}
