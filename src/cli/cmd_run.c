@@ -50,6 +50,9 @@ static void run_usage(FILE *out)
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
             "  --no-save         do not save in the results store\n"
             "  --interval MS     time-line sampling interval (default 100)\n"
+            "  --stall S         list every stall of at least S seconds (default 1): no\n"
+            "                    progress, or under 5%% of the phase's median rate\n"
+            "  -q, --quiet       no live progress line (shown only when stderr is a terminal)\n"
             "managed targets (root): a fresh file system per run, every configuration in rounds\n"
             "  --image SIZE      a sparse image of SIZE (e.g. 1G) on a loop device\n"
             "  --image-dir DIR   where the image goes (default $TMPDIR or /tmp)\n"
@@ -73,7 +76,7 @@ enum {
     OPT_NO_SAVE = 256, OPT_INTERVAL, OPT_PHASES, OPT_IMAGE, OPT_IMAGE_DIR, OPT_DEVICE,
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
-    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE
+    OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_STALL
 };
 
 #define MAX_MOUNT_OPTS 16
@@ -166,6 +169,8 @@ int cmd_run(int argc, char **argv)
         {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
         {"no-save", no_argument, NULL, OPT_NO_SAVE},
         {"interval", required_argument, NULL, OPT_INTERVAL},
+        {"stall", required_argument, NULL, OPT_STALL},
+        {"quiet", no_argument, NULL, 'q'},
         {"phases", required_argument, NULL, OPT_PHASES},
         {"image", required_argument, NULL, OPT_IMAGE},
         {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
@@ -211,7 +216,8 @@ int cmd_run(int argc, char **argv)
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 1;
-    while ((c = getopt_long(argc, argv, "hi:j:r:", opts, NULL)) != -1) {
+    bool quiet = false;
+    while ((c = getopt_long(argc, argv, "hi:j:qr:", opts, NULL)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -326,6 +332,16 @@ int cmd_run(int argc, char **argv)
                        EXIT_USAGE;
             ro.interval_ms = (unsigned)ul;
             break;
+        case OPT_STALL: {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v >= 0.001 && v <= 86400))
+                return error("--stall: '%s' is not a number of seconds (0.001-86400)", optarg),
+                       EXIT_USAGE;
+            ro.stall_s = v;
+            break;
+        }
+        case 'q': quiet = true; break;
         case OPT_PHASES: phases = optarg; break;
         case OPT_IMAGE: ta.image = optarg; break;
         case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
@@ -348,6 +364,7 @@ int cmd_run(int argc, char **argv)
         default: run_usage(stderr); return EXIT_USAGE;
         }
     }
+    ro.progress = !quiet && isatty(STDERR_FILENO);
     if (argc - optind > 1)
         return error("run: one scenario at most, got '%s' and '%s'", argv[optind],
                      argv[optind + 1]), EXIT_USAGE;
