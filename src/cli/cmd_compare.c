@@ -2,7 +2,7 @@
  * files), builds the comparison and prints it as a verdict table or in ministat's format.
  *
  *   fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99] [--min-effect PCT]
- *                   [--format text|ministat] [--phase NAME] A [B ...]
+ *                   [--format text|ministat] [--phase NAME] [--verbose] A [B ...]
  *
  * An argument naming an existing file that ends in ".json" is read as JSON; anything
  * else is a label. Exit statuses: 0; 2 for bad options, unknown labels and nothing to
@@ -26,7 +26,9 @@
 static const char compare_usage[] =
     "usage: fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99]\n"
     "                       [--min-effect PCT] [--format text|ministat] [--phase NAME]\n"
-    "                       A [B ...]\n"
+    "                       [-v|--verbose] A [B ...]\n"
+    "  prints one matrix (phases x groups: ratio to the baseline A, * for a shown\n"
+    "  difference) and each warning once; --verbose adds every phase's detail\n"
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
     "            dev-write-mb\n";
@@ -109,16 +111,17 @@ int cmd_compare(int argc, char **argv)
         {"min-effect", required_argument, NULL, 'e'},
         {"format", required_argument, NULL, 'f'},
         {"phase", required_argument, NULL, 'p'},
+        {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     const char *db = NULL, *phase = NULL;
-    bool ministat = false;
+    bool ministat = false, verbose = false;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
         switch (c) {
         case 'd':
             db = optarg;
@@ -164,6 +167,9 @@ int cmd_compare(int argc, char **argv)
             break;
         case 'p':
             phase = optarg;
+            break;
+        case 'v':
+            verbose = true;
             break;
         case 'h':
             fputs(compare_usage, stdout);
@@ -215,7 +221,11 @@ int cmd_compare(int argc, char **argv)
     } else if (status == EXIT_OK) {
         if (phase)
             warning("compare: --phase applies to --format ministat only; ignored");
-        cmp_report_text(stdout, &res);
+        cmp_report_summary(stdout, &res);
+        if (verbose) {
+            fputc('\n', stdout);
+            cmp_report_text(stdout, &res);
+        }
     }
     if (status == EXIT_OK && fflush(stdout) != 0) {
         error_errno("compare: writing the report");
