@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_inputs.h"
 #include "stats/compare.h"
 #include "base/err.h"
 #include "results/resjson.h"
@@ -47,59 +48,6 @@ static int parse_percent(const char *s, double *out)
         return -1;
     *out = v / 100;
     return 0;
-}
-
-static bool is_json_file(const char *arg)
-{
-    size_t l = strlen(arg);
-    struct stat st;
-    return l > 5 && strcmp(arg + l - 5, ".json") == 0 && stat(arg, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Loads every argument into sets[i]; returns an exit status. */
-static int load_inputs(char **args, size_t n, const char *db, struct run_set *sets)
-{
-    struct store *st = NULL;
-    char dbpath[4096];
-    int status = EXIT_OK;
-    for (size_t i = 0; i < n && status == EXIT_OK; i++) {
-        if (is_json_file(args[i])) {
-            if (resjson_read_file(args[i], &sets[i]))
-                status = EXIT_RUN_FAILED;
-            continue;
-        }
-        if (!st) {
-            if (db)
-                snprintf(dbpath, sizeof dbpath, "%s", db);
-            else if (store_default_path(dbpath, sizeof dbpath)) {
-                error("compare: no database path (HOME is not set); use --db FILE");
-                status = EXIT_USAGE;
-                break;
-            }
-            /* Reading never creates a database: a missing one holds no labels. */
-            if (access(dbpath, F_OK) != 0) {
-                error("compare: no runs labelled '%s' in %s (no such database)", args[i],
-                      dbpath);
-                status = EXIT_USAGE;
-                break;
-            }
-            st = store_open(dbpath);
-            if (!st) {
-                status = EXIT_RUN_FAILED;
-                break;
-            }
-        }
-        int rc = store_load_label(st, args[i], &sets[i]);
-        if (rc == 1) {
-            error("compare: no runs labelled '%s' in %s", args[i], dbpath);
-            status = EXIT_USAGE;
-        } else if (rc) {
-            status = EXIT_RUN_FAILED;
-        }
-    }
-    if (st)
-        store_close(st);
-    return status;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -198,7 +146,7 @@ int cmd_compare(int argc, char **argv)
     }
     struct cmp_result res;
     memset(&res, 0, sizeof res);
-    int status = load_inputs(args, n, db, sets);
+    int status = cli_load_inputs("compare", args, n, db, sets);
     if (status == EXIT_OK) {
         for (size_t i = 0; i < n; i++) {
             in[i].name = args[i];
