@@ -1,6 +1,6 @@
 /* html_model.c — the data the HTML report draws, as one JSON object (see html.h):
  *
- *   inputs    [{name, label, scenario, engine, created, runs, command_line}]
+ *   inputs    [{label, scenario, engine, created, runs, command_line}]
  *   machine, target, tree   of the first input; machines_differ when inputs disagree
  *   groups    [name]        compare's groups, the baseline first
  *   phases    [{name,
@@ -126,8 +126,9 @@ static json_t *describe(struct model *m, json_t *o)
     bool differ = false;
     for (size_t i = 0; inputs && i < m->nin; i++) {
         const struct run_set *s = m->in[i].rs;
-        m->bad |= push(inputs, json_pack("{s:s, s:s, s:s, s:s, s:f, s:I, s:s}", "name",
-                                         m->in[i].name, "label", s->label, "scenario",
+        /* the label, not the argument: a label and its exported JSON give one page */
+        m->bad |= push(inputs, json_pack("{s:s, s:s, s:s, s:f, s:I, s:s}", "label",
+                                         s->label[0] ? s->label : m->in[i].name, "scenario",
                                          s->scenario, "engine", s->engine, "created", s->created,
                                          "runs", (json_int_t)s->nruns, "command_line",
                                          s->command_line));

@@ -81,7 +81,7 @@ const char html_script[] =
     "  var m = D.machine, t = D.target, tr = D.tree;\n"
     "  setup.appendChild(table(null, [\n"
     "    [\"inputs\", D.inputs.map(function (i) {\n"
-    "      return i.name + \" (\" + i.scenario + \", \" + i.runs + \" runs, \" + i.engine + \")\"; }).join(\"; \")],\n"
+    "      return i.label + \" (\" + i.scenario + \", \" + i.runs + \" runs, \" + i.engine + \")\"; }).join(\"; \")],\n"
     "    [\"machine\", m.hostname + \": Linux \" + m.kernel + \" \" + m.arch + \", \" + m.cpu + \", \" +\n"
     "      m.cpus + \" CPUs, \" + m.ram_gib.toFixed(1) + \" GiB RAM, dirty_ratio \" + m.dirty_ratio +\n"
     "      (D.machines_differ ? \" (inputs ran on different machines or kernels)\" : \"\")],\n"
