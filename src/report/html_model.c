@@ -318,7 +318,7 @@ static json_t *phase_json(struct model *m, const struct phase_ref *p)
             if (fabs(per[g][i]->wall_s - c.median) < fabs(per[g][best]->wall_s - c.median))
                 best = i;
         const struct phase_result *mid = per[g][best];
-        if (mid->timeline_len > 1 && (mid->timeline_dev || mid->timeline[mid->timeline_len - 1].ops))
+        if (mid->timeline_len > 2 && (mid->timeline_dev || mid->timeline[mid->timeline_len - 1].ops))
             m->bad |= push(tl, timeline_json(m, g, idx[best], per[g][best]));
     }
     if (ok)
@@ -414,25 +414,35 @@ static void verdicts(struct model *m, json_t *o)
         if (!(seen & warn_kinds[k].flag))
             continue;
         widx[k] = (int)n++;
-        /* where: "phase (group, group); ..." */
+        /* where: "phase (group, group); phase (all)", or everywhere */
         char places[2048] = "";
-        size_t used = 0;
+        size_t used = 0, full = 0;
         for (size_t p = 0; p < r->nphases; p++) {
+            size_t hits = 0;
+            for (size_t g = 0; g < r->ngroups; g++)
+                hits += (sample_flags(&r->phases[p], g) & warn_kinds[k].flag) != 0;
+            full += hits == r->ngroups;
+            if (!hits || used >= sizeof places)
+                continue;
+            used += (size_t)snprintf(places + used, sizeof places - used, "%s%s (",
+                                     used ? "; " : "", r->phases[p].name);
             const char *sep = "";
-            for (size_t g = 0; g < r->ngroups; g++) {
+            for (size_t g = 0; g < r->ngroups && used < sizeof places; g++) {
+                if (hits == r->ngroups) {
+                    used += (size_t)snprintf(places + used, sizeof places - used, "all");
+                    break;
+                }
                 if (!(sample_flags(&r->phases[p], g) & warn_kinds[k].flag))
                     continue;
-                if (!*sep && used < sizeof places)
-                    used += (size_t)snprintf(places + used, sizeof places - used, "%s%s (",
-                                             used ? "; " : "", r->phases[p].name);
-                if (used < sizeof places)
-                    used += (size_t)snprintf(places + used, sizeof places - used, "%s%s", sep,
-                                             r->groups[g].name);
+                used += (size_t)snprintf(places + used, sizeof places - used, "%s%s", sep,
+                                         r->groups[g].name);
                 sep = ", ";
             }
-            if (*sep && used < sizeof places)
+            if (used < sizeof places)
                 used += (size_t)snprintf(places + used, sizeof places - used, ")");
         }
+        if (full == r->nphases)
+            snprintf(places, sizeof places, "every phase and group");
         m->bad |= push(warns, json_pack("{s:s, s:s}", "text", warn_kinds[k].text, "places",
                                         places));
     }

@@ -45,31 +45,79 @@ static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
         snprintf(buf, len, "%.2f %s", vs->ratio.ratio, mark(vs));
 }
 
-/* Lists, for one warning flag, the "phase (group, group)" places it was raised. */
-static void print_warning_places(FILE *out, const struct cmp_result *r, unsigned flag)
+static bool sample_hit(const struct cmp_result *r, const struct cmp_phase *ph, size_t g,
+                       unsigned flag)
 {
+    if (ph->s[g].n && (ph->s[g].warn.flags & flag))
+        return true;
+    return flag == STATS_W_FEW_RUNS && g > 0 && ph->vs[g].status == CMP_ST_OK && ph->vs[g].few;
+}
+
+/* Appends text to the line being built, wrapping before WRAP columns with an indent. */
+#define WRAP 100
+static void wrapped(FILE *out, int *col, const char *text)
+{
+    /* a separator stays at the end of the line it follows */
+    if ((text[0] == ',' || text[0] == ';') && text[1] == ' ') {
+        fputc(text[0], out);
+        *col += 1;
+        text++;
+    }
+    int l = (int)strlen(text);
+    if (*col > 4 && *col + l > WRAP) {
+        fputs("\n   ", out);
+        *col = 3;
+        while (*text == ' ') {
+            text++;
+            l--;
+        }
+    }
+    fputs(text, out);
+    *col += l;
+}
+
+/* Lists, for one warning flag, where it was raised: "phase (group, group)", "phase (all)"
+ * when every group of the phase, "every phase and group" when everywhere. */
+static void print_warning_places(FILE *out, const struct cmp_result *r, unsigned flag, int col)
+{
+    size_t full = 0;
+    for (size_t p = 0; p < r->nphases; p++) {
+        size_t n = 0;
+        for (size_t g = 0; g < r->ngroups; g++)
+            n += sample_hit(r, &r->phases[p], g, flag);
+        full += n == r->ngroups;
+    }
+    if (full == r->nphases) {
+        wrapped(out, &col, "every phase and group");
+        fputc('\n', out);
+        return;
+    }
     const char *sep = "";
+    char buf[2 * RES_NAME_MAX + 600];
     for (size_t p = 0; p < r->nphases; p++) {
         const struct cmp_phase *ph = &r->phases[p];
-        const char *inner = " (";
-        bool any = false;
-        for (size_t g = 0; g < r->ngroups; g++) {
-            bool hit = ph->s[g].n && (ph->s[g].warn.flags & flag);
-            if (flag == STATS_W_FEW_RUNS && g > 0 && ph->vs[g].status == CMP_ST_OK &&
-                ph->vs[g].few)
-                hit = true;
-            if (!hit)
-                continue;
-            if (!any)
-                fprintf(out, "%s%s", sep, ph->name);
-            fprintf(out, "%s%s", inner, r->groups[g].name);
-            inner = ", ";
-            any = true;
+        size_t n = 0;
+        for (size_t g = 0; g < r->ngroups; g++)
+            n += sample_hit(r, ph, g, flag);
+        if (!n)
+            continue;
+        if (n == r->ngroups) {
+            snprintf(buf, sizeof buf, "%s%s (all)", sep, ph->name);
+            wrapped(out, &col, buf);
+        } else {
+            const char *inner = " (";
+            snprintf(buf, sizeof buf, "%s%s", sep, ph->name);
+            wrapped(out, &col, buf);
+            for (size_t g = 0; g < r->ngroups; g++) {
+                if (!sample_hit(r, ph, g, flag))
+                    continue;
+                snprintf(buf, sizeof buf, "%s%s", inner, r->groups[g].name);
+                wrapped(out, &col, buf);
+                inner = ", ";
+            }
+            wrapped(out, &col, ")");
         }
-        if (any) {
-            fputc(')', out);
-            sep = "; ";
-        }
+        sep = "; ";
     }
     fputc('\n', out);
 }
@@ -156,8 +204,8 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
         if (!(seen & kinds[k].flag))
             continue;
-        fprintf(out, "warning: %s: ", kinds[k].what);
-        print_warning_places(out, r, kinds[k].flag);
+        int col = fprintf(out, "warning: %s: ", kinds[k].what);
+        print_warning_places(out, r, kinds[k].flag, col);
     }
     cmp_report_advice(out, seen);
     if (r->any_batch)
