@@ -17,7 +17,7 @@ like "$OUT" '^cmd +0\.[0-9]+ s +[0-9]+\.[0-9][0-9] \* +[0-9]\.[0-9][0-9] [ *~?]$
     "one row per phase: the baseline's median, the ratios, * on the shown difference"
 is "$(printf '%s\n' "$OUT" | grep -c '^cmd ')" 1 "exactly one row for the phase"
 ok $(printf '%s\n' "$OUT" | grep -q ' vs sleep' && echo 1 || echo 0) "no detail block without --verbose"
-w=$(printf '%s\n' "$OUT" | grep '^warning: ' | sed 's/:.*//' | sort | uniq -d)
+w=$(printf '%s\n' "$OUT" | grep '^warning: ' | sed 's/^warning: \([^:]*\):.*/\1/' | sort | uniq -d)
 is "$w" "" "no warning kind printed twice"
 like "$(printf '%s\n' "$OUT" | wc -l)" '^ *[0-9]$|^ *1[0-9]$' "the summary is short (under 20 lines)"
 
