@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -64,3 +65,25 @@ int cli_load_inputs(const char *cmd, char **args, size_t n, const char *db, stru
     return status;
 }
 
+
+int cli_inputs_open(const char *cmd, char **args, size_t n, const char *db,
+                    struct run_set **sets, struct cmp_input **in)
+{
+    *sets = calloc(n, sizeof **sets);
+    *in = calloc(n, sizeof **in);
+    if (!*sets || !*in)
+        return error("out of memory"), EXIT_RUN_FAILED;
+    for (size_t i = 0; i < n; i++) {
+        (*in)[i].name = args[i];
+        (*in)[i].rs = &(*sets)[i];
+    }
+    return cli_load_inputs(cmd, args, n, db, *sets);
+}
+
+void cli_inputs_free(struct run_set *sets, struct cmp_input *in, size_t n)
+{
+    for (size_t i = 0; sets && i < n; i++)
+        run_set_free(&sets[i]);
+    free(sets);
+    free(in);
+}

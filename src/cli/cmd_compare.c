@@ -135,23 +135,12 @@ int cmd_compare(int argc, char **argv)
         error("compare: name at least one label or JSON file (see fsbench compare --help)");
         return EXIT_USAGE;
     }
-    char **args = argv + optind;
-    struct run_set *sets = calloc(n, sizeof *sets);
-    struct cmp_input *in = calloc(n, sizeof *in);
-    if (!sets || !in) {
-        free(sets);
-        free(in);
-        error("out of memory");
-        return EXIT_RUN_FAILED;
-    }
+    struct run_set *sets;
+    struct cmp_input *in;
     struct cmp_result res;
     memset(&res, 0, sizeof res);
-    int status = cli_load_inputs("compare", args, n, db, sets);
+    int status = cli_inputs_open("compare", argv + optind, n, db, &sets, &in);
     if (status == EXIT_OK) {
-        for (size_t i = 0; i < n; i++) {
-            in[i].name = args[i];
-            in[i].rs = &sets[i];
-        }
         if (cmp_build(in, n, &opt, &res))
             status = EXIT_USAGE;
     }
@@ -180,9 +169,6 @@ int cmd_compare(int argc, char **argv)
         status = EXIT_RUN_FAILED;
     }
     cmp_result_free(&res);
-    for (size_t i = 0; i < n; i++)
-        run_set_free(&sets[i]);
-    free(sets);
-    free(in);
+    cli_inputs_free(sets, in, n);
     return status;
 }

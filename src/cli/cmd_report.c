@@ -94,20 +94,13 @@ int cmd_report(int argc, char **argv)
     if (!outpath)
         return error("report: -o FILE.html is needed (- for stdout)"), EXIT_USAGE;
     char **args = argv + optind;
-    struct run_set *sets = calloc(n, sizeof *sets);
-    struct cmp_input *in = calloc(n, sizeof *in);
-    if (!sets || !in) {
-        free(sets);
-        free(in);
-        return error("out of memory"), EXIT_RUN_FAILED;
-    }
+    struct run_set *sets;
+    struct cmp_input *in;
     struct cmp_result res;
     memset(&res, 0, sizeof res);
     bool have_cmp = false;
-    int status = cli_load_inputs("report", args, n, db, sets);
+    int status = cli_inputs_open("report", args, n, db, &sets, &in);
     for (size_t i = 0; status == EXIT_OK && i < n; i++) {
-        in[i].name = args[i];
-        in[i].rs = &sets[i];
         if (sets[i].nruns == 0) {
             error("report: '%s' holds no runs", args[i]);
             status = EXIT_USAGE;
@@ -140,9 +133,6 @@ int cmd_report(int argc, char **argv)
     if (status != EXIT_OK && out && out != stdout)
         remove(outpath); /* no half-written page left behind */
     cmp_result_free(&res);
-    for (size_t i = 0; i < n; i++)
-        run_set_free(&sets[i]);
-    free(sets);
-    free(in);
+    cli_inputs_free(sets, in, n);
     return status;
 }

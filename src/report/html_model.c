@@ -25,6 +25,7 @@
 #include "base/err.h"
 #include "measure/stall.h"
 #include "stats/median_ci.h"
+#include "stats/stats.h"
 
 struct phase_ref {
     char name[RES_NAME_MAX + 16];
@@ -210,12 +211,6 @@ static json_t *timeline_json(struct model *m, size_t g, size_t run, const struct
     return o;
 }
 
-static double median_of(double *v, size_t n)
-{
-    struct stats_median_ci c;
-    return stats_median_ci(v, n, 0.95, &c) == 0 ? c.median : NAN;
-}
-
 static json_t *latency_json(struct model *m, const struct phase_ref *p,
                             const struct phase_result ***per, const size_t *counts)
 {
@@ -255,7 +250,7 @@ static json_t *latency_json(struct model *m, const struct phase_ref *p,
                                                                                  : l->p999_ns;
                     v[c++] = (double)x;
                 }
-                m->bad |= push(row, num(median_of(v, c)));
+                m->bad |= push(row, num(stats_median(v, c)));
             }
             m->bad |= push(row, json_integer((json_int_t)max));
             m->bad |= push(rows, row);

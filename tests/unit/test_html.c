@@ -64,15 +64,22 @@ static void make_set(struct run_set *rs)
         }
 }
 
+/* make_set()'s set as one input, compared. */
+static void compared(struct run_set *rs, struct cmp_input *in, struct cmp_result *r)
+{
+    make_set(rs);
+    *in = (struct cmp_input){"lbl", rs};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    memset(r, 0, sizeof *r);
+    assert_int_equal(cmp_build(in, 1, &opt, r), 0);
+}
+
 static void test_model(void **state)
 {
     struct run_set rs;
-    make_set(&rs);
-    struct cmp_input in = {"lbl", &rs};
-    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_input in;
     struct cmp_result r;
-    memset(&r, 0, sizeof r);
-    assert_int_equal(cmp_build(&in, 1, &opt, &r), 0);
+    compared(&rs, &in, &r);
     json_t *m = html_model(&in, 1, &r, 64);
     assert_non_null(m);
     json_t *groups = json_object_get(m, "groups");
@@ -134,12 +141,9 @@ static void test_page(void **state)
     close(fd);
 
     struct run_set rs;
-    make_set(&rs);
-    struct cmp_input in = {"lbl", &rs};
-    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_input in;
     struct cmp_result r;
-    memset(&r, 0, sizeof r);
-    assert_int_equal(cmp_build(&in, 1, &opt, &r), 0);
+    compared(&rs, &in, &r);
     char *buf = NULL;
     size_t len = 0;
     FILE *out = open_memstream(&buf, &len);
