@@ -2,7 +2,7 @@
  * files), builds the comparison and prints it as a verdict table or in ministat's format.
  *
  *   fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99] [--min-effect PCT]
- *                   [--format text|ministat] [--phase NAME] A [B ...]
+ *                   [--format text|ministat] [--phase NAME] [--verbose] A [B ...]
  *
  * An argument naming an existing file that ends in ".json" is read as JSON; anything
  * else is a label. Exit statuses: 0; 2 for bad options, unknown labels and nothing to
@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_inputs.h"
 #include "stats/compare.h"
 #include "base/err.h"
 #include "results/resjson.h"
@@ -26,7 +27,9 @@
 static const char compare_usage[] =
     "usage: fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99]\n"
     "                       [--min-effect PCT] [--format text|ministat] [--phase NAME]\n"
-    "                       A [B ...]\n"
+    "                       [-v|--verbose] A [B ...]\n"
+    "  prints one matrix (phases x groups: ratio to the baseline A, * for a shown\n"
+    "  difference) and each warning once; --verbose adds every phase's detail\n"
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
     "            dev-write-mb\n";
@@ -47,59 +50,6 @@ static int parse_percent(const char *s, double *out)
     return 0;
 }
 
-static bool is_json_file(const char *arg)
-{
-    size_t l = strlen(arg);
-    struct stat st;
-    return l > 5 && strcmp(arg + l - 5, ".json") == 0 && stat(arg, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-/* Loads every argument into sets[i]; returns an exit status. */
-static int load_inputs(char **args, size_t n, const char *db, struct run_set *sets)
-{
-    struct store *st = NULL;
-    char dbpath[4096];
-    int status = EXIT_OK;
-    for (size_t i = 0; i < n && status == EXIT_OK; i++) {
-        if (is_json_file(args[i])) {
-            if (resjson_read_file(args[i], &sets[i]))
-                status = EXIT_RUN_FAILED;
-            continue;
-        }
-        if (!st) {
-            if (db)
-                snprintf(dbpath, sizeof dbpath, "%s", db);
-            else if (store_default_path(dbpath, sizeof dbpath)) {
-                error("compare: no database path (HOME is not set); use --db FILE");
-                status = EXIT_USAGE;
-                break;
-            }
-            /* Reading never creates a database: a missing one holds no labels. */
-            if (access(dbpath, F_OK) != 0) {
-                error("compare: no runs labelled '%s' in %s (no such database)", args[i],
-                      dbpath);
-                status = EXIT_USAGE;
-                break;
-            }
-            st = store_open(dbpath);
-            if (!st) {
-                status = EXIT_RUN_FAILED;
-                break;
-            }
-        }
-        int rc = store_load_label(st, args[i], &sets[i]);
-        if (rc == 1) {
-            error("compare: no runs labelled '%s' in %s", args[i], dbpath);
-            status = EXIT_USAGE;
-        } else if (rc) {
-            status = EXIT_RUN_FAILED;
-        }
-    }
-    if (st)
-        store_close(st);
-    return status;
-}
-
 int cmd_compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -109,16 +59,17 @@ int cmd_compare(int argc, char **argv)
         {"min-effect", required_argument, NULL, 'e'},
         {"format", required_argument, NULL, 'f'},
         {"phase", required_argument, NULL, 'p'},
+        {"verbose", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     const char *db = NULL, *phase = NULL;
-    bool ministat = false;
+    bool ministat = false, verbose = false;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
         switch (c) {
         case 'd':
             db = optarg;
@@ -165,6 +116,9 @@ int cmd_compare(int argc, char **argv)
         case 'p':
             phase = optarg;
             break;
+        case 'v':
+            verbose = true;
+            break;
         case 'h':
             fputs(compare_usage, stdout);
             return EXIT_OK;
@@ -181,23 +135,12 @@ int cmd_compare(int argc, char **argv)
         error("compare: name at least one label or JSON file (see fsbench compare --help)");
         return EXIT_USAGE;
     }
-    char **args = argv + optind;
-    struct run_set *sets = calloc(n, sizeof *sets);
-    struct cmp_input *in = calloc(n, sizeof *in);
-    if (!sets || !in) {
-        free(sets);
-        free(in);
-        error("out of memory");
-        return EXIT_RUN_FAILED;
-    }
+    struct run_set *sets;
+    struct cmp_input *in;
     struct cmp_result res;
     memset(&res, 0, sizeof res);
-    int status = load_inputs(args, n, db, sets);
+    int status = cli_inputs_open("compare", argv + optind, n, db, &sets, &in);
     if (status == EXIT_OK) {
-        for (size_t i = 0; i < n; i++) {
-            in[i].name = args[i];
-            in[i].rs = &sets[i];
-        }
         if (cmp_build(in, n, &opt, &res))
             status = EXIT_USAGE;
     }
@@ -215,16 +158,17 @@ int cmd_compare(int argc, char **argv)
     } else if (status == EXIT_OK) {
         if (phase)
             warning("compare: --phase applies to --format ministat only; ignored");
-        cmp_report_text(stdout, &res);
+        cmp_report_summary(stdout, &res);
+        if (verbose) {
+            fputc('\n', stdout);
+            cmp_report_text(stdout, &res);
+        }
     }
     if (status == EXIT_OK && fflush(stdout) != 0) {
         error_errno("compare: writing the report");
         status = EXIT_RUN_FAILED;
     }
     cmp_result_free(&res);
-    for (size_t i = 0; i < n; i++)
-        run_set_free(&sets[i]);
-    free(sets);
-    free(in);
+    cli_inputs_free(sets, in, n);
     return status;
 }

@@ -53,6 +53,9 @@ static void run_usage(FILE *out)
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
             "  --no-save         do not save in the results store\n"
             "  --interval MS     time-line sampling interval (default 100)\n"
+            "  --stall S         list every stall of at least S seconds (default 1): no\n"
+            "                    progress, or under 5%% of the phase's median rate\n"
+            "  -q, --quiet       no live progress line (shown only when stderr is a terminal)\n"
             "  --job FILE        run the job file FILE (INI: [global] and one section per job,\n"
             "                    every option above as a key); options given here override it\n"
             "  --dry-run         print the jobs, configurations, rounds, phases, tree size, the\n"
@@ -87,7 +90,7 @@ enum {
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
-    OPT_RANK_SHIFT, OPT_STONEWALL
+    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL
 };
 
 /* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
@@ -99,6 +102,8 @@ const struct option cmd_run_options[] = {
     {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
     {"no-save", no_argument, NULL, OPT_NO_SAVE},
     {"interval", required_argument, NULL, OPT_INTERVAL},
+    {"stall", required_argument, NULL, OPT_STALL},
+    {"quiet", no_argument, NULL, 'q'},
     {"phases", required_argument, NULL, OPT_PHASES},
     {"image", required_argument, NULL, OPT_IMAGE},
     {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
@@ -134,7 +139,8 @@ const struct option cmd_run_options[] = {
 const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", NULL};
 const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
 /* Options that say where the results go, not what runs: not folded into the stored job. */
-const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", NULL};
+const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", "quiet",
+                                          NULL};
 
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8
@@ -240,7 +246,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
-    while ((c = getopt_long(argc, argv, "hi:j:r:", cmd_run_options, &idx)) != -1) {
+    bool quiet = false;
+    while ((c = getopt_long(argc, argv, "hi:j:qr:", cmd_run_options, &idx)) != -1) {
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -355,6 +362,16 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                        EXIT_USAGE;
             ro.interval_ms = (unsigned)ul;
             break;
+        case OPT_STALL: {
+            char *end;
+            double v = strtod(optarg, &end);
+            if (end == optarg || *end || !(v >= 0.001 && v <= 86400))
+                return error("--stall: '%s' is not a number of seconds (0.001-86400)", optarg),
+                       EXIT_USAGE;
+            ro.stall_s = v;
+            break;
+        }
+        case 'q': quiet = true; break;
         case OPT_PHASES: phases = optarg; break;
         case OPT_IMAGE: ta.image = optarg; break;
         case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
@@ -385,6 +402,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         default: run_usage(stderr); return EXIT_USAGE;
         }
     }
+    ro.progress = !quiet && isatty(STDERR_FILENO);
     if (argc - optind > 1)
         return error("run: one scenario at most, got '%s' and '%s'", argv[optind],
                      argv[optind + 1]), EXIT_USAGE;

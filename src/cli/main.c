@@ -22,6 +22,7 @@ static const struct command commands[] = {
     {"cmd", cmd_cmd, "time any command, or several interleaved, like a phase"},
     {"layout", cmd_layout, "extents, layout score and directory locality of a tree (FIEMAP)"},
     {"compare", cmd_compare, "compare stored run sets or configurations, with a verdict"},
+    {"report", cmd_report, "one HTML page with charts of run sets and their comparison"},
     {"runs", cmd_runs, "list the stored run sets"},
     {"show", cmd_show, "print a stored run set as run would"},
     {"export", cmd_export, "export a stored run set as JSON or CSV"},

@@ -21,6 +21,8 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "measure/stall.h"
+#include "os/blockstat.h"
 #include "os/machine.h"
 
 /* ---- latency histogram ---- */
@@ -129,14 +131,20 @@ void opstats_to_result(const struct opstats *s, struct phase_result *r)
 
 static void read_dev_io(const struct os_blockdev *dev, struct dev_io *io)
 {
-    struct os_devcounters c;
-    os_blockdev_counters(dev, &c);
-    io->valid = c.valid;
-    io->rd_ios = c.rd_ios;
-    io->rd_sectors = c.rd_sectors;
-    io->wr_ios = c.wr_ios;
-    io->wr_sectors = c.wr_sectors;
-    io->io_ticks_ms = c.io_ticks_ms;
+    memset(io, 0, sizeof *io);
+    if (!dev || !dev->valid)
+        return;
+    struct os_blockstat c;
+    int fd = os_blockstat_open(dev->stat_path);
+    if (fd >= 0 && os_blockstat_read(fd, &c) == 0) {
+        io->valid = true;
+        io->rd_ios = c.rd_ios;
+        io->rd_sectors = c.rd_sectors;
+        io->wr_ios = c.wr_ios;
+        io->wr_sectors = c.wr_sectors;
+        io->io_ticks_ms = c.io_ticks_ms;
+    }
+    os_blockstat_close(fd);
 }
 
 void meas_snap_take(struct meas_snap *s, const struct os_blockdev *dev)
@@ -205,7 +213,30 @@ struct meas_sampler {
     struct timeline_point *pts;
     size_t len, cap;
     bool oom; /* stopped appending: the time line ends early */
+    int dev_fd;                  /* the device's stat file, -1 when none */
+    struct os_blockstat dev0;    /* its counters at the start */
+    double stall_s;
+    void (*tick)(void *arg, const struct timeline_point *pt);
+    void *tick_arg;
 };
+
+/* Device counters of point pt relative to the start; the fd is closed on a read error
+ * so that a vanished device costs nothing more. */
+static void sampler_dev(struct meas_sampler *s, struct timeline_point *pt)
+{
+    struct os_blockstat b;
+    if (s->dev_fd < 0)
+        return;
+    if (os_blockstat_read(s->dev_fd, &b) < 0) {
+        os_blockstat_close(s->dev_fd);
+        s->dev_fd = -1;
+        return;
+    }
+    pt->dev_rd_sectors = grown(s->dev0.rd_sectors, b.rd_sectors);
+    pt->dev_wr_sectors = grown(s->dev0.wr_sectors, b.wr_sectors);
+    pt->dev_busy_ms = grown(s->dev0.io_ticks_ms, b.io_ticks_ms);
+    pt->dev_inflight = b.in_flight;
+}
 
 static void sampler_append(struct meas_sampler *s, uint64_t now)
 {
@@ -225,8 +256,9 @@ static void sampler_append(struct meas_sampler *s, uint64_t now)
         ops += atomic_load_explicit(&s->workers[i]->progress_ops, memory_order_relaxed);
         bytes += atomic_load_explicit(&s->workers[i]->progress_bytes, memory_order_relaxed);
     }
-    s->pts[s->len++] =
-        (struct timeline_point){.t = (double)(now - s->start_ns) / 1e9, .ops = ops, .bytes = bytes};
+    struct timeline_point *pt = &s->pts[s->len++];
+    *pt = (struct timeline_point){.t = (double)(now - s->start_ns) / 1e9, .ops = ops, .bytes = bytes};
+    sampler_dev(s, pt);
 }
 
 static void *sampler_main(void *arg)
@@ -243,6 +275,8 @@ static void *sampler_main(void *arg)
         if (now < deadline) continue; /* spurious wake-up */
         pthread_mutex_unlock(&s->mu);
         sampler_append(s, now);
+        if (s->tick && s->len)
+            s->tick(s->tick_arg, &s->pts[s->len - 1]);
         /* Next tick on the grid; ticks missed while descheduled are skipped, not bunched. */
         deadline += s->interval_ns;
         if (deadline <= now) deadline = now + s->interval_ns - (now - s->start_ns) % s->interval_ns;
@@ -277,6 +311,14 @@ static double longest_stall(const struct timeline_point *p, size_t len)
 struct meas_sampler *meas_sampler_start(struct opstats *const *workers, unsigned n,
                                         unsigned interval_ms)
 {
+    struct meas_sampler_cfg cfg = {.workers = workers, .n = n, .interval_ms = interval_ms};
+    return meas_sampler_begin(&cfg);
+}
+
+struct meas_sampler *meas_sampler_begin(const struct meas_sampler_cfg *cfg)
+{
+    struct opstats *const *workers = cfg->workers;
+    unsigned n = cfg->n, interval_ms = cfg->interval_ms;
     struct meas_sampler *s = calloc(1, sizeof *s);
     if (!s) {
         error("out of memory");
@@ -292,6 +334,17 @@ struct meas_sampler *meas_sampler_start(struct opstats *const *workers, unsigned
         s->workers[i] = workers[i];
     s->n = n;
     s->interval_ns = (uint64_t)(interval_ms ? interval_ms : 1) * 1000000u;
+    s->stall_s = cfg->stall_s > 0 ? cfg->stall_s : STALL_DEFAULT_S;
+    s->tick = cfg->tick;
+    s->tick_arg = cfg->tick_arg;
+    s->dev_fd = -1;
+    if (cfg->dev && cfg->dev->valid) {
+        int fd = os_blockstat_open(cfg->dev->stat_path);
+        if (fd >= 0 && os_blockstat_read(fd, &s->dev0) == 0)
+            s->dev_fd = fd;
+        else
+            os_blockstat_close(fd);
+    }
 
     pthread_condattr_t ca;
     pthread_condattr_init(&ca);
@@ -305,6 +358,7 @@ struct meas_sampler *meas_sampler_start(struct opstats *const *workers, unsigned
     int rc = pthread_create(&s->thread, NULL, sampler_main, s);
     if (rc) {
         error_num(rc, "cannot start the time-line sampler");
+        os_blockstat_close(s->dev_fd);
         pthread_cond_destroy(&s->cv);
         pthread_mutex_destroy(&s->mu);
         free(s->pts);
@@ -323,6 +377,10 @@ void meas_sampler_stop(struct meas_sampler *s, struct phase_result *r)
     r->timeline = NULL;
     r->timeline_len = 0;
     r->longest_stall_s = 0;
+    free(r->stalls);
+    r->stalls = NULL;
+    r->nstalls = 0;
+    r->timeline_dev = false;
     if (!s) return;
     pthread_mutex_lock(&s->mu);
     s->stop = true;
@@ -335,6 +393,11 @@ void meas_sampler_stop(struct meas_sampler *s, struct phase_result *r)
     r->timeline = s->pts;
     r->timeline_len = s->len;
     r->longest_stall_s = longest_stall(s->pts, s->len);
+    r->timeline_dev = s->dev_fd >= 0;
+    if (stall_find(s->pts, s->len, r->timeline_dev, s->stall_s, STALL_DEFAULT_REL, &r->stalls,
+                   &r->nstalls) < 0)
+        warning("out of memory: the stalls of phase %s are not listed", r->name);
+    os_blockstat_close(s->dev_fd);
 
     pthread_cond_destroy(&s->cv);
     pthread_mutex_destroy(&s->mu);

@@ -170,7 +170,23 @@ struct meas_sampler;
 /* Starts sampling every interval_ms the sum of progress counters of workers[0..n). */
 struct meas_sampler *meas_sampler_start(struct opstats *const *workers, unsigned n,
                                         unsigned interval_ms);
-/* Stops the thread; moves the samples into r->timeline and sets r->longest_stall_s. */
+
+/* What else a sampler may do at each sample, on its own thread (never the workers'). */
+struct meas_sampler_cfg {
+    struct opstats *const *workers;
+    unsigned n;
+    unsigned interval_ms;
+    const struct os_blockdev *dev;     /* NULL or invalid: no device counters in the points */
+    double stall_s;                 /* the shortest stall listed (0: STALL_DEFAULT_S) */
+    /* Called after every sample with the point just taken (may be NULL): the live
+     * progress line. Runs on the sampler thread and must not block for long. */
+    void (*tick)(void *arg, const struct timeline_point *pt);
+    void *tick_arg;
+};
+/* As meas_sampler_start, with the device counters and the tick of cfg. */
+struct meas_sampler *meas_sampler_begin(const struct meas_sampler_cfg *cfg);
+/* Stops the thread; moves the samples into r->timeline, sets r->longest_stall_s and
+ * lists r->stalls. */
 void meas_sampler_stop(struct meas_sampler *s, struct phase_result *r);
 
 /* ---- descriptions stored with results ---- */

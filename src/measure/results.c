@@ -49,6 +49,9 @@ void phase_result_free(struct phase_result *pr)
     free(pr->ranks);
     pr->ranks = NULL;
     pr->nranks = 0;
+    free(pr->stalls);
+    pr->stalls = NULL;
+    pr->nstalls = 0;
 }
 
 void run_set_free(struct run_set *rs)

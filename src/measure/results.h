@@ -51,11 +51,25 @@ struct dev_io {
     uint64_t io_ticks_ms;       /* time the device was busy */
 };
 
-/* One point of the progress time line: cumulative ops and bytes at t seconds. */
+/* One point of the progress time line: cumulative ops and bytes at t seconds, and when
+ * the phase's timeline_dev is set, the target's block device at that moment: sectors
+ * read and written and busy time since the phase began, requests in flight now. */
 struct timeline_point {
     double t;
     uint64_t ops;
     uint64_t bytes;
+    uint64_t dev_rd_sectors, dev_wr_sectors, dev_busy_ms;
+    uint64_t dev_inflight;
+};
+
+/* One stall: a span of at least --stall seconds in which the phase made no progress or
+ * progressed at under a fraction (5 %) of its median rate (measure/stall.h). */
+struct stall {
+    double start_s;             /* offset from the phase's start */
+    double length_s;
+    uint64_t ops;               /* operations completed during it */
+    /* the device during the stall (valid when the phase's timeline_dev is set) */
+    uint64_t dev_rd_sectors, dev_wr_sectors, dev_busy_ms, dev_inflight_max;
 };
 
 enum phase_status { PHASE_OK = 0, PHASE_SKIPPED, PHASE_FAILED };
@@ -95,7 +109,10 @@ struct phase_result {
 
     struct timeline_point *timeline; /* owned; may be NULL */
     size_t timeline_len;
+    bool timeline_dev;          /* the points carry device counters */
     double longest_stall_s;     /* longest interval with no progress */
+    struct stall *stalls;       /* owned; may be NULL; in order of start */
+    size_t nstalls;
 
     /* Run on several ranks (MPI): every rank's own figures (owned; NULL otherwise). The
      * phase's other figures are then the aggregate: wall from the common start to the last

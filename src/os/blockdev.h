@@ -1,13 +1,12 @@
-/* blockdev.h — the block device behind a file system and its I/O counters, read around
- * every phase (reads, writes, sectors, busy time), so a phase's device traffic is measured
- * with it. Where there is no block device (tmpfs, NFS) or the system cannot say (the POSIX
- * fallback), valid is false and the report prints n/a.
+/* blockdev.h — the block device behind a file system: its name and where its counters are
+ * read (blockstat.h reads them, around every phase and at every time-line sample). Where
+ * there is no block device (tmpfs, NFS) or the system cannot say (the POSIX fallback),
+ * valid is false and the report prints n/a.
  */
 #ifndef FSBENCH_OS_BLOCKDEV_H
 #define FSBENCH_OS_BLOCKDEV_H
 
 #include <stdbool.h>
-#include <stdint.h>
 #include <sys/types.h>
 
 struct os_blockdev {
@@ -16,11 +15,6 @@ struct os_blockdev {
     char stat_path[128]; /* where its counters are read (/sys/dev/block/M:m/stat) */
 };
 
-struct os_devcounters {
-    bool valid;
-    uint64_t rd_ios, rd_sectors, wr_ios, wr_sectors;
-    uint64_t io_ticks_ms; /* time the device was busy */
-};
 
 /* True when device number dev can be a block device (not an anonymous device: tmpfs,
  * btrfs, overlay and NFS have those). */
@@ -28,7 +22,5 @@ bool os_dev_is_block(dev_t dev);
 /* Fills *bd for block device number rdev if the system knows it; bd->valid false
  * otherwise. */
 void os_blockdev_of(dev_t rdev, struct os_blockdev *bd);
-/* Reads bd's counters into *c (c->valid false when bd is not valid or unreadable). */
-void os_blockdev_counters(const struct os_blockdev *bd, struct os_devcounters *c);
 
 #endif

@@ -1,12 +1,9 @@
 /* linux_blockdev.c — blockdev.h on Linux: sysfs (/sys/dev/block/M:m, its uevent's DEVNAME
- * and its stat file, whose fields are documented in the kernel's block/stat.rst). */
+ * and its stat file, which linux_blockstat.c reads). */
 #include "os/blockdev.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -50,37 +47,4 @@ void os_blockdev_of(dev_t rdev, struct os_blockdev *bd)
             snprintf(bd->name, sizeof bd->name, "%s", slash ? slash + 1 : buf);
         }
     }
-}
-
-void os_blockdev_counters(const struct os_blockdev *bd, struct os_devcounters *c)
-{
-    char buf[512];
-    memset(c, 0, sizeof *c);
-    if (!bd || !bd->valid)
-        return;
-    int fd = open(bd->stat_path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return;
-    ssize_t n;
-    do
-        n = read(fd, buf, sizeof buf - 1);
-    while (n < 0 && errno == EINTR);
-    close(fd);
-    if (n <= 0)
-        return;
-    buf[n] = '\0';
-    uint64_t f[11];
-    char *p = buf, *end;
-    for (unsigned i = 0; i < 11; i++) {
-        f[i] = strtoull(p, &end, 10);
-        if (end == p)
-            return; /* fewer fields than any kernel since 2.6 writes: leave invalid */
-        p = end;
-    }
-    c->rd_ios = f[0];
-    c->rd_sectors = f[2];
-    c->wr_ios = f[4];
-    c->wr_sectors = f[6];
-    c->io_ticks_ms = f[9];
-    c->valid = true;
 }

@@ -1,5 +1,5 @@
-/* posix_blockdev.c — blockdev.h with plain POSIX: no portable way to find a block device's
- * counters, so no device is ever valid and device I/O is reported as n/a. */
+/* posix_blockdev.c — blockdev.h with plain POSIX: no portable way to find the block device
+ * behind a file system, so no device is ever valid and device I/O is reported as n/a. */
 #include "os/blockdev.h"
 
 #include <string.h>
@@ -14,10 +14,4 @@ void os_blockdev_of(dev_t rdev, struct os_blockdev *bd)
 {
     (void)rdev;
     memset(bd, 0, sizeof *bd);
-}
-
-void os_blockdev_counters(const struct os_blockdev *bd, struct os_devcounters *c)
-{
-    (void)bd;
-    memset(c, 0, sizeof *c);
 }

@@ -4,6 +4,8 @@
  */
 #include "report/report.h"
 
+#include "measure/stall.h"
+
 #define SCENARIO_PHASES_MAX 64
 
 #include <math.h>
@@ -191,6 +193,29 @@ static void print_phase_row(FILE *out, const struct phase_result **pr, size_t n,
     free(v);
 }
 
+/* "  extract stalls in run 2: 3, longest 1.4 s at 12.3 s, device busy", per phase and run
+ * with stalls. */
+static void print_stalls(FILE *out, const struct run_set *rs, const char *config, size_t nph)
+{
+    for (size_t p = 0; p < nph; p++) {
+        for (size_t i = 0; i < rs->nruns; i++) {
+            const struct run_result *r = &rs->runs[i];
+            if (strcmp(r->config, config) || p >= r->nphases || !r->phases[p].nstalls)
+                continue;
+            const struct phase_result *ph = &r->phases[p];
+            const struct stall *lo = &ph->stalls[0];
+            for (size_t k = 1; k < ph->nstalls; k++)
+                if (ph->stalls[k].length_s > lo->length_s)
+                    lo = &ph->stalls[k];
+            fprintf(out, "  %s stalls in run %zu: %zu, longest %.1f s at %.1f s, %s\n", ph->name,
+                    i + 1, ph->nstalls, lo->length_s, lo->start_s,
+                    !ph->timeline_dev       ? "no device"
+                    : stall_device_busy(lo) ? "device busy"
+                                            : "device idle");
+        }
+    }
+}
+
 static void print_table(FILE *out, const struct run_set *rs, const char *config)
 {
     size_t nph = 0;
@@ -232,6 +257,7 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
             last = ph->note;
         }
     }
+    print_stalls(out, rs, config, nph);
     free(pr);
 }
 

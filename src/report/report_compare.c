@@ -128,7 +128,7 @@ static void print_sample_warnings(FILE *out, const struct cmp_result *r, const c
 }
 
 /* What to do about each kind of warning seen, once per report. */
-static void print_advice(FILE *out, unsigned seen)
+void cmp_report_advice(FILE *out, unsigned seen)
 {
     if (seen & STATS_W_FEW_RUNS)
         fputs("advice: too few runs for a verdict: use --runs 5 or more (pairs: 3 or more "
@@ -211,7 +211,7 @@ void cmp_report_text(FILE *out, const struct cmp_result *r)
     }
     if (seen || r->any_batch)
         fputc('\n', out);
-    print_advice(out, seen);
+    cmp_report_advice(out, seen);
     if (r->any_batch) {
         fprintf(out, "note: runs compared as batches were not interleaved in rounds (all of A, "
                      "then all of B). A slow drift or a change of the machine's state between the "

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "measure/stall.h"
 #include "results/resjson_internal.h"
 
 static int op_kind_find(const char *name)
@@ -59,6 +60,43 @@ static json_t *lat_to_json(const struct lat_summary *l)
         return NULL;
     }
     return o;
+}
+
+/* The stalls of a phase: [{start_s, length_s, ops, device: {...} or null}]. */
+static json_t *stalls_to_json(const struct phase_result *pr)
+{
+    json_t *a = json_array();
+    int bad = a == NULL;
+    for (size_t i = 0; a && i < pr->nstalls; i++) {
+        const struct stall *st = &pr->stalls[i];
+        json_t *so = json_object();
+        if (!so) {
+            bad = 1;
+            break;
+        }
+        bad |= resjson_put(so, "start_s", resjson_real(st->start_s));
+        bad |= resjson_put(so, "length_s", resjson_real(st->length_s));
+        bad |= resjson_put(so, "ops", resjson_u64(st->ops));
+        if (pr->timeline_dev) {
+            json_t *d = json_object();
+            if (d) {
+                bad |= resjson_put(d, "sectors_read", resjson_u64(st->dev_rd_sectors));
+                bad |= resjson_put(d, "sectors_written", resjson_u64(st->dev_wr_sectors));
+                bad |= resjson_put(d, "busy_ms", resjson_u64(st->dev_busy_ms));
+                bad |= resjson_put(d, "in_flight_max", resjson_u64(st->dev_inflight_max));
+                bad |= resjson_put(d, "busy", json_boolean(stall_device_busy(st)));
+            }
+            bad |= resjson_put(so, "device", d);
+        } else {
+            bad |= resjson_put(so, "device", json_null());
+        }
+        bad |= json_array_append_new(a, so) != 0;
+    }
+    if (bad) {
+        json_decref(a);
+        return NULL;
+    }
+    return a;
 }
 
 json_t *resjson_from_phase(const struct phase_result *pr)
@@ -135,13 +173,65 @@ json_t *resjson_from_phase(const struct phase_result *pr)
             bad |= json_array_append_new(pt, resjson_real(p->t)) != 0;
             bad |= json_array_append_new(pt, resjson_u64(p->ops)) != 0;
             bad |= json_array_append_new(pt, resjson_u64(p->bytes)) != 0;
+            if (pr->timeline_dev) {
+                bad |= json_array_append_new(pt, resjson_u64(p->dev_rd_sectors)) != 0;
+                bad |= json_array_append_new(pt, resjson_u64(p->dev_wr_sectors)) != 0;
+                bad |= json_array_append_new(pt, resjson_u64(p->dev_inflight)) != 0;
+                bad |= json_array_append_new(pt, resjson_u64(p->dev_busy_ms)) != 0;
+            }
         }
         bad |= pt == NULL || json_array_append_new(tl, pt) != 0;
     }
     bad |= resjson_put(o, "timeline", tl);
     bad |= resjson_put(o, "longest_stall_s", resjson_real(pr->longest_stall_s));
+    bad |= resjson_put(o, "stalls", stalls_to_json(pr));
     bad |= resjson_put_phase_ranks(o, pr);
     return resjson_done(o, bad);
+}
+
+/* Reads the "stalls" array; absent (files written before stalls were listed) is none. */
+static int read_stalls(const struct resjson_rctx *c, const json_t *o, struct phase_result *pr)
+{
+    const json_t *a = json_object_get(o, "stalls");
+    if (!a || json_is_null(a))
+        return 0;
+    if (!json_is_array(a))
+        return resjson_fail(c, "stalls", "expected an array");
+    size_t n = json_array_size(a);
+    if (n == 0)
+        return 0;
+    pr->stalls = calloc(n, sizeof *pr->stalls);
+    if (!pr->stalls)
+        return error("out of memory");
+    pr->nstalls = n;
+    char path[RESJSON_PATH_MAX];
+    for (size_t i = 0; i < n; i++) {
+        const json_t *so = json_array_get(a, i);
+        char idx[32];
+        snprintf(idx, sizeof idx, "stalls[%zu]", i);
+        if (!json_is_object(so))
+            return resjson_fail(c, idx, "expected an object");
+        resjson_child_path(path, sizeof path, c, idx);
+        struct resjson_rctx sub = {c->file, path};
+        struct stall *st = &pr->stalls[i];
+        if (resjson_get_double(&sub, so, "start_s", &st->start_s) < 0 ||
+            resjson_get_double(&sub, so, "length_s", &st->length_s) < 0 ||
+            resjson_get_u64(&sub, so, "ops", &st->ops) < 0)
+            return -1;
+        const json_t *d;
+        if (resjson_get_object(&sub, so, "device", &d) < 0)
+            return -1;
+        if (d) {
+            resjson_child_path(path, sizeof path, &sub, "device");
+            struct resjson_rctx dsub = {c->file, path};
+            if (resjson_get_u64(&dsub, d, "sectors_read", &st->dev_rd_sectors) < 0 ||
+                resjson_get_u64(&dsub, d, "sectors_written", &st->dev_wr_sectors) < 0 ||
+                resjson_get_u64(&dsub, d, "busy_ms", &st->dev_busy_ms) < 0 ||
+                resjson_get_u64(&dsub, d, "in_flight_max", &st->dev_inflight_max) < 0)
+                return -1;
+        }
+    }
+    return 0;
 }
 
 static int read_lat(const struct resjson_rctx *c, const json_t *o, struct lat_summary *l)
@@ -224,8 +314,25 @@ static int read_timeline(const struct resjson_rctx *c, const json_t *o, struct p
         char idx[32];
         snprintf(idx, sizeof idx, "[%zu]", i);
         struct resjson_rctx sub = {c->file, path};
-        if (!json_is_array(pt) || json_array_size(pt) != 3)
-            return resjson_fail(&sub, idx, "expected [t, ops, bytes]");
+        size_t np = json_is_array(pt) ? json_array_size(pt) : 0;
+        if (np != 3 && np != 7)
+            return resjson_fail(&sub, idx,
+                                "expected [t, ops, bytes] or [t, ops, bytes, sectors read, "
+                                "sectors written, in flight, busy ms]");
+        if (i == 0)
+            pr->timeline_dev = np == 7;
+        else if (pr->timeline_dev != (np == 7))
+            return resjson_fail(&sub, idx, "points of one time line differ in length");
+        static const char *const dev_names[] = {"sectors read", "sectors written", "in flight",
+                                                "busy ms"};
+        uint64_t *dev_fields[] = {&pr->timeline[i].dev_rd_sectors, &pr->timeline[i].dev_wr_sectors,
+                                  &pr->timeline[i].dev_inflight, &pr->timeline[i].dev_busy_ms};
+        for (size_t f = 3; f < np; f++) {
+            char dkey[64];
+            snprintf(dkey, sizeof dkey, "%s[%zu] (%s)", idx, f, dev_names[f - 3]);
+            if (resjson_u64_value(&sub, dkey, json_array_get(pt, f), dev_fields[f - 3]) < 0)
+                return -1;
+        }
         const json_t *t = json_array_get(pt, 0), *ops = json_array_get(pt, 1),
                      *bytes = json_array_get(pt, 2);
         char ikey[64];
@@ -313,7 +420,9 @@ static int read_phase(const struct resjson_rctx *c, const json_t *o, struct phas
     if (read_by_kind(c, o, "latency", read_op_lat, pr) < 0 ||
         resjson_read_phase_ranks(c, o, pr) < 0)
         return -1;
-    return read_timeline(c, o, pr);
+    if (read_timeline(c, o, pr) < 0)
+        return -1;
+    return read_stalls(c, o, pr);
 }
 
 int resjson_to_phase(const json_t *j, struct phase_result *pr, const char *where)

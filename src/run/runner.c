@@ -12,6 +12,7 @@
 #include "base/err.h"
 #include "measure/measure.h"
 #include "os/cputime.h"
+#include "run/progress.h"
 #include "stats/stats.h"
 #include "tree/tarsrc.h"
 #include "phase/workspace.h"
@@ -35,6 +36,7 @@ struct env {
     const struct engine *async_eng;
     void **buf;                 /* each worker's I/O buffer */
     struct tree_spec tree;      /* o->tree with its content pattern made once, untimed */
+    struct progress *prog;      /* the live progress line, or NULL */
 };
 
 static double unix_now(void)
@@ -87,8 +89,12 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     struct meas_snap a, b;
     struct rusage ta, tb;
     const struct phase_hooks *hk = env->o->hooks;
-    struct meas_sampler *smp =
-        meas_sampler_start(env->st, env->nworkers, env->o->interval_ms);
+    struct meas_sampler_cfg scfg = {
+        .workers = env->st, .n = env->nworkers, .interval_ms = env->o->interval_ms,
+        .dev = &env->dev, .stall_s = env->o->stall_s,
+        .tick = env->prog ? progress_tick : NULL, .tick_arg = env->prog,
+    };
+    struct meas_sampler *smp = meas_sampler_begin(&scfg);
     if (hk && hk->phase_start)
         hk->phase_start(hk->arg, ph, ctx);
     meas_snap_take(&a, &env->dev);
@@ -211,8 +217,11 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             ctx.w = &env->wa[0];
             ctx.workers = env->wa;
         }
+        progress_phase_begin(env->prog, run->config, run->index, round, p, o->phases[p]->name,
+                             meas_now_ns());
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
+        progress_phase_end(env->prog, &run->phases[p]);
         if (run->phases[p].status == PHASE_SKIPPED && !strcmp(o->phases[p]->name, "dropcaches"))
             rs->warm_cache = true;
         done = p + 1;
@@ -552,8 +561,14 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         rc = -1;
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
+    if (rc == 0 && o->progress) {
+        unsigned total = o->runs * (unsigned)(o->nconfigs ? o->nconfigs : 1);
+        env.prog = progress_new(STDERR_FILENO, total, o->nphases,
+                                rs->tree.files + rs->tree.dirs + rs->tree.symlinks);
+    }
     if (rc == 0)
         rc = run_all(&env);
+    progress_free(env.prog);
     if (o->async_eng)
         stop_workers(o->async_eng, env.wa, astarted);
     stop_workers(o->eng, env.w, started);

@@ -70,6 +70,10 @@ struct runner_opts {
     double confidence;              /* runs_auto: confidence of that interval (0.95) */
     unsigned warmup;                /* first rounds marked warm-up: not in statistics */
     unsigned interval_ms;           /* time-line sampling interval */
+    double stall_s;                 /* shortest stall listed (--stall); 0: STALL_DEFAULT_S */
+    /* The live progress line (run/progress.h) on stderr; the caller sets it when stderr
+     * is a terminal and --quiet was not given. */
+    bool progress;
     unsigned threads;               /* -j: 1..RUNNER_MAX_THREADS; 0 means 1 */
     const char *prepare;            /* shell command run before each run, untimed */
     struct phase_params params;     /* options of the workload phases */

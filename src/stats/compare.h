@@ -133,6 +133,15 @@ int cmp_find_phase(const struct cmp_result *r, const char *name);
 
 /* ------------------------------------------------------------------ report_compare.c */
 
+/* What to do about each kind of warning in `seen` (STATS_W_* flags), once each. */
+void cmp_report_advice(FILE *out, unsigned seen);
+
+/* ------------------------------------------------------------------ report_summary.c */
+
+/* The compact summary: a matrix of phases x groups, each cell the ratio of the group to
+ * the baseline with a mark for a shown difference; each kind of warning once below it. */
+void cmp_report_summary(FILE *out, const struct cmp_result *r);
+
 /* The verdict table: per phase one row per group (n, median, mean, sd), a verdict line
  * per compared group, warnings and notes under it. */
 void cmp_report_text(FILE *out, const struct cmp_result *r);

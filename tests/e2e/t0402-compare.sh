@@ -19,7 +19,7 @@ VERDICT='(faster|slower|no difference shown|below the)'
 # The section of the report for one phase: from its heading to the next blank line.
 section() { printf '%s\n' "$OUT" | awk -v p="$1" '$1 == p && $2 ~ /^\(/ {on = 1} on && /^$/ {exit} on'; }
 
-run_fsbench compare --db "$DB" a b
+run_fsbench compare --verbose --db "$DB" a b
 is "$RC" 0 "compare a b exits 0"
 like "$OUT" '^compare wall \(s, lower is better\), 95% confidence, .*baseline a$' "report header"
 for p in $PHASES; do
@@ -37,17 +37,17 @@ like "$OUT" 'run A and B interleaved' "and what to do about it"
 ROWS_B=$(printf '%s\n' "$OUT" | grep -E '^  b +5 ' | sed 's/^  b  */ /')
 
 # Other metrics.
-run_fsbench compare --db "$DB" --metric user a b
+run_fsbench compare --verbose --db "$DB" --metric user a b
 is "$RC" 0 "--metric user exits 0"
 like "$OUT" '^compare user \(s, lower is better\)' "--metric user: header names user"
 is "$(printf '%s\n' "$OUT" | grep -cE '^(extract|statwalk|delete) \(user, s\)$')" 3 "--metric user: every phase"
 is "$(printf '%s\n' "$OUT" | grep -c '^  b vs a: ')" 3 "--metric user: a line per phase for b vs a"
-run_fsbench compare --db "$DB" --metric ops a b
+run_fsbench compare --verbose --db "$DB" --metric ops a b
 is "$RC" 0 "--metric ops exits 0"
 like "$OUT" '^compare ops \(ops/s, higher is better\)' "--metric ops: header names ops/s, higher is better"
 is "$(printf '%s\n' "$OUT" | grep -cE '^(extract|statwalk|delete) \(ops, ops/s\)$')" 3 "--metric ops: every phase"
 is "$(printf '%s\n' "$OUT" | grep -cE "^  b vs a: .*$VERDICT")" 3 "--metric ops: a verdict per phase"
-run_fsbench compare --db "$DB" --metric nope a b
+run_fsbench compare --verbose --db "$DB" --metric nope a b
 is "$RC" 2 "--metric nope exits 2"
 like "$ERR" "^fsbench: .*--metric.*'nope'" "--metric nope: message names the option and value"
 is "$(lines "$ERR")" 1 "--metric nope: one line on stderr"
@@ -55,12 +55,12 @@ is "$OUT" "" "--metric nope: nothing on stdout"
 
 # Confidence levels.
 for c in 90 99; do
-    run_fsbench compare --db "$DB" --confidence $c a b
+    run_fsbench compare --verbose --db "$DB" --confidence $c a b
     is "$RC" 0 "--confidence $c exits 0"
     like "$OUT" "^compare wall .*, $c% confidence," "--confidence $c: header says $c%"
     is "$(printf '%s\n' "$OUT" | grep -cE "^  b vs a: .*$VERDICT")" 3 "--confidence $c: a verdict per phase"
 done
-run_fsbench compare --db "$DB" --confidence 42 a b
+run_fsbench compare --verbose --db "$DB" --confidence 42 a b
 is "$RC" 2 "--confidence 42 exits 2"
 like "$ERR" "^fsbench: .*--confidence.*'42'" "--confidence 42: message names the option"
 is "$(lines "$ERR")" 1 "--confidence 42: one line on stderr"
@@ -69,25 +69,25 @@ is "$(lines "$ERR")" 1 "--confidence 42: one line on stderr"
 run_fsbench export b --db "$DB" --json -o "$SCRATCH/b.json"
 is "$RC" 0 "export b --json exits 0"
 BJ=$SCRATCH/b.json
-run_fsbench compare --db "$DB" a "$BJ"
+run_fsbench compare --verbose --db "$DB" a "$BJ"
 is "$RC" 0 "compare label a with b.json exits 0"
 is "$(printf '%s\n' "$OUT" | grep -cE "^  $BJ vs a: .*$VERDICT")" 3 "compare with JSON: a verdict per phase"
 is "$(printf '%s\n' "$OUT" | grep -E "^  $BJ +5 " | sed "s|^  $BJ  *| |")" "$ROWS_B" \
     "the JSON file's n/median/mean/sd equal label b's"
 
 # Nothing to compare; unknown label.
-run_fsbench compare --db "$DB" a
+run_fsbench compare --verbose --db "$DB" a
 is "$RC" 2 "compare of one label with one configuration exits 2"
 like "$ERR" "^fsbench: compare: .*'a'" "one label: message names it"
 is "$(lines "$ERR")" 1 "one label: one line on stderr"
-run_fsbench compare --db "$DB" a zzz
+run_fsbench compare --verbose --db "$DB" a zzz
 is "$RC" 2 "compare with an unknown label exits 2"
 like "$ERR" "^fsbench: compare: .*'zzz'" "unknown label: message names it"
 is "$(lines "$ERR")" 1 "unknown label: one line on stderr"
 is "$OUT" "" "unknown label: nothing on stdout"
 
 # compare only reads: a store that does not exist is not created (as runs/show/export do).
-run_fsbench compare --db "$SCRATCH/none.db" a b
+run_fsbench compare --verbose --db "$SCRATCH/none.db" a b
 is "$RC" 2 "compare against a missing --db exits 2 (no such labels)"
 ok $([ -e "$SCRATCH/none.db" ] && echo 1 || echo 0) "compare created no database at the missing --db path"
 done_testing

@@ -32,7 +32,7 @@ long=$(jq '[.runs[] | select(.config == "sleep 0.2") | .phases[0].wall_s] | min'
 ok $(awk -v s="$short" -v l="$long" 'BEGIN {exit !(s >= 0.05 && l >= 0.2 && s < l)}' && echo 0 || echo 1) \
     "measured wall times fit the commands (sleep 0.05 max $short, sleep 0.2 min $long)"
 
-run_fsbench compare --db "$DB" fast
+run_fsbench compare --verbose --db "$DB" fast
 is "$RC" 0 "compare fast (one label, two configurations) exits 0"
 like "$OUT" '^  sleep 0\.2 vs sleep 0\.05: sleep 0\.2 is [0-9.]+x slower than sleep 0\.05 ' \
     "compare: the second command is slower"

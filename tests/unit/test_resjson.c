@@ -320,6 +320,62 @@ static void test_phase_round_trip(void **state)
     phase_result_free(&b);
 }
 
+/* Device counters in the time line and the stalls come back as written; a time line
+ * mixing point lengths is refused. */
+static void test_phase_stalls_round_trip(void **state)
+{
+    struct phase_result a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    fill_phase(&a, 4);
+    a.timeline_dev = true;
+    for (size_t i = 0; i < a.timeline_len; i++) {
+        a.timeline[i].dev_rd_sectors = 8 * i;
+        a.timeline[i].dev_wr_sectors = 1000 + i;
+        a.timeline[i].dev_inflight = i % 3;
+        a.timeline[i].dev_busy_ms = 50 * i;
+    }
+    a.nstalls = 2;
+    a.stalls = calloc(2, sizeof *a.stalls);
+    assert_non_null(a.stalls);
+    a.stalls[0] = (struct stall){.start_s = 1.5, .length_s = 2.25, .ops = 3,
+                                 .dev_wr_sectors = 4096, .dev_busy_ms = 2000,
+                                 .dev_inflight_max = 7};
+    a.stalls[1] = (struct stall){.start_s = 9, .length_s = 1, .dev_busy_ms = 10};
+    json_t *j = resjson_from_phase(&a);
+    assert_non_null(j);
+    assert_int_equal(resjson_to_phase(j, &b, "x"), 0);
+    assert_true(b.timeline_dev);
+    assert_int_equal(b.timeline_len, a.timeline_len);
+    for (size_t i = 0; i < a.timeline_len; i++) {
+        assert_int_equal(b.timeline[i].dev_rd_sectors, a.timeline[i].dev_rd_sectors);
+        assert_int_equal(b.timeline[i].dev_wr_sectors, a.timeline[i].dev_wr_sectors);
+        assert_int_equal(b.timeline[i].dev_inflight, a.timeline[i].dev_inflight);
+        assert_int_equal(b.timeline[i].dev_busy_ms, a.timeline[i].dev_busy_ms);
+    }
+    assert_int_equal(b.nstalls, 2);
+    assert_true(b.stalls[0].start_s == 1.5 && b.stalls[0].length_s == 2.25);
+    assert_int_equal(b.stalls[0].ops, 3);
+    assert_int_equal(b.stalls[0].dev_wr_sectors, 4096);
+    assert_int_equal(b.stalls[0].dev_busy_ms, 2000);
+    assert_int_equal(b.stalls[0].dev_inflight_max, 7);
+    assert_true(json_is_true(json_object_get(
+        json_object_get(json_array_get(json_object_get(j, "stalls"), 0), "device"), "busy")));
+    assert_true(json_is_false(json_object_get(
+        json_object_get(json_array_get(json_object_get(j, "stalls"), 1), "device"), "busy")));
+    phase_result_free(&b);
+    memset(&b, 0, sizeof b);
+    /* one point of three among points of seven */
+    json_t *tl = json_object_get(j, "timeline");
+    json_array_set_new(tl, 1, json_pack("[f, i, i]", 0.1, 1, 1));
+    err_set_quiet(1);
+    assert_int_equal(resjson_to_phase(j, &b, "x"), -1);
+    err_set_quiet(0);
+    json_decref(j);
+    phase_result_free(&a);
+    phase_result_free(&b);
+}
+
 static json_t *set_json(void)
 {
     struct run_set a;
@@ -448,6 +504,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_round_trip_memory), cmocka_unit_test(test_round_trip_text),
         cmocka_unit_test(test_round_trip_file),   cmocka_unit_test(test_phase_round_trip),
+        cmocka_unit_test(test_phase_stalls_round_trip),
         cmocka_unit_test(test_schema_too_new),    cmocka_unit_test(test_wrong_types),
         cmocka_unit_test(test_bad_files),
     };

@@ -62,7 +62,7 @@ static void fill_phase(struct phase_result *p, unsigned n)
     p->timeline = calloc(3, sizeof *p->timeline);
     assert_non_null(p->timeline);
     for (unsigned i = 0; i < 3; i++)
-        p->timeline[i] = (struct timeline_point){0.5 * (i + 1), 10 * i + n, 4096 * i};
+        p->timeline[i] = (struct timeline_point){.t = 0.5 * (i + 1), .ops = 10 * i + n, .bytes = 4096 * i};
     p->longest_stall_s = 0.125 * n;
 }
 

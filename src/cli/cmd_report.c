@@ -1,0 +1,138 @@
+/* cmd_report.c — `fsbench report`: one self-contained HTML page with charts of run sets
+ * (labels from the store, or JSON files), their comparison and their time lines.
+ *
+ *   fsbench report [--db FILE] [--metric M] [--confidence 90|95|99] [--points N]
+ *                  -o FILE.html A [B ...]
+ *
+ * Exit statuses: 0; 2 for bad options and unknown labels; 1 when the store, a file or the
+ * chart library cannot be read or the page cannot be written.
+ */
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "cli/cli.h"
+#include "cli/cli_inputs.h"
+#include "report/html.h"
+#include "stats/compare.h"
+
+static const char report_usage[] =
+    "usage: fsbench report [--db FILE] [--metric M] [--confidence 90|95|99]\n"
+    "                      [--points N] -o FILE.html A [B ...]\n"
+    "  A, B: labels in the results database, or JSON files (*.json)\n"
+    "  -o FILE     the page to write (- for stdout); one file, nothing fetched to view it\n"
+    "  --metric    compare's metric for the verdict table (default wall)\n"
+    "  --points N  most points per time line (default 600; fewer when the page would pass\n"
+    "              10 MB)\n";
+
+/* Whether the inputs hold more than one group (compare.h's rule). */
+static bool several_groups(const struct run_set *sets, size_t n)
+{
+    if (n > 1)
+        return true;
+    for (size_t i = 1; i < sets[0].nruns; i++)
+        if (strcmp(sets[0].runs[i].config, sets[0].runs[0].config))
+            return true;
+    return false;
+}
+
+int cmd_report(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"db", required_argument, NULL, 'd'},     {"output", required_argument, NULL, 'o'},
+        {"metric", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'c'},
+        {"points", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct html_opts ho = {0};
+    const char *db = NULL, *outpath = NULL;
+    unsigned long ul;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'd': db = optarg; break;
+        case 'o': outpath = optarg; break;
+        case 'm': {
+            int m = cmp_metric_find(optarg);
+            if (m < 0)
+                return error("report: --metric: unknown metric '%s' (wall, user, sys, cpu, "
+                             "ops, mbps, dev-writes, dev-reads, dev-write-mb)",
+                             optarg),
+                       EXIT_USAGE;
+            opt.metric = (enum cmp_metric)m;
+            break;
+        }
+        case 'c':
+            if (!strcmp(optarg, "90") || !strcmp(optarg, "95") || !strcmp(optarg, "99"))
+                opt.confidence = atoi(optarg) / 100.0;
+            else
+                return error("report: --confidence: '%s' is not 90, 95 or 99", optarg),
+                       EXIT_USAGE;
+            break;
+        case 'p':
+            if (cli_parse_count(optarg, &ul) < 0 || ul < 16 || ul > 100000)
+                return error("report: --points: '%s' is not a whole number from 16 to 100000",
+                             optarg),
+                       EXIT_USAGE;
+            ho.points = ul;
+            break;
+        case 'h': fputs(report_usage, stdout); return EXIT_OK;
+        default: return cli_bad_option("report", c, argv);
+        }
+    }
+    size_t n = (size_t)(argc - optind);
+    if (n == 0)
+        return error("report: name at least one label or JSON file (see fsbench report "
+                     "--help)"),
+               EXIT_USAGE;
+    if (!outpath)
+        return error("report: -o FILE.html is needed (- for stdout)"), EXIT_USAGE;
+    char **args = argv + optind;
+    struct run_set *sets;
+    struct cmp_input *in;
+    struct cmp_result res;
+    memset(&res, 0, sizeof res);
+    bool have_cmp = false;
+    int status = cli_inputs_open("report", args, n, db, &sets, &in);
+    for (size_t i = 0; status == EXIT_OK && i < n; i++) {
+        if (sets[i].nruns == 0) {
+            error("report: '%s' holds no runs", args[i]);
+            status = EXIT_USAGE;
+        }
+    }
+    if (status == EXIT_OK && several_groups(sets, n)) {
+        if (cmp_build(in, n, &opt, &res))
+            status = EXIT_USAGE;
+        else
+            have_cmp = true;
+    }
+    FILE *out = NULL;
+    if (status == EXIT_OK) {
+        out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
+        if (!out) {
+            error_errno("report: cannot write %s", outpath);
+            status = EXIT_RUN_FAILED;
+        }
+    }
+    if (status == EXIT_OK && report_html(out, in, n, have_cmp ? &res : NULL, &ho) < 0)
+        status = EXIT_RUN_FAILED;
+    if (out && out != stdout && fclose(out) != 0 && status == EXIT_OK) {
+        error_errno("report: writing %s", outpath);
+        status = EXIT_RUN_FAILED;
+    }
+    if (out == stdout && fflush(stdout) != 0 && status == EXIT_OK) {
+        error_errno("report: writing the page");
+        status = EXIT_RUN_FAILED;
+    }
+    if (status != EXIT_OK && out && out != stdout)
+        remove(outpath); /* no half-written page left behind */
+    cmp_result_free(&res);
+    cli_inputs_free(sets, in, n);
+    return status;
+}

@@ -1,0 +1,150 @@
+/* html_page.c — writes the self-contained HTML report (see html.h): the page skeleton,
+ * the data as JSON in a script element, Chart.js read from its installed path and inlined,
+ * and the page's own script. Nothing is fetched when the page is viewed.
+ */
+#include "report/html.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+
+/* Reads a whole file into a new NUL-terminated buffer; NULL after error(). */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        error_errno("report: cannot read the chart library %s (Debian package libjs-chart.js)",
+                    path);
+        return NULL;
+    }
+    size_t cap = 1 << 18, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *b = realloc(buf, cap * 2);
+        if (!b) {
+            free(buf);
+            buf = NULL;
+            break;
+        }
+        buf = b;
+        cap *= 2;
+    }
+    bool bad = ferror(f);
+    fclose(f);
+    if (!buf) {
+        error("out of memory");
+        return NULL;
+    }
+    if (bad) {
+        free(buf);
+        error("report: cannot read %s", path);
+        return NULL;
+    }
+    buf[n] = '\0';
+    *len = n;
+    return buf;
+}
+
+/* Text for HTML element content. */
+static void put_escaped(FILE *out, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '<': fputs("&lt;", out); break;
+        case '>': fputs("&gt;", out); break;
+        case '&': fputs("&amp;", out); break;
+        case '"': fputs("&quot;", out); break;
+        default: fputc(*s, out);
+        }
+    }
+}
+
+static void put_title(FILE *out, const struct cmp_input *in, size_t nin)
+{
+    for (size_t i = 0; i < nin; i++) {
+        if (i)
+            fputs(", ", out);
+        put_escaped(out, in[i].rs->label[0] ? in[i].rs->label : in[i].name);
+    }
+}
+
+int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct cmp_result *r,
+                const struct html_opts *o)
+{
+    size_t jslen = 0;
+    const char *path = o && o->chartjs ? o->chartjs : HTML_CHARTJS_PATH;
+    size_t cap = o && o->max_bytes ? o->max_bytes : HTML_MAX_BYTES;
+    size_t points = o && o->points ? o->points : HTML_POINTS;
+    char *chartjs = read_all(path, &jslen);
+    if (!chartjs)
+        return -1;
+    if (strstr(chartjs, "</script")) {
+        free(chartjs);
+        return error("report: %s contains '</script' and cannot be inlined", path);
+    }
+    /* The data, its time lines cut until the page fits under the cap. */
+    size_t fixed = jslen + strlen(html_script) + strlen(html_style) + 4096;
+    char *data = NULL;
+    bool cut = false;
+    for (;;) {
+        json_t *m = html_model(in, nin, r, points);
+        if (!m) {
+            free(chartjs);
+            return -1;
+        }
+        data = json_dumps(m, JSON_COMPACT | JSON_ESCAPE_SLASH);
+        json_decref(m);
+        if (!data) {
+            free(chartjs);
+            return error("out of memory");
+        }
+        if (fixed + strlen(data) <= cap || points <= 16)
+            break;
+        free(data);
+        points /= 2;
+        cut = true;
+    }
+    if (fixed + strlen(data) > cap)
+        warning("report: the page is %zu bytes, over the %zu-byte cap even with time lines "
+                "of %zu points",
+                fixed + strlen(data), cap, points);
+
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>"
+          "fsbench report: ",
+          out);
+    put_title(out, in, nin);
+    fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>fsbench report: ",
+            html_style);
+    put_title(out, in, nin);
+    fputs("</h1>\n<div id=\"status\" data-errors=\"0\"></div>\n<ul id=\"errors\"></ul>\n", out);
+    fprintf(out, "<p class=\"note\">Time lines: the run nearest each group's median, %s%zu "
+                 "points at most.</p>\n",
+            cut ? "cut to stay under the size cap: " : "", points);
+    fputs("<h2>Set-up</h2>\n<div id=\"setup\"></div>\n<h2>Compare</h2>\n<div "
+          "id=\"compare\"></div>\n<div id=\"legend\"></div>\n<div id=\"phases\"></div>\n"
+          "<script type=\"application/json\" id=\"data\">",
+          out);
+    /* '<' only occurs inside JSON strings: as \u003c no "</script" or "<!--" can end
+     * or confuse the element */
+    for (const char *c = data; *c; c++) {
+        if (*c == '<')
+            fputs("\\u003c", out);
+        else
+            fputc(*c, out);
+    }
+    fputs("</script>\n<script>\n", out);
+    fwrite(chartjs, 1, jslen, out);
+    fprintf(out, "\n</script>\n<script>\n%s</script>\n</body>\n</html>\n", html_script);
+    free(data);
+    free(chartjs);
+    if (ferror(out))
+        return error("report: writing the page failed");
+    return 0;
+}

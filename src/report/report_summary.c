@@ -1,0 +1,215 @@
+/* report_summary.c — compare's compact summary (see compare.h): one matrix, phases x
+ * groups, each cell the ratio of a group to the baseline with a mark when a difference is
+ * shown, as mmtests' compare-kernels prints it; then each kind of warning once, naming the
+ * phases and groups it concerns, and the advice for it once.
+ *
+ *   compare wall (s, lower is better), 95% confidence, baseline ext4:defaults
+ *   phase      ext4:defaults  ext4:sync  xfs:defaults
+ *   extract          1.234 s     1.52 *        0.91 ~
+ *
+ * Computes nothing: ratios and verdicts come from cmp_result.
+ */
+#include "stats/compare.h"
+
+#include <math.h>
+#include <string.h>
+
+#define SUMMARY_WIDE 110 /* wider than this: columns are letters, named below */
+#define CELL_MIN 9
+
+/* The mark of a cell: what the verdict says. */
+static const char *mark(const struct cmp_vs *vs)
+{
+    if (vs->status != CMP_ST_OK)
+        return "?";
+    switch (vs->verdict.kind) {
+    case STATS_BETTER:
+    case STATS_WORSE:
+        return "*";
+    case STATS_BELOW_EFFECT:
+        return "~";
+    case STATS_NO_DIFFERENCE:
+        break;
+    }
+    return vs->few ? "?" : " ";
+}
+
+static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
+{
+    const struct cmp_vs *vs = &ph->vs[g];
+    if (ph->s[g].n == 0)
+        snprintf(buf, len, "-");
+    else if (vs->status != CMP_ST_OK)
+        snprintf(buf, len, "n/a ?");
+    else
+        snprintf(buf, len, "%.2f %s", vs->ratio.ratio, mark(vs));
+}
+
+static bool sample_hit(const struct cmp_result *r, const struct cmp_phase *ph, size_t g,
+                       unsigned flag)
+{
+    if (ph->s[g].n && (ph->s[g].warn.flags & flag))
+        return true;
+    return flag == STATS_W_FEW_RUNS && g > 0 && ph->vs[g].status == CMP_ST_OK && ph->vs[g].few;
+}
+
+/* Appends text to the line being built, wrapping before WRAP columns with an indent. */
+#define WRAP 100
+static void wrapped(FILE *out, int *col, const char *text)
+{
+    /* a separator stays at the end of the line it follows */
+    if ((text[0] == ',' || text[0] == ';') && text[1] == ' ') {
+        fputc(text[0], out);
+        *col += 1;
+        text++;
+    }
+    int l = (int)strlen(text);
+    if (*col > 4 && *col + l > WRAP) {
+        fputs("\n   ", out);
+        *col = 3;
+        while (*text == ' ') {
+            text++;
+            l--;
+        }
+    }
+    fputs(text, out);
+    *col += l;
+}
+
+/* Lists, for one warning flag, where it was raised: "phase (group, group)", "phase (all)"
+ * when every group of the phase, "every phase and group" when everywhere. */
+static void print_warning_places(FILE *out, const struct cmp_result *r, unsigned flag, int col)
+{
+    size_t full = 0;
+    for (size_t p = 0; p < r->nphases; p++) {
+        size_t n = 0;
+        for (size_t g = 0; g < r->ngroups; g++)
+            n += sample_hit(r, &r->phases[p], g, flag);
+        full += n == r->ngroups;
+    }
+    if (full == r->nphases) {
+        wrapped(out, &col, "every phase and group");
+        fputc('\n', out);
+        return;
+    }
+    const char *sep = "";
+    char buf[2 * RES_NAME_MAX + 600];
+    for (size_t p = 0; p < r->nphases; p++) {
+        const struct cmp_phase *ph = &r->phases[p];
+        size_t n = 0;
+        for (size_t g = 0; g < r->ngroups; g++)
+            n += sample_hit(r, ph, g, flag);
+        if (!n)
+            continue;
+        if (n == r->ngroups) {
+            snprintf(buf, sizeof buf, "%s%s (all)", sep, ph->name);
+            wrapped(out, &col, buf);
+        } else {
+            const char *inner = " (";
+            snprintf(buf, sizeof buf, "%s%s", sep, ph->name);
+            wrapped(out, &col, buf);
+            for (size_t g = 0; g < r->ngroups; g++) {
+                if (!sample_hit(r, ph, g, flag))
+                    continue;
+                snprintf(buf, sizeof buf, "%s%s", inner, r->groups[g].name);
+                wrapped(out, &col, buf);
+                inner = ", ";
+            }
+            wrapped(out, &col, ")");
+        }
+        sep = "; ";
+    }
+    fputc('\n', out);
+}
+
+static unsigned flags_seen(const struct cmp_result *r)
+{
+    unsigned seen = 0;
+    for (size_t p = 0; p < r->nphases; p++)
+        for (size_t g = 0; g < r->ngroups; g++) {
+            if (r->phases[p].s[g].n)
+                seen |= r->phases[p].s[g].warn.flags;
+            if (g > 0 && r->phases[p].vs[g].status == CMP_ST_OK && r->phases[p].vs[g].few)
+                seen |= STATS_W_FEW_RUNS;
+        }
+    return seen;
+}
+
+void cmp_report_summary(FILE *out, const struct cmp_result *r)
+{
+    const struct cmp_metric_info *mi = cmp_metric_get(r->opt.metric);
+    int conf = (int)lround(r->opt.confidence * 100);
+    fprintf(out, "compare %s (%s, %s is better), %d%% confidence, baseline %s\n", mi->name,
+            mi->unit, mi->sense == STATS_LOWER_BETTER ? "lower" : "higher", conf,
+            r->groups[0].name);
+    fprintf(out, "cells: the baseline's median, then each group's ratio to it; * a difference "
+                 "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs\n\n",
+            conf, r->opt.min_effect * 100);
+
+    int pw = 5;
+    for (size_t p = 0; p < r->nphases; p++)
+        if ((int)strlen(r->phases[p].name) > pw)
+            pw = (int)strlen(r->phases[p].name);
+    int cw[64];
+    size_t ng = r->ngroups < 64 ? r->ngroups : 64;
+    int total = pw;
+    for (size_t g = 0; g < ng; g++) {
+        cw[g] = (int)strlen(r->groups[g].name);
+        if (cw[g] < CELL_MIN)
+            cw[g] = CELL_MIN;
+        total += 2 + cw[g];
+    }
+    bool letters = total > SUMMARY_WIDE;
+    fprintf(out, "%-*s", pw, "phase");
+    for (size_t g = 0; g < ng; g++) {
+        if (letters) {
+            cw[g] = CELL_MIN;
+            fprintf(out, "  %*c", cw[g], (int)('A' + g % 26));
+        } else {
+            fprintf(out, "  %*s", cw[g], r->groups[g].name);
+        }
+    }
+    fputc('\n', out);
+    for (size_t p = 0; p < r->nphases; p++) {
+        const struct cmp_phase *ph = &r->phases[p];
+        fprintf(out, "%-*s", pw, ph->name);
+        char buf[64];
+        if (ph->s[0].n)
+            snprintf(buf, sizeof buf, "%.4g %s", ph->s[0].sum.median, mi->unit);
+        else
+            snprintf(buf, sizeof buf, "-");
+        fprintf(out, "  %*s", cw[0], buf);
+        for (size_t g = 1; g < ng; g++) {
+            cell(buf, sizeof buf, ph, g);
+            fprintf(out, "  %*s", cw[g], buf);
+        }
+        fputc('\n', out);
+    }
+    if (letters)
+        for (size_t g = 0; g < ng; g++)
+            fprintf(out, "  %c = %s\n", (int)('A' + g % 26), r->groups[g].name);
+
+    unsigned seen = flags_seen(r);
+    static const struct {
+        unsigned flag;
+        const char *what;
+    } kinds[] = {
+        {STATS_W_FEW_RUNS, "too few runs for a verdict"},
+        {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5)"},
+        {STATS_W_NOISY, "runs vary by more than 10%"},
+        {STATS_W_AUTOCORR, "consecutive runs are correlated"},
+    };
+    if (seen || r->any_batch)
+        fputc('\n', out);
+    for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) {
+        if (!(seen & kinds[k].flag))
+            continue;
+        int col = fprintf(out, "warning: %s: ", kinds[k].what);
+        print_warning_places(out, r, kinds[k].flag, col);
+    }
+    cmp_report_advice(out, seen);
+    if (r->any_batch)
+        fputs("note: some groups ran as batches, not interleaved in rounds: a drift between "
+              "the batches looks like a difference (--verbose says more).\n",
+              out);
+}

@@ -1,0 +1,111 @@
+#!/bin/bash
+# fsbench report: one self-contained HTML page, opened in headless Chromium. No script
+# errors and nothing on the console; every runs chart draws one mark per measured run and
+# one median per group, as many as the data holds; a label from the store and the same run
+# set exported to JSON give the same page (the same bytes); 20 configurations x 30 runs with long time lines
+# stay under 10 MB and still draw every mark; bad input is one line and exit 2.
+. "$(dirname "$0")/../lib/tap.sh"
+need_cmd jq
+need_cmd chromium
+
+DB=$SCRATCH/r.db
+mkdir "$SCRATCH/w"
+
+# dump PAGE: the DOM after the page's scripts ran, into $DOM; console lines into $CONSOLE.
+dump() {
+    timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
+        --user-data-dir="$SCRATCH/chromium" --dump-dom "file://$1" >"$SCRATCH/dom" 2>"$SCRATCH/chr"
+    DOM=$(cat "$SCRATCH/dom")
+    CONSOLE=$(grep ':CONSOLE' "$SCRATCH/chr")
+}
+
+# check_page NAME JSON: status, console, and the marks of every runs chart against JSON.
+check_page() {
+    local name=$1 json=$2
+    like "$DOM" '<div id="status" data-errors="0" data-charts="[0-9]+" data-done="1">' \
+        "$name: the page's script ran to the end with no error"
+    is "$CONSOLE" "" "$name: nothing on the console"
+    local got want
+    got=$(printf '%s\n' "$DOM" | grep -o '<canvas class="runs-chart"[^>]*>' |
+        sed -E 's/.*data-runs="([0-9]+)" data-medians="([0-9]+)".*/\1 \2/')
+    # per phase of the first run: measured runs of it, and the groups that have one
+    want=$(jq -r '[.runs[] | select(.warmup | not)] as $r | $r[0].phases | to_entries[] | .key as $k |
+        [$r[] | select(.phases[$k].status == "ok")] | "\(length) \(map(.config) | unique | length)"' "$json")
+    is "$got" "$want" "$name: each phase's chart has one mark per run and one median per configuration"
+    ok $(printf '%s\n' "$DOM" | grep -o '<canvas class="runs-chart"[^>]*>' |
+        grep -vE 'data-runs="([0-9]+)" data-medians="([0-9]+)" data-expect-runs="\1" data-expect-medians="\2"' |
+        grep -q . && echo 1 || echo 0) "$name: marks drawn equal marks in the page's data"
+}
+
+# Three commands as configurations of one label, interleaved in rounds.
+"$FSBENCH" cmd --runs 3 --db "$DB" --label three --json "$SCRATCH/three.json" \
+    --cmd 'true' --cmd 'sleep 0.02' --cmd 'sleep 0.04' >/dev/null 2>&1 </dev/null
+is "$?" 0 "cmd with three commands exits 0"
+run_fsbench report --db "$DB" three -o "$SCRATCH/store.html"
+is "$RC" 0 "report LABEL exits 0"
+is "$OUT$ERR" "" "report prints nothing"
+ok $(grep -qiE '<script[^>]+src=|<link[^>]+href=|<img[^>]+src=' "$SCRATCH/store.html" && echo 1 || echo 0) \
+    "the page loads nothing from elsewhere"
+ok $(grep -q 'Chart.js v' "$SCRATCH/store.html" && echo 0 || echo 1) "Chart.js is inlined"
+dump "$SCRATCH/store.html"
+check_page "store" "$SCRATCH/three.json"
+like "$DOM" '<td>cmd</td><td>sleep 0.04</td><td>[0-9.]+</td>' "verdict table: a row per phase and configuration"
+
+run_fsbench report "$SCRATCH/three.json" -o "$SCRATCH/json.html"
+is "$RC" 0 "report FILE.json exits 0"
+ok $(cmp -s "$SCRATCH/store.html" "$SCRATCH/json.html" && echo 0 || echo 1) \
+    "the JSON file and the store give the same page, byte for byte"
+
+# Two labels of file-system phases: time lines, stalls list, latency.
+for l in a b; do
+    "$FSBENCH" run --db "$DB" --label $l --runs 3 --phases extract,statwalk,delete --interval 10 \
+        --tree tiny --scale 2 --dir "$SCRATCH/w" --json "$SCRATCH/$l.json" >/dev/null 2>&1 </dev/null
+    is "$?" 0 "run --label $l exits 0"
+done
+run_fsbench report --db "$DB" a b -o "$SCRATCH/ab.html"
+is "$RC" 0 "report a b exits 0"
+dump "$SCRATCH/ab.html"
+like "$DOM" '<div id="status" data-errors="0" data-charts="[4-6]" data-done="1">' \
+    "a b: three runs charts and time lines (phases of 3 samples or more), no error"
+ok $(printf '%s\n' "$DOM" | grep -q '<canvas class="timeline-chart"[^>]*data-stalls="0"' && echo 0 || echo 1) \
+    "a b: extract's time line is drawn"
+is "$CONSOLE" "" "a b: nothing on the console"
+is "$(printf '%s\n' "$DOM" | grep -o '<canvas class="runs-chart"[^>]*>' | grep -c 'data-runs="6" data-medians="2"')" 3 \
+    "a b: every phase shows 6 runs and 2 medians"
+like "$DOM" '<th>p99.9</th>' "a b: latency percentiles"
+like "$DOM" '<td>create</td><td>a</td>' "a b: per operation kind and group"
+like "$DOM" 'batches' "a b: the design of the comparison is named"
+
+# 20 configurations x 30 runs, each extract with a 1,000-point time line: cut to 600.
+jq --argjson n 1000 '[range($n) | [. / 10, . * 50, . * 4096]] as $tl | .runs[0] as $r0 |
+    .runs = [range(30) as $round | range(20) as $c |
+    $r0 | .config = "config-\($c)" | .round = $round | .index = ($round * 20 + $c) |
+    .phases |= map(.wall_s *= (1 + ((($round * 7 + $c * 3) % 10) / 100)) |
+        if .name == "extract" then .timeline = $tl else . end)]' \
+    "$SCRATCH/a.json" >"$SCRATCH/big.json"
+is "$(jq '.runs | length' "$SCRATCH/big.json")" 600 "big: 600 runs in 20 configurations"
+run_fsbench report "$SCRATCH/big.json" -o "$SCRATCH/big.html"
+is "$RC" 0 "report of 20 x 30 exits 0"
+size=$(stat -c %s "$SCRATCH/big.html")
+diag "20 x 30: $size bytes"
+ok $([ "$size" -le 10000000 ] && echo 0 || echo 1) "20 x 30: the page is under 10 MB ($size bytes)"
+dump "$SCRATCH/big.html"
+check_page "20 x 30" "$SCRATCH/big.json"
+run_fsbench report "$SCRATCH/big.json" -o "$SCRATCH/cut.html" --points 16
+is "$RC" 0 "--points 16 exits 0"
+ok $([ "$(stat -c %s "$SCRATCH/cut.html")" -lt "$size" ] && echo 0 || echo 1) "--points 16: a smaller page"
+
+# Bad input.
+lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
+run_fsbench report --db "$DB" three
+is "$RC" 2 "report without -o exits 2"
+like "$ERR" '^fsbench: report: -o FILE.html' "without -o: says what is missing"
+run_fsbench report --db "$DB" nosuch -o "$SCRATCH/x.html"
+is "$RC" 2 "report of an unknown label exits 2"
+like "$ERR" "^fsbench: report: no runs labelled 'nosuch'" "unknown label: named"
+is "$(lines "$ERR")" 1 "unknown label: one line"
+ok $([ -e "$SCRATCH/x.html" ] && echo 1 || echo 0) "unknown label: no page written"
+run_fsbench report --db "$DB" three -o "$SCRATCH/nodir/x.html"
+is "$RC" 1 "report to an unwritable path exits 1"
+like "$ERR" "^fsbench: report: cannot write $SCRATCH/nodir/x.html" "unwritable path: named"
+done_testing
