@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "phase/longpath.h"
 #include "phase/phase.h"
 #include "tree/tarindex.h"
 #include "tree/tarsrc.h"
@@ -141,7 +142,7 @@ static int make_parents(struct xstate *x, const char *path, size_t len)
         if (tarsrc_set_find(&x->dirs, path, i))
             continue;
         p[i] = '\0';
-        int rc = x->e->mkdir(x->w, x->root, p, 0777);
+        int rc = longpath_mkdir(x->e, x->w, x->root, p, 0777);
         if (rc == -EEXIST || rc == -ENOTDIR)
             return 1;
         if (rc < 0)
@@ -191,7 +192,7 @@ static int parent_fd(struct xstate *x, const char *raw, const char **base)
         return -1;
     memcpy(x->cache_path, x->path, len);
     x->cache_path[len] = '\0';
-    int fd = x->e->opendir(x->w, x->root, x->cache_path);
+    int fd = longpath_opendir(x->e, x->w, x->root, x->cache_path);
     if (fd < 0) {
         x->cache_path[0] = '\0';
         return phase_fail(x->ctx, "open", x->path, fd);
@@ -372,14 +373,14 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
     int pfd = parent_fd(x, raw, &base);
     if (pfd < 0)
         return pfd == -2 ? 0 : -1;
-    int rc = x->e->link(x->w, x->root, x->link, pfd, base);
+    int rc = longpath_link(x->e, x->w, x->root, x->link, pfd, base);
     if (rc == -EEXIST) {
         if (strcmp(x->link, x->path) == 0)
             return refuse(x, raw, "hard link to itself");
         rc = replace_existing(x, pfd, base, raw);
         if (rc)
             return rc > 0 ? 0 : -1;
-        rc = x->e->link(x->w, x->root, x->link, pfd, base);
+        rc = longpath_link(x->e, x->w, x->root, x->link, pfd, base);
     }
     if (rc == -ENOENT)
         return refuse(x, raw, "hard link target was not extracted");
@@ -439,7 +440,7 @@ static int fix_dirs(struct xstate *x)
             continue;
         if (phase_check_interrupt(x->ctx))
             return -1;
-        int fd = x->e->opendir(x->w, x->root, f->path);
+        int fd = longpath_opendir(x->e, x->w, x->root, f->path);
         if (fd < 0)
             return phase_fail(x->ctx, "open", f->path, fd);
         int rc = x->e->fsetattr(x->w, fd, f->mode, f->times);

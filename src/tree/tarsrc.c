@@ -13,6 +13,10 @@
  */
 #include "tree/tarsrc.h"
 
+#define TARSRC_STR_(x) #x
+#define TARSRC_STR(x) TARSRC_STR_(x)
+#define TARSRC_PATH_MAX_STR TARSRC_STR(TARSRC_PATH_MAX)
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
@@ -86,7 +90,7 @@ int tarsrc_norm_path(const char *in, char *out, size_t outlen, const char **why)
             return 1;
         }
         if (n + (n ? 1 : 0) + len + 1 > outlen) {
-            *why = "name too long";
+            *why = "name longer than " TARSRC_PATH_MAX_STR " bytes";
             return 1;
         }
         if (n)

@@ -91,8 +91,9 @@ struct archive;
 
 /* Read block size of the archive reader: data blocks come straight out of it. */
 #define TARSRC_BLOCK ((size_t)128 * 1024)
-/* Longest entry name accepted (longer names are refused: no system call would take it). */
-#define TARSRC_PATH_MAX 4096
+/* Longest entry name accepted; longer names are refused with a warning naming the limit.
+ * Names of PATH_MAX bytes or more are created piece by piece (phase/longpath.h). */
+#define TARSRC_PATH_MAX 65536
 
 /* Normalises an entry name into out: "./a//b/" -> "a/b", "./" -> "" (the root). 0, or 1
  * when the name must be refused, with *why set (absolute, '..', empty, too long). */
