@@ -116,9 +116,38 @@ static void close_fd(struct dirscan_stack *s, int *fd)
     *fd = -1;
 }
 
-/* Reads the rest of level d into memory and closes its fds (see dirscan.h). 0 or -errno. */
+/* Records the identity of level d's fds, to check them when they are reopened. */
+static int record_ids(struct dirscan_stack *s, struct dirscan *d)
+{
+    struct stat st;
+    if (!s->check_ids)
+        return 0;
+    if (fstat(d->fd, &st) < 0)
+        return -errno;
+    d->dev = st.st_dev;
+    d->ino = st.st_ino;
+    if (d->fd2 >= 0) {
+        if (fstat(d->fd2, &st) < 0)
+            return -errno;
+        d->dev2 = st.st_dev;
+        d->ino2 = st.st_ino;
+    }
+    return 0;
+}
+
+/* Reads the rest of level d into memory and closes its fds (see dirscan.h). A level
+ * drained before (and reopened since) has its rest in memory already: a reopened fd reads
+ * from the start. 0 or -errno. */
 static int drain_level(struct dirscan_stack *s, struct dirscan *d)
 {
+    if (d->drained) {
+        int rc = record_ids(s, d);
+        if (rc < 0)
+            return rc;
+        close_fd(s, &d->fd);
+        close_fd(s, &d->fd2);
+        return 0;
+    }
     size_t have = (size_t)(d->filled - d->pos), cap = have + DIRSCAN_BUF;
     char *nb = malloc(cap);
     if (!nb)
@@ -143,22 +172,10 @@ static int drain_level(struct dirscan_stack *s, struct dirscan *d)
             break;
         have += (size_t)r;
     }
-    struct stat st;
-    if (s->check_ids) {
-        if (fstat(d->fd, &st) < 0) {
-            free(nb);
-            return -errno;
-        }
-        d->dev = st.st_dev;
-        d->ino = st.st_ino;
-        if (d->fd2 >= 0) {
-            if (fstat(d->fd2, &st) < 0) {
-                free(nb);
-                return -errno;
-            }
-            d->dev2 = st.st_dev;
-            d->ino2 = st.st_ino;
-        }
+    int rc = record_ids(s, d);
+    if (rc < 0) {
+        free(nb);
+        return rc;
     }
     free(d->buf);
     d->buf = have ? realloc(nb, have) : NULL;

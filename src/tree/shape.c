@@ -75,12 +75,21 @@ struct walk {
  * 0 or -1 after error(). */
 static int walk_drain(struct walk *w, struct walk_level *l)
 {
+    struct stat st;
+    if (l->drained) { /* drained before and reopened since: the rest is in memory */
+        if (fstat(l->fd, &st) < 0)
+            return error_errno("capture: cannot stat %.*s", (int)l->pathlen, w->path);
+        l->dev = st.st_dev;
+        l->ino = st.st_ino;
+        close(l->fd);
+        l->fd = -1;
+        return 0;
+    }
     size_t have = (size_t)(l->filled - l->pos), cap = have + DENTS_BUF;
     char *nb = malloc(cap);
     if (!nb)
         return error("capture: out of memory");
     memcpy(nb, l->buf + l->pos, have);
-    struct stat st;
     for (;;) {
         if (cap - have < DENTS_BUF) {
             char *g = realloc(nb, cap * 2);
