@@ -95,6 +95,10 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     int d = ctx->eng->drain(ctx->w);
     if (d < 0 && rc == 0)
         rc = phase_fail(ctx, "complete queued operations of", ph->name, d);
+    /* A signal during a phase that never looks (sync, the mount cycle) stops the run
+     * here, named after that phase, not at the next phase that does. */
+    if (rc == 0 && phase_interrupt)
+        rc = phase_check_interrupt(ctx);
     thr = thr && getrusage(RUSAGE_THREAD, &tb) == 0;
     meas_snap_take(&b, &env->dev);
     if (smp)
