@@ -1,6 +1,7 @@
 #!/bin/bash
 # A tree 10,000 levels deep (paths five times PATH_MAX) through every phase of `basic`, at
-# -j1 and -j2, with `ulimit -n 64`; `tree make` and `tree capture` of the real tree too
+# -j1 and -j2, with `ulimit -n 64`; `tree make`, `tree capture` and `layout` of the real
+# tree too
 # (issue 11: copy -j1 used to overflow the stack at ~980 levels, every walker held one fd
 # per level). FSBENCH_DEEP sets the depth (default 10000).
 . "$(dirname "$0")/../lib/tap.sh"
@@ -35,12 +36,21 @@ for j in 1 2; do
     is "$(ls -A "$T/r$j")" "" "-j$j: the run directory is left empty"
 done
 
-# tree make writes the real tree; capture records its shape with 64 fds.
-(ulimit -n 64 && run_fsbench tree make "tar:$SCRATCH/deep.tar" "$T/real" && exit "$RC")
+# tree make writes the real tree (on ext4, for layout's FIEMAP); capture records its shape
+# and layout measures it, each with 64 fds.
+need_cmd mkfs.ext4
+truncate -s 200M "$SCRATCH/ext4.img" && mkfs.ext4 -q -F -N 30000 "$SCRATCH/ext4.img" &&
+    mkdir "$SCRATCH/ext4" && mount -o loop "$SCRATCH/ext4.img" "$SCRATCH/ext4"
+REAL="$SCRATCH/ext4/real"
+(ulimit -n 64 && run_fsbench tree make "tar:$SCRATCH/deep.tar" "$REAL" && exit "$RC")
 is "$?" 0 "tree make writes the $DEPTH-level tree under ulimit -n 64"
-(ulimit -n 64 && run_fsbench tree capture "$T/real" -o "$SCRATCH/shape.ini" && exit "$RC")
+(ulimit -n 64 && run_fsbench tree capture "$REAL" -o "$SCRATCH/shape.ini" && exit "$RC")
 is "$?" 0 "tree capture of the real $DEPTH-level tree under ulimit -n 64 exits 0"
 is "$(grep -E '^(files|dirs|max_depth) =' "$SCRATCH/shape.ini" 2>/dev/null | tr '\n' ';')" \
     "files = 2;dirs = $DEPTH;max_depth = $((DEPTH + 1));" "the captured shape holds 2 files, $DEPTH directories, depth $((DEPTH + 1))"
+(ulimit -n 64 && run_fsbench layout "$REAL" && printf '%s\n' "$OUT" >"$SCRATCH/layout" && exit "$RC")
+is "$?" 0 "layout of the real $DEPTH-level tree under ulimit -n 64 exits 0"
+like "$(cat "$SCRATCH/layout")" "files +2 " "layout found both files"
+umount "$SCRATCH/ext4"
 
 done_testing
