@@ -5,7 +5,8 @@
 # belongs in tests/fuzz/regress/TARGET/ once fixed.
 #   tests/fuzz/run.sh BUILD SECONDS
 # Seeds: tests/fuzz/corpus/TARGET/ (text, committed) plus archives and SQLite stores made
-# here with tar, gzip and sqlite3 (binary: never committed).
+# here with tar, gzip and sqlite3 (binary: never committed); tests/fuzz/TARGET.dict, where
+# there is one, gives libFuzzer the format's keywords.
 set -u
 BUILD=$1
 SECONDS_EACH=${2:-20}
@@ -58,7 +59,9 @@ for bin in "$BUILD"/fuzz_*; do
             continue
         fi
     fi
-    "$bin" "$corpus" -max_total_time="$SECONDS_EACH" -max_len=65536 -timeout=20 \
+    dict=()
+    [ -f "$HERE/$name.dict" ] && dict=(-dict="$HERE/$name.dict")
+    "$bin" "$corpus" "${dict[@]}" -max_total_time="$SECONDS_EACH" -max_len=65536 -timeout=20 \
         -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$CRASH/$name-" \
         >"$WORK/$name.log" 2>&1
     rc=$?
