@@ -28,6 +28,7 @@
 
 #include "base/err.h"
 #include "measure/measure.h"
+#include "os/dents.h"
 #include "measure/results.h"
 
 #if defined(__has_include)
@@ -384,34 +385,15 @@ static int frame_drain(struct layout_walk *lw, struct layout_frame *f)
     if (fstat(f->fd, &sb) < 0)
         return layout_fail(lw, "stat", NULL, errno);
     if (!f->drained) {
-        size_t have = (size_t)(f->filled - f->pos), cap = have + LAYOUT_DENTS_BUF;
-        char *nb = malloc(cap);
-        if (!nb)
-            return error("out of memory");
-        memcpy(nb, f->buf + f->pos, have);
-        for (;;) {
-            if (cap - have < LAYOUT_DENTS_BUF) {
-                char *g = realloc(nb, cap * 2);
-                if (!g) {
-                    free(nb);
-                    return error("out of memory");
-                }
-                nb = g;
-                cap *= 2;
-            }
-            ssize_t got = getdents64(f->fd, nb + have, LAYOUT_DENTS_BUF);
-            if (got < 0) {
-                int e = errno;
-                free(nb);
-                return layout_fail(lw, "readdir", NULL, e);
-            }
-            if (got == 0)
-                break;
-            have += (size_t)got;
-        }
+        char *nb;
+        size_t have;
+        int r = os_dents_drain(f->fd, f->buf + f->pos, (size_t)(f->filled - f->pos),
+                               LAYOUT_DENTS_BUF, &nb, &have);
+        if (r < 0)
+            return r == -ENOMEM ? error("out of memory") : layout_fail(lw, "readdir", NULL, -r);
         free(f->buf);
         f->buf = nb;
-        f->cap = cap;
+        f->cap = have;
         f->filled = (long)have;
         f->pos = 0;
         f->drained = true;

@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "os/dents.h"
 #include "tree/tree.h"
 
 #define DENTS_BUF (32 * 1024)
@@ -76,45 +77,24 @@ struct walk {
 static int walk_drain(struct walk *w, struct walk_level *l)
 {
     struct stat st;
-    if (l->drained) { /* drained before and reopened since: the rest is in memory */
-        if (fstat(l->fd, &st) < 0)
-            return error_errno("capture: cannot stat %.*s", (int)l->pathlen, w->path);
-        l->dev = st.st_dev;
-        l->ino = st.st_ino;
-        close(l->fd);
-        l->fd = -1;
-        return 0;
-    }
-    size_t have = (size_t)(l->filled - l->pos), cap = have + DENTS_BUF;
-    char *nb = malloc(cap);
-    if (!nb)
-        return error("capture: out of memory");
-    memcpy(nb, l->buf + l->pos, have);
-    for (;;) {
-        if (cap - have < DENTS_BUF) {
-            char *g = realloc(nb, cap * 2);
-            if (!g) {
-                free(nb);
-                return error("capture: out of memory");
-            }
-            nb = g;
-            cap *= 2;
-        }
-        ssize_t got = getdents64(l->fd, nb + have, DENTS_BUF);
-        if (got < 0 || (got == 0 && fstat(l->fd, &st) < 0)) {
-            free(nb);
+    if (fstat(l->fd, &st) < 0)
+        return error_errno("capture: cannot stat %.*s", (int)l->pathlen, w->path);
+    if (!l->drained) { /* a level drained before and reopened since has its rest already */
+        char *nb;
+        size_t have;
+        int r = os_dents_drain(l->fd, l->buf + l->pos, (size_t)(l->filled - l->pos), DENTS_BUF,
+                               &nb, &have);
+        if (r < 0) {
+            errno = -r;
             return error_errno("capture: cannot read directory %.*s", (int)l->pathlen, w->path);
         }
-        if (got == 0)
-            break;
-        have += (size_t)got;
+        free(l->buf);
+        l->buf = nb;
+        l->cap = have;
+        l->filled = (long)have;
+        l->pos = 0;
+        l->drained = true;
     }
-    free(l->buf);
-    l->buf = nb;
-    l->cap = cap;
-    l->filled = (long)have;
-    l->pos = 0;
-    l->drained = true;
     l->dev = st.st_dev;
     l->ino = st.st_ino;
     close(l->fd);
