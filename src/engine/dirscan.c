@@ -106,7 +106,27 @@ void dirscan_free(struct dirscan_stack *s)
     for (size_t i = 0; i < s->cap; i++)
         free(s->lv[i].buf);
     free(s->lv);
+    free(s->scratch);
     memset(s, 0, sizeof *s);
+}
+
+/* The window's own opens and closes (draining a level, reopening it as "..") are
+ * fsbench's bookkeeping, not the phase's workload: their time is in the phase's wall time,
+ * but they are counted in a scratch opstats, so that a phase counts the same operations
+ * however deep the tree and however many threads share it. Returns the worker's own. */
+static struct opstats *uncounted_begin(struct dirscan_stack *s)
+{
+    struct opstats *own = s->w->st;
+    if (!s->scratch)
+        s->scratch = calloc(1, sizeof *s->scratch);
+    if (s->scratch)
+        s->w->st = s->scratch;
+    return own;
+}
+
+static void uncounted_end(struct dirscan_stack *s, struct opstats *own)
+{
+    s->w->st = own;
 }
 
 static void close_fd(struct dirscan_stack *s, int *fd)
@@ -144,8 +164,10 @@ static int drain_level(struct dirscan_stack *s, struct dirscan *d)
         int rc = record_ids(s, d);
         if (rc < 0)
             return rc;
+        struct opstats *own = uncounted_begin(s);
         close_fd(s, &d->fd);
         close_fd(s, &d->fd2);
+        uncounted_end(s, own);
         return 0;
     }
     size_t have = (size_t)(d->filled - d->pos), cap = have + DIRSCAN_BUF;
@@ -185,8 +207,10 @@ static int drain_level(struct dirscan_stack *s, struct dirscan *d)
     d->filled = (int)have;
     d->pos = 0;
     d->drained = true;
+    struct opstats *own = uncounted_begin(s);
     close_fd(s, &d->fd);
     close_fd(s, &d->fd2);
+    uncounted_end(s, own);
     return 0;
 }
 
@@ -214,16 +238,18 @@ int dirscan_enter(struct dirscan_stack *s, int fd, int fd2, const char *name)
 /* Reopens *fd as ".." of child, checked against the recorded identity. 0 or -errno. */
 static int reopen(struct dirscan_stack *s, int child, int *fd, dev_t dev, ino_t ino)
 {
+    struct opstats *own = uncounted_begin(s);
     int r = s->e->opendir(s->w, child, "..");
-    if (r < 0)
-        return r;
-    if (s->check_ids) {
+    if (r >= 0 && s->check_ids) {
         struct stat st;
         if (fstat(r, &st) < 0 || st.st_dev != dev || st.st_ino != ino) {
             s->e->close(s->w, r);
-            return -ESTALE;
+            r = -ESTALE;
         }
     }
+    uncounted_end(s, own);
+    if (r < 0)
+        return r;
     *fd = r;
     return 0;
 }

@@ -12,7 +12,9 @@
  * closed reopens the parent as ".." of the level being left, checked to be the same
  * directory (device and inode) as the one closed. So `ulimit -n 64` walks a tree 10,000
  * levels deep, with paths far longer than PATH_MAX, and a tree shallower than W (every
- * usual tree) costs exactly what it did before: no extra operation at all.
+ * usual tree) costs exactly what it did before: no extra operation at all. On a deeper
+ * tree the window's own opens and closes take time within the phase but are not counted
+ * among its operations, so a phase counts the same operations for any depth and -j.
  *
  * Ownership: fds given to dirscan_enter belong to the stack; dirscan_leave and
  * dirscan_unwind close them. dirscan_push/dirscan_pop (no window, no closing) are for
@@ -71,6 +73,7 @@ struct dirscan_stack {
     const struct engine *e;
     struct eng_worker *w;
     bool check_ids;     /* the engine's fds are real: check reopened directories */
+    struct opstats *scratch; /* where the window's own opens and closes are counted */
 };
 
 /* Sets the engine and window of a stack used with dirscan_enter. */
