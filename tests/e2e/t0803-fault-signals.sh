@@ -49,16 +49,14 @@ done
 # says so in a warning, removes it and runs; the store is intact.
 RUN="$SCRATCH/rundir"
 mkdir "$RUN"
-set -m
 "$FSBENCH" run --dir "$RUN" --db "$DB" --tree tiny --runs 200 --label killed \
     >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null &
 PID=$!
-set +m
 before=$(store_runs "$DB")
 wait_runs "$DB" $((before + 1)) 60 "$PID"
 sleep 0.1
 kill -KILL "$PID"
-{ wait "$PID"; } 2>/dev/null
+wait "$PID"
 is "$?" 137 "SIGKILL: killed"
 store_check "$DB" $((before + 1)) "after SIGKILL"
 ok $([ -n "$(ls -A "$RUN")" ] && echo 0 || echo 1) "SIGKILL left the run's workspace behind"
