@@ -12,13 +12,7 @@
 /* Makes FANOUT subdirectories and 2 files in every directory down to DEPTH. */
 static void make_tree(int dfd, int depth)
 {
-    for (int f = 0; f < 2; f++) {
-        char n[16];
-        snprintf(n, sizeof n, "f%d", f);
-        int fd = openat(dfd, n, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-        assert_true(fd >= 0);
-        close(fd);
-    }
+    tu_touch_n(dfd, "f", 2);
     if (depth == DEPTH)
         return;
     for (int i = 0; i < FANOUT; i++) {
