@@ -139,4 +139,27 @@ install: $(BUILD)/fsbench
 
 clean:
 	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix \
-		build-mpi build-mpi-san
+		build-mpi build-mpi-san build-fuzz
+
+# libFuzzer targets (clang): every parser of outside input, fuzzed FUZZ_SECONDS each from
+# the seed corpus (tests/fuzz/run.sh). The library is rebuilt into build-fuzz/ with
+# coverage instrumentation, ASan and UBSan.
+FUZZ_BUILD   := build-fuzz
+FUZZ_SECONDS ?= 20
+FUZZ_SAN     := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN     := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+
+.PHONY: fuzz fuzz-build
+fuzz-build:
+	$(MAKE) CC=clang BUILD=$(FUZZ_BUILD) OPT="-O1 -g" \
+		SANFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_BUILD)/libfsbench.a
+	$(MAKE) CC=clang $(FUZZ_BIN)
+
+$(FUZZ_BUILD)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz_util.h $(FUZZ_BUILD)/libfsbench.a
+	$(CC) $(CPPFLAGS) -std=c11 -O1 -g $(WARN) -fsanitize=fuzzer $(FUZZ_SAN) -pthread \
+		$(shell pkg-config --cflags $(PKGS)) -o $@ $< $(FUZZ_BUILD)/libfsbench.a \
+		-pthread $(LDLIBS)
+
+fuzz: fuzz-build
+	tests/fuzz/run.sh $(FUZZ_BUILD) $(FUZZ_SECONDS)

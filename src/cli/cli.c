@@ -5,6 +5,7 @@
 #include <math.h>
 #include <getopt.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base/err.h"
 
@@ -30,6 +31,24 @@ int cli_parse_positive(const char *s, double *out)
     if (errno || *end || !isfinite(v) || v <= 0)
         return -1;
     *out = v;
+    return 0;
+}
+
+int cli_parse_percent(const char *s, double *out)
+{
+    if (!s)
+        return -1;
+    const char *pct = strchr(s, '%');
+    char tmp[64];
+    size_t n = pct ? (size_t)(pct - s) : strlen(s);
+    if (n >= sizeof tmp || (pct && pct[1]))
+        return -1;
+    memcpy(tmp, s, n);
+    tmp[n] = '\0';
+    double d;
+    if (cli_parse_positive(tmp, &d) < 0 || d >= 100)
+        return -1;
+    *out = d / 100;
     return 0;
 }
 

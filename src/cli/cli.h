@@ -24,6 +24,9 @@ int cli_bad_option(const char *cmd, int c, char **argv);
 
 /* Parses a positive number ("3", "0.5"); 0 or -1 (no message). */
 int cli_parse_positive(const char *s, double *out);
+/* Parses a percentage above 0 and below 100 ("5", "2.5%") into a fraction (0.05, 0.025);
+ * 0 or -1 (no message). */
+int cli_parse_percent(const char *s, double *out);
 /* Parses a positive whole number; 0 or -1 (no message). */
 int cli_parse_count(const char *s, unsigned long *out);
 

@@ -270,16 +270,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                        EXIT_USAGE;
             ro.runs = (unsigned)ul;
             break;
-        case OPT_PRECISION: {
-            char *pct = strchr(optarg, '%');
-            char tmp[64];
-            snprintf(tmp, sizeof tmp, "%.*s", pct ? (int)(pct - optarg) : 63, optarg);
-            if (cli_parse_positive(tmp, &d) < 0 || (pct && pct[1]) || d >= 100)
+        case OPT_PRECISION:
+            if (cli_parse_percent(optarg, &ro.precision) < 0)
                 return error("--precision: '%s' is not a percentage like 5 or 2.5%%", optarg),
                        EXIT_USAGE;
-            ro.precision = d / 100;
             break;
-        }
         case OPT_MAX_RUNS:
             if (cli_parse_count(optarg, &max_runs) < 0 || max_runs > 100000)
                 return error("--max-runs: '%s' is not a positive whole number", optarg),

@@ -5,8 +5,10 @@
  * The extent map and the file system's geometry come from os/extents.h, directory records
  * from os/dirent.h.
  *
- * Invariants of the walk: one directory fd and one getdents buffer per depth; a directory
- * on another file system (st_dev differs from the start directory's) is counted and not
+ * Invariants of the walk: its own stack, no recursion (any depth), one getdents buffer per
+ * depth and at most LAYOUT_WINDOW directories open (a deeper level drains the shallowest
+ * open one into memory and closes it; leaving a level reopens its parent as "..", checked
+ * by device and inode); a directory on another file system (st_dev differs from the start directory's) is counted and not
  * entered; symlinks are never followed (O_NOFOLLOW, AT_SYMLINK_NOFOLLOW); an entry that
  * vanishes between getdents and open is ignored.
  */
@@ -25,6 +27,7 @@
 #include "base/err.h"
 #include "measure/measure.h"
 #include "measure/results.h"
+#include "os/dents.h"
 #include "os/dirent.h"
 #include "os/extents.h"
 #include "os/mounts.h"
@@ -282,100 +285,219 @@ static int layout_file(struct layout_walk *lw, int dirfd, const char *name, bool
     return 0;
 }
 
-/* Scans directory fd (named lw->rel). 0, 1 (FIEMAP unsupported: stop) or -1 after error(). */
-static int layout_dir(struct layout_walk *lw, int fd)
+/* One directory being scanned: the walk's own stack replaces recursion (any depth). */
+struct layout_frame {
+    int fd;             /* -1 while closed by the window */
+    char *buf;
+    size_t cap;
+    long filled, pos;
+    bool drained;       /* every remaining entry is in buf, fd closed */
+    dev_t dev;          /* identity while closed, checked when reopened */
+    ino_t ino;
+    uint64_t *first;    /* first physical block of each located file */
+    size_t nfirst, capfirst;
+    size_t rel_old;     /* lw->rel_len before this directory was entered */
+};
+
+/* Directories kept open at once: deeper ones drain and close the shallowest. */
+#define LAYOUT_WINDOW 16
+
+struct layout_stack {
+    struct layout_frame *f;
+    size_t n, cap, first_open;
+};
+
+/* Enters directory fd (its name already on lw->rel, old length rel_old). 0 or -1. */
+static int frame_push(struct layout_stack *st, int fd, size_t rel_old)
 {
-    lw->out->dirs++;
-    char *buf = malloc(LAYOUT_DENTS_BUF);
-    uint64_t *first = NULL;
-    size_t nfirst = 0, capfirst = 0;
-    int rc = 0;
-    if (!buf)
-        return error("out of memory");
-    for (;;) {
-        long got = os_getdents(fd, buf, LAYOUT_DENTS_BUF);
-        if (got < 0) {
-            rc = layout_fail(lw, "readdir", NULL, errno);
-            goto out;
-        }
-        if (got == 0)
-            break;
-        for (long pos = 0; pos < got;) {
-            const struct os_dirent *de = os_dirent_at(buf, (size_t)pos);
-            pos += de->d_reclen;
-            const char *name = de->d_name;
-            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
-                continue;
-            unsigned char type = de->d_type;
-            if (type == DT_UNKNOWN) {
-                struct stat st;
-                if (fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-                    if (errno == ENOENT)
-                        continue;
-                    rc = layout_fail(lw, "stat", name, errno);
-                    goto out;
-                }
-                type = (unsigned char)IFTODT(st.st_mode);
-            }
-            if (type == DT_REG) {
-                bool located;
-                uint64_t fb;
-                rc = layout_file(lw, fd, name, &located, &fb);
-                if (rc)
-                    goto out;
-                if (!located)
-                    continue;
-                if (nfirst == capfirst) {
-                    size_t ncap = capfirst ? capfirst * 2 : 256;
-                    uint64_t *nf = realloc(first, ncap * sizeof *nf);
-                    if (!nf) {
-                        rc = error("out of memory");
-                        goto out;
-                    }
-                    first = nf;
-                    capfirst = ncap;
-                }
-                first[nfirst++] = fb;
-            } else if (type == DT_DIR) {
-                int cfd = openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-                if (cfd < 0) {
-                    if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
-                        continue;
-                    rc = layout_fail(lw, "open", name, errno);
-                    goto out;
-                }
-                struct stat st;
-                if (fstat(cfd, &st) < 0) {
-                    rc = layout_fail(lw, "stat", name, errno);
-                    close(cfd);
-                    goto out;
-                }
-                if (st.st_dev != lw->dev) {
-                    lw->out->mounts_skipped++;
-                    close(cfd);
-                    continue;
-                }
-                size_t old = layout_rel_push(lw, name);
-                rc = layout_dir(lw, cfd);
-                layout_rel_pop(lw, old);
-                close(cfd);
-                if (rc)
-                    goto out;
-            }
-            /* symlinks, devices, fifos and sockets have no data blocks of their own */
-        }
+    if (st->n == st->cap) {
+        size_t ncap = st->cap ? st->cap * 2 : 16;
+        struct layout_frame *p = realloc(st->f, ncap * sizeof *p);
+        if (!p)
+            return error("out of memory");
+        st->f = p;
+        st->cap = ncap;
     }
-    struct layout_dir_stats s;
-    if (layout_dir_of(first, nfirst, lw->out->group_blocks, lw->first_data_block, &s) == 0) {
+    struct layout_frame *f = &st->f[st->n];
+    memset(f, 0, sizeof *f);
+    if (!(f->buf = malloc(LAYOUT_DENTS_BUF)))
+        return error("out of memory");
+    f->cap = LAYOUT_DENTS_BUF;
+    f->fd = fd;
+    f->rel_old = rel_old;
+    st->n++;
+    return 0;
+}
+
+/* Reads the rest of frame f into memory and closes it. 0 or -1 after error(). */
+static int frame_drain(struct layout_walk *lw, struct layout_frame *f)
+{
+    struct stat sb;
+    if (fstat(f->fd, &sb) < 0)
+        return layout_fail(lw, "stat", NULL, errno);
+    if (!f->drained) {
+        char *nb;
+        size_t have;
+        int r = os_dents_drain(f->fd, f->buf + f->pos, (size_t)(f->filled - f->pos),
+                               LAYOUT_DENTS_BUF, &nb, &have);
+        if (r < 0)
+            return r == -ENOMEM ? error("out of memory") : layout_fail(lw, "readdir", NULL, -r);
+        free(f->buf);
+        f->buf = nb;
+        f->cap = have;
+        f->filled = (long)have;
+        f->pos = 0;
+        f->drained = true;
+    }
+    f->dev = sb.st_dev;
+    f->ino = sb.st_ino;
+    close(f->fd);
+    f->fd = -1;
+    return 0;
+}
+
+/* Leaves the deepest directory: its locality figures, then its parent reopened as ".."
+ * if the window closed it. 0 or -1 after error(). */
+static int frame_pop(struct layout_walk *lw, struct layout_stack *st)
+{
+    struct layout_frame *f = &st->f[st->n - 1];
+    int rc = 0;
+    struct layout_dir_stats ds;
+    if (layout_dir_of(f->first, f->nfirst, lw->out->group_blocks, lw->first_data_block, &ds) == 0) {
         lw->out->dirs_measured++;
-        if (layout_vec_push(&lw->spread, s.spread_blocks) < 0 ||
-            layout_vec_push(&lw->gap, s.gap_blocks) < 0 ||
-            (s.groups >= 0 && layout_vec_push(&lw->groups, s.groups) < 0))
+        if (layout_vec_push(&lw->spread, ds.spread_blocks) < 0 ||
+            layout_vec_push(&lw->gap, ds.gap_blocks) < 0 ||
+            (ds.groups >= 0 && layout_vec_push(&lw->groups, ds.groups) < 0))
             rc = -1;
     }
-out:
-    free(first);
-    free(buf);
+    layout_rel_pop(lw, f->rel_old);
+    if (rc == 0 && st->n >= 2 && st->first_open > st->n - 2) {
+        struct layout_frame *p = &st->f[st->n - 2];
+        int pfd = openat(f->fd, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = pfd < 0 ? errno : 0;
+        struct stat sb;
+        if (pfd >= 0 && (fstat(pfd, &sb) < 0 || sb.st_dev != p->dev || sb.st_ino != p->ino)) {
+            e = ESTALE; /* moved while we walked */
+            close(pfd);
+            pfd = -1;
+        }
+        if (pfd < 0)
+            rc = layout_fail(lw, "reopen", NULL, e);
+        p->fd = pfd;
+        st->first_open = st->n - 2;
+    }
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->first);
+    free(f->buf);
+    st->n--;
+    return rc;
+}
+
+/* One entry of the deepest directory. 0, 1 (FIEMAP unsupported: stop) or -1. */
+static int layout_entry(struct layout_walk *lw, struct layout_stack *st, const char *name,
+                        unsigned char type)
+{
+    struct layout_frame *f = &st->f[st->n - 1];
+    if (type == DT_UNKNOWN) {
+        struct stat sb;
+        if (fstatat(f->fd, name, &sb, AT_SYMLINK_NOFOLLOW) < 0)
+            return errno == ENOENT ? 0 : layout_fail(lw, "stat", name, errno);
+        type = (unsigned char)IFTODT(sb.st_mode);
+    }
+    if (type == DT_REG) {
+        bool located;
+        uint64_t fb;
+        int rc = layout_file(lw, f->fd, name, &located, &fb);
+        if (rc || !located)
+            return rc;
+        if (f->nfirst == f->capfirst) {
+            size_t ncap = f->capfirst ? f->capfirst * 2 : 256;
+            uint64_t *nf = realloc(f->first, ncap * sizeof *nf);
+            if (!nf)
+                return error("out of memory");
+            f->first = nf;
+            f->capfirst = ncap;
+        }
+        f->first[f->nfirst++] = fb;
+        return 0;
+    }
+    if (type != DT_DIR) /* symlinks, devices, fifos, sockets: no data blocks of their own */
+        return 0;
+    int cfd = openat(f->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (cfd < 0) {
+        if (errno == ENOENT || errno == ELOOP || errno == ENOTDIR)
+            return 0;
+        return layout_fail(lw, "open", name, errno);
+    }
+    struct stat sb;
+    if (fstat(cfd, &sb) < 0) {
+        int e = errno;
+        close(cfd);
+        return layout_fail(lw, "stat", name, e);
+    }
+    if (sb.st_dev != lw->dev) {
+        lw->out->mounts_skipped++;
+        close(cfd);
+        return 0;
+    }
+    size_t old = layout_rel_push(lw, name);
+    if (frame_push(st, cfd, old) < 0) {
+        layout_rel_pop(lw, old);
+        close(cfd);
+        return -1;
+    }
+    lw->out->dirs++;
+    while (st->n - st->first_open > LAYOUT_WINDOW) {
+        if (frame_drain(lw, &st->f[st->first_open]) < 0)
+            return -1;
+        st->first_open++;
+    }
+    return 0;
+}
+
+/* Scans directory fd (named lw->rel) and everything below it, on its own stack with at
+ * most LAYOUT_WINDOW directories open. Takes fd. 0, 1 (FIEMAP unsupported: stop) or -1
+ * after error(). */
+static int layout_dir(struct layout_walk *lw, int fd)
+{
+    struct layout_stack st = {0};
+    lw->out->dirs++;
+    int rc = frame_push(&st, fd, lw->rel_len);
+    if (rc < 0) {
+        close(fd);
+        return -1;
+    }
+    while (rc == 0 && st.n > 0) {
+        struct layout_frame *f = &st.f[st.n - 1];
+        if (f->pos >= f->filled) {
+            long got = f->drained ? 0 : os_getdents(f->fd, f->buf, LAYOUT_DENTS_BUF);
+            if (got < 0) {
+                rc = layout_fail(lw, "readdir", NULL, errno);
+                break;
+            }
+            if (got == 0) {
+                rc = frame_pop(lw, &st);
+                continue;
+            }
+            f->filled = got;
+            f->pos = 0;
+        }
+        const struct os_dirent *de = os_dirent_at(f->buf, (size_t)f->pos);
+        f->pos += de->d_reclen;
+        const char *name = de->d_name;
+        if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+            continue;
+        rc = layout_entry(lw, &st, name, de->d_type);
+    }
+    while (st.n > 0) { /* after a failure or a stop */
+        struct layout_frame *f = &st.f[--st.n];
+        if (f->fd >= 0)
+            close(f->fd);
+        free(f->first);
+        free(f->buf);
+    }
+    free(st.f);
     return rc;
 }
 
@@ -430,8 +552,7 @@ int layout_scan(int dirfd, struct layout_result *out)
     if (fd < 0) {
         rc = layout_fail(&lw, "open", NULL, errno);
     } else {
-        rc = layout_dir(&lw, fd);
-        close(fd);
+        rc = layout_dir(&lw, fd); /* takes fd */
     }
     if (rc == 1) { /* no FIEMAP: say so, with no half-counted numbers */
         char fstype[sizeof out->fstype];

@@ -35,9 +35,14 @@ struct os_dirent {
 
 /* Fills buf (len bytes, at least 512) with the next records of the open directory dirfd.
  * Returns the bytes filled, 0 at the end, or -1 with errno set, like the system call.
- * Linux: getdents64. POSIX fallback: a readdir stream kept per thread for dirfd (up to
- * OS_DIRENT_STREAMS at once), ended when it reports the end; see posix_dirent.c. */
+ * Linux: getdents64. POSIX fallback: a readdir stream on a duplicate of dirfd, kept per
+ * thread (up to OS_DIRENT_STREAMS at once) until it reports the end or the fd is released
+ * (os_dirent_release; raw_close does it): an open directory costs two fds there. */
 long os_getdents(int dirfd, void *buf, size_t len);
+
+/* Forgets what os_getdents keeps for dirfd, before the caller closes it (the POSIX
+ * fallback's stream and its duplicate fd; nothing on Linux). Any fd may be passed. */
+void os_dirent_release(int dirfd);
 
 /* The record at byte off of a buffer os_getdents filled. */
 static inline const struct os_dirent *os_dirent_at(const void *buf, size_t off)

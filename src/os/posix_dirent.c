@@ -4,9 +4,9 @@
  *
  * The stream for a directory fd is kept per thread between calls (a small table, keyed by
  * the fd and the directory's device and inode, so a reused fd number is not mistaken for an
- * old stream) and closed when readdir reports the end. A walk abandoned before the end
- * leaves its stream in the table until it is evicted (the oldest goes when the table is
- * full), so at most OS_DIRENT_STREAMS extra fds per thread stay open. An entry that does not
+ * old stream) and closed when readdir reports the end or the caller releases the fd before
+ * closing it (os_dirent_release). A stream nobody released is evicted when the table is
+ * full (the oldest goes), so at most OS_DIRENT_STREAMS extra fds per thread stay open. An entry that does not
  * fit into the rest of the buffer waits for the next call; a buffer too small for a single
  * entry fails with EINVAL, as Linux's getdents64 does.
  */
@@ -136,4 +136,11 @@ long os_getdents(int dirfd, void *buf, size_t len)
             return (long)used;
         }
     }
+}
+
+void os_dirent_release(int dirfd)
+{
+    for (size_t i = 0; i < OS_DIRENT_STREAMS; i++)
+        if (streams[i].dir && streams[i].fd == dirfd)
+            stream_end(&streams[i]);
 }

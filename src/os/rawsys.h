@@ -26,6 +26,8 @@
 #include <errno.h>
 #include <fcntl.h>
 
+#include "os/dirent.h"
+
 static inline long raw_openat(int dirfd, const char *name, int flags, mode_t mode)
 {
     return openat(dirfd, name, flags, mode);
@@ -60,6 +62,7 @@ static inline long raw_copy_file_range(int in, int out, size_t len)
 
 static inline long raw_close(int fd)
 {
+    os_dirent_release(fd); /* the readdir stream kept for a directory fd, if any */
     return close(fd);
 }
 

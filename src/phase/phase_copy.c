@@ -12,6 +12,11 @@
  * no count across threads is needed (delete needs one: see phase_delete.c). The top
  * "copy" gets its times after every thread is done, as with one thread. Counts and ops by
  * kind are the same for any N. With N = 1 there is no queue and no lock.
+ *
+ * Depth: the descent lives on a dirscan stack (source and copy fds per level, the
+ * source's times to set when the level is left), not on the C stack, with a window of open
+ * levels (dirscan.h): any depth and path length with a bounded number of fds. Directories
+ * whose path is longer than DIRSCAN_HANDOFF_MAX are copied by the thread that found them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -33,31 +38,52 @@ static int copy_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
 }
 
 /* Hands a directory (source fd sfd, its copy dfd; entry `name` of the deepest level of s)
- * to the queue. 0, or -1 when it cannot (no memory): the caller descends itself. */
+ * to the queue. 0, or -1 when it cannot (no memory, or a path too long to name it by):
+ * the caller descends itself. */
 static int hand_off(struct workq *q, struct dirscan_stack *s, int sfd, int dfd,
                     const char *name, const struct timespec times[2])
 {
     char path[PATH_MAX];
     struct workq_item it = {.fd = sfd, .fd2 = dfd, .times = {times[0], times[1]}};
-    return workq_put_path(q, &it, dirscan_path(s, name, path, sizeof path));
+    if (strlen(dirscan_path(s, name, path, sizeof path)) >= DIRSCAN_HANDOFF_MAX)
+        return -1;
+    return workq_put_path(q, &it, path);
 }
 
-/* Copies the entries of source level `level` (fd open there) into directory fd dst; with
- * a queue q (threads), subdirectories may go to other workers. */
-static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level, int dst,
-                    struct workq *q)
+/* Copies the entries of the deepest level of s (fd: the source, fd2: its copy) and
+ * everything below, on the stack s (no recursion: any depth); with a queue q (threads),
+ * subdirectories may go to other workers. Levels above the start are left to the caller. */
+static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq *q)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
+    const size_t base = s->n - 1;
     struct dirscan_ent ent;
-    int r;
 
-    while ((r = dirscan_next(e, w, &s->lv[level], &ent)) > 0) {
+    for (;;) {
+        size_t level = s->n - 1;
+        int r = dirscan_next(e, w, &s->lv[level], &ent);
+        if (r < 0)
+            return copy_fail(ctx, s, "readdir", NULL, r);
+        if (r == 0) {
+            if (level == base)
+                return 0;
+            int rc = dirscan_leave(s);
+            if (rc < 0)
+                return copy_fail(ctx, s, "reopen", NULL, rc);
+            /* Times last: filling the directory changed its mtime. */
+            const struct dirscan *c = &s->lv[s->n];
+            rc = e->set_times(w, s->lv[s->n - 1].fd2, dirscan_name(c), c->times);
+            if (rc < 0)
+                return copy_fail(ctx, s, "set times of", dirscan_name(c), rc);
+            ctx->res->dirs++;
+            continue;
+        }
         if (phase_check_interrupt(ctx))
             return -1;
-        if (phase_skips_entry(ctx, s->lv[level].name, level, ent.name))
+        if (phase_skips_entry(ctx, dirscan_name(&s->lv[level]), level, ent.name))
             continue; /* another rank's share of a shared tree */
-        int src = s->lv[level].fd;
+        int src = s->lv[level].fd, dst = s->lv[level].fd2;
         struct stat st;
         int rc = e->stat(w, src, ent.name, &st);
         if (rc < 0)
@@ -77,24 +103,14 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
                 e->close(w, sfd);
                 return copy_fail(ctx, s, "open copy of", ent.name, dfd);
             }
-            if (q && (workq_hungry(q) || (level == 0 && workq_short(q))) &&
+            if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
                 hand_off(q, s, sfd, dfd, ent.name, times) == 0)
                 continue; /* its times and count: the worker that takes it */
-            if (!dirscan_push(s, sfd, ent.name)) {
-                rc = copy_fail(ctx, s, "copy", ent.name, -ENOMEM);
-            } else {
-                rc = copy_dir(ctx, s, level + 1, dfd, q);
-                dirscan_pop(s);
-            }
-            e->close(w, dfd);
-            e->close(w, sfd);
-            if (rc)
-                return rc;
-            /* Times last: filling the directory changed its mtime. */
-            rc = e->set_times(w, dst, ent.name, times);
+            rc = dirscan_enter(s, sfd, dfd, ent.name);
+            s->lv[s->n - 1].times[0] = times[0];
+            s->lv[s->n - 1].times[1] = times[1];
             if (rc < 0)
-                return copy_fail(ctx, s, "set times of", ent.name, rc);
-            ctx->res->dirs++;
+                return copy_fail(ctx, s, "copy", NULL, rc);
         } else if (S_ISREG(st.st_mode)) {
             uint64_t bytes;
             rc = e->copy_file(w, src, ent.name, dst, ent.name, mode, times, ctx->buf,
@@ -117,9 +133,6 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
         }
         /* Devices, fifos and sockets are not part of any tree fsbench makes. */
     }
-    if (r < 0)
-        return copy_fail(ctx, s, "readdir", NULL, r);
-    return 0;
 }
 
 /* One thread: copies the directories it takes from the queue until all are done. */
@@ -127,17 +140,16 @@ static int copy_worker(struct phase_ctx *t, unsigned idx, void *arg)
 {
     struct workq *q = arg;
     struct dirscan_stack s = {0};
+    dirscan_init(&s, t->eng, t->w, dirscan_window(phase_threads(t), 2));
     struct workq_item it;
     int rc = 0;
     while (rc == 0 && workq_get(q, &it) > 0) {
-        if (!dirscan_push(&s, it.fd, it.path)) {
-            rc = phase_fail(t, "copy", it.path, -ENOMEM);
-        } else {
-            rc = copy_dir(t, &s, 0, it.fd2, q);
-            dirscan_pop(&s);
-        }
-        t->eng->close(t->w, it.fd2);
-        t->eng->close(t->w, it.fd);
+        rc = dirscan_enter(&s, it.fd, it.fd2, it.path);
+        if (rc < 0)
+            rc = phase_fail(t, "copy", it.path, rc);
+        else
+            rc = copy_dir(t, &s, q);
+        dirscan_unwind(&s, 0);
         /* the top's times are set by phase_copy once every thread is done */
         size_t tl = strlen(PHASE_TREE_DIR);
         if (rc == 0 && strcmp(it.path, PHASE_TREE_DIR)) {
@@ -208,13 +220,14 @@ int phase_copy(struct phase_ctx *ctx)
         rc = copy_par(ctx, sfd, dfd);
     } else {
         struct dirscan_stack s = {0};
-        if (!dirscan_push(&s, sfd, PHASE_TREE_DIR))
-            rc = phase_fail(ctx, "copy", PHASE_TREE_DIR, -ENOMEM);
+        dirscan_init(&s, e, w, dirscan_window(1, 2));
+        rc = dirscan_enter(&s, sfd, dfd, PHASE_TREE_DIR);
+        if (rc < 0)
+            rc = phase_fail(ctx, "copy", PHASE_TREE_DIR, rc);
         else
-            rc = copy_dir(ctx, &s, 0, dfd, NULL);
+            rc = copy_dir(ctx, &s, NULL);
+        dirscan_unwind(&s, 0);
         dirscan_free(&s);
-        e->close(w, dfd);
-        e->close(w, sfd);
     }
     if (rc == 0) {
         struct timespec times[2] = {st.st_atim, st.st_mtim};

@@ -24,6 +24,10 @@
  * finished last below it; counts (files, dirs, symlinks, unlink and rmdir ops) equal one
  * thread's. Nodes live until the phase ends (a failure may leave counts above 0).
  * With N = 1 there is no queue, no node and no lock.
+ *
+ * Depth: the descent lives on a dirscan stack, not on the C stack, with a window of open
+ * directories (dirscan.h): any depth and path length with a bounded number of fds (node
+ * paths stay short: deeper directories than DIRSCAN_HANDOFF_MAX are not handed off).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -32,6 +36,7 @@
 #include <sys/stat.h>
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,8 +75,7 @@ struct del_thr {
     size_t cap;
 };
 
-static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level,
-                     struct del_thr *dt);
+static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_thr *dt);
 
 /* A new node for path with one pending scan, counted in parent; NULL when out of memory. */
 static struct del_node *node_new(struct del_par *dp, struct del_node *parent, const char *path)
@@ -123,12 +127,14 @@ static int rmdir_path(struct phase_ctx *ctx, const char *path)
         if (fd < 0)
             return phase_fail(ctx, "open", path, fd);
         struct dirscan_stack s = {0};
-        if (!dirscan_push(&s, fd, path))
-            rc = phase_fail(ctx, "delete", path, -ENOMEM);
+        dirscan_init(&s, e, ctx->w, dirscan_window(phase_threads(ctx), 1));
+        rc = dirscan_enter(&s, fd, -1, path);
+        if (rc < 0)
+            rc = phase_fail(ctx, "delete", path, rc);
         else
-            rc = empty_dir(ctx, &s, 0, NULL);
+            rc = empty_dir(ctx, &s, NULL);
+        dirscan_unwind(&s, 0);
         dirscan_free(&s);
-        e->close(ctx->w, fd);
         if (rc < 0)
             return -1;
         int d = e->drain(ctx->w);
@@ -171,7 +177,8 @@ static int hand_off(struct del_thr *dt, struct dirscan_stack *s, size_t level, i
                     const char *name)
 {
     char path[PATH_MAX];
-    if (node_slot(dt, level + 1) < 0)
+    if (strlen(dirscan_path(s, name, path, sizeof path)) >= DIRSCAN_HANDOFF_MAX ||
+        node_slot(dt, level + 1) < 0)
         return -1;
     for (size_t k = 1; k <= level; k++) {
         if (dt->nodes[k])
@@ -194,21 +201,81 @@ static int hand_off(struct del_thr *dt, struct dirscan_stack *s, size_t level, i
     return 0;
 }
 
-/* Empties the directory at level `level` of s (its fd open there). With dt (threads), a
- * subdirectory may go to another worker, and directories with a node are removed by
- * node_finish instead of here. */
-static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level,
+/* Opens subdirectory `name` of the deepest level of s and enters it (pass: how often it
+ * was scanned before). 0 or -1 after phase_fail. */
+static int enter_sub(struct phase_ctx *ctx, struct dirscan_stack *s, const char *name, int pass,
                      struct del_thr *dt)
+{
+    int cfd = ctx->eng->opendir(ctx->w, s->lv[s->n - 1].fd, name);
+    if (cfd < 0)
+        return del_fail(ctx, s, "open", name, cfd);
+    if (dt && node_slot(dt, s->n) < 0) {
+        ctx->eng->close(ctx->w, cfd);
+        return del_fail(ctx, s, "delete", name, -ENOMEM);
+    }
+    if (dt)
+        dt->nodes[s->n] = NULL;
+    int rc = dirscan_enter(s, cfd, -1, name);
+    s->lv[s->n - 1].pass = pass;
+    if (rc < 0)
+        return del_fail(ctx, s, "delete", NULL, rc);
+    return 0;
+}
+
+/* The scan of the deepest level of s (not the start) ended: leave it and remove it, or
+ * scan it again when entries reappeared. 0 or -1 after phase_fail. */
+static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_thr *dt)
+{
+    const struct engine *e = ctx->eng;
+    size_t level = s->n - 1;
+    int rc = dirscan_leave(s);
+    if (rc < 0)
+        return del_fail(ctx, s, "reopen", NULL, rc);
+    const struct dirscan *c = &s->lv[level];
+    if (dt && dt->nodes[level]) {
+        /* something below went to another worker: the last one out removes it */
+        struct del_node *n = dt->nodes[level];
+        dt->nodes[level] = NULL;
+        return node_finish(ctx, n) < 0 ? -1 : 0;
+    }
+    rc = e->unlink(ctx->w, s->lv[level - 1].fd, dirscan_name(c), AT_REMOVEDIR);
+    if (rc == 0) {
+        ctx->res->dirs++;
+        return 0;
+    }
+    if (rc != -ENOTEMPTY || c->pass == DELETE_RESCANS)
+        return del_fail(ctx, s, "rmdir", dirscan_name(c), rc);
+    char name[sizeof c->own];
+    snprintf(name, sizeof name, "%s", dirscan_name(c));
+    return enter_sub(ctx, s, name, c->pass + 1, dt);
+}
+
+/* Empties the directory at the deepest level of s and everything below it, on the stack s
+ * (no recursion: any depth). With dt (threads), a subdirectory may go to another worker,
+ * and directories with a node are removed by node_finish instead of here. Levels above the
+ * start are left to the caller (dirscan_unwind). */
+static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_thr *dt)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
+    const size_t base = s->n - 1;
     struct dirscan_ent ent;
-    int r;
 
-    while ((r = dirscan_next(e, w, &s->lv[level], &ent)) > 0) {
+    for (;;) {
+        size_t level = s->n - 1;
+        int r = dirscan_next(e, w, &s->lv[level], &ent);
+        if (r < 0)
+            return del_fail(ctx, s, "readdir", NULL, r);
+        if (r == 0) {
+            if (level == base)
+                return 0;
+            if (finish_sub(ctx, s, dt) < 0)
+                return -1;
+            continue;
+        }
         if (phase_check_interrupt(ctx))
             return -1;
-        if (phase_skips_entry(ctx, s->lv[level].name, level, ent.name))
+        if (phase_skips_entry(ctx, dirscan_name(&s->lv[level]), level, ent.name))
             continue; /* another rank's share of a shared tree */
         int fd = s->lv[level].fd;
         unsigned char type = ent.type;
@@ -229,54 +296,17 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t leve
                 ctx->res->files++;
             continue;
         }
-        bool deferred = false;
-        for (int pass = 0;; pass++) {
+        if (dt && (workq_hungry(dt->dp->q) || (level == base && workq_short(dt->dp->q)))) {
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
                 return del_fail(ctx, s, "open", ent.name, cfd);
-            if (dt && pass == 0 &&
-                (workq_hungry(dt->dp->q) || (level == 0 && workq_short(dt->dp->q))) &&
-                hand_off(dt, s, level, cfd, ent.name) == 0) {
-                deferred = true; /* removed and counted by node_finish */
-                break;
-            }
-            if (!dirscan_push(s, cfd, ent.name)) {
-                e->close(w, cfd);
-                return del_fail(ctx, s, "delete", ent.name, -ENOMEM);
-            }
-            if (dt && node_slot(dt, level + 1) < 0) {
-                dirscan_pop(s);
-                e->close(w, cfd);
-                return del_fail(ctx, s, "delete", ent.name, -ENOMEM);
-            }
-            if (dt)
-                dt->nodes[level + 1] = NULL;
-            int rc = empty_dir(ctx, s, level + 1, dt);
-            dirscan_pop(s);
+            if (hand_off(dt, s, level, cfd, ent.name) == 0)
+                continue; /* removed and counted by node_finish */
             e->close(w, cfd);
-            if (rc)
-                return rc;
-            if (dt && dt->nodes[level + 1]) {
-                /* something below went to another worker: the last one out removes it */
-                struct del_node *n = dt->nodes[level + 1];
-                dt->nodes[level + 1] = NULL;
-                if (node_finish(ctx, n) < 0)
-                    return -1;
-                deferred = true;
-                break;
-            }
-            rc = e->unlink(w, fd, ent.name, AT_REMOVEDIR);
-            if (rc == 0)
-                break;
-            if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
-                return del_fail(ctx, s, "rmdir", ent.name, rc);
         }
-        if (!deferred)
-            ctx->res->dirs++;
+        if (enter_sub(ctx, s, ent.name, 0, dt) < 0)
+            return -1;
     }
-    if (r < 0)
-        return del_fail(ctx, s, "readdir", NULL, r);
-    return 0;
 }
 
 /* Removes workspace entry `name` and everything below it; a missing one is not an error. */
@@ -296,13 +326,12 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
             return 0; /* another rank removed it */
         if (fd < 0)
             return phase_fail(ctx, "open", name, fd);
-        if (!dirscan_push(s, fd, name)) {
-            e->close(ctx->w, fd);
-            return phase_fail(ctx, "delete", name, -ENOMEM);
-        }
-        rc = empty_dir(ctx, s, 0, NULL);
-        dirscan_pop(s);
-        e->close(ctx->w, fd);
+        rc = dirscan_enter(s, fd, -1, name);
+        if (rc < 0)
+            rc = phase_fail(ctx, "delete", name, rc);
+        else
+            rc = empty_dir(ctx, s, NULL);
+        dirscan_unwind(s, 0);
         if (rc)
             return rc;
         rc = e->unlink(ctx->w, ctx->ws_fd, name, AT_REMOVEDIR);
@@ -321,17 +350,20 @@ static int delete_worker(struct phase_ctx *t, unsigned idx, void *arg)
 {
     struct del_thr dt = {.dp = arg};
     struct dirscan_stack s = {0};
+    dirscan_init(&s, t->eng, t->w, dirscan_window(phase_threads(t), 1));
     struct workq_item it;
     int rc = 0;
     while (rc == 0 && workq_get(dt.dp->q, &it) > 0) {
-        if (node_slot(&dt, 0) < 0 || !dirscan_push(&s, it.fd, it.path)) {
+        if (node_slot(&dt, 0) < 0) {
+            t->eng->close(t->w, it.fd);
             rc = phase_fail(t, "delete", it.path, -ENOMEM);
+        } else if ((rc = dirscan_enter(&s, it.fd, -1, it.path)) < 0) {
+            rc = phase_fail(t, "delete", it.path, rc);
         } else {
             dt.nodes[0] = it.node;
-            rc = empty_dir(t, &s, 0, &dt);
-            dirscan_pop(&s);
+            rc = empty_dir(t, &s, &dt);
         }
-        t->eng->close(t->w, it.fd);
+        dirscan_unwind(&s, 0);
         if (rc == 0)
             rc = node_finish(t, it.node);
         free(it.path);
@@ -402,6 +434,7 @@ int phase_delete(struct phase_ctx *ctx)
     if (phase_threads(ctx) > 1 && ctx->nparts <= 1)
         return delete_par(ctx);
     struct dirscan_stack s = {0};
+    dirscan_init(&s, ctx->eng, ctx->w, dirscan_window(1, 1));
     int rc = delete_top(ctx, &s, PHASE_TREE_DIR);
     if (rc == 0)
         rc = delete_top(ctx, &s, PHASE_COPY_DIR);

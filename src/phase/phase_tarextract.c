@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "phase/longpath.h"
 #include "phase/phase.h"
 #include "tree/tarindex.h"
 #include "phase/phase_tarextract.h"
@@ -61,6 +62,7 @@ struct xstate {
     mode_t root_mode;
     struct timespec root_times[2];
     int cache_fd; /* open fd of directory cache_path, or -1 */
+    struct longpath lp; /* for paths longer than PATH_MAX */
     char cache_path[TARENT_PATH_MAX];
     uint64_t refused;
     char path[TARENT_PATH_MAX]; /* the entry's normalised name */
@@ -141,7 +143,7 @@ static int make_parents(struct xstate *x, const char *path, size_t len)
         if (tarent_set_find(&x->dirs, path, i))
             continue;
         p[i] = '\0';
-        int rc = x->e->mkdir(x->w, x->root, p, 0777);
+        int rc = longpath_mkdir(x->e, x->w, &x->lp, x->root, p, 0777);
         if (rc == -EEXIST || rc == -ENOTDIR)
             return 1;
         if (rc < 0)
@@ -191,7 +193,7 @@ static int parent_fd(struct xstate *x, const char *raw, const char **base)
         return -1;
     memcpy(x->cache_path, x->path, len);
     x->cache_path[len] = '\0';
-    int fd = x->e->opendir(x->w, x->root, x->cache_path);
+    int fd = longpath_opendir(x->e, x->w, &x->lp, x->root, x->cache_path);
     if (fd < 0) {
         x->cache_path[0] = '\0';
         return phase_fail(x->ctx, "open", x->path, fd);
@@ -372,14 +374,14 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
     int pfd = parent_fd(x, raw, &base);
     if (pfd < 0)
         return pfd == -2 ? 0 : -1;
-    int rc = x->e->link(x->w, x->root, x->link, pfd, base);
+    int rc = longpath_link(x->e, x->w, &x->lp, x->root, x->link, pfd, base);
     if (rc == -EEXIST) {
         if (strcmp(x->link, x->path) == 0)
             return refuse(x, raw, "hard link to itself");
         rc = replace_existing(x, pfd, base, raw);
         if (rc)
             return rc > 0 ? 0 : -1;
-        rc = x->e->link(x->w, x->root, x->link, pfd, base);
+        rc = longpath_link(x->e, x->w, &x->lp, x->root, x->link, pfd, base);
     }
     if (rc == -ENOENT)
         return refuse(x, raw, "hard link target was not extracted");
@@ -439,7 +441,7 @@ static int fix_dirs(struct xstate *x)
             continue;
         if (phase_check_interrupt(x->ctx))
             return -1;
-        int fd = x->e->opendir(x->w, x->root, f->path);
+        int fd = longpath_opendir(x->e, x->w, &x->lp, x->root, f->path);
         if (fd < 0)
             return phase_fail(x->ctx, "open", f->path, fd);
         int rc = x->e->fsetattr(x->w, fd, f->mode, f->times);
@@ -467,6 +469,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     x->e = ctx->eng;
     x->w = ctx->w;
     x->src = src;
+    x->lp = (struct longpath)LONGPATH_INIT;
     x->root = root_fd;
     x->cache_fd = -1;
     x->umask = tarent_umask();
@@ -514,6 +517,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     if (x->a)
         archive_read_free(x->a);
     tarent_set_free(&x->dirs);
+    longpath_release(x->e, x->w, &x->lp);
     free(x->fix);
     free(x);
     return rc < 0 ? -1 : 0;

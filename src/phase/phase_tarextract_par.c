@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "phase/longpath.h"
 #include "phase/phase.h"
 #include "os/rawsys.h"
 #include "tree/tarindex.h"
@@ -180,7 +181,7 @@ static int fix_dir(struct phase_ctx *t, const struct tarx *tx, uint32_t d)
     if (!(e->flags & TIX_LISTED))
         return 0;
     const char *path = tix_path(tx->ix, e);
-    int fd = t->eng->opendir(t->w, tx->root, path);
+    int fd = longpath_opendir(t->eng, t->w, NULL, tx->root, path);
     if (fd < 0)
         return phase_fail(t, "open", path, fd);
     int rc = t->eng->fsetattr(t->w, fd, e->mode, e->times);
@@ -215,7 +216,7 @@ static int do_unit(struct phase_ctx *t, struct tarx *tx, const struct tix_unit *
     const char *dpath = NULL;
     if (u->dir != TIX_ROOT) {
         dpath = tix_path(ix, dir_entry(ix, u->dir));
-        pfd = t->eng->opendir(t->w, tx->root, dpath);
+        pfd = longpath_opendir(t->eng, t->w, NULL, tx->root, dpath);
         if (pfd < 0)
             return phase_fail(t, "open", dpath, pfd);
     }
@@ -271,16 +272,25 @@ static int unit_worker(struct phase_ctx *t, unsigned idx, void *arg)
 static int make_dirs(struct phase_ctx *ctx, const struct tarx *tx)
 {
     const struct tarindex *ix = tx->ix;
-    for (uint32_t d = 0; d < ix->ndirs; d++) {
-        if (phase_check_interrupt(ctx))
-            return -1;
+    struct longpath lp = LONGPATH_INIT; /* parents come first: deep chains stay O(depth) */
+    int rc = 0;
+    for (uint32_t d = 0; d < ix->ndirs && rc == 0; d++) {
+        if (phase_check_interrupt(ctx)) {
+            rc = -1;
+            break;
+        }
         const struct tix_ent *e = dir_entry(ix, d);
         const char *path = tix_path(ix, e);
-        int rc = ctx->eng->mkdir(ctx->w, tx->root, path, (e->flags & TIX_EXPLICIT) ? 0700 : 0777);
+        rc = longpath_mkdir(ctx->eng, ctx->w, &lp, tx->root, path,
+                            (e->flags & TIX_EXPLICIT) ? 0700 : 0777);
         if (rc < 0)
-            return phase_fail(ctx, "mkdir", path, rc);
-        ctx->res->dirs++;
+            rc = phase_fail(ctx, "mkdir", path, rc);
+        else
+            ctx->res->dirs++;
     }
+    longpath_release(ctx->eng, ctx->w, &lp);
+    if (rc < 0)
+        return -1;
     int d = ctx->eng->drain(ctx->w);
     return d < 0 ? phase_fail(ctx, "extract", tarsrc_path(tx->src), d) : 0;
 }
@@ -305,7 +315,7 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
         }
         const struct tix_ent *e = &ix->ents[ix->links[i]];
         const char *path = tix_path(ix, e);
-        rc = ctx->eng->link(ctx->w, tx->root, tix_link(ix, e), tx->root, path);
+        rc = longpath_link(ctx->eng, ctx->w, NULL, tx->root, tix_link(ix, e), tx->root, path);
         if (rc < 0) {
             rc = phase_fail(ctx, "link", path, rc);
             break;

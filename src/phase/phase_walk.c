@@ -12,6 +12,12 @@
  * (workq_short), so idle workers rarely sleep. Every directory is still opened, read and
  * closed exactly once, so every count (ops by kind included) is the same for any N (readdir
  * calls depend only on each directory's layout). With N = 1 there is no queue and no lock.
+ *
+ * Depth: the descent lives on a dirscan stack, not the C stack, with a window of open
+ * directories (dirscan.h): any depth, any path length, a bounded number of fds. A tree
+ * deeper than the window reopens ancestors (one more open each), so its op counts differ
+ * by those opens between N = 1 and N > 1; directories deeper than DIRSCAN_HANDOFF_MAX
+ * characters of path are walked by the thread that found them.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -34,29 +40,45 @@ static int walk_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
 }
 
 /* Hands the open subdirectory cfd (entry `name` of the deepest level of s) to the queue.
- * 0, or -1 when it cannot (no memory): the caller descends itself. */
+ * 0, or -1 when it cannot (no memory, or a path too long to name it by): the caller
+ * descends itself. */
 static int hand_off(struct workq *q, struct dirscan_stack *s, int cfd, const char *name)
 {
     char path[PATH_MAX];
     struct workq_item it = {.fd = cfd, .fd2 = -1};
-    return workq_put_path(q, &it, dirscan_path(s, name, path, sizeof path));
+    if (strlen(dirscan_path(s, name, path, sizeof path)) >= DIRSCAN_HANDOFF_MAX)
+        return -1;
+    return workq_put_path(q, &it, path);
 }
 
-/* Walks the directory at level `level` of s; with a queue q (threads), subdirectories may
- * be handed to other workers instead. */
-static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level,
-                    enum walk_mode mode, struct workq *q)
+/* Walks the directory at the deepest level of s and everything below it, on the stack s
+ * (no recursion: any depth). With a queue q (threads), subdirectories may be handed to
+ * other workers instead. Levels above the start are left to the caller (dirscan_unwind). */
+static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mode mode,
+                    struct workq *q)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
     struct phase_result *res = ctx->res;
+    const size_t base = s->n - 1;
     struct dirscan_ent ent;
-    int r;
 
-    while ((r = dirscan_next(e, w, &s->lv[level], &ent)) > 0) {
+    for (;;) {
+        size_t level = s->n - 1;
+        int r = dirscan_next(e, w, &s->lv[level], &ent);
+        if (r < 0)
+            return walk_fail(ctx, s, "readdir", NULL, r);
+        if (r == 0) {
+            if (level == base)
+                return 0;
+            int rc = dirscan_leave(s);
+            if (rc < 0)
+                return walk_fail(ctx, s, "reopen", NULL, rc);
+            continue;
+        }
         if (phase_check_interrupt(ctx))
             return -1;
-        if (phase_skips_entry(ctx, s->lv[level].name, level, ent.name))
+        if (phase_skips_entry(ctx, dirscan_name(&s->lv[level]), level, ent.name))
             continue; /* another rank's share of a shared tree */
         int fd = s->lv[level].fd;
         unsigned char type = ent.type;
@@ -72,18 +94,12 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
                 return walk_fail(ctx, s, "open", ent.name, cfd);
-            if (q && (workq_hungry(q) || (level == 0 && workq_short(q))) &&
+            if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
                 hand_off(q, s, cfd, ent.name) == 0)
                 continue;
-            if (!dirscan_push(s, cfd, ent.name)) {
-                e->close(w, cfd);
-                return walk_fail(ctx, s, "walk", ent.name, -ENOMEM);
-            }
-            int rc = walk_dir(ctx, s, level + 1, mode, q);
-            dirscan_pop(s);
-            e->close(w, cfd);
-            if (rc)
-                return rc;
+            int rc = dirscan_enter(s, cfd, -1, ent.name);
+            if (rc < 0)
+                return walk_fail(ctx, s, "walk", NULL, rc);
         } else if (type == DT_LNK) {
             res->symlinks++;
         } else {
@@ -96,9 +112,6 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, size_t level
             }
         }
     }
-    if (r < 0)
-        return walk_fail(ctx, s, "readdir", NULL, r);
-    return 0;
 }
 
 struct walk_par {
@@ -111,16 +124,16 @@ static int walk_worker(struct phase_ctx *t, unsigned idx, void *arg)
 {
     struct walk_par *wp = arg;
     struct dirscan_stack s = {0};
+    dirscan_init(&s, t->eng, t->w, dirscan_window(phase_threads(t), 1));
     struct workq_item it;
     int rc = 0;
     while (rc == 0 && workq_get(wp->q, &it) > 0) {
-        if (!dirscan_push(&s, it.fd, it.path)) {
-            rc = phase_fail(t, "walk", it.path, -ENOMEM);
-        } else {
-            rc = walk_dir(t, &s, 0, wp->mode, wp->q);
-            dirscan_pop(&s);
-        }
-        t->eng->close(t->w, it.fd);
+        rc = dirscan_enter(&s, it.fd, -1, it.path);
+        if (rc < 0)
+            rc = phase_fail(t, "walk", it.path, rc);
+        else
+            rc = walk_dir(t, &s, wp->mode, wp->q);
+        dirscan_unwind(&s, 0);
         free(it.path);
         workq_done(wp->q);
     }
@@ -167,12 +180,13 @@ static int walk_tree(struct phase_ctx *ctx, enum walk_mode mode)
         return phase_fail(ctx, "open", PHASE_TREE_DIR, fd);
     if (phase_threads(ctx) > 1)
         return walk_tree_par(ctx, mode, fd);
-    int rc;
-    if (!dirscan_push(&s, fd, PHASE_TREE_DIR))
-        rc = phase_fail(ctx, "walk", PHASE_TREE_DIR, -ENOMEM);
+    dirscan_init(&s, ctx->eng, ctx->w, dirscan_window(1, 1));
+    int rc = dirscan_enter(&s, fd, -1, PHASE_TREE_DIR);
+    if (rc < 0)
+        rc = phase_fail(ctx, "walk", PHASE_TREE_DIR, rc);
     else
-        rc = walk_dir(ctx, &s, 0, mode, NULL);
-    ctx->eng->close(ctx->w, fd);
+        rc = walk_dir(ctx, &s, mode, NULL);
+    dirscan_unwind(&s, 0);
     dirscan_free(&s);
     return rc;
 }

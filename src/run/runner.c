@@ -24,6 +24,7 @@ struct env {
     const struct runner_opts *o;
     struct run_set *rs;
     struct workspace ws;
+    bool clean_failed;          /* a failed run's line said the directory stays unclean */
     struct target *tgt;
     const char *mkfs_done;      /* fstype of the last mkfs (keep_fs) */
     struct runner_auto *ra;     /* --runs auto's decision */
@@ -104,6 +105,10 @@ static int measure_phase(struct env *env, const struct phase_def *ph, struct pha
     int d = ctx->eng->drain(ctx->w);
     if (d < 0 && rc == 0)
         rc = phase_fail(ctx, "complete queued operations of", ph->name, d);
+    /* A signal during a phase that never looks (sync, the mount cycle) stops the run
+     * here, named after that phase, not at the next phase that does. */
+    if (rc == 0 && phase_interrupt)
+        rc = phase_check_interrupt(ctx);
     if (hk && hk->phase_stop)
         hk->phase_stop(hk->arg, ctx);
     thr = thr && os_thread_rusage(&tb) == 0;
@@ -230,9 +235,20 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     if (o->run_done && o->run_done(o->arg, rs, run) < 0)
         return -1;
     if (failed) {
+        /* No run follows a failed one: release the directory now, so that a cleanup that
+         * fails too (a read-only file system) is told in the same one line. */
+        char left[512] = "";
+        if (!env->tgt && env->ws.fd >= 0) {
+            err_capture_begin(left, sizeof left);
+            if (ws_close(&env->ws) == 0)
+                left[0] = '\0';
+            else
+                env->clean_failed = true;
+            err_capture_end();
+        }
         const struct phase_result *pr = &run->phases[done - 1];
-        return error("run %zu%s%s, phase %s: %s", rs->nruns, c && c->name[0] ? " of " : "",
-                     c ? c->name : "", pr->name, pr->note);
+        return error("run %zu%s%s, phase %s: %s%s%s", rs->nruns, c && c->name[0] ? " of " : "",
+                     c ? c->name : "", pr->name, pr->note, left[0] ? "; " : "", left);
     }
     if (env->tgt && finish_target(env) < 0)
         return -1;
@@ -456,8 +472,13 @@ static int teardown(struct env *env)
         if (target_destroy(env->tgt) < 0)
             rc = -1;
         env->tgt = NULL;
-    } else if (ws_close(&env->ws) < 0) {
-        rc = -1;
+    } else {
+        char said[512]; /* already told with the failed run */
+        if (env->clean_failed)
+            err_capture_begin(said, sizeof said);
+        if (ws_close(&env->ws) < 0)
+            rc = -1;
+        err_capture_end();
     }
     return rc;
 }

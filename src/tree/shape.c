@@ -4,8 +4,12 @@
  * Privacy invariant: nothing derived from a name or from content leaves shape_capture()
  * except the length of each name. The INI file holds counts only.
  *
- * Capture walks depth first with one open directory fd and one os_getdents buffer per
- * level, so memory grows with the depth of the tree, never with its width. Directories are
+ * Capture walks depth first on its own stack (no recursion), with one os_getdents buffer
+ * per level, so memory grows with the depth of the tree, never with its width. At most
+ * SHAPE_WINDOW directories are open: a deeper level drains the shallowest open one into
+ * memory and closes it, and leaving a level reopens a closed parent as ".." (checked by
+ * device and inode), so a tree 10,000 levels deep is captured under `ulimit -n 64`.
+ * Directories are
  * opened with O_NOFOLLOW relative to their parent and compared by st_dev with the root, so
  * a symlink is never followed and a mount point is never entered.
  *
@@ -33,10 +37,13 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "os/dents.h"
 #include "os/dirent.h"
 #include "tree/tree.h"
 
 #define DENTS_BUF (32 * 1024)
+/* Directories kept open at once: deeper levels drain and close the shallowest one. */
+#define SHAPE_WINDOW 16
 #define FIT_FILES 200000.0 /* largest tree generated per max_depth candidate */
 
 unsigned shape_bucket(uint64_t v)
@@ -48,9 +55,13 @@ unsigned shape_bucket(uint64_t v)
 /* --- capture ------------------------------------------------------------------------- */
 
 struct walk_level {
-    int fd;
+    int fd;                 /* -1 while closed by the window */
     char *buf;
+    size_t cap;             /* bytes at buf */
     long filled, pos;
+    bool drained;           /* every remaining entry is in buf, fd closed */
+    dev_t dev;              /* identity while closed, checked when reopened */
+    ino_t ino;
     uint64_t nfiles, nsub;
     size_t pathlen;         /* length of this directory's path in walk.path */
 };
@@ -58,9 +69,40 @@ struct walk_level {
 struct walk {
     struct walk_level *lv;
     size_t n, cap;
+    size_t first_open;      /* levels first_open..n-1 hold an open fd */
     dev_t dev;
     char path[8192];        /* for messages only */
 };
+
+/* Reads the rest of level l into memory and closes it (the window, see the file comment).
+ * 0 or -1 after error(). */
+static int walk_drain(struct walk *w, struct walk_level *l)
+{
+    struct stat st;
+    if (fstat(l->fd, &st) < 0)
+        return error_errno("capture: cannot stat %.*s", (int)l->pathlen, w->path);
+    if (!l->drained) { /* a level drained before and reopened since has its rest already */
+        char *nb;
+        size_t have;
+        int r = os_dents_drain(l->fd, l->buf + l->pos, (size_t)(l->filled - l->pos), DENTS_BUF,
+                               &nb, &have);
+        if (r < 0) {
+            errno = -r;
+            return error_errno("capture: cannot read directory %.*s", (int)l->pathlen, w->path);
+        }
+        free(l->buf);
+        l->buf = nb;
+        l->cap = have;
+        l->filled = (long)have;
+        l->pos = 0;
+        l->drained = true;
+    }
+    l->dev = st.st_dev;
+    l->ino = st.st_ino;
+    close(l->fd);
+    l->fd = -1;
+    return 0;
+}
 
 static int walk_push(struct walk *w, int fd, const char *name)
 {
@@ -74,8 +116,14 @@ static int walk_push(struct walk *w, int fd, const char *name)
         w->cap = ncap;
     }
     struct walk_level *l = &w->lv[w->n];
-    if (!l->buf && !(l->buf = malloc(DENTS_BUF)))
-        return error("capture: out of memory");
+    if (l->cap < DENTS_BUF) {
+        free(l->buf);
+        l->cap = 0;
+        if (!(l->buf = malloc(DENTS_BUF)))
+            return error("capture: out of memory");
+        l->cap = DENTS_BUF;
+    }
+    l->drained = false;
     size_t plen = w->n ? w->lv[w->n - 1].pathlen : 0;
     if (w->n)
         plen += (size_t)snprintf(w->path + plen, sizeof w->path - plen, "/%s", name);
@@ -88,17 +136,44 @@ static int walk_push(struct walk *w, int fd, const char *name)
     l->nfiles = l->nsub = 0;
     l->pathlen = plen;
     w->n++;
+    while (w->n - w->first_open > SHAPE_WINDOW) {
+        if (walk_drain(w, &w->lv[w->first_open]) < 0)
+            return -1;
+        w->first_open++;
+    }
     return 0;
 }
 
-/* Records one directory's counts, closes it, and leaves it. */
-static void walk_pop(struct walk *w, struct shape *s)
+/* Records one directory's counts, closes it, and leaves it; reopens its parent as ".."
+ * when the window closed it. 0 or -1 after error(). */
+static int walk_pop(struct walk *w, struct shape *s)
 {
     struct walk_level *l = &w->lv[--w->n];
     s->files_per_dir[shape_bucket(l->nfiles)]++;
     s->subdirs_per_dir[shape_bucket(l->nsub)]++;
+    int rc = 0;
+    if (w->n && w->first_open > w->n - 1) {
+        struct walk_level *p = &w->lv[w->n - 1];
+        struct stat st;
+        int fd = openat(l->fd, "..", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        int e = fd < 0 ? errno : 0;
+        if (fd >= 0 && (fstat(fd, &st) < 0 || st.st_dev != p->dev || st.st_ino != p->ino)) {
+            e = ESTALE; /* not the directory closed: moved while we walked */
+            close(fd);
+            fd = -1;
+        }
+        if (fd < 0) {
+            errno = e;
+            rc = error_errno("capture: cannot reopen %.*s", (int)p->pathlen, w->path);
+        } else {
+            p->fd = fd;
+            w->first_open = w->n - 1;
+        }
+    }
     close(l->fd);
+    l->fd = -1;
     w->path[w->n ? w->lv[w->n - 1].pathlen : 0] = '\0';
+    return rc;
 }
 
 /* "PATH/name" of an entry of the top directory, for a message. */
@@ -193,6 +268,10 @@ int shape_capture(const char *dir, struct shape *out)
         close(fd);
     while (rc == 0 && w.n > 0) {
         struct walk_level *l = &w.lv[w.n - 1];
+        if (l->pos >= l->filled && l->drained) {
+            rc = walk_pop(&w, out);
+            continue;
+        }
         if (l->pos >= l->filled) {
             long got = os_getdents(l->fd, l->buf, DENTS_BUF);
             if (got < 0) {
@@ -200,7 +279,7 @@ int shape_capture(const char *dir, struct shape *out)
                 break;
             }
             if (got == 0) {
-                walk_pop(&w, out);
+                rc = walk_pop(&w, out);
                 continue;
             }
             l->filled = got;
@@ -213,8 +292,11 @@ int shape_capture(const char *dir, struct shape *out)
             continue;
         rc = walk_entry(&w, out, nm, de->d_type);
     }
-    while (w.n > 0) /* after a failure: close what is open */
-        close(w.lv[--w.n].fd);
+    while (w.n > 0) { /* after a failure: close what is open */
+        int lfd = w.lv[--w.n].fd;
+        if (lfd >= 0)
+            close(lfd);
+    }
     for (size_t i = 0; i < w.cap; i++)
         free(w.lv[i].buf);
     free(w.lv);

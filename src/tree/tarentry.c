@@ -3,6 +3,10 @@
  */
 #include "tree/tarentry.h"
 
+#define TARENT_STR_(x) #x
+#define TARENT_STR(x) TARENT_STR_(x)
+#define TARENT_PATH_MAX_STR TARENT_STR(TARENT_PATH_MAX)
+
 #include <archive.h>
 #include <errno.h>
 #include <stdlib.h>
@@ -57,7 +61,7 @@ int tarent_norm_path(const char *in, char *out, size_t outlen, const char **why)
             return 1;
         }
         if (n + (n ? 1 : 0) + len + 1 > outlen) {
-            *why = "name too long";
+            *why = "name longer than " TARENT_PATH_MAX_STR " bytes";
             return 1;
         }
         if (n)

@@ -12,8 +12,9 @@
 
 struct archive;
 
-/* Longest entry name accepted (longer names are refused: no system call would take it). */
-#define TARENT_PATH_MAX 4096
+/* Longest entry name accepted; longer names are refused with a warning naming the limit.
+ * Names of PATH_MAX bytes or more are created piece by piece (phase/longpath.h). */
+#define TARENT_PATH_MAX 65536
 
 /* What the archive will make (as tarsrc_open's pass counted it). */
 struct tarent_totals {

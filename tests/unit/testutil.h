@@ -162,6 +162,18 @@ static inline void tu_check_content(int dirfd, const char *name, const unsigned 
 
 /* ---- directories ---- */
 
+/* Creates empty files prefix0 .. prefix(n-1) in directory dfd. */
+static inline void tu_touch_n(int dfd, const char *prefix, int n)
+{
+    for (int i = 0; i < n; i++) {
+        char name[64];
+        snprintf(name, sizeof name, "%s%d", prefix, i);
+        int fd = openat(dfd, name, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+        assert_true(fd >= 0);
+        close(fd);
+    }
+}
+
 /* Entries of open directory d other than "." and ".."; closes d. */
 static inline int tu_count_dir(DIR *d)
 {
