@@ -249,11 +249,20 @@ static void csv_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* The shortest decimal form that reads back as exactly v (at most 17 digits), so a tool fed
+ * the CSV (ministat) computes on the very samples fsbench does. */
 static void csv_real(FILE *f, double v, bool na)
 {
     fputc(',', f);
-    if (!na && isfinite(v))
-        fprintf(f, "%.9g", v);
+    if (na || !isfinite(v))
+        return;
+    char buf[32];
+    for (int digits = 9; digits <= 17; digits++) {
+        snprintf(buf, sizeof buf, "%.*g", digits, v);
+        if (strtod(buf, NULL) == v)
+            break;
+    }
+    fputs(buf, f);
 }
 
 static void csv_u64(FILE *f, uint64_t v, bool na)
