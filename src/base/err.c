@@ -9,8 +9,22 @@ static int quiet;
 static char *capture_buf;
 static size_t capture_len;
 
+/* Captures nest: an inner begin/end pair (a phase folding a message into its own line)
+ * restores the outer capture (an MPI rank that keeps every message for rank 0). */
+#define CAPTURE_DEPTH 8
+static struct {
+    char *buf;
+    size_t len;
+} capture_saved[CAPTURE_DEPTH];
+static unsigned capture_depth;
+
 void err_capture_begin(char *buf, size_t len)
 {
+    if (capture_depth < CAPTURE_DEPTH) {
+        capture_saved[capture_depth].buf = capture_buf;
+        capture_saved[capture_depth].len = capture_len;
+    }
+    capture_depth++;
     capture_buf = buf;
     capture_len = len;
     if (buf && len)
@@ -19,8 +33,16 @@ void err_capture_begin(char *buf, size_t len)
 
 void err_capture_end(void)
 {
-    capture_buf = NULL;
-    capture_len = 0;
+    if (capture_depth == 0)
+        return;
+    capture_depth--;
+    if (capture_depth < CAPTURE_DEPTH) {
+        capture_buf = capture_saved[capture_depth].buf;
+        capture_len = capture_saved[capture_depth].len;
+    } else {
+        capture_buf = NULL;
+        capture_len = 0;
+    }
 }
 
 void err_set_quiet(int q)

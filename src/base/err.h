@@ -22,7 +22,8 @@ void warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void inform(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void err_set_quiet(int quiet);
 /* Until err_capture_end(), messages go into buf (the last one wins) instead of stderr, so a
- * caller can fold a lower layer's message into its own single line. */
+ * caller can fold a lower layer's message into its own single line. Captures nest: the end
+ * of an inner one restores the outer. */
 void err_capture_begin(char *buf, size_t len);
 void err_capture_end(void);
 

@@ -48,7 +48,7 @@ is "$(jq -r '[.runs[] | select(.config == "one") | .phases[1].name] | unique | j
 like "$(jq -r .job.hash "$J")" "^[0-9a-f]{64}$" "the job file is stored with the one run set"
 is "$(jq -r .scenario "$J")" "il" "the set is named after the file"
 is "$("$FSBENCH" runs --db "$DB" | grep -c ' il ')" 1 "one run set in the store"
-run_fsbench compare il --db "$DB"
+run_fsbench compare --verbose il --db "$DB"
 is "$RC" 0 "compare il: exit 0"
 like "$OUT" "two vs one: .*paired by round \(3 pairs\)" "compare pairs the jobs by round"
 
