@@ -173,17 +173,20 @@ static int check_value(void *arg, const char *option_arg, char *why, size_t len)
     return -1;
 }
 
-/* *builtin: whether it is a shipped job (found by name, not as a file here). */
+/* *builtin: whether it is a shipped job. A bare name (no '/', no ".ini") is one when there
+ * is one of that name, whatever the current directory holds: `fsbench run basic` is
+ * always the scenario. */
 static int load(const struct cmdline *cl, const struct job_keys *keys, struct job_file *jf,
                 bool *builtin)
 {
     *builtin = false;
     if (!cl->file)
         return job_parse("command line", "", keys, jf);
-    struct stat st;
-    if (strchr(cl->file, '/') || stat(cl->file, &st) == 0)
-        return job_parse(cl->file, NULL, keys, jf);
     const struct job_builtin *b = job_builtin_find(cl->file);
+    bool bare = !strchr(cl->file, '/') && !ends_with(cl->file, ".ini");
+    struct stat st;
+    if (!(bare && b) && (strchr(cl->file, '/') || stat(cl->file, &st) == 0))
+        return job_parse(cl->file, NULL, keys, jf);
     if (b) {
         *builtin = true;
         return job_parse(b->path, b->text, keys, jf);
