@@ -1,4 +1,4 @@
-/* cmd_list.c — `fsbench list`: the scenarios, phases, tree profiles (with their file count,
+/* cmd_list.c — `fsbench list`: the scenarios (the shipped job files), phases, tree profiles (with their file count,
  * total size and the source of their shape, computed by streaming each tree), engines and
  * report formats.
  */
@@ -13,7 +13,6 @@
 #include "tree/profile.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
-#include "run/scenario.h"
 #include "tree/tree.h"
 
 #ifndef FSBENCH_PREFIX
@@ -29,12 +28,9 @@ int cmd_list(int argc, char **argv)
         }
         return error("list: takes no arguments"), EXIT_USAGE;
     }
-    printf("scenarios:\n");
-    for (const struct scenario *s = scenario_table; s->name; s++)
-        printf("  %-11s %s\n  %-11s phases: %s\n", s->name, s->desc, "", s->phases);
-
-    printf("\njob files (fsbench run NAME, or run the file itself: jobs/NAME.ini in the "
-           "source,\n%s/share/fsbench/jobs/NAME.ini installed):\n", FSBENCH_PREFIX);
+    printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run the file\n"
+           "itself: jobs/NAME.ini in the source, %s/share/fsbench/jobs/NAME.ini installed:\n",
+           FSBENCH_PREFIX);
     const struct job_keys keys = {.opts = cmd_run_options, .excluded = cmd_run_not_keys,
                                   .repeatable = cmd_run_repeatable};
     for (const struct job_builtin *b = job_builtin_table; b->name; b++) {
@@ -43,6 +39,12 @@ int cmd_list(int argc, char **argv)
             return EXIT_RUN_FAILED;
         const char *d = job_description(&jf, 0);
         printf("  %-22s %s\n", b->name, d ? d : "");
+        const char *phases = NULL;
+        for (size_t i = 0; i < jf.sec[0].n; i++)
+            if (!strcmp(jf.sec[0].e[i].key, "phases"))
+                phases = jf.sec[0].e[i].value;
+        if (job_count(&jf) == 1 && phases)
+            printf("  %-22s phases: %s\n", "", phases);
         if (job_count(&jf) > 1 || strcmp(job_name(&jf, 0), b->name)) {
             printf("  %-22s jobs:", "");
             for (size_t i = 0; i < job_count(&jf); i++)

@@ -1,5 +1,7 @@
-/* cmd_run.c — `fsbench run [OPTIONS] [SCENARIO]`: parse options, run the scenario through the
- * runner, print the report, write JSON, and save every finished run in the results store.
+/* cmd_run.c — `fsbench run [OPTIONS]`: parse options, run the phases through the runner,
+ * print the report, write JSON, and save every finished run in the results store. A
+ * scenario (`fsbench run basic`, or none) is a shipped job file and goes through
+ * cmd_run_job.c, which calls cmd_run_with() with the job's keys as options.
  */
 #include <getopt.h>
 #include <stdio.h>
@@ -17,7 +19,6 @@
 #include "tree/shape.h"
 #include "run/sizing.h"
 #include "tree/tarsrc.h"
-#include "phase/workload.h"
 #include "cli/cli_mpi.h"
 
 static void run_usage(FILE *out)
@@ -74,7 +75,8 @@ static void run_usage(FILE *out)
             "  -i N, --initial N compilebench: initial trees (default 3)\n"
             "  -r N, --random N  compilebench: random operations (default 20)\n"
             "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
-            "  --fsync-rounds N  cvs: fsyncstorm passes (default 2)\n"
+            "  --fsync-rounds N  fsyncstorm: every run of consecutive fsyncstorm phases\n"
+            "                    becomes N of them (cvs has 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
             "  --age-fullness F  age: or when the file system is F full (0.8)\n"
             "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
@@ -237,7 +239,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
     const char *size_arg = NULL;
-    int scaled = 0;
+    int scaled = 0, fsync_rounds_given = 0;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -324,6 +326,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return error("--fsync-rounds: '%s' is not a whole number from 1 to 100", optarg),
                        EXIT_USAGE;
             ro.params.fsync_rounds = (unsigned)ul;
+            fsync_rounds_given = 1;
             break;
         case 'e':
             if (!strcmp(optarg, "auto")) {
@@ -401,18 +404,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (argc - optind > 1)
         return error("run: one scenario at most, got '%s' and '%s'", argv[optind],
                      argv[optind + 1]), EXIT_USAGE;
-    const char *scen_name = optind < argc ? argv[optind] : "basic";
-    const struct scenario *scen = scenario_find(scen_name);
-    if (!scen && !phases)
-        return error("unknown scenario '%s' (see 'fsbench list')", scen_name), EXIT_USAGE;
-    if (!profile) {
-        /* compilebench models kernel trees (a 2.6-era checkout is a quarter of today's) */
+    /* every scenario is a shipped job (cmd_run_job.c): a name left here is none */
+    if (optind < argc)
+        return error("unknown scenario '%s' (see 'fsbench list')", argv[optind]), EXIT_USAGE;
+    if (!profile)
         profile = "tiny";
-        if (scen && !strcmp(scen->name, "compilebench")) {
-            profile = "kernel";
-            scale *= WL_CB_KERNEL_SCALE;
-        }
-    }
     if (!strncmp(profile, "tar:", 4)) {
         if (!profile[4])
             return error("--tree: tar: needs a file name (tar:FILE)"), EXIT_USAGE;
@@ -427,17 +423,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     }
     ro.tree.scale = scale;
     ro.tree.seed = seed;
-    /* cvs: fsyncstorm x --fsync-rounds */
-    char cvs[512];
-    const char *list = phases ? phases : scen->phases;
-    if (!phases && !strcmp(scen->name, "cvs") && ro.params.fsync_rounds != 2) {
-        int used = snprintf(cvs, sizeof cvs, "extract,sync");
-        for (unsigned i = 0; i < ro.params.fsync_rounds && used < (int)sizeof cvs; i++)
-            used += snprintf(cvs + used, sizeof cvs - (size_t)used, ",fsyncstorm");
-        snprintf(cvs + used, sizeof cvs - (size_t)used, ",delete,sync");
-        list = cvs;
-    }
+    /* no phases (a job file without them): the default scenario's, jobs/basic.ini */
+    const char *list = phases ? phases : cmd_run_default_phases();
+    if (!list)
+        return EXIT_USAGE;
     int n = scenario_resolve(list, ro.phases, SCENARIO_MAX_PHASES);
+    /* --fsync-rounds N: each run of fsyncstorm phases is N long (cvs.ini's two) */
+    if (n > 0 && fsync_rounds_given)
+        n = scenario_repeat(ro.phases, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm",
+                            ro.params.fsync_rounds);
     if (n < 0)
         return EXIT_USAGE;
     ro.nphases = (size_t)n;
@@ -482,7 +476,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (cli_check_label(label))
         return EXIT_USAGE;
     struct cli_output out = {
-        .label = label, .scenario = phases ? "custom" : scen->name, .db = db, .save = save,
+        .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
     };
     if (hook && hook->ready) {

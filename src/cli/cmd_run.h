@@ -34,10 +34,14 @@ struct run_hook {
 int cmd_run_with(int argc, char **argv, const struct run_hook *hook);
 
 /* cmd_run_job.c: does this command line name a job file (--job FILE, a *.ini or a path, a
- * shipped job) or ask for --dry-run? */
+ * shipped job, or none and no --phases: the default scenario, jobs/basic.ini) or ask for
+ * --dry-run? */
 bool cmd_run_job_wanted(int argc, char **argv);
 /* Runs a job file (or prints the plan with --dry-run): the process exit status. */
 int cmd_run_job(int argc, char **argv);
+/* The phases of the default scenario, jobs/basic.ini (built in): what a run without a
+ * phase list runs. NULL after error(). */
+const char *cmd_run_default_phases(void);
 
 /* cmd_run_plan.c: prints what ro would do (--dry-run), touching nothing. */
 int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,

@@ -1,7 +1,9 @@
-/* cmd_run_job.c — `fsbench run FILE.ini`, `fsbench run --job FILE`, a shipped job by name,
- * and `--dry-run`: loads the job file (run/job.h), checks every job in full before any
- * runs, then runs the jobs in file order, or with `interleave = jobs` as configurations of
- * one run set in rounds (run/job_rounds.h), or prints the plan.
+/* cmd_run_job.c — `fsbench run FILE.ini`, `fsbench run --job FILE`, a shipped job by name
+ * (every scenario is one: `fsbench run basic`, and `fsbench run` with neither a job nor
+ * --phases runs jobs/basic.ini), and `--dry-run`: loads the job file (run/job.h), checks
+ * every job in full before any runs, then runs the jobs in file order, or with
+ * `interleave = jobs` as configurations of one run set in rounds (run/job_rounds.h), or
+ * prints the plan.
  *
  * A job is run as `fsbench run` with the job's keys as options followed by the command
  * line's own options, through cmd_run_with() and its hooks: the same parser checks a job
@@ -20,10 +22,11 @@
 #include "run/job.h"
 #include "run/job_builtin.h"
 #include "run/job_rounds.h"
-#include "run/scenario.h"
 #include "tree/tarsrc.h"
 
 #define MAX_ARGS 256
+/* The scenario `fsbench run` runs when given none. */
+#define DEFAULT_JOB "basic"
 
 /* The command line, split. */
 struct cmdline {
@@ -35,7 +38,8 @@ struct cmdline {
     const char *vals[MAX_ARGS];      /* their values (NULL for a flag) */
     size_t nnames;
     bool help;
-    int npos; /* positionals other than the job file */
+    bool phases; /* --phases given */
+    int npos;    /* positionals other than the job file */
 };
 
 enum mode { MODE_CHECK, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
@@ -44,6 +48,9 @@ struct jctx {
     enum mode mode;
     const struct job_file *jf;
     bool from_file;
+    bool builtin; /* a shipped job run by name: its errors are the command line's */
+    int user_argc; /* the command line, stored with the results */
+    char **user_argv;
     size_t n, job;
     char **argv[JOB_MAX_JOBS];
     int argc[JOB_MAX_JOBS];
@@ -64,10 +71,10 @@ static bool ends_with(const char *s, const char *suffix)
     return l > m && !strcmp(s + l - m, suffix);
 }
 
-/* A positional that names a job file rather than a scenario. */
+/* A positional that names a job file: a path, a *.ini, or a shipped job (a scenario). */
 static bool is_job(const char *s)
 {
-    return strchr(s, '/') || ends_with(s, ".ini") || (job_builtin_find(s) && !scenario_find(s));
+    return strchr(s, '/') || ends_with(s, ".ini") || job_builtin_find(s);
 }
 
 static const char *option_name(int c, int idx)
@@ -125,6 +132,8 @@ static void scan(int argc, char **argv, struct cmdline *cl)
         }
         if (name && !strcmp(name, "help"))
             cl->help = true;
+        if (name && !strcmp(name, "phases"))
+            cl->phases = true;
         if (name && cl->nnames < MAX_ARGS) {
             cl->vals[cl->nnames] = optarg;
             cl->names[cl->nnames++] = name;
@@ -133,6 +142,9 @@ static void scan(int argc, char **argv, struct cmdline *cl)
             cl->over[cl->nover++] = argv[k];
     }
     cl->names[cl->nnames] = NULL;
+    /* no job, no scenario, no phases: the default scenario's job */
+    if (!cl->file && !cl->npos && !cl->phases && !cl->help)
+        cl->file = DEFAULT_JOB;
     opterr = saved;
     optind = 0;
 }
@@ -161,24 +173,55 @@ static int check_value(void *arg, const char *option_arg, char *why, size_t len)
     return -1;
 }
 
-static int load(const struct cmdline *cl, const struct job_keys *keys, struct job_file *jf)
+/* *builtin: whether it is a shipped job. A bare name (no '/', no ".ini") is one when there
+ * is one of that name, whatever the current directory holds: `fsbench run basic` is
+ * always the scenario. */
+static int load(const struct cmdline *cl, const struct job_keys *keys, struct job_file *jf,
+                bool *builtin)
 {
+    *builtin = false;
     if (!cl->file)
         return job_parse("command line", "", keys, jf);
-    struct stat st;
-    if (strchr(cl->file, '/') || stat(cl->file, &st) == 0)
-        return job_parse(cl->file, NULL, keys, jf);
     const struct job_builtin *b = job_builtin_find(cl->file);
-    if (b)
+    bool bare = !strchr(cl->file, '/') && !ends_with(cl->file, ".ini");
+    struct stat st;
+    if (!(bare && b) && (strchr(cl->file, '/') || stat(cl->file, &st) == 0))
+        return job_parse(cl->file, NULL, keys, jf);
+    if (b) {
+        *builtin = true;
         return job_parse(b->path, b->text, keys, jf);
+    }
     return error("%s: no such job file, nor a shipped job (see fsbench list)", cl->file);
+}
+
+const char *cmd_run_default_phases(void)
+{
+    static char phases[1024];
+    if (phases[0])
+        return phases;
+    const struct job_builtin *b = job_builtin_find(DEFAULT_JOB);
+    const struct job_keys keys = {.opts = cmd_run_options,
+                                  .excluded = cmd_run_not_keys,
+                                  .repeatable = cmd_run_repeatable};
+    struct job_file jf;
+    if (!b || job_parse(b->path, b->text, &keys, &jf) < 0) {
+        error("the default scenario's job, jobs/%s.ini, is not built in", DEFAULT_JOB);
+        return NULL;
+    }
+    for (size_t i = 0; i < jf.sec[0].n; i++)
+        if (!strcmp(jf.sec[0].e[i].key, "phases"))
+            snprintf(phases, sizeof phases, "%s", jf.sec[0].e[i].value);
+    job_free(&jf);
+    if (!phases[0])
+        error("jobs/%s.ini has no phases in [global]", DEFAULT_JOB);
+    return phases[0] ? phases : NULL;
 }
 
 /* One line for a job that does not check: at the key its message names ("--tree: ..."),
  * else at the job's [header]. */
 static void job_error(const struct jctx *c, size_t i, const char *msg)
 {
-    if (!c->from_file) {
+    if (!c->from_file || c->builtin) {
         error("%s", msg);
         return;
     }
@@ -241,6 +284,8 @@ static int run_rounds(struct jctx *c)
     snprintf(scen, sizeof scen, "%.*s", (int)strcspn(base ? base + 1 : c->jf->path, "."),
              base ? base + 1 : c->jf->path);
     out->scenario = scen;
+    out->argc = c->user_argc;
+    out->argv = c->user_argv;
     out->job_text = c->jf->text;
     out->job_hash = c->jf->hash;
     out->run = rounds_run;
@@ -279,6 +324,8 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                    : EXIT_OK;
     case MODE_RUN:
         out->scenario = job_name(c->jf, c->job);
+        out->argc = c->user_argc;
+        out->argv = c->user_argv;
         /* one JSON file per job: out.json -> out.JOB.json */
         if (c->n > 1 && out->json && strcmp(out->json, "-")) {
             const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
@@ -396,7 +443,8 @@ int cmd_run_job(int argc, char **argv)
                                   .repeatable = cmd_run_repeatable,
                                   .check = check_value};
     struct job_file jf;
-    if (load(&cl, &keys, &jf) < 0)
+    bool builtin;
+    if (load(&cl, &keys, &jf, &builtin) < 0)
         return EXIT_USAGE;
     struct jctx *c = calloc(1, sizeof *c);
     if (!c) {
@@ -405,6 +453,9 @@ int cmd_run_job(int argc, char **argv)
     }
     c->jf = &jf;
     c->from_file = cl.file != NULL;
+    c->builtin = builtin;
+    c->user_argc = argc;
+    c->user_argv = argv;
     /* the stored text is what runs: the command line's options folded in */
     const char *fold[MAX_ARGS], *fold_val[MAX_ARGS];
     size_t nfold = 0;

@@ -1,45 +1,10 @@
-/* scenario.c — the built-in scenarios and the resolution of phase lists (see scenario.h). */
+/* scenario.c — phase lists: resolving them, and repeating a phase in them (scenario.h). */
 #include "run/scenario.h"
 
 #include <string.h>
 
 #include "base/err.h"
 #include "phase/phase_registry.h"
-
-const struct scenario scenario_table[] = {
-    {"basic",
-     "the seeds' hand-timed steps: extract, sync, drop caches, find, find -ls, read, cp -a, "
-     "rm -rf",
-     "extract,sync,dropcaches,walk,statwalk,read,copy,delete,sync"},
-    {"create", "create the tree and sync it, then remove it untimed", "extract,sync"},
-    {"metadata", "extract, then walk and stat-walk cold, then delete",
-     "extract,sync,dropcaches,walk,statwalk,delete,sync"},
-    {"testdisk",
-     "seed 000's script per configuration: extract, sync and a timed umount; remount so the "
-     "remove starts cold; remove, sync, umount (needs --image or --device)",
-     "mount,extract,sync,umount,mount,delete,sync,umount"},
-    {"compilebench",
-     "Chris Mason's compilebench: -i initial kernel trees, then -r random create, patch, "
-     "compile, clean, read, delete and stat operations (seed 001)",
-     "cb_initial,cb_random"},
-    {"cvs", "seed 003's CVS run: extract, sync, then every file rewritten with fsync and "
-            "rename, twice",
-     "extract,sync,fsyncstorm,fsyncstorm,delete,sync"},
-    {"createsync", "fs_mark -S 1: create, write and fsync every file", "createsync,sync,delete"},
-    {"age",
-     "age the file system (churn), then measure it: layout, cold stat-walk and read of what "
-     "aging left (aged once per file system with --keep-fs)",
-     "age,sync,layout,dropcaches,statwalk,read"},
-    {NULL, NULL, NULL},
-};
-
-const struct scenario *scenario_find(const char *name)
-{
-    for (const struct scenario *s = scenario_table; s->name; s++)
-        if (strcmp(s->name, name) == 0)
-            return s;
-    return NULL;
-}
 
 int scenario_resolve(const char *list, const struct phase_def **out, size_t max)
 {
@@ -66,4 +31,31 @@ int scenario_resolve(const char *list, const struct phase_def **out, size_t max)
     if (n == 0)
         return error("no phases given");
     return (int)n;
+}
+
+int scenario_repeat(const struct phase_def **ph, size_t n, size_t max, const char *name,
+                    unsigned times)
+{
+    if (times == 0)
+        return error("%s: cannot be repeated 0 times", name);
+    const struct phase_def *out[SCENARIO_MAX_PHASES * 4];
+    size_t m = 0;
+    for (size_t i = 0; i < n;) {
+        if (strcmp(ph[i]->name, name)) {
+            if (m == max || m == sizeof out / sizeof *out)
+                return error("too many phases (at most %zu)", max);
+            out[m++] = ph[i++];
+            continue;
+        }
+        const struct phase_def *p = ph[i];
+        while (i < n && !strcmp(ph[i]->name, name))
+            i++;
+        for (unsigned k = 0; k < times; k++) {
+            if (m == max || m == sizeof out / sizeof *out)
+                return error("%u %s phases: too many phases (at most %zu)", times, name, max);
+            out[m++] = p;
+        }
+    }
+    memcpy(ph, out, m * sizeof *ph);
+    return (int)m;
 }

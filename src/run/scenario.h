@@ -1,4 +1,7 @@
-/* scenario.h — built-in scenarios: named, ordered lists of phases. */
+/* scenario.h — phase lists: resolving "extract,sync,..." into phases, and the rule that
+ * repeats a phase (--fsync-rounds). The scenarios themselves are the job files shipped in
+ * jobs/ (run/job_builtin.h): `fsbench run basic` runs jobs/basic.ini.
+ */
 #ifndef FSBENCH_SCENARIO_H
 #define FSBENCH_SCENARIO_H
 
@@ -8,18 +11,15 @@
 
 #define SCENARIO_MAX_PHASES 32
 
-struct scenario {
-    const char *name;
-    const char *desc;
-    const char *phases;     /* comma-separated phase names, in order */
-};
-
-/* The registry, ending with {NULL}. */
-extern const struct scenario scenario_table[];
-const struct scenario *scenario_find(const char *name);
-
 /* Resolves a comma-separated list of phase names into out[] (at most max).
  * Returns the count, or -1 after error() naming the unknown phase. */
 int scenario_resolve(const char *list, const struct phase_def **out, size_t max);
+
+/* Makes every run of consecutive phases named name in ph[0..n) exactly times long (so
+ * "extract,sync,fsyncstorm,fsyncstorm,delete" with 3 has three fsyncstorms); other phases
+ * keep their order. ph has room for max. Returns the new count (n if name is absent), or
+ * -1 after error() when the list would pass max or times is 0. */
+int scenario_repeat(const struct phase_def **ph, size_t n, size_t max, const char *name,
+                    unsigned times);
 
 #endif

@@ -12,8 +12,10 @@ need_cmd mkfs.ext4
 . "$(dirname "$0")/../lib/target.sh"
 
 SMALL=(--tree tiny --scale 0.1 --runs 1 --image 256M --no-save)
-run_fsbench run testdisk --fs ext4 --mount-opts defaults --mount-opts sync \
-    --mount-opts data=journal "${SMALL[@]}" --json "$SCRATCH/cli.json"
+# testdisk's phases as a plain command line (fsbench run testdisk runs jobs/testdisk.ini)
+run_fsbench run --phases mount,extract,sync,umount,mount,delete,sync,umount --fs ext4 \
+    --mount-opts defaults --mount-opts sync --mount-opts data=journal "${SMALL[@]}" \
+    --json "$SCRATCH/cli.json"
 is "$RC" 0 "the command line: exit 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 run_fsbench run seed-000-dirpref "${SMALL[@]}" --json "$SCRATCH/job.json"

@@ -3,7 +3,7 @@
  * it key by key (every value of a repeated key), the command line's options leave the
  * file's out, ${} expansion, includes and their cycles, every error is one FILE:LINE line
  * with a near miss named, the expanded text re-parses to itself (same hash), SHA-256 test
- * vectors, and every shipped job parses and mirrors its built-in scenario's phases.
+ * vectors, every shipped job parses, and the scenarios' jobs hold what their code used to.
  */
 #include "testutil.h"
 
@@ -294,7 +294,7 @@ static void test_phase_params_are_options(void **state)
     assert_true(n >= 5);
 }
 
-/* Every shipped job parses; every built-in scenario has one with the same phases. */
+/* Every shipped job parses, is found by name and has a description. */
 static void test_builtin_jobs(void **state)
 {
     size_t n = 0;
@@ -307,26 +307,74 @@ static void test_builtin_jobs(void **state)
         job_free(&jf);
     }
     assert_true(n >= 12);
-    for (const struct scenario *s = scenario_table; s->name; s++) {
-        const struct job_builtin *b = job_builtin_find(s->name);
-        if (!b)
-            fail_msg("scenario %s has no jobs/%s.ini", s->name, s->name);
-        struct job_file jf;
-        assert_int_equal(parse(b->path, b->text, &jf), 0);
-        char a[1024], want[1024];
-        args_of(&jf, 0, NULL, a, sizeof a);
-        snprintf(want, sizeof want, "--phases=%s", s->phases);
-        if (!strstr(a, want))
-            fail_msg("jobs/%s.ini: '%s' lacks '%s'", s->name, a, want);
-        if (!strcmp(s->name, "compilebench")) {
-            snprintf(want, sizeof want, "--scale=%g", WL_CB_KERNEL_SCALE);
-            assert_non_null(strstr(a, "--tree=kernel"));
-            assert_non_null(strstr(a, want));
-        }
-        job_free(&jf);
-    }
     assert_non_null(job_builtin_find("seed-000-dirpref.ini"));
     assert_null(job_builtin_find("nope"));
+}
+
+/* The phases a scenario's job runs ("--phases=..." in its arguments), resolved; and its
+ * arguments in args. */
+static int scenario_phases(const char *name, const struct phase_def **ph, char *args,
+                           size_t len)
+{
+    const struct job_builtin *b = job_builtin_find(name);
+    if (!b)
+        fail_msg("scenario %s has no jobs/%s.ini", name, name);
+    struct job_file jf;
+    assert_int_equal(parse(b->path, b->text, &jf), 0);
+    assert_int_equal(job_count(&jf), 1);
+    assert_string_equal(job_name(&jf, 0), name); /* stored as the run set's scenario */
+    args_of(&jf, 0, NULL, args, len);
+    job_free(&jf);
+    const char *p = strstr(args, "--phases=");
+    if (!p)
+        fail_msg("jobs/%s.ini: no phases in '%s'", name, args);
+    char list[512];
+    snprintf(list, sizeof list, "%.*s", (int)strcspn(p + 9, " "), p + 9);
+    return scenario_resolve(list, ph, SCENARIO_MAX_PHASES);
+}
+
+/* The scenarios are job files, and what used to be scenario-specific code is in their keys
+ * or keyed on their phases: compilebench's kernel tree at a quarter scale, cvs's two
+ * fsyncstorms (fsync-rounds), testdisk's mount first (needs a managed target), age's
+ * phase that keeps its tree (--keep-fs ages once). */
+static void test_scenario_jobs(void **state)
+{
+    static const char *const names[] = {"basic", "create",       "metadata", "testdisk",
+                                        "compilebench", "cvs", "createsync", "age"};
+    const struct phase_def *ph[SCENARIO_MAX_PHASES];
+    char a[1024], want[64];
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        assert_true(scenario_phases(names[i], ph, a, sizeof a) > 0);
+
+    assert_int_equal(scenario_phases("basic", ph, a, sizeof a), 9);
+    assert_ptr_equal(ph[0], phase_find("extract"));
+    assert_ptr_equal(ph[8], phase_find("sync"));
+    /* a job without phases runs basic's */
+    const char *def = cmd_run_default_phases();
+    assert_non_null(def);
+    assert_string_equal(def, "extract,sync,dropcaches,walk,statwalk,read,copy,delete,sync");
+
+    assert_int_equal(scenario_phases("compilebench", ph, a, sizeof a), 2);
+    snprintf(want, sizeof want, "--scale=%g", WL_CB_KERNEL_SCALE);
+    assert_non_null(strstr(a, "--tree=kernel"));
+    assert_non_null(strstr(a, want));
+
+    int n = scenario_phases("cvs", ph, a, sizeof a);
+    assert_int_equal(n, 6);
+    assert_ptr_equal(ph[2], phase_find("fsyncstorm"));
+    assert_ptr_equal(ph[3], phase_find("fsyncstorm"));
+    snprintf(want, sizeof want, "--fsync-rounds=%d", WL_DEFAULT_FSYNC_ROUNDS);
+    assert_non_null(strstr(a, want));
+    assert_int_equal(scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 2), n);
+
+    scenario_phases("testdisk", ph, a, sizeof a);
+    assert_true(ph[0]->flags & PHASE_NEEDS_TARGET);
+
+    n = scenario_phases("age", ph, a, sizeof a);
+    bool keeps = false;
+    for (int k = 0; k < n; k++)
+        keeps |= (ph[k]->flags & PHASE_KEEPS_TREE) != 0;
+    assert_true(keeps);
 }
 
 int main(void)
@@ -343,6 +391,7 @@ int main(void)
         cmocka_unit_test(test_value_check_hook),
         cmocka_unit_test(test_phase_params_are_options),
         cmocka_unit_test(test_builtin_jobs),
+        cmocka_unit_test(test_scenario_jobs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

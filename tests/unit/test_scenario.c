@@ -1,6 +1,6 @@
-/* test_scenario.c — unit tests of the scenario and phase registries (scenario.c, phase.c):
- * every built-in is found by name, every built-in phase list resolves to phases in order,
- * and malformed lists are rejected.
+/* test_scenario.c — unit tests of phase lists and the phase registry (scenario.c, phase.c):
+ * lists resolve to phases in order, malformed ones are rejected, and --fsync-rounds' rule
+ * repeats each run of a phase (the scenarios are job files: test_job.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,61 +27,55 @@ static int quiet_off(void **state)
     return 0;
 }
 
-static void test_scenario_find_builtins(void **state)
+/* Names of ph[0..n) joined with commas into buf. */
+static const char *names_of(const struct phase_def **ph, int n, char *buf, size_t len)
 {
-    (void)state;
-    size_t n = 0;
-    for (const struct scenario *s = scenario_table; s->name; s++, n++) {
-        assert_ptr_equal(scenario_find(s->name), s);
-        assert_non_null(s->desc);
-        assert_non_null(s->phases);
-        assert_true(s->desc[0] != '\0');
+    buf[0] = '\0';
+    for (int i = 0; i < n; i++) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", i ? "," : "", ph[i]->name);
     }
-    assert_true(n >= 4);
-    static const char *const named[] = {"basic", "create", "metadata", "testdisk"};
-    for (size_t i = 0; i < sizeof named / sizeof *named; i++) {
-        const struct scenario *s = scenario_find(named[i]);
-        assert_non_null(s);
-        assert_string_equal(s->name, named[i]);
-    }
-    assert_null(scenario_find("nope"));
-    assert_null(scenario_find(""));
-    assert_null(scenario_find("Basic"));
+    return buf;
 }
 
-/* Names in the table are unique. */
-static void test_scenario_names_unique(void **state)
+/* --fsync-rounds' rule: every run of consecutive fsyncstorm phases becomes N long. */
+static void test_repeat_runs(void **state)
 {
     (void)state;
-    for (const struct scenario *a = scenario_table; a->name; a++)
-        for (const struct scenario *b = a + 1; b->name; b++)
-            assert_true(strcmp(a->name, b->name) != 0);
+    const struct phase_def *ph[SCENARIO_MAX_PHASES];
+    char buf[512];
+    int n = scenario_resolve("extract,sync,fsyncstorm,fsyncstorm,delete,sync", ph,
+                             SCENARIO_MAX_PHASES);
+    assert_int_equal(n, 6);
+    n = scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 3);
+    assert_string_equal(names_of(ph, n, buf, sizeof buf),
+                        "extract,sync,fsyncstorm,fsyncstorm,fsyncstorm,delete,sync");
+    n = scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 1);
+    assert_string_equal(names_of(ph, n, buf, sizeof buf), "extract,sync,fsyncstorm,delete,sync");
+    /* two separate runs: each becomes N */
+    n = scenario_resolve("fsyncstorm,sync,fsyncstorm,fsyncstorm,fsyncstorm", ph,
+                         SCENARIO_MAX_PHASES);
+    n = scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 2);
+    assert_string_equal(names_of(ph, n, buf, sizeof buf),
+                        "fsyncstorm,fsyncstorm,sync,fsyncstorm,fsyncstorm");
+    /* absent: unchanged */
+    n = scenario_resolve("extract,delete", ph, SCENARIO_MAX_PHASES);
+    assert_int_equal(scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 5), 2);
+    assert_string_equal(names_of(ph, 2, buf, sizeof buf), "extract,delete");
 }
 
-/* Every built-in list resolves, in order, one phase per comma-separated name. */
-static void test_builtin_phase_lists_resolve(void **state)
+static void test_repeat_limits(void **state)
 {
     (void)state;
-    for (const struct scenario *s = scenario_table; s->name; s++) {
-        const struct phase_def *out[SCENARIO_MAX_PHASES];
-        int n = scenario_resolve(s->phases, out, SCENARIO_MAX_PHASES);
-        if (n <= 0)
-            fail_msg("scenario %s: phases '%s' do not resolve", s->name, s->phases);
-        char copy[512];
-        snprintf(copy, sizeof copy, "%s", s->phases);
-        int i = 0;
-        for (char *save, *tok = strtok_r(copy, ",", &save); tok;
-             tok = strtok_r(NULL, ",", &save), i++) {
-            assert_true(i < n);
-            assert_string_equal(out[i]->name, tok);
-            assert_ptr_equal(out[i], phase_find(tok));
-        }
-        assert_int_equal(i, n);
-    }
-    const struct phase_def *out[SCENARIO_MAX_PHASES];
-    assert_int_equal(scenario_resolve(scenario_find("basic")->phases, out, SCENARIO_MAX_PHASES), 9);
-    assert_string_equal(out[0]->name, "extract");
-    assert_string_equal(out[8]->name, "sync");
+    const struct phase_def *ph[SCENARIO_MAX_PHASES];
+    int n = scenario_resolve("extract,fsyncstorm,delete", ph, SCENARIO_MAX_PHASES);
+    assert_int_equal(scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 0), -1);
+    /* exactly max fits; one more does not */
+    assert_int_equal(scenario_repeat(ph, (size_t)n, 5, "fsyncstorm", 3), 5);
+    n = scenario_resolve("extract,fsyncstorm,delete", ph, SCENARIO_MAX_PHASES);
+    assert_int_equal(scenario_repeat(ph, (size_t)n, 5, "fsyncstorm", 4), -1);
+    assert_int_equal(scenario_repeat(ph, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm", 100),
+                     -1);
 }
 
 static void test_resolve_order_and_count(void **state)
@@ -157,9 +151,8 @@ static void test_phase_find_table(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_scenario_find_builtins),
-        cmocka_unit_test(test_scenario_names_unique),
-        cmocka_unit_test(test_builtin_phase_lists_resolve),
+        cmocka_unit_test(test_repeat_runs),
+        cmocka_unit_test(test_repeat_limits),
         cmocka_unit_test(test_resolve_order_and_count),
         cmocka_unit_test(test_resolve_rejects),
         cmocka_unit_test(test_resolve_rejects_trailing_comma),
