@@ -32,31 +32,47 @@ struct stream {
 
 static _Thread_local struct stream streams[OS_DIRENT_STREAMS];
 static _Thread_local unsigned long clock_now;
+static _Thread_local unsigned nstreams; /* open streams: release is free while 0 */
 
 static void stream_end(struct stream *s)
 {
-    if (s->dir)
+    if (s->dir) {
         closedir(s->dir);
+        nstreams--;
+    }
     memset(s, 0, sizeof *s);
 }
 
+/* The stream of dirfd: found by fd number alone (callers release an fd before closing it,
+ * so a number is not reused under a live stream), or a new one, checked by device and
+ * inode against a stale entry of the same number that nobody released. */
 static struct stream *stream_for(int dirfd)
 {
-    struct stat st;
-    if (fstat(dirfd, &st) < 0)
-        return NULL;
-    struct stream *free_slot = NULL, *oldest = &streams[0];
-    for (size_t i = 0; i < OS_DIRENT_STREAMS; i++) {
+    struct stream *free_slot = NULL, *oldest = &streams[0], *same_fd = NULL;
+    for (size_t i = 0; i < OS_DIRENT_STREAMS && (nstreams || !free_slot); i++) {
         struct stream *s = &streams[i];
         if (!s->dir) {
             if (!free_slot)
                 free_slot = s;
             continue;
         }
-        if (s->fd == dirfd && s->dev == st.st_dev && s->ino == st.st_ino)
-            return s;
+        if (s->fd == dirfd) {
+            same_fd = s;
+            break;
+        }
         if (s->age < oldest->age)
             oldest = s;
+    }
+    if (same_fd && same_fd->age == clock_now)
+        return same_fd; /* the same walker calling again at once: no question */
+    struct stat st;
+    if (fstat(dirfd, &st) < 0)
+        return NULL;
+    if (same_fd && same_fd->dev == st.st_dev && same_fd->ino == st.st_ino)
+        return same_fd;
+    if (same_fd) {
+        stream_end(same_fd); /* a stale stream of a closed fd that reused this number */
+        free_slot = same_fd;
     }
     struct stream *s = free_slot ? free_slot : oldest;
     stream_end(s);
@@ -70,6 +86,7 @@ static struct stream *stream_for(int dirfd)
         errno = e;
         return NULL;
     }
+    nstreams++;
     s->fd = dirfd;
     s->dev = st.st_dev;
     s->ino = st.st_ino;
@@ -140,6 +157,8 @@ long os_getdents(int dirfd, void *buf, size_t len)
 
 void os_dirent_release(int dirfd)
 {
+    if (!nstreams)
+        return;
     for (size_t i = 0; i < OS_DIRENT_STREAMS; i++)
         if (streams[i].dir && streams[i].fd == dirfd)
             stream_end(&streams[i]);
