@@ -4,8 +4,8 @@
 #                     directory and print the results table
 #   ./setup.sh test   install what is missing, then build with gcc and clang (-Werror) and pass
 #                     the whole test suite, also under AddressSanitizer and UBSan; the
-#                     POSIX-only build must build and pass its unit tests; then fuzz every
-#                     parser of outside input for a fixed time
+#                     POSIX-only build must build and pass its unit tests, and every parser
+#                     of outside input is fuzzed for a fixed time
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -46,12 +46,13 @@ test)
     # plain POSIX calls only (where a BSD port starts): must build, unit tests must pass
     make -j"$jobs" POSIX_ONLY=1
     make unit POSIX_ONLY=1
-    # AddressSanitizer + UndefinedBehaviorSanitizer: full suite
+    # libFuzzer: every parser of outside input, 20 s each from the seed corpus
+    make fuzz FUZZ_SECONDS=20
+    # AddressSanitizer + UndefinedBehaviorSanitizer: full suite (last, so the run ends with
+    # prove's summary line)
     make -j"$jobs" SAN=1
     ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
         make check SAN=1
-    # libFuzzer: every parser of outside input, 20 s each from the seed corpus
-    make fuzz FUZZ_SECONDS=20
     ;;
 *)
     echo "usage: $0 run|test" >&2
