@@ -107,6 +107,40 @@ void resjson_child_path(char *buf, size_t len, const struct resjson_rctx *c, con
         buf[len - 1] = '\0';
 }
 
+int resjson_read_objects(const struct resjson_rctx *c, const json_t *o, const char *key,
+                         size_t elem_size, void **out, size_t *n,
+                         int (*each)(const struct resjson_rctx *sub, const json_t *e, void *elem))
+{
+    *out = NULL;
+    *n = 0;
+    const json_t *a = json_object_get(o, key);
+    if (!a || json_is_null(a))
+        return 0;
+    if (!json_is_array(a))
+        return resjson_fail(c, key, "expected an array");
+    size_t len = json_array_size(a);
+    if (len == 0)
+        return 0;
+    char *v = calloc(len, elem_size);
+    if (!v)
+        return error("out of memory");
+    *out = v;
+    *n = len;
+    char path[RESJSON_PATH_MAX];
+    for (size_t i = 0; i < len; i++) {
+        const json_t *e = json_array_get(a, i);
+        char idx[96];
+        snprintf(idx, sizeof idx, "%s[%zu]", key, i);
+        if (!json_is_object(e))
+            return resjson_fail(c, idx, "expected an object");
+        resjson_child_path(path, sizeof path, c, idx);
+        struct resjson_rctx sub = {c->file, path};
+        if (each(&sub, e, v + i * elem_size) < 0)
+            return -1;
+    }
+    return 0;
+}
+
 /* v as an unsigned 64-bit integer: a non-negative integer or a decimal string. */
 int resjson_u64_value(const struct resjson_rctx *c, const char *key, const json_t *v, uint64_t *out)
 {

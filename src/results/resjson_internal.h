@@ -44,6 +44,13 @@ int resjson_fail(const struct resjson_rctx *c, const char *key, const char *fmt,
     __attribute__((format(printf, 3, 4)));
 /* Path of a child object ("runs[2]", "runs[2].phases"), for nested readers. */
 void resjson_child_path(char *buf, size_t len, const struct resjson_rctx *c, const char *key);
+/* Reads o's member `key`, an array of objects, into a new calloc'd array of elem_size-byte
+ * elements (*out, *n): each(sub, object, element) fills one, sub naming it ("key[i]") for
+ * messages. Absent, null or empty: *out NULL, *n 0. 0, or -1 after an error naming the
+ * place (a partly filled array stays in *out for the caller to free). */
+int resjson_read_objects(const struct resjson_rctx *c, const json_t *o, const char *key,
+                         size_t elem_size, void **out, size_t *n,
+                         int (*each)(const struct resjson_rctx *sub, const json_t *e, void *elem));
 /* v as an unsigned 64-bit integer: a non-negative integer or a decimal string. */
 int resjson_u64_value(const struct resjson_rctx *c, const char *key, const json_t *v,
                       uint64_t *out);

@@ -189,49 +189,38 @@ json_t *resjson_from_phase(const struct phase_result *pr)
     return resjson_done(o, bad);
 }
 
+/* One element of "stalls" (resjson_read_objects' callback). */
+static int read_stall(const struct resjson_rctx *sub, const json_t *so, void *elem)
+{
+    struct stall *st = elem;
+    if (resjson_get_double(sub, so, "start_s", &st->start_s) < 0 ||
+        resjson_get_double(sub, so, "length_s", &st->length_s) < 0 ||
+        resjson_get_u64(sub, so, "ops", &st->ops) < 0)
+        return -1;
+    const json_t *d;
+    if (resjson_get_object(sub, so, "device", &d) < 0)
+        return -1;
+    if (!d)
+        return 0;
+    char path[RESJSON_PATH_MAX];
+    resjson_child_path(path, sizeof path, sub, "device");
+    struct resjson_rctx dsub = {sub->file, path};
+    if (resjson_get_u64(&dsub, d, "sectors_read", &st->dev_rd_sectors) < 0 ||
+        resjson_get_u64(&dsub, d, "sectors_written", &st->dev_wr_sectors) < 0 ||
+        resjson_get_u64(&dsub, d, "busy_ms", &st->dev_busy_ms) < 0 ||
+        resjson_get_u64(&dsub, d, "in_flight_max", &st->dev_inflight_max) < 0)
+        return -1;
+    return 0;
+}
+
 /* Reads the "stalls" array; absent (files written before stalls were listed) is none. */
 static int read_stalls(const struct resjson_rctx *c, const json_t *o, struct phase_result *pr)
 {
-    const json_t *a = json_object_get(o, "stalls");
-    if (!a || json_is_null(a))
-        return 0;
-    if (!json_is_array(a))
-        return resjson_fail(c, "stalls", "expected an array");
-    size_t n = json_array_size(a);
-    if (n == 0)
-        return 0;
-    pr->stalls = calloc(n, sizeof *pr->stalls);
-    if (!pr->stalls)
-        return error("out of memory");
-    pr->nstalls = n;
-    char path[RESJSON_PATH_MAX];
-    for (size_t i = 0; i < n; i++) {
-        const json_t *so = json_array_get(a, i);
-        char idx[32];
-        snprintf(idx, sizeof idx, "stalls[%zu]", i);
-        if (!json_is_object(so))
-            return resjson_fail(c, idx, "expected an object");
-        resjson_child_path(path, sizeof path, c, idx);
-        struct resjson_rctx sub = {c->file, path};
-        struct stall *st = &pr->stalls[i];
-        if (resjson_get_double(&sub, so, "start_s", &st->start_s) < 0 ||
-            resjson_get_double(&sub, so, "length_s", &st->length_s) < 0 ||
-            resjson_get_u64(&sub, so, "ops", &st->ops) < 0)
-            return -1;
-        const json_t *d;
-        if (resjson_get_object(&sub, so, "device", &d) < 0)
-            return -1;
-        if (d) {
-            resjson_child_path(path, sizeof path, &sub, "device");
-            struct resjson_rctx dsub = {c->file, path};
-            if (resjson_get_u64(&dsub, d, "sectors_read", &st->dev_rd_sectors) < 0 ||
-                resjson_get_u64(&dsub, d, "sectors_written", &st->dev_wr_sectors) < 0 ||
-                resjson_get_u64(&dsub, d, "busy_ms", &st->dev_busy_ms) < 0 ||
-                resjson_get_u64(&dsub, d, "in_flight_max", &st->dev_inflight_max) < 0)
-                return -1;
-        }
-    }
-    return 0;
+    void *v;
+    int rc = resjson_read_objects(c, o, "stalls", sizeof *pr->stalls, &v, &pr->nstalls,
+                                  read_stall);
+    pr->stalls = v;
+    return rc;
 }
 
 static int read_lat(const struct resjson_rctx *c, const json_t *o, struct lat_summary *l)

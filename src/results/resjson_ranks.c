@@ -78,43 +78,31 @@ int resjson_put_phase_ranks(json_t *o, const struct phase_result *pr)
     return bad;
 }
 
+/* One element of a phase's "ranks" (resjson_read_objects' callback). */
+static int read_rank(const struct resjson_rctx *sub, const json_t *e, void *elem)
+{
+    struct rank_result *r = elem;
+    char st[16] = "ok";
+    if (resjson_get_double(sub, e, "wall_s", &r->wall_s) < 0 ||
+        resjson_get_u64(sub, e, "ops_total", &r->ops_total) < 0 ||
+        resjson_get_u64(sub, e, "bytes", &r->bytes) < 0 ||
+        resjson_get_u64(sub, e, "entries", &r->entries) < 0 ||
+        RESJSON_GET_STR(sub, e, "status", st) < 0)
+        return -1;
+    r->status = PHASE_FAILED;
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(st, status_names[k]))
+            r->status = (enum phase_status)k;
+    return 0;
+}
+
 int resjson_read_phase_ranks(const struct resjson_rctx *c, const json_t *o,
                              struct phase_result *pr)
 {
     if (resjson_get_bool(c, o, "stonewalled", &pr->stonewalled) < 0)
         return -1;
-    const json_t *a = json_object_get(o, "ranks");
-    if (!a || json_is_null(a))
-        return 0;
-    if (!json_is_array(a))
-        return resjson_fail(c, "ranks", "expected an array");
-    size_t n = json_array_size(a);
-    if (!n)
-        return 0;
-    if (!(pr->ranks = calloc(n, sizeof *pr->ranks)))
-        return error("out of memory");
-    pr->nranks = n;
-    char path[RESJSON_PATH_MAX];
-    for (size_t i = 0; i < n; i++) {
-        const json_t *e = json_array_get(a, i);
-        char key[32];
-        snprintf(key, sizeof key, "ranks[%zu]", i);
-        if (!json_is_object(e))
-            return resjson_fail(c, key, "expected an object");
-        resjson_child_path(path, sizeof path, c, key);
-        struct resjson_rctx sub = {c->file, path};
-        struct rank_result *r = &pr->ranks[i];
-        char st[16] = "ok";
-        if (resjson_get_double(&sub, e, "wall_s", &r->wall_s) < 0 ||
-            resjson_get_u64(&sub, e, "ops_total", &r->ops_total) < 0 ||
-            resjson_get_u64(&sub, e, "bytes", &r->bytes) < 0 ||
-            resjson_get_u64(&sub, e, "entries", &r->entries) < 0 ||
-            RESJSON_GET_STR(&sub, e, "status", st) < 0)
-            return -1;
-        r->status = PHASE_FAILED;
-        for (int k = 0; k < 3; k++)
-            if (!strcmp(st, status_names[k]))
-                r->status = (enum phase_status)k;
-    }
-    return 0;
+    void *v;
+    int rc = resjson_read_objects(c, o, "ranks", sizeof *pr->ranks, &v, &pr->nranks, read_rank);
+    pr->ranks = v;
+    return rc;
 }
