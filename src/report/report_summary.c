@@ -45,6 +45,16 @@ static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
         snprintf(buf, len, "%.2f %s", vs->ratio.ratio, mark(vs));
 }
 
+/* The baseline's cell: its median with the unit. */
+static void baseline_cell(char *buf, size_t len, const struct cmp_phase *ph,
+                          const struct cmp_metric_info *mi)
+{
+    if (ph->s[0].n)
+        snprintf(buf, len, "%.4g %s", ph->s[0].sum.median, mi->unit);
+    else
+        snprintf(buf, len, "-");
+}
+
 static bool sample_hit(const struct cmp_result *r, const struct cmp_phase *ph, size_t g,
                        unsigned flag)
 {
@@ -160,10 +170,26 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         total += 2 + cw[g];
     }
     bool letters = total > SUMMARY_WIDE;
+    /* A column is as wide as its widest cell too (a median such as "0.006358 s"). */
+    int vw[64];
+    for (size_t g = 0; g < ng; g++) {
+        vw[g] = CELL_MIN;
+        for (size_t p = 0; p < r->nphases; p++) {
+            char buf[64];
+            if (g == 0)
+                baseline_cell(buf, sizeof buf, &r->phases[p], mi);
+            else
+                cell(buf, sizeof buf, &r->phases[p], g);
+            if ((int)strlen(buf) > vw[g])
+                vw[g] = (int)strlen(buf);
+        }
+        if (vw[g] > cw[g])
+            cw[g] = vw[g];
+    }
     fprintf(out, "%-*s", pw, "phase");
     for (size_t g = 0; g < ng; g++) {
         if (letters) {
-            cw[g] = CELL_MIN;
+            cw[g] = vw[g];
             fprintf(out, "  %*c", cw[g], (int)('A' + g % 26));
         } else {
             fprintf(out, "  %*s", cw[g], r->groups[g].name);
@@ -174,10 +200,7 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         const struct cmp_phase *ph = &r->phases[p];
         fprintf(out, "%-*s", pw, ph->name);
         char buf[64];
-        if (ph->s[0].n)
-            snprintf(buf, sizeof buf, "%.4g %s", ph->s[0].sum.median, mi->unit);
-        else
-            snprintf(buf, sizeof buf, "-");
+        baseline_cell(buf, sizeof buf, ph, mi);
         fprintf(out, "  %*s", cw[0], buf);
         for (size_t g = 1; g < ng; g++) {
             cell(buf, sizeof buf, ph, g);
