@@ -84,14 +84,14 @@ int outfile_open(struct outfile *o, const char *path, const char *what)
     snprintf(o->tmp, tlen, "%s/.%s.XXXXXX", dir, base);
     int fd = mkstemp(o->tmp);
     if (fd < 0) {
-        int rc = error_errno("%s%scannot create %s", PFX(o), path);
+        int rc = error_errno("%s%scannot write %s", PFX(o), path);
         release(o);
         return rc;
     }
     fcntl(fd, F_SETFD, FD_CLOEXEC);
     o->f = fdopen(fd, "w");
     if (!o->f) {
-        int rc = error_errno("%s%scannot create %s", PFX(o), path);
+        int rc = error_errno("%s%scannot write %s", PFX(o), path);
         close(fd);
         unlink(o->tmp);
         release(o);

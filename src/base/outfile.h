@@ -24,7 +24,7 @@ struct outfile {
     int mode;         /* permission bits of the result */
 };
 
-/* Opens path for writing as above. 0, or -1 after error() ("WHAT: cannot create PATH:
+/* Opens path for writing as above. 0, or -1 after error() ("WHAT: cannot write PATH:
  * ..."); o is then closed. */
 int outfile_open(struct outfile *o, const char *path, const char *what);
 
