@@ -201,8 +201,8 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     if (ta->image && target_parse_size(ta->image, &ta->spec.image_bytes) < 0)
         return error("--image: '%s' is not a size (e.g. 512M, 4G)", ta->image), EXIT_USAGE;
     if (ta->spec.device && !ta->spec.destroy_data && !dry_run)
-        return error("refusing to use %s without --destroy-data: mkfs would destroy its data",
-                     ta->spec.device), EXIT_USAGE;
+        return error("--device %s: refusing to use it without --destroy-data on the command "
+                     "line: mkfs would destroy its data", ta->spec.device), EXIT_USAGE;
     if (geteuid() != 0)
         return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
     snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");

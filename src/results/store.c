@@ -437,6 +437,58 @@ static int check_schema(struct store *s, int v, bool *none)
                  nothers > 4 ? ", ..." : "");
 }
 
+/* Opens s->db on name (a path, or a file: URI with SQLITE_OPEN_URI): 0 or -1 after error. */
+static int connect(struct store *s, const char *name, int flags)
+{
+    if (sqlite3_open_v2(name, &s->db, flags, NULL) != SQLITE_OK) {
+        int rc = s->db ? sqerr(s, "cannot open") : error("%s: cannot open: out of memory", s->path);
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return rc;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    sqlite3_extended_result_codes(s->db, 0);
+    return 0;
+}
+
+/* Reads the schema version of a read-only connection into *v. A WAL database SQLite can
+ * read only with a -shm file beside it, which a reader may not be able to make (a
+ * colleague's results.db in a directory of theirs): when there is no -wal either, no
+ * connection has it open and the file holds every committed run, so it is opened again as
+ * immutable (no locks, no -shm). 0 or -1 after error(). */
+static int readable_as_immutable(struct store *s, int *v)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *v = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+        return 0;
+    }
+    sqlite3_finalize(st);
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", s->path);
+    if ((rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN) || access(wal, F_OK) == 0)
+        return sqerr(s, "cannot read the schema version");
+    /* file:PATH?immutable=1, the path percent-encoded */
+    size_t n = strlen(s->path);
+    char *uri = malloc(3 * n + 32);
+    if (!uri)
+        return error("out of memory");
+    size_t o = (size_t)sprintf(uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)s->path; *p; p++)
+        o += (size_t)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                              (*p >= '0' && *p <= '9') || strchr("/-._~", *p)
+                          ? sprintf(uri + o, "%c", *p)
+                          : sprintf(uri + o, "%%%02X", *p));
+    strcpy(uri + o, "?immutable=1");
+    sqlite3_close(s->db);
+    s->db = NULL;
+    rc = connect(s, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    free(uri);
+    return rc < 0 ? -1 : user_version(s, v);
+}
+
 static struct store *open_db(const char *path, bool read_only)
 {
     char def[4096];
@@ -457,21 +509,18 @@ static struct store *open_db(const char *path, bool read_only)
     }
     s->read_only = read_only;
     int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
-    int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
-    if (rc != SQLITE_OK) {
-        if (s->db)
-            sqerr(s, "cannot open");
-        else
-            error("%s: cannot open: out of memory", path);
+    if (connect(s, path, flags) < 0) {
         store_close(s);
         return NULL;
     }
-    sqlite3_busy_timeout(s->db, 10000);
-    sqlite3_extended_result_codes(s->db, 0);
-
     int v;
     bool none = false;
-    if (user_version(s, &v) < 0 || (v > STORE_SCHEMA_VERSION && too_new(s, v) < 0) ||
+    if (read_only && readable_as_immutable(s, &v) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    if ((!read_only && user_version(s, &v) < 0) ||
+        (v > STORE_SCHEMA_VERSION && too_new(s, v) < 0) ||
         check_schema(s, v, &none) < 0) {
         store_close(s);
         return NULL;
