@@ -122,6 +122,6 @@ int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct 
     free(data);
     free(chartjs);
     if (ferror(out))
-        return error("report: writing the page failed");
+        return error_errno("report: writing the page failed");
     return 0;
 }
