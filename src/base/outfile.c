@@ -68,8 +68,13 @@ int outfile_open(struct outfile *o, const char *path, const char *what)
         }
         return 0;
     }
+    /* a symlink is followed only when it is the caller's own: one planted by someone else
+     * (in /tmp) must not turn the rename into a write where its target lives, past the
+     * kernel's protected_symlinks; replacing the link itself is what is left */
     char real[PATH_MAX];
-    const char *target = exists && realpath(path, real) ? real : path;
+    struct stat lst;
+    bool own_link = lstat(path, &lst) == 0 && S_ISLNK(lst.st_mode) && lst.st_uid == geteuid();
+    const char *target = exists && own_link && realpath(path, real) ? real : path;
     o->mode = exists ? (int)(st.st_mode & 07777) : (int)(0666 & ~current_umask());
     char dir[PATH_MAX];
     const char *base;

@@ -6,7 +6,9 @@
  *
  * "-" is standard output. A path that exists and is not a regular file (/dev/stdout, a
  * FIFO, a terminal, /dev/null) is written in place, never replaced and never removed. A
- * symlink to a regular file is followed: the file it points to is replaced, the link kept.
+ * symlink of the caller's own to a regular file is followed: the file it points to is
+ * replaced, the link kept. Someone else's symlink (planted in /tmp) is not followed: the
+ * rename would write where its target lives, past the kernel's protected_symlinks.
  * A replaced file keeps its permission bits; a new one gets 0666 less the umask.
  */
 #ifndef FSBENCH_OUTFILE_H

@@ -153,6 +153,17 @@ static void test_outfile_replace(void **state)
     t = slurp(at("out.json"));
     assert_string_equal(t, "linked\n");
     free(t);
+    /* someone else's symlink is not followed: the link is replaced, its target kept */
+    if (geteuid() == 0 && lchown(at("out-link.json"), 65534, 65534) == 0) {
+        assert_int_equal(outfile_open(&o, at("out-link.json"), "test"), 0);
+        fputs("mine\n", o.f);
+        assert_int_equal(outfile_commit(&o), 0);
+        assert_int_equal(lstat(at("out-link.json"), &st), 0);
+        assert_true(S_ISREG(st.st_mode));
+        t = slurp(at("out.json"));
+        assert_string_equal(t, "linked\n");
+        free(t);
+    }
 }
 
 static void test_outfile_devices(void **state)
