@@ -84,6 +84,18 @@ run_fsbench show noted --db "$DB"
 ok $(printf '%s' "$OUT" | grep -q $'\e' && echo 1 || echo 0) "show: no raw ESC from a note"
 like "$OUT" 'note in run 1: disk full\\n\\x1b\]0;owned\\x07' "show: the note escaped on its line"
 
+# never a false "out of memory": a directory whose name is not UTF-8 (a Latin-1 path is a
+# valid path), and a label stored before the rules held
+mkdir "$SCRATCH/caf"$'\xe9'
+"$FSBENCH" run "${QUICK[@]}" --dir "$SCRATCH/caf"$'\xe9' --label latin --db "$DB" >/dev/null 2>&1
+run_fsbench report latin -o latin.html --db "$DB"
+is "$RC" 0 "report of a run in a directory named in Latin-1: the page is written"
+ok $(grep -q 'caf\\\\xe9' latin.html && echo 0 || echo 1) "the path shown escaped in the page"
+sqlite3 "$DB" "UPDATE run_sets SET label = 'bad' || X'ff' WHERE label = 'latin'"
+run_fsbench report "bad"$'\xff' -o bad.html --db "$DB"
+is "$RC" 0 "report of a label that is not UTF-8 (an old store): the page is written"
+like "$ERR" "^$" "no 'out of memory'"
+
 # --- the store -------------------------------------------------------------------------------
 sqlite3 foreign.db 'CREATE TABLE people(name TEXT); INSERT INTO people VALUES ("x");'
 run_fsbench import a.json --db foreign.db
