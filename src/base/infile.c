@@ -44,7 +44,8 @@ int infile_open(const char *path, char *why, size_t whylen)
         close(fd);
         snprintf(why, whylen, "%s",
                  !S_ISREG(fst.st_mode) ? "not a regular file (it changed while being opened)"
-                                       : e ? strerror(e) : "changed while being opened");
+                 : e                   ? strerror(e)
+                                       : "changed while being opened");
         errno = EINVAL;
         return -1;
     }
@@ -65,8 +66,7 @@ const char *infile_limit_str(size_t max, char *buf, size_t len)
     return buf;
 }
 
-int infile_read(const char *path, size_t max, char **text, size_t *len, char *why,
-                size_t whylen)
+int infile_read(const char *path, size_t max, char **text, size_t *len, char *why, size_t whylen)
 {
     *text = NULL;
     *len = 0;

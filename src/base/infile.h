@@ -29,8 +29,7 @@ int infile_open(const char *path, char *why, size_t whylen);
  * buffer *text of *len bytes (the file's own NULs kept: callers refuse them with a line
  * number). More than max bytes is refused ("larger than 1 MiB"). 0, or -1 with the reason
  * in why and nothing allocated. */
-int infile_read(const char *path, size_t max, char **text, size_t *len, char *why,
-                size_t whylen);
+int infile_read(const char *path, size_t max, char **text, size_t *len, char *why, size_t whylen);
 
 /* "1 MiB", "256 MiB": a limit for messages. */
 const char *infile_limit_str(size_t max, char *buf, size_t len);

@@ -23,7 +23,7 @@ struct outfile {
     char *path;       /* what is replaced (or written in place) */
     char *tmp;        /* the temporary beside it, NULL when writing in place */
     bool to_stdout;
-    int mode;         /* permission bits of the result */
+    int mode; /* permission bits of the result */
 };
 
 /* Opens path for writing as above. 0, or -1 after error() ("WHAT: cannot write PATH:

@@ -148,19 +148,22 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         fprintf(rep, "\ncompilebench's summary of the last run:\n%s", cbtext);
     if (rep && rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
         if (ra.precise)
-            fprintf(rep, "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
-                   "get there: %s (%.1f%%)\n",
-                   ra.rounds, ro->precision * 100, ra.limiting, ra.half_width * 100);
+            fprintf(rep,
+                    "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
+                    "get there: %s (%.1f%%)\n",
+                    ra.rounds, ro->precision * 100, ra.limiting, ra.half_width * 100);
         else
-            fprintf(rep, "runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
-                   "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
-                   ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
+            fprintf(rep,
+                    "runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
+                    "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
+                    ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
     }
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     if (ss.store) {
         if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
-            fprintf(rep, "saved as '%s' (%zu run%s)\n", rs.label, rs.nruns, rs.nruns == 1 ? "" : "s");
+            fprintf(rep, "saved as '%s' (%zu run%s)\n", rs.label, rs.nruns,
+                    rs.nruns == 1 ? "" : "s");
         store_close(ss.store);
     }
     run_set_free(&rs);

@@ -318,12 +318,13 @@ static bool cl_has(const struct cmdline *cl, const char *name)
 }
 
 /* The JSON file job c->job writes: out->json, or out.JOB.json when the file has several
- * jobs; into c->json. NULL when none or standard output. */
+ * jobs run one after the other (interleaved, they are one run set: one file); into c->json.
+ * NULL when none or standard output. */
 static const char *job_json(struct jctx *c, const struct cli_output *out)
 {
     if (!out->json || !strcmp(out->json, "-"))
         return NULL;
-    if (c->n == 1)
+    if (c->n == 1 || c->jf->interleave)
         return out->json;
     const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
     int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json) : (int)strlen(out->json);
@@ -425,7 +426,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         out->argc = c->user_argc;
         out->argv = c->user_argv;
         /* one JSON file per job: out.json -> out.JOB.json */
-        if (c->n > 1 && job_json(c, out))
+        if (c->n > 1 && job_json(c, out) == c->json)
             out->json = c->json;
         if (c->from_file) {
             out->job_text = c->jf->text;

@@ -16,11 +16,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static char paths[4][128];
     size_t start = 0, nfiles = 0;
     for (size_t i = 0; nfiles < 4; i++) {
-        bool sep = i + 4 <= size && !memcmp(data + i, "%%%\n", 4) && (i == 0 || data[i - 1] == '\n');
+        bool sep =
+            i + 4 <= size && !memcmp(data + i, "%%%\n", 4) && (i == 0 || data[i - 1] == '\n');
         if (i < size && !sep)
             continue;
-        snprintf(paths[nfiles], sizeof paths[0], "%s", fuzz_file(names[nfiles], data + start,
-                                                                 i - start));
+        snprintf(paths[nfiles], sizeof paths[0], "%s",
+                 fuzz_file(names[nfiles], data + start, i - start));
         nfiles++;
         if (i >= size)
             break;

@@ -60,18 +60,22 @@ static void test_infile_kinds(void **state)
     assert_int_equal(infile_read(at("link.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why), 0);
     free(text);
     assert_int_equal(symlink("/dev/zero", at("zero.ini")), 0);
-    assert_int_equal(infile_read(at("zero.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why), -1);
+    assert_int_equal(infile_read(at("zero.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why),
+                     -1);
     assert_string_equal(why, "not a regular file (a character device)");
     assert_null(text);
-    assert_int_equal(infile_read("/dev/urandom", INFILE_TEXT_MAX, &text, &len, why, sizeof why), -1);
+    assert_int_equal(infile_read("/dev/urandom", INFILE_TEXT_MAX, &text, &len, why, sizeof why),
+                     -1);
     assert_string_equal(why, "not a regular file (a character device)");
     /* a FIFO is refused at once, not waited on */
     assert_int_equal(mkfifo(at("fifo.ini"), 0600), 0);
-    assert_int_equal(infile_read(at("fifo.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why), -1);
+    assert_int_equal(infile_read(at("fifo.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why),
+                     -1);
     assert_string_equal(why, "not a regular file (a FIFO)");
     assert_int_equal(infile_read(dir, INFILE_TEXT_MAX, &text, &len, why, sizeof why), -1);
     assert_string_equal(why, "not a regular file (a directory)");
-    assert_int_equal(infile_read(at("none.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why), -1);
+    assert_int_equal(infile_read(at("none.ini"), INFILE_TEXT_MAX, &text, &len, why, sizeof why),
+                     -1);
     assert_string_equal(why, strerror(ENOENT));
     assert_int_equal(infile_open(at("fifo.ini"), why, sizeof why), -1);
     int fd = infile_open(at("job.ini"), why, sizeof why);

@@ -353,8 +353,9 @@ static void test_paths_and_files(void **state)
         snprintf(a + strlen(a), sizeof a - strlen(a), "%s ", ja[i].arg);
     job_args_free(ja, n);
     char want[2048];
-    snprintf(want, sizeof want, "--dir=%s/work --db=%s/r.db --json=%s/sub/out.json --tree=%s/shape.ini ",
-             dir, dir, dir, dir);
+    snprintf(want, sizeof want,
+             "--dir=%s/work --db=%s/r.db --json=%s/sub/out.json --tree=%s/shape.ini ", dir, dir,
+             dir, dir);
     assert_string_equal(a, want);
     n = job_args(&jf, 1, &run_keys, NULL, &ja);
     a[0] = '\0';

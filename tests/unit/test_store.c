@@ -473,7 +473,8 @@ static void test_untrusted_paths(void **state)
     assert_null(store_open(path));
     assert_null(store_open_read(path));
     err_capture_end();
-    assert_non_null(strstr(msg, ": not a regular file: the results database must be a regular file"));
+    assert_non_null(
+        strstr(msg, ": not a regular file: the results database must be a regular file"));
     snprintf(side, sizeof side, "%s-journal", path);
     assert_int_equal(access(side, F_OK), -1); /* nothing made beside it */
     unlink(path);

@@ -21,8 +21,7 @@ static void test_check(void **state)
     assert_int_equal(text_check("plain ascii", 11, 0, NULL), 0);
     const char *u = "caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x98\x80";
     assert_int_equal(text_check(u, strlen(u), 0, NULL), 0);
-    assert_int_equal(text_check("a\nb\r\nc\td", 8, TEXT_ALLOW_NEWLINE | TEXT_ALLOW_TAB, NULL),
-                     0);
+    assert_int_equal(text_check("a\nb\r\nc\td", 8, TEXT_ALLOW_NEWLINE | TEXT_ALLOW_TAB, NULL), 0);
     flaw("a\nb", 0, 1, "a line break");
     flaw("a\rb", TEXT_ALLOW_NEWLINE, 1, "a line break"); /* a lone CR rewrites a line */
     flaw("a\tb", TEXT_ALLOW_NEWLINE, 1, "a control character (0x09)");
@@ -34,7 +33,9 @@ static void test_check(void **state)
     flaw("\xed\xa0\x80", 0, 0, "not UTF-8");     /* surrogate */
     flaw("\xf4\x90\x80\x80", 0, 0, "not UTF-8"); /* above U+10FFFF */
     flaw("\xe2\x82", 0, 0, "not UTF-8");         /* cut short */
-    flaw("abc\xe2\x80\xae" "cba", 0, 3, "a bidirectional-text control (U+202E)");
+    flaw("abc\xe2\x80\xae"
+         "cba",
+         0, 3, "a bidirectional-text control (U+202E)");
     flaw("\xe2\x81\xa6", 0, 0, "(U+2066)");
     struct text_flaw f;
     assert_int_equal(text_check("a\0b", 3, TEXT_ALLOW_NEWLINE, &f), -1);
@@ -57,7 +58,10 @@ static void test_names(void **state)
     assert_string_equal(why, "holds a line break");
     assert_int_equal(text_check_name("a\tb", why, sizeof why), -1);
     assert_int_equal(text_check_name("\xff", why, sizeof why), -1);
-    assert_int_equal(text_check_name("\xe2\x80\xae" "x", why, sizeof why), -1);
+    assert_int_equal(text_check_name("\xe2\x80\xae"
+                                     "x",
+                                     why, sizeof why),
+                     -1);
 }
 
 static void test_escape(void **state)
