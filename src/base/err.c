@@ -1,9 +1,14 @@
-/* err.c — error and warning messages on stderr, one line each (see err.h). */
+/* err.c — error and warning messages on stderr, one line each (see err.h). A message may
+ * quote what came from outside (a job file's value, a label, an archive's entry name): its
+ * control characters are escaped here (base/text.h), so every message stays one line and
+ * sends a terminal nothing but text. */
 #include "base/err.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "base/text.h"
 
 static int quiet;
 static char *capture_buf;
@@ -52,8 +57,9 @@ void err_set_quiet(int q)
 
 static void vreport(const char *prefix, int errnum, const char *fmt, va_list ap)
 {
-    char msg[1024];
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    char raw[1024], msg[2048];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    text_escape(msg, sizeof msg, raw);
     if (capture_buf) {
         if (errnum)
             snprintf(capture_buf, capture_len, "%s%s: %s", prefix, msg, strerror(errnum));

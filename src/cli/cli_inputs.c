@@ -1,5 +1,6 @@
 /* cli_inputs.c — the run sets a command reads (compare, report): labels from the results
- * store or JSON files (see cli_inputs.h). */
+ * store, opened read-only, or JSON files (see cli_inputs.h). A *.json argument that exists
+ * but is not a regular file (a FIFO, a device) is refused, not taken for a label. */
 #include "cli/cli_inputs.h"
 
 #include <stdbool.h>
@@ -13,11 +14,13 @@
 #include "results/resjson.h"
 #include "results/store.h"
 
+/* Whether arg names a JSON file (a *.json that exists: resjson_read_file() checks that it
+ * is a regular file). */
 static bool is_json_file(const char *arg)
 {
     size_t l = strlen(arg);
     struct stat st;
-    return l > 5 && strcmp(arg + l - 5, ".json") == 0 && stat(arg, &st) == 0 && S_ISREG(st.st_mode);
+    return l > 5 && strcmp(arg + l - 5, ".json") == 0 && stat(arg, &st) == 0;
 }
 
 int cli_load_inputs(const char *cmd, char **args, size_t n, const char *db, struct run_set *sets)
@@ -46,7 +49,7 @@ int cli_load_inputs(const char *cmd, char **args, size_t n, const char *db, stru
                 status = EXIT_USAGE;
                 break;
             }
-            st = store_open(dbpath);
+            st = store_open_read(dbpath);
             if (!st) {
                 status = EXIT_RUN_FAILED;
                 break;

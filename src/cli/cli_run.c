@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/text.h"
 #include "phase/phase.h"
 #include "results/resjson.h"
 #include "results/store.h"
@@ -75,8 +76,11 @@ static void join_argv(char *buf, size_t len, int argc, char **argv)
 
 int cli_check_label(const char *label)
 {
+    char why[128];
     if (label && (!*label || strlen(label) >= RES_NAME_MAX))
         return error("--label: must be 1 to %d characters", RES_NAME_MAX - 1), EXIT_USAGE;
+    if (label && text_check_name(label, why, sizeof why) < 0)
+        return error("--label: '%s' %s: choose another", label, why), EXIT_USAGE;
     return 0;
 }
 
@@ -111,10 +115,20 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
                              "--db FILE or --no-save)"), EXIT_RUN_FAILED;
             db = path;
         }
+        if (out->json && store_check_output(db, out->json, "--json") < 0)
+            return EXIT_USAGE;
         ss.store = store_open(db);
         if (!ss.store)
             return EXIT_RUN_FAILED;
     }
+    /* what a destroyed device held cannot come back: say which one, before it goes */
+    if (ro->tspec && ro->tspec->device)
+        inform("mkfs will overwrite %s: everything on it is lost (--destroy-data given on the "
+               "command line)", ro->tspec->device);
+    /* with --json - the JSON alone goes to standard output: the table to stderr (or, with
+     * --quiet, nowhere), so `fsbench run --json - | jq` works */
+    bool json_stdout = out->json && !strcmp(out->json, "-");
+    FILE *rep = json_stdout ? (out->quiet ? NULL : stderr) : stdout;
     ro->set_ready = on_set_ready;
     ro->run_done = on_run_done;
     ro->arg = &ss;
@@ -122,31 +136,34 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     install_signals();
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
-    if (rs.nruns > 0)
-        report_run_set(stdout, &rs, out->format);
+    if (rs.nruns > 0 && rep)
+        report_run_set(rep, &rs, out->format);
     struct cb_summary cb;
     char cbtext[4096];
     bool cb_ran = false;
     for (size_t i = 0; i < ro->nphases; i++)
         cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
-    if (cb_ran && compilebench_last(&cb) == 0 &&
+    if (rep && cb_ran && compilebench_last(&cb) == 0 &&
         compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
-        printf("\ncompilebench's summary of the last run:\n%s", cbtext);
-    if (rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
+        fprintf(rep, "\ncompilebench's summary of the last run:\n%s", cbtext);
+    if (rep && rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
         if (ra.precise)
-            printf("runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
-                   "get there: %s (%.1f%%)\n",
-                   ra.rounds, ro->precision * 100, ra.limiting, ra.half_width * 100);
+            fprintf(rep,
+                    "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
+                    "get there: %s (%.1f%%)\n",
+                    ra.rounds, ro->precision * 100, ra.limiting, ra.half_width * 100);
         else
-            printf("runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
-                   "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
-                   ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
+            fprintf(rep,
+                    "runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
+                    "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
+                    ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
     }
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     if (ss.store) {
-        if (rs.nruns > 0 && out->format == REPORT_TABLE)
-            printf("saved as '%s' (%zu run%s)\n", rs.label, rs.nruns, rs.nruns == 1 ? "" : "s");
+        if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
+            fprintf(rep, "saved as '%s' (%zu run%s)\n", rs.label, rs.nruns,
+                    rs.nruns == 1 ? "" : "s");
         store_close(ss.store);
     }
     run_set_free(&rs);

@@ -15,7 +15,9 @@ struct cli_output {
     const char *scenario;       /* stored as the set's scenario */
     const char *db;             /* NULL: the default store */
     bool save;
-    const char *json;           /* NULL: none */
+    const char *json;           /* NULL: none; "-": standard output (the table goes to
+                                 * stderr then, or nowhere when quiet) */
+    bool quiet;                 /* -q */
     enum report_format format;
     int argc;                   /* the sub-command's arguments, for the command line */
     char **argv;

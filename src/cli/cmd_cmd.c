@@ -13,6 +13,7 @@
 #include "cli/cli.h"
 #include "cli/cli_run.h"
 #include "base/err.h"
+#include "base/text.h"
 
 #define MAX_CMDS 16
 
@@ -138,10 +139,11 @@ int cmd_cmd(int argc, char **argv)
     for (size_t i = 0; i < ncmds; i++) {
         struct runner_config *rc = &ro.configs[ro.nconfigs++];
         rc->command = cmds[i];
-        snprintf(rc->name, sizeof rc->name, "%s", cmds[i]);
+        /* the command names its configuration, escaped: a name holds no line break */
+        text_escape(rc->name, sizeof rc->name, cmds[i]);
         for (size_t j = 0; j < i; j++)
             if (!strcmp(ro.configs[j].name, rc->name))
-                snprintf(rc->name, sizeof rc->name, "#%zu %.58s", i + 1, cmds[i]);
+                snprintf(rc->name, sizeof rc->name, "#%zu %.58s", i + 1, text_shown(cmds[i]));
     }
     ro.order_seed = seed;
     int n = scenario_resolve("cmd", ro.phases, SCENARIO_MAX_PHASES);

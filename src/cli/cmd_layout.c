@@ -12,6 +12,7 @@
 
 #include "cli/cli.h"
 #include "base/err.h"
+#include "base/outfile.h"
 #include "measure/layout.h"
 
 static void layout_usage(FILE *out)
@@ -100,11 +101,19 @@ static int layout_write_json(const char *path, const char *dir, const struct lay
         "group_source", r->group_source);
     if (!o)
         return error("layout: cannot build the JSON document");
-    int rc = json_dump_file(o, path, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+    struct outfile of;
+    if (outfile_open(&of, path, "layout") < 0) {
+        json_decref(o);
+        return -1;
+    }
+    int rc = json_dumpf(o, of.f, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
     json_decref(o);
-    if (rc < 0)
+    if (rc < 0) {
+        outfile_discard(&of);
         return error("layout: cannot write %s", path);
-    return 0;
+    }
+    fputc('\n', of.f);
+    return outfile_commit(&of);
 }
 
 int cmd_layout(int argc, char **argv)

@@ -6,6 +6,10 @@
  *
  * Exit statuses: 0; 2 for bad options and unknown labels; 1 when the store, a file or the
  * chart library cannot be read or the page cannot be written.
+ *
+ * The page is written to a temporary file beside FILE and renamed over it when whole
+ * (base/outfile.h): a failure removes nothing fsbench did not make, and FILE is never the
+ * results database itself.
  */
 #include <getopt.h>
 #include <stdbool.h>
@@ -14,9 +18,11 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/outfile.h"
 #include "cli/cli.h"
 #include "cli/cli_inputs.h"
 #include "report/html.h"
+#include "results/store.h"
 #include "stats/compare.h"
 
 static const char report_usage[] =
@@ -93,6 +99,8 @@ int cmd_report(int argc, char **argv)
                EXIT_USAGE;
     if (!outpath)
         return error("report: -o FILE.html is needed (- for stdout)"), EXIT_USAGE;
+    if (store_check_output(db, outpath, "report: -o") < 0)
+        return EXIT_USAGE;
     char **args = argv + optind;
     struct run_set *sets;
     struct cmp_input *in;
@@ -112,26 +120,17 @@ int cmd_report(int argc, char **argv)
         else
             have_cmp = true;
     }
-    FILE *out = NULL;
+    struct outfile of;
+    if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
+        status = EXIT_RUN_FAILED;
     if (status == EXIT_OK) {
-        out = strcmp(outpath, "-") ? fopen(outpath, "w") : stdout;
-        if (!out) {
-            error_errno("report: cannot write %s", outpath);
+        if (report_html(of.f, in, n, have_cmp ? &res : NULL, &ho) < 0) {
+            outfile_discard(&of); /* only fsbench's temporary goes: FILE is as it was */
+            status = EXIT_RUN_FAILED;
+        } else if (outfile_commit(&of) < 0) {
             status = EXIT_RUN_FAILED;
         }
     }
-    if (status == EXIT_OK && report_html(out, in, n, have_cmp ? &res : NULL, &ho) < 0)
-        status = EXIT_RUN_FAILED;
-    if (out && out != stdout && fclose(out) != 0 && status == EXIT_OK) {
-        error_errno("report: writing %s", outpath);
-        status = EXIT_RUN_FAILED;
-    }
-    if (out == stdout && fflush(stdout) != 0 && status == EXIT_OK) {
-        error_errno("report: writing the page");
-        status = EXIT_RUN_FAILED;
-    }
-    if (status != EXIT_OK && out && out != stdout)
-        remove(outpath); /* no half-written page left behind */
     cmp_result_free(&res);
     cli_inputs_free(sets, in, n);
     return status;

@@ -13,6 +13,7 @@
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
 #include "base/err.h"
+#include "base/text.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/scenario.h"
@@ -142,7 +143,26 @@ const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", NULL};
 const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
 /* Options that say where the results go, not what runs: not folded into the stored job. */
 const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", "quiet",
-                                          NULL};
+                                          "destroy-data", "force", NULL};
+/* Consent to destroying data: the command line's alone, never a job file's key. */
+const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
+
+bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
+{
+    static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", NULL};
+    *skip = 0;
+    if (!strcmp(key, "tree")) {
+        if (!strncmp(value, "tar:", 4)) {
+            *skip = 4;
+            return true;
+        }
+        return shape_is_path(value) != 0;
+    }
+    for (size_t i = 0; paths[i]; i++)
+        if (!strcmp(key, paths[i]))
+            return strcmp(value, "-") != 0;
+    return false;
+}
 
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8
@@ -160,7 +180,7 @@ struct target_args {
 
 /* Builds the configuration matrix (file systems x mount option sets) and checks the target
  * options. 0, or an exit status after error(). */
-static int setup_targets(struct target_args *ta, struct runner_opts *ro)
+static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dry_run)
 {
     bool managed = ta->image || ta->spec.device;
     if (!managed) {
@@ -180,9 +200,9 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
                      "target itself"), EXIT_USAGE;
     if (ta->image && target_parse_size(ta->image, &ta->spec.image_bytes) < 0)
         return error("--image: '%s' is not a size (e.g. 512M, 4G)", ta->image), EXIT_USAGE;
-    if (ta->spec.device && !ta->spec.destroy_data)
-        return error("refusing to use %s without --destroy-data: mkfs would destroy its data",
-                     ta->spec.device), EXIT_USAGE;
+    if (ta->spec.device && !ta->spec.destroy_data && !dry_run)
+        return error("--device %s: refusing to use it without --destroy-data on the command "
+                     "line: mkfs would destroy its data", ta->spec.device), EXIT_USAGE;
     if (geteuid() != 0)
         return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
     snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");
@@ -202,6 +222,14 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
                      "so interleaved rounds would mkfs it before every run"), EXIT_USAGE;
     if (!ta->nmount)
         ta->mount_opts[ta->nmount++] = "defaults";
+    /* a configuration is named fs:mount-opts, a name others print and type */
+    struct text_flaw fl;
+    for (size_t j = 0; j < ta->nmount; j++)
+        if (text_check(ta->mount_opts[j], strlen(ta->mount_opts[j]), 0, &fl) < 0)
+            return error("--mount-opts: '%s' holds %s", ta->mount_opts[j], fl.what), EXIT_USAGE;
+    for (size_t i = 0; i < ta->nfs; i++)
+        if (text_check(ta->fs[i], strlen(ta->fs[i]), 0, &fl) < 0)
+            return error("--fs: '%s' holds %s", ta->fs[i], fl.what), EXIT_USAGE;
     for (size_t i = 0; i < ta->nfs; i++)
         for (size_t j = 0; j < ta->nmount; j++) {
             if (ro->nconfigs == RUNNER_MAX_CONFIGS)
@@ -460,7 +488,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     int trc = cli_mpi_check(&mo, &ro, ta.image || ta.spec.device, profile);
     if (trc)
         return trc;
-    trc = setup_targets(&ta, &ro);
+    trc = setup_targets(&ta, &ro, hook && hook->dry_run);
     if (trc)
         return trc;
     if (size_arg) {
@@ -478,6 +506,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     struct cli_output out = {
         .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
+        .quiet = quiet,
     };
     if (hook && hook->ready) {
         int h = hook->ready(hook->arg, &ro, &out, profile);

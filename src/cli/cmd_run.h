@@ -17,12 +17,16 @@ extern const struct option cmd_run_options[];  /* ends with {NULL} */
 extern const char *const cmd_run_not_keys[];   /* options that are not job keys */
 extern const char *const cmd_run_repeatable[]; /* options given once per value */
 extern const char *const cmd_run_not_stored[]; /* where results go: not in a stored job */
+extern const char *const cmd_run_cmdline_only[]; /* consent: never a job file's key */
+/* Whether a job key's value is a path (job_keys.is_path): resolved against the job file. */
+bool cmd_run_is_path(const char *key, const char *value, size_t *skip);
 
 /* ready()'s answer to go on with the run; anything else is the exit status. */
 #define RUN_HOOK_GO (-1)
 
 struct run_hook {
     bool options_only; /* stop once the options are parsed: EXIT_OK or EXIT_USAGE */
+    bool dry_run;      /* --dry-run: a device without --destroy-data is shown, not refused */
     /* Called when every option is checked and nothing is touched yet, with what would run
      * and tree_arg (the --tree value: a profile, SHAPE.ini or tar:FILE). It may change out.
      * Returns RUN_HOOK_GO to run, else the exit status to return. */

@@ -9,18 +9,26 @@
  * line's own options, through cmd_run_with() and its hooks: the same parser checks a job
  * key and a command-line option, and an option given on the command line replaces the
  * file's key of the same name (every value of a repeated one).
+ *
+ * A job file is someone else's data: it cannot consent to destroying data (destroy-data
+ * and force are command-line options only, refused as keys), a device it names is shown
+ * by --dry-run and announced by the run, and the outputs it names (json, db) are listed by
+ * --dry-run and never replace an existing file unless the command line says so (--json
+ * there, or --force). Its relative paths are resolved against its own directory.
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
+#include "results/store.h"
 #include "run/job_rounds.h"
 #include "tree/tarsrc.h"
 
@@ -46,6 +54,7 @@ enum mode { MODE_CHECK, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
 
 struct jctx {
     enum mode mode;
+    const struct cmdline *cl;
     const struct job_file *jf;
     bool from_file;
     bool builtin; /* a shipped job run by name: its errors are the command line's */
@@ -299,11 +308,93 @@ static int run_rounds(struct jctx *c)
     return rc;
 }
 
+/* Whether the command line gave option name. */
+static bool cl_has(const struct cmdline *cl, const char *name)
+{
+    for (size_t i = 0; i < cl->nnames; i++)
+        if (!strcmp(cl->names[i], name))
+            return true;
+    return false;
+}
+
+/* The JSON file job c->job writes: out->json, or out.JOB.json when the file has several
+ * jobs run one after the other (interleaved, they are one run set: one file); into c->json.
+ * NULL when none or standard output. */
+static const char *job_json(struct jctx *c, const struct cli_output *out)
+{
+    if (!out->json || !strcmp(out->json, "-"))
+        return NULL;
+    if (c->n == 1 || c->jf->interleave)
+        return out->json;
+    const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json) : (int)strlen(out->json);
+    snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->json, job_name(c->jf, c->job),
+             out->json + stem);
+    return c->json;
+}
+
+/* An output the job file names (not the command line) that would replace an existing file:
+ * the reason in why, or NULL when there is none. A JSON file is replaced only when the
+ * command line says so (--json, --force); a results database only grows, but an existing
+ * empty file would become one. */
+static const char *replaced_output(struct jctx *c, const struct cli_output *out, char *why,
+                                   size_t len)
+{
+    struct stat st;
+    if (!c->from_file || c->builtin || cl_has(c->cl, "force"))
+        return NULL;
+    const char *json = job_json(c, out);
+    if (json && !cl_has(c->cl, "json") && lstat(json, &st) == 0) {
+        snprintf(why, len, "json = %s: the file exists, and a job file does not replace a file: "
+                 "remove it, or give --json or --force on the command line", json);
+        return why;
+    }
+    if (out->save && out->db && !cl_has(c->cl, "db") && lstat(out->db, &st) == 0 &&
+        (!S_ISREG(st.st_mode) || st.st_size == 0)) {
+        snprintf(why, len, "db = %s: the file exists and is not a results database: a job "
+                 "file does not replace a file (give --db or --force on the command line)",
+                 out->db);
+        return why;
+    }
+    return NULL;
+}
+
+/* --dry-run: where the results of job c->job would go, and what they would replace. */
+static void print_outputs(struct jctx *c, const struct runner_opts *ro,
+                          const struct cli_output *out)
+{
+    bool from_job_json = c->from_file && !c->builtin && out->json && !cl_has(c->cl, "json");
+    bool from_job_db = c->from_file && !c->builtin && out->db && !cl_has(c->cl, "db");
+    char def[4096], why[4200];
+    if (ro->tspec && ro->tspec->device)
+        printf("  device: %s: mkfs overwrites everything on it%s\n", ro->tspec->device,
+               ro->tspec->destroy_data ? " (--destroy-data given on the command line)"
+                                       : "; the run refuses without --destroy-data on the "
+                                         "command line");
+    const char *db = out->db;
+    if (!db && store_default_path(def, sizeof def) == 0)
+        db = def;
+    if (!out->save)
+        printf("  results: not saved (no-save)\n");
+    else
+        printf("  results: saved in %s%s\n", db ? db : "the default results database",
+               from_job_db ? " (named by the job file)" : "");
+    const char *json = job_json(c, out);
+    if (out->json)
+        printf("  json: %s%s\n", json ? json : "standard output",
+               from_job_json ? " (named by the job file)" : "");
+    if (replaced_output(c, out, why, sizeof why))
+        printf("  REFUSED when run: %s\n", why);
+}
+
 static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg)
 {
     struct jctx *c = arg;
     switch (c->mode) {
-    case MODE_CHECK:
+    case MODE_CHECK: {
+        char why[4200];
+        if (!c->cl->dry && replaced_output(c, out, why, sizeof why))
+            return error("%s", why), EXIT_USAGE;
         if (c->job == 0)
             c->runs0 = ro->runs;
         if (c->jf->interleave && c->n > 1) {
@@ -318,34 +409,37 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                        EXIT_USAGE;
         }
         return EXIT_OK;
+    }
     case MODE_PLAN:
-        return cmd_run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0
-                   ? EXIT_RUN_FAILED
-                   : EXIT_OK;
-    case MODE_RUN:
+        if (cmd_run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0)
+            return EXIT_RUN_FAILED;
+        print_outputs(c, ro, out);
+        return EXIT_OK;
+    case MODE_RUN: {
+        /* the job's header goes where its table goes (stderr with --json -) */
+        FILE *hf = out->json && !strcmp(out->json, "-") ? (out->quiet ? NULL : stderr) : stdout;
+        if (c->n > 1 && hf)
+            fprintf(hf, "%s== job %s (%zu of %zu) ==\n", c->job ? "\n" : "",
+                    job_name(c->jf, c->job), c->job + 1, c->n);
+        fflush(stdout);
         out->scenario = job_name(c->jf, c->job);
         out->argc = c->user_argc;
         out->argv = c->user_argv;
         /* one JSON file per job: out.json -> out.JOB.json */
-        if (c->n > 1 && out->json && strcmp(out->json, "-")) {
-            const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
-            int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json)
-                                                      : (int)strlen(out->json);
-            snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->json, out->scenario,
-                     out->json + stem);
+        if (c->n > 1 && job_json(c, out) == c->json)
             out->json = c->json;
-        }
         if (c->from_file) {
             out->job_text = c->jf->text;
             out->job_hash = c->jf->hash;
         }
         return RUN_HOOK_GO;
+    }
     case MODE_ROUNDS:
         c->ro[c->job] = ro;
         c->out[c->job] = out;
         c->tree_arg[c->job] = tree_arg;
         if (c->job + 1 < c->n) {
-            struct run_hook h = {.ready = ready, .arg = c};
+            struct run_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry};
             c->job++;
             return cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
         }
@@ -377,7 +471,7 @@ static int build_args(struct jctx *c, size_t i, const struct job_keys *keys,
 
 static int run_jobs(struct jctx *c, const struct cmdline *cl)
 {
-    struct run_hook h = {.ready = ready, .arg = c};
+    struct run_hook h = {.ready = ready, .arg = c, .dry_run = cl->dry};
     char why[1024];
     /* nothing runs until every job checks */
     c->mode = MODE_CHECK;
@@ -417,10 +511,6 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
     }
     c->mode = MODE_RUN;
     for (c->job = 0; c->job < c->n; c->job++) {
-        if (c->n > 1)
-            printf("%s== job %s (%zu of %zu) ==\n", c->job ? "\n" : "", job_name(c->jf, c->job),
-                   c->job + 1, c->n);
-        fflush(stdout);
         int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
         if (rc != EXIT_OK)
             return rc;
@@ -441,7 +531,9 @@ int cmd_run_job(int argc, char **argv)
     const struct job_keys keys = {.opts = cmd_run_options,
                                   .excluded = cmd_run_not_keys,
                                   .repeatable = cmd_run_repeatable,
-                                  .check = check_value};
+                                  .check = check_value,
+                                  .cmdline_only = cmd_run_cmdline_only,
+                                  .is_path = cmd_run_is_path};
     struct job_file jf;
     bool builtin;
     if (load(&cl, &keys, &jf, &builtin) < 0)
@@ -452,6 +544,7 @@ int cmd_run_job(int argc, char **argv)
         return error("out of memory"), EXIT_RUN_FAILED;
     }
     c->jf = &jf;
+    c->cl = &cl;
     c->from_file = cl.file != NULL;
     c->builtin = builtin;
     c->user_argc = argc;

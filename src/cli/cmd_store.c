@@ -1,8 +1,11 @@
 /* cmd_store.c — the sub-commands over the results store: runs, show, export, import and
  * forget (see cli.h). Each parses its own options, opens the database (--db FILE, else the
  * default path), does one thing, and returns an exit status; messages are one line,
- * "fsbench: <command>: <what was wrong>". Commands that only read never create a database:
- * a missing one is an empty store.
+ * "fsbench: <command>: <what was wrong>". Commands that only read never create a database
+ * (a missing one is an empty store) and open it read-only, so a results.db the user may
+ * not write is read. What came from the store or an import is printed with its control
+ * characters escaped; a label kept (import) is a name text_check_name() accepts; written
+ * files go through outfile (a temporary and a rename), never onto the database itself.
  */
 #include <getopt.h>
 #include <inttypes.h>
@@ -15,6 +18,8 @@
 
 #include "cli/cli.h"
 #include "base/err.h"
+#include "base/outfile.h"
+#include "base/text.h"
 #include "report/report.h"
 #include "results/resjson.h"
 #include "measure/results.h"
@@ -42,19 +47,29 @@ static int db_path(const char *cmd, const char *db, char *buf, size_t len)
     return 0;
 }
 
-/* Opens the store; for reading only (create false), a missing file gives NULL with
+enum open_how { OPEN_READ, OPEN_CHANGE, OPEN_CREATE };
+
+/* Opens the store: read-only (OPEN_READ), to change an existing one (OPEN_CHANGE: forget)
+ * or made as needed (OPEN_CREATE: import). Unless created, a missing file gives NULL with
  * *missing set and no message. */
-static struct store *open_store(const char *cmd, const char *db, bool create, bool *missing)
+static struct store *open_store(const char *cmd, const char *db, enum open_how how,
+                                bool *missing)
 {
     char path[4096];
     *missing = false;
     if (db_path(cmd, db, path, sizeof path) < 0)
         return NULL;
-    if (!create && access(path, F_OK) != 0) {
+    if (how != OPEN_CREATE && access(path, F_OK) != 0) {
         *missing = true;
         return NULL;
     }
-    return store_open(path);
+    return how == OPEN_READ ? store_open_read(path) : store_open(path);
+}
+
+/* The store path --db names or the default, for store_check_output(). */
+static const char *db_or_default(const char *db)
+{
+    return db && *db ? db : NULL;
 }
 
 static int check_label(const char *cmd, const char *label)
@@ -68,6 +83,21 @@ static int check_label(const char *cmd, const char *label)
     return EXIT_OK;
 }
 
+/* A label to keep (import): check_label's rules and a name others can type and print. */
+static int check_new_label(const char *cmd, const char *label, const char *from)
+{
+    int rc = check_label(cmd, label);
+    if (rc != EXIT_OK)
+        return rc;
+    char why[128];
+    if (text_check_name(label, why, sizeof why) < 0) {
+        error("%s: %s%slabel '%s' %s: give another with --label NAME", cmd, from ? from : "",
+              from ? ": " : "", label, why);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 /* Loads a label for show/export: EXIT_OK with *rs filled, or the exit status. */
 static int load_label(const char *cmd, const char *db, const char *label, struct run_set *rs)
 {
@@ -75,7 +105,7 @@ static int load_label(const char *cmd, const char *db, const char *label, struct
     if (rc != EXIT_OK)
         return rc;
     bool missing;
-    struct store *s = open_store(cmd, db, false, &missing);
+    struct store *s = open_store(cmd, db, OPEN_READ, &missing);
     if (!s && !missing)
         return EXIT_RUN_FAILED;
     memset(rs, 0, sizeof *rs);
@@ -120,6 +150,16 @@ static void local_date(double t, char *buf, size_t len)
         snprintf(buf, len, "?");
 }
 
+/* buf (len bytes) escaped for printing, in place (cut when the escapes do not fit). */
+static void escape_in_place(char *buf, size_t len)
+{
+    if (!text_needs_escape(buf))
+        return;
+    char tmp[4096];
+    text_escape(tmp, sizeof tmp, buf);
+    snprintf(buf, len, "%s", tmp);
+}
+
 static int width(int w, const char *s)
 {
     int n = (int)strlen(s);
@@ -144,7 +184,7 @@ int cmd_runs(int argc, char **argv)
     if (optind < argc)
         return usage_error("runs", "takes no arguments");
     bool missing;
-    struct store *s = open_store("runs", db, false, &missing);
+    struct store *s = open_store("runs", db, OPEN_READ, &missing);
     if (!s && !missing)
         return EXIT_RUN_FAILED;
     struct listing l = {0};
@@ -159,6 +199,12 @@ int cmd_runs(int argc, char **argv)
     int wid = 2, wl = 5, wd = 4, ws = 8, wt = 4, wg = 6;
     char date[64], id[32];
     for (size_t i = 0; i < l.n; i++) {
+        /* what others wrote is shown, never obeyed: control characters escaped */
+        struct store_set_info *x = &l.v[i];
+        escape_in_place(x->label, sizeof x->label);
+        escape_in_place(x->scenario, sizeof x->scenario);
+        escape_in_place(x->tree, sizeof x->tree);
+        escape_in_place(x->target, sizeof x->target);
         char *t = l.v[i].target; /* long mount options would swamp the table */
         if (strlen(t) > 60)
             strcpy(t + 56, "...)");
@@ -219,12 +265,14 @@ int cmd_show(int argc, char **argv)
         return rc;
     report_run_set(stdout, &rs, (enum report_format)f);
     if (rs.job_text[0] && f == REPORT_TABLE) {
-        printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n", rs.job_hash,
-               argv[optind]);
-        for (const char *l = rs.job_text; *l;) {
+        printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n",
+               text_shown(rs.job_hash), text_shown(argv[optind]));
+        for (char *l = rs.job_text; *l;) {
             size_t n = strcspn(l, "\n");
-            printf("  %.*s\n", (int)n, l);
-            l += n + (l[n] == '\n');
+            bool nl = l[n] == '\n';
+            l[n] = '\0'; /* rs is ours: each line is printed (escaped) on its own */
+            printf("  %s\n", text_shown(l));
+            l += n + nl;
         }
     }
     run_set_free(&rs);
@@ -233,14 +281,31 @@ int cmd_show(int argc, char **argv)
 
 /* ---------------------------------------------------------------- export */
 
-/* One CSV field, quoted as RFC 4180 says when it holds a comma, quote or line break. */
+/* Whether s is a plain decimal number ("-1.5", "2e-3"): a number, not a formula. */
+static bool is_number(const char *s)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    if (!(*p >= '0' && *p <= '9'))
+        return false;
+    char *end;
+    strtod(s, &end);
+    return *end == '\0';
+}
+
+/* One CSV field from a string someone else may have written (a label, a configuration),
+ * quoted as RFC 4180 says when it holds a comma, quote or line break. A spreadsheet takes
+ * a cell starting with =, +, -, @, a tab or a CR for a formula (CSV injection): such a cell
+ * is prefixed with a single quote, as OWASP's rule says, unless it is a plain number. */
 static void csv_str(FILE *f, const char *s)
 {
-    if (!strpbrk(s, ",\"\r\n")) {
+    bool formula = strchr("=+-@\t\r", *s) && *s && !is_number(s);
+    if (!formula && !strpbrk(s, ",\"\r\n")) {
         fputs(s, f);
         return;
     }
     fputc('"', f);
+    if (formula)
+        fputc('\'', f);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', f);
@@ -316,17 +381,11 @@ static void write_csv(FILE *f, const struct run_set *rs)
 
 static int export_csv(const struct run_set *rs, const char *out)
 {
-    bool to_stdout = strcmp(out, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(out, "w");
-    if (!f)
-        return error_errno("export: %s", out);
-    write_csv(f, rs);
-    int bad = fflush(f) != 0 || ferror(f);
-    if (!to_stdout && fclose(f) != 0)
-        bad = 1;
-    if (bad)
-        return error_errno("export: %s: write failed", to_stdout ? "standard output" : out);
-    return 0;
+    struct outfile of;
+    if (outfile_open(&of, out, "export") < 0)
+        return -1;
+    write_csv(of.f, rs);
+    return outfile_commit(&of);
 }
 
 /* The job file the set ran, as it was stored: rerunning it runs the same experiment (the
@@ -337,16 +396,11 @@ static int export_job(const struct run_set *rs, const char *out)
         return error("export: '%s' was run from a command line, not a job file: no job to "
                      "export (its command line: %s)", rs->label, rs->command_line),
                EXIT_USAGE;
-    bool to_stdout = !strcmp(out, "-");
-    FILE *f = to_stdout ? stdout : fopen(out, "w");
-    if (!f)
-        return error_errno("export: cannot create %s", out), EXIT_RUN_FAILED;
-    bool bad = fputs(rs->job_text, f) == EOF;
-    bad |= to_stdout ? fflush(f) != 0 : fclose(f) != 0;
-    if (bad)
-        return error_errno("export: %s: write failed", to_stdout ? "standard output" : out),
-               EXIT_RUN_FAILED;
-    return EXIT_OK;
+    struct outfile of;
+    if (outfile_open(&of, out, "export") < 0)
+        return EXIT_RUN_FAILED;
+    fputs(rs->job_text, of.f);
+    return outfile_commit(&of) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 int cmd_export(int argc, char **argv)
@@ -380,6 +434,8 @@ int cmd_export(int argc, char **argv)
         return usage_error("export", "choose one of --json, --csv and --job");
     if (!*out)
         return usage_error("export", "-o needs a file name");
+    if (store_check_output(db_or_default(db), out, "export: -o") < 0)
+        return EXIT_USAGE;
     struct run_set rs;
     int rc = load_label("export", db, argv[optind], &rs);
     if (rc != EXIT_OK)
@@ -419,7 +475,7 @@ int cmd_import(int argc, char **argv)
     if (argc - optind != 1)
         return usage_error("import", "expected one FILE.json");
     int rc;
-    if (label && (rc = check_label("import", label)) != EXIT_OK)
+    if (label && (rc = check_new_label("import", label, NULL)) != EXIT_OK)
         return rc;
     const char *file = argv[optind];
     struct run_set rs;
@@ -433,10 +489,14 @@ int cmd_import(int argc, char **argv)
         error("import: %s has no label; give one with --label NAME", file);
         return EXIT_USAGE;
     }
+    if (!label && (rc = check_new_label("import", rs.label, file)) != EXIT_OK) {
+        run_set_free(&rs);
+        return rc;
+    }
     if (!isfinite(rs.created) || rs.created <= 0) /* merged in creation order: needs one */
         rs.created = (double)time(NULL);
     bool missing;
-    struct store *s = open_store("import", db, true, &missing);
+    struct store *s = open_store("import", db, OPEN_CREATE, &missing);
     rc = s && store_save_set(s, &rs) > 0 ? EXIT_OK : EXIT_RUN_FAILED;
     store_close(s);
     if (rc == EXIT_OK)
@@ -469,7 +529,7 @@ int cmd_forget(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     bool missing;
-    struct store *s = open_store("forget", db, false, &missing);
+    struct store *s = open_store("forget", db, OPEN_CHANGE, &missing);
     if (!s && !missing)
         return EXIT_RUN_FAILED;
     int n = s ? store_forget(s, label) : 0;

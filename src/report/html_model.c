@@ -14,6 +14,10 @@
  *                      over the runs (max: the largest)}]
  *   verdicts  [{phase, group, text, ratio, lo, hi, p, method, warn [indices]}]
  *   warnings  [{text, places}], advice [text], metric, confidence, min_effect
+ *
+ * Strings from the run sets go through U() (text_shown: control characters and bytes that
+ * are not UTF-8 escaped), so every one is valid UTF-8 for jansson whatever was stored, and
+ * numbers that are not finite become null: the page's data is built from any run set.
  */
 #include "report/html.h"
 
@@ -23,9 +27,12 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/text.h"
 #include "measure/stall.h"
 #include "stats/median_ci.h"
 #include "stats/stats.h"
+
+#define U(s) text_shown(s)
 
 struct phase_ref {
     char name[RES_NAME_MAX + 16];
@@ -102,17 +109,24 @@ static int own_phases(struct model *m)
         for (size_t j = 0; j < k; j++)
             p->occ += !strcmp(first->phases[j].name, p->base);
         if (p->occ)
-            snprintf(p->name, sizeof p->name, "%s (%u)", p->base, p->occ + 1);
+            snprintf(p->name, sizeof p->name, "%s (%u)", U(p->base), p->occ + 1);
         else
-            snprintf(p->name, sizeof p->name, "%s", p->base);
+            snprintf(p->name, sizeof p->name, "%s", U(p->base));
     }
     return 0;
+}
+
+/* A real as it is (a timestamp, a scale), or null when not finite. */
+static json_t *real_or_null(double v)
+{
+    return isfinite(v) ? json_real(v) : json_null();
 }
 
 static json_t *machine_json(const struct machine_info *mi)
 {
     return json_pack("{s:s, s:s, s:s, s:s, s:i, s:f, s:I, s:I, s:I, s:I}", "hostname",
-                     mi->hostname, "kernel", mi->kernel, "arch", mi->arch, "cpu", mi->cpu,
+                     U(mi->hostname), "kernel", U(mi->kernel), "arch", U(mi->arch), "cpu",
+                     U(mi->cpu),
                      "cpus", mi->ncpu, "ram_gib", (double)mi->ram_bytes / (1u << 30),
                      "dirty_ratio", (json_int_t)mi->dirty_ratio, "dirty_background_ratio",
                      (json_int_t)mi->dirty_background_ratio, "dirty_expire_centisecs",
@@ -128,11 +142,11 @@ static json_t *describe(struct model *m, json_t *o)
     for (size_t i = 0; inputs && i < m->nin; i++) {
         const struct run_set *s = m->in[i].rs;
         /* the label, not the argument: a label and its exported JSON give one page */
-        m->bad |= push(inputs, json_pack("{s:s, s:s, s:s, s:f, s:I, s:s}", "label",
-                                         s->label[0] ? s->label : m->in[i].name, "scenario",
-                                         s->scenario, "engine", s->engine, "created", s->created,
-                                         "runs", (json_int_t)s->nruns, "command_line",
-                                         s->command_line));
+        m->bad |= push(inputs, json_pack("{s:s, s:s, s:s, s:o, s:I, s:s}", "label",
+                                         U(s->label[0] ? s->label : m->in[i].name), "scenario",
+                                         U(s->scenario), "engine", U(s->engine), "created",
+                                         real_or_null(s->created), "runs", (json_int_t)s->nruns,
+                                         "command_line", U(s->command_line)));
         differ |= strcmp(s->machine.hostname, rs->machine.hostname) ||
                   strcmp(s->machine.kernel, rs->machine.kernel);
     }
@@ -140,13 +154,13 @@ static json_t *describe(struct model *m, json_t *o)
     m->bad |= put(o, "machine", machine_json(&rs->machine));
     m->bad |= put(o, "machines_differ", json_boolean(differ));
     const struct target_info *t = &rs->target;
-    m->bad |= put(o, "target", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "path", t->path,
-                                         "fstype", t->fstype, "mount_opts", t->mount_opts,
-                                         "device", t->device, "blockdev", t->blockdev,
+    m->bad |= put(o, "target", json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "path", U(t->path),
+                                         "fstype", U(t->fstype), "mount_opts", U(t->mount_opts),
+                                         "device", U(t->device), "blockdev", U(t->blockdev),
                                          "configs", t->configs));
     const struct tree_info *ti = &rs->tree;
-    m->bad |= put(o, "tree", json_pack("{s:s, s:f, s:I, s:I, s:I, s:I, s:I}", "profile",
-                                       ti->profile, "scale", ti->scale, "seed",
+    m->bad |= put(o, "tree", json_pack("{s:s, s:o, s:I, s:I, s:I, s:I, s:I}", "profile",
+                                       U(ti->profile), "scale", real_or_null(ti->scale), "seed",
                                        (json_int_t)ti->seed, "files", (json_int_t)ti->files,
                                        "dirs", (json_int_t)ti->dirs, "symlinks",
                                        (json_int_t)ti->symlinks, "bytes", (json_int_t)ti->bytes));
@@ -504,7 +518,7 @@ json_t *html_model(const struct cmp_input *in, size_t nin, const struct cmp_resu
     } else {
         const struct run_set *rs = in[0].rs;
         snprintf(m.one.name, sizeof m.one.name, "%s",
-                 rs->nruns && rs->runs[0].config[0] ? rs->runs[0].config : in[0].name);
+                 U(rs->nruns && rs->runs[0].config[0] ? rs->runs[0].config : in[0].name));
         m.groups = &m.one;
         m.ngroups = 1;
         if (own_phases(&m) < 0)
@@ -529,7 +543,7 @@ json_t *html_model(const struct cmp_input *in, size_t nin, const struct cmp_resu
     free(m.ph);
     if (m.bad) {
         json_decref(o);
-        error("report: out of memory building the page's data");
+        error("report: cannot build the page's data: out of memory");
         return NULL;
     }
     return o;

@@ -1,10 +1,15 @@
 /* report.c — the text reports of a run set (see report.h): a header describing tree, target
  * and machine; one row per phase with the median and range over the runs; notes for skipped
  * and failed phases; and the seeds' compact "extract: 1.23 real 0.10 user 1.00 sys" form.
+ * Every string in a run set may have come from someone else (an import): each is printed
+ * through S(), control characters escaped, so none can forge a line or drive a terminal.
  */
 #include "report/report.h"
 
+#include "base/text.h"
 #include "measure/stall.h"
+
+#define S(s) text_shown(s)
 
 #define SCENARIO_PHASES_MAX 64
 
@@ -98,13 +103,13 @@ static void print_header(FILE *out, const struct run_set *rs)
     const struct machine_info *m = &rs->machine;
     if (!rs->tree.profile[0]) {
         /* fsbench cmd: no tree and no target, only commands */
-        fprintf(out, "scenario %s, label %s, %zu run%s\n", rs->scenario, rs->label, rs->nruns,
-                rs->nruns == 1 ? "" : "s");
+        fprintf(out, "scenario %s, label %s, %zu run%s\n", S(rs->scenario), S(rs->label),
+                rs->nruns, rs->nruns == 1 ? "" : "s");
     } else {
         char bytes[32];
         human_bytes(bytes, sizeof bytes, (double)rs->tree.bytes);
-        fprintf(out, "scenario %s%s%s, tree %s", rs->scenario, rs->label[0] ? ", label " : "",
-                rs->label, rs->tree.profile);
+        fprintf(out, "scenario %s%s%s, tree %s", S(rs->scenario),
+                rs->label[0] ? ", label " : "", S(rs->label), S(rs->tree.profile));
         if (strncmp(rs->tree.profile, "tar:", 4)) /* an archive has no scale or seed */
             fprintf(out, " x%g seed %llu", rs->tree.scale, (unsigned long long)rs->tree.seed);
         fprintf(out, ": %llu files, %llu dirs", (unsigned long long)rs->tree.files,
@@ -113,13 +118,13 @@ static void print_header(FILE *out, const struct run_set *rs)
             fprintf(out, ", %llu symlinks", (unsigned long long)rs->tree.symlinks);
         fprintf(out, ", %s\n", bytes);
         const struct target_info *t = &rs->target;
-        fprintf(out, "target %s (%s, %s; device %s), engine %s, %zu run%s\n", t->path,
-                t->fstype[0] ? t->fstype : "?", t->mount_opts[0] ? t->mount_opts : "?",
-                t->blockdev[0] ? t->blockdev : "n/a", rs->engine, rs->nruns,
+        fprintf(out, "target %s (%s, %s; device %s), engine %s, %zu run%s\n", S(t->path),
+                t->fstype[0] ? S(t->fstype) : "?", t->mount_opts[0] ? S(t->mount_opts) : "?",
+                t->blockdev[0] ? S(t->blockdev) : "n/a", S(rs->engine), rs->nruns,
                 rs->nruns == 1 ? "" : "s");
     }
     fprintf(out, "machine %s: Linux %s %s, %d CPUs, %.1f GiB RAM, dirty_ratio %ld\n",
-            m->hostname, m->kernel, m->arch, m->ncpu, (double)m->ram_bytes / (1u << 30),
+            S(m->hostname), S(m->kernel), S(m->arch), m->ncpu, (double)m->ram_bytes / (1u << 30),
             m->dirty_ratio);
 }
 
@@ -166,8 +171,18 @@ static void print_phase_row(FILE *out, const struct phase_result **pr, size_t n,
     double user = median_by(pr, n, v, get_user);
     double sys = median_by(pr, n, v, get_sys);
     double ops = median_by(pr, n, v, get_ops);
-    double kops = median_by(pr, n, v, get_kops);
-    double mbps = median_by(pr, n, v, get_mbps);
+    /* a zero-length phase has no rate: "-", never an infinite one */
+    const struct phase_result **timed = calloc(n, sizeof *timed);
+    size_t nt = 0;
+    for (size_t i = 0; timed && i < n; i++)
+        if (pr[i]->wall_s > 0)
+            timed[nt++] = pr[i];
+    char kops[16] = "-", mbps[16] = "-";
+    if (nt) {
+        snprintf(kops, sizeof kops, "%8.1f", median_by(timed, nt, v, get_kops));
+        snprintf(mbps, sizeof mbps, "%8.1f", median_by(timed, nt, v, get_mbps));
+    }
+    free(timed);
     double stall = median_by(pr, n, v, get_stall);
     char dev[32] = "n/a";
     if (pr[0]->dev.valid)
@@ -188,7 +203,7 @@ static void print_phase_row(FILE *out, const struct phase_result **pr, size_t n,
     }
     char range[48];
     snprintf(range, sizeof range, "[%.3f-%.3f]", wmin, wmax);
-    fprintf(out, "%-11s %4zu %9.3f %-17s %7.2f %7.2f %10.0f %8.1f %8.1f %13s %7.2f  %s\n", name,
+    fprintf(out, "%-11s %4zu %9.3f %-17s %7.2f %7.2f %10.0f %8s %8s %13s %7.2f  %s\n", S(name),
             n, wall, range, user, sys, ops, kops, mbps, dev, stall, lat);
     free(v);
 }
@@ -207,7 +222,7 @@ static void print_stalls(FILE *out, const struct run_set *rs, const char *config
             for (size_t k = 1; k < ph->nstalls; k++)
                 if (ph->stalls[k].length_s > lo->length_s)
                     lo = &ph->stalls[k];
-            fprintf(out, "  %s stalls in run %zu: %zu, longest %.1f s at %.1f s, %s\n", ph->name,
+            fprintf(out, "  %s stalls in run %zu: %zu, longest %.1f s at %.1f s, %s\n", S(ph->name),
                     i + 1, ph->nstalls, lo->length_s, lo->start_s,
                     !ph->timeline_dev       ? "no device"
                     : stall_device_busy(lo) ? "device busy"
@@ -237,7 +252,7 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
         if (n)
             print_phase_row(out, pr, n, name);
         else
-            fprintf(out, "%-11s %4d %9s\n", name, 0, "-");
+            fprintf(out, "%-11s %4d %9s\n", S(name), 0, "-");
     }
     /* Notes: every distinct skip or failure reason once. */
     for (size_t p = 0; p < nph; p++) {
@@ -249,11 +264,11 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
             const struct phase_result *ph = &r->phases[p];
             if (!ph->note[0] || (last && !strcmp(last, ph->note)))
                 continue;
-            fprintf(out, "  %s %s in run %zu: %s\n", ph->name,
+            fprintf(out, "  %s %s in run %zu: %s\n", S(ph->name),
                     ph->status == PHASE_SKIPPED  ? "skipped"
                     : ph->status == PHASE_FAILED ? "FAILED"
                                                  : "note",
-                    i + 1, ph->note);
+                    i + 1, S(ph->note));
             last = ph->note;
         }
     }
@@ -294,15 +309,15 @@ static void print_seeds(FILE *out, const struct run_set *rs)
             first = 0;
             k++;
             if (cfg[c][0])
-                fprintf(out, "Mode: %s (run %u)\n", cfg[c], k);
+                fprintf(out, "Mode: %s (run %u)\n", S(cfg[c]), k);
             else
                 fprintf(out, "run %u\n", k);
             for (size_t p = 0; p < r->nphases; p++) {
                 const struct phase_result *ph = &r->phases[p];
                 if (ph->status == PHASE_SKIPPED)
-                    fprintf(out, "%s: skipped (%s)\n", ph->name, ph->note);
+                    fprintf(out, "%s: skipped (%s)\n", S(ph->name), S(ph->note));
                 else
-                    fprintf(out, "%s: %.2f real %.2f user %.2f sys%s\n", ph->name, ph->wall_s,
+                    fprintf(out, "%s: %.2f real %.2f user %.2f sys%s\n", S(ph->name), ph->wall_s,
                             ph->user_s, ph->sys_s, ph->status == PHASE_FAILED ? " FAILED" : "");
             }
         }
@@ -336,15 +351,15 @@ static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, 
     if (!pr || !v)
         goto out;
     for (size_t c = 0; c < nc; c++) {
-        fprintf(out, "\nMode: %s\n", cfg[c]);
+        fprintf(out, "\nMode: %s\n", S(cfg[c]));
         size_t np = phase_names(rs, cfg[c], names, SCENARIO_PHASES_MAX);
         for (size_t p = 0; p < np; p++) {
             size_t n = collect(rs, cfg[c], p, pr);
             if (!n) {
-                fprintf(out, "%s: -\n", names[p]);
+                fprintf(out, "%s: -\n", S(names[p]));
                 continue;
             }
-            fprintf(out, "%s: %.2f real %.2f user %.2f sys\n", names[p],
+            fprintf(out, "%s: %.2f real %.2f user %.2f sys\n", S(names[p]),
                     median_by(pr, n, v, get_wall), median_by(pr, n, v, get_user),
                     median_by(pr, n, v, get_sys));
         }
@@ -356,10 +371,10 @@ static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, 
             w = strlen(cfg[c]) + 1;
     fprintf(out, "\nmedian wall seconds\n%-*s", (int)w, "configuration");
     for (size_t p = 0; p < np; p++)
-        fprintf(out, " %10.10s", names[p]);
+        fprintf(out, " %10.10s", S(names[p]));
     fputc('\n', out);
     for (size_t c = 0; c < nc; c++) {
-        fprintf(out, "%-*s", (int)w, cfg[c]);
+        fprintf(out, "%-*s", (int)w, S(cfg[c]));
         for (size_t p = 0; p < np; p++) {
             size_t n = collect(rs, cfg[c], p, pr);
             if (n)
@@ -387,7 +402,7 @@ void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
         print_matrix(out, rs, cfg, nc);
     for (size_t c = 0; c < nc; c++) {
         if (cfg[c][0])
-            fprintf(out, "\nconfiguration %s\n", cfg[c]);
+            fprintf(out, "\nconfiguration %s\n", S(cfg[c]));
         else
             fputc('\n', out);
         print_table(out, rs, cfg[c]);

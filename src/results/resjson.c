@@ -26,6 +26,9 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/infile.h"
+#include "base/outfile.h"
+#include "base/text.h"
 #include "results/resjson_internal.h"
 
 /* ---------------------------------------------------------------- writing helpers */
@@ -221,6 +224,53 @@ int resjson_get_double(const struct resjson_rctx *c, const json_t *o, const char
     if (!json_is_number(v))
         return resjson_fail(c, key, "expected a number");
     *out = json_number_value(v);
+    return 0;
+}
+
+int resjson_nonneg_value(const struct resjson_rctx *c, const char *key, const json_t *v,
+                         double *out, double max)
+{
+    if (json_is_null(v)) {
+        *out = NAN;
+        return 0;
+    }
+    if (!json_is_number(v))
+        return resjson_fail(c, key, "expected a number");
+    double x = json_number_value(v);
+    if (!isfinite(x) || x < 0 || x > max)
+        return resjson_fail(c, key, "%g is out of range (0 to %g)", x, max);
+    *out = x;
+    return 0;
+}
+
+int resjson_get_nonneg(const struct resjson_rctx *c, const json_t *o, const char *key,
+                       double *out, double max)
+{
+    const json_t *v = json_object_get(o, key);
+    return v ? resjson_nonneg_value(c, key, v, out, max) : 0;
+}
+
+int resjson_get_seconds(const struct resjson_rctx *c, const json_t *o, const char *key,
+                        double *out)
+{
+    double x = *out;
+    if (resjson_get_nonneg(c, o, key, &x, 1e9) < 0)
+        return -1;
+    if (x > 0 && x < 1e-9)
+        return resjson_fail(c, key, "%g s is below the clock's resolution (1 ns): not a "
+                            "measured time", x);
+    *out = x;
+    return 0;
+}
+
+int resjson_get_name(const struct resjson_rctx *c, const json_t *o, const char *key, char *buf,
+                     size_t size)
+{
+    if (resjson_get_str(c, o, key, buf, size) < 0)
+        return -1;
+    struct text_flaw f;
+    if (text_check(buf, strlen(buf), 0, &f) < 0)
+        return resjson_fail(c, key, "holds %s", f.what);
     return 0;
 }
 
@@ -477,10 +527,10 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
     rs->schema_version = RESULTS_SCHEMA_VERSION; /* the struct is always the current model */
 
     if (RESJSON_GET_STR(c, j, "label", rs->label) < 0 ||
-        RESJSON_GET_STR(c, j, "scenario", rs->scenario) < 0 ||
+        RESJSON_GET_NAME(c, j, "scenario", rs->scenario) < 0 ||
         RESJSON_GET_STR(c, j, "engine", rs->engine) < 0 ||
         RESJSON_GET_STR(c, j, "command_line", rs->command_line) < 0 ||
-        resjson_get_double(c, j, "created", &rs->created) < 0 ||
+        resjson_get_nonneg(c, j, "created", &rs->created, 1e12) < 0 ||
         resjson_get_bool(c, j, "root", &rs->root) < 0 ||
         resjson_get_bool(c, j, "warm_cache", &rs->warm_cache) < 0)
         return -1;
@@ -569,42 +619,31 @@ int resjson_write_file(const struct run_set *rs, const char *path)
     json_t *j = resjson_from_run_set(rs);
     if (!j)
         return -1;
-    bool to_stdout = strcmp(path, "-") == 0;
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f) {
+    struct outfile of;
+    if (outfile_open(&of, path, NULL) < 0) {
         json_decref(j);
-        return error_errno("%s", path);
+        return -1;
     }
-    int rc = json_dumpf(j, f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    int rc = json_dumpf(j, of.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
     json_decref(j);
-    if (rc == 0 && fputc('\n', f) == EOF)
-        rc = -1;
-    if (fflush(f) != 0)
-        rc = -1;
-    if (rc != 0 && !ferror(f))
-        errno = EIO;
-    int saved = errno;
-    if (!to_stdout && fclose(f) != 0 && rc == 0) {
-        rc = -1;
-        saved = errno;
-    }
+    if (rc == 0)
+        fputc('\n', of.f);
     if (rc != 0) {
-        errno = saved;
-        return error_errno("%s: write failed", to_stdout ? "standard output" : path);
+        outfile_discard(&of);
+        return error("%s: cannot write the JSON", strcmp(path, "-") ? path : "standard output");
     }
-    return 0;
+    return outfile_commit(&of);
 }
 
 int resjson_read_file(const char *path, struct run_set *rs)
 {
     json_error_t je;
-    bool from_stdin = strcmp(path, "-") == 0;
-    FILE *f = from_stdin ? stdin : fopen(path, "r");
-    if (!f)
-        return error_errno("%s", path);
-    json_t *j = json_loadf(f, 0, &je);
-    if (!from_stdin)
-        fclose(f);
+    char *text, why[256];
+    size_t len;
+    if (infile_read(path, INFILE_JSON_MAX, &text, &len, why, sizeof why) < 0)
+        return error("%s: %s", strcmp(path, "-") ? path : "standard input", why);
+    json_t *j = json_loadb(text, len, 0, &je);
+    free(text);
     if (!j) {
         if (je.line > 0)
             return error("%s:%d:%d: %s", path, je.line, je.column, je.text);

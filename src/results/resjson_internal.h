@@ -64,6 +64,23 @@ int resjson_get_long(const struct resjson_rctx *c, const json_t *o, const char *
 /* A number; null reads as NAN. */
 int resjson_get_double(const struct resjson_rctx *c, const json_t *o, const char *key,
                        double *out);
+/* A duration in seconds: null reads as NAN (not measured); otherwise finite and 0 or from
+ * 1 ns (the clock's resolution) to 1e9 s. A negative, denormal or huge time is no
+ * measurement: it would make ratios infinite and tables unreadable. */
+int resjson_get_seconds(const struct resjson_rctx *c, const json_t *o, const char *key,
+                        double *out);
+/* A number that is finite and from 0 to max (null reads as NAN): timestamps, offsets,
+ * nanosecond means. */
+int resjson_get_nonneg(const struct resjson_rctx *c, const json_t *o, const char *key,
+                       double *out, double max);
+/* v checked as resjson_get_nonneg checks a member. */
+int resjson_nonneg_value(const struct resjson_rctx *c, const char *key, const json_t *v,
+                         double *out, double max);
+/* A name (a configuration, a phase): a string that fits and holds no control character
+ * or bidirectional-text control (it is printed in tables and matched by others). */
+int resjson_get_name(const struct resjson_rctx *c, const json_t *o, const char *key, char *buf,
+                     size_t size);
+#define RESJSON_GET_NAME(c, o, key, field) resjson_get_name(c, o, key, field, sizeof(field))
 int resjson_get_bool(const struct resjson_rctx *c, const json_t *o, const char *key, bool *out);
 /* A string that fits buf (size bytes with its NUL) and holds no NUL. */
 int resjson_get_str(const struct resjson_rctx *c, const json_t *o, const char *key, char *buf,

@@ -193,8 +193,8 @@ json_t *resjson_from_phase(const struct phase_result *pr)
 static int read_stall(const struct resjson_rctx *sub, const json_t *so, void *elem)
 {
     struct stall *st = elem;
-    if (resjson_get_double(sub, so, "start_s", &st->start_s) < 0 ||
-        resjson_get_double(sub, so, "length_s", &st->length_s) < 0 ||
+    if (resjson_get_seconds(sub, so, "start_s", &st->start_s) < 0 ||
+        resjson_get_seconds(sub, so, "length_s", &st->length_s) < 0 ||
         resjson_get_u64(sub, so, "ops", &st->ops) < 0)
         return -1;
     const json_t *d;
@@ -232,7 +232,7 @@ static int read_lat(const struct resjson_rctx *c, const json_t *o, struct lat_su
         resjson_get_u64(c, o, "p99_ns", &l->p99_ns) < 0 ||
         resjson_get_u64(c, o, "p999_ns", &l->p999_ns) < 0 ||
         resjson_get_u64(c, o, "max_ns", &l->max_ns) < 0 ||
-        resjson_get_double(c, o, "mean_ns", &l->mean_ns) < 0)
+        resjson_get_nonneg(c, o, "mean_ns", &l->mean_ns, 1e18) < 0)
         return -1;
     return 0;
 }
@@ -326,15 +326,18 @@ static int read_timeline(const struct resjson_rctx *c, const json_t *o, struct p
                      *bytes = json_array_get(pt, 2);
         char ikey[64];
         snprintf(ikey, sizeof ikey, "%s[0]", idx);
+        double tv;
         if (!json_is_number(t))
             return resjson_fail(&sub, ikey, "expected a number (t)");
+        if (resjson_nonneg_value(&sub, ikey, t, &tv, 1e9) < 0)
+            return -1;
         snprintf(ikey, sizeof ikey, "%s[1]", idx);
         if (resjson_u64_value(&sub, ikey, ops, &pr->timeline[i].ops) < 0)
             return -1;
         snprintf(ikey, sizeof ikey, "%s[2]", idx);
         if (resjson_u64_value(&sub, ikey, bytes, &pr->timeline[i].bytes) < 0)
             return -1;
-        pr->timeline[i].t = json_number_value(t);
+        pr->timeline[i].t = tv;
     }
     return 0;
 }
@@ -353,11 +356,11 @@ static int read_phase(const struct resjson_rctx *c, const json_t *o, struct phas
             return resjson_fail(c, "status", "expected \"ok\", \"skipped\" or \"failed\"");
         pr->status = (enum phase_status)st;
     }
-    if (RESJSON_GET_STR(c, o, "name", pr->name) < 0 ||
+    if (RESJSON_GET_NAME(c, o, "name", pr->name) < 0 ||
         RESJSON_GET_STR(c, o, "note", pr->note) < 0 ||
-        resjson_get_double(c, o, "wall_s", &pr->wall_s) < 0 ||
-        resjson_get_double(c, o, "user_s", &pr->user_s) < 0 ||
-        resjson_get_double(c, o, "sys_s", &pr->sys_s) < 0 ||
+        resjson_get_seconds(c, o, "wall_s", &pr->wall_s) < 0 ||
+        resjson_get_seconds(c, o, "user_s", &pr->user_s) < 0 ||
+        resjson_get_seconds(c, o, "sys_s", &pr->sys_s) < 0 ||
         read_by_kind(c, o, "ops", read_op_count, pr) < 0 ||
         resjson_get_u64(c, o, "ops_total", &pr->ops_total) < 0 ||
         resjson_get_u64(c, o, "bytes_read", &pr->bytes_read) < 0 ||
@@ -365,7 +368,7 @@ static int read_phase(const struct resjson_rctx *c, const json_t *o, struct phas
         resjson_get_u64(c, o, "files", &pr->files) < 0 ||
         resjson_get_u64(c, o, "dirs", &pr->dirs) < 0 ||
         resjson_get_u64(c, o, "symlinks", &pr->symlinks) < 0 ||
-        resjson_get_double(c, o, "longest_stall_s", &pr->longest_stall_s) < 0)
+        resjson_get_seconds(c, o, "longest_stall_s", &pr->longest_stall_s) < 0)
         return -1;
 
     const json_t *ru, *io;
@@ -463,9 +466,9 @@ int resjson_read_run(const struct resjson_rctx *c, const json_t *o, struct run_s
         return -1;
     if (resjson_get_uint(c, o, "index", &r->index) < 0 ||
         resjson_get_uint(c, o, "round", &r->round) < 0 ||
-        RESJSON_GET_STR(c, o, "config", r->config) < 0 ||
+        RESJSON_GET_NAME(c, o, "config", r->config) < 0 ||
         resjson_get_bool(c, o, "warmup", &r->warmup) < 0 ||
-        resjson_get_double(c, o, "started", &r->started) < 0)
+        resjson_get_nonneg(c, o, "started", &r->started, 1e12) < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         char path[RESJSON_PATH_MAX], key[32];

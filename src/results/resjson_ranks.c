@@ -33,7 +33,7 @@ int resjson_read_ranks(const struct resjson_rctx *c, const json_t *o, struct ran
         resjson_get_uint(c, o, "nodes", &ri->nodes) < 0 ||
         RESJSON_GET_STR(c, o, "placement", ri->placement) < 0 ||
         resjson_get_uint(c, o, "rank_shift", &ri->shift) < 0 ||
-        resjson_get_double(c, o, "stonewall_s", &sw) < 0)
+        resjson_get_seconds(c, o, "stonewall_s", &sw) < 0)
         return -1;
     ri->stonewall_s = sw > 0 ? sw : 0; /* null reads as NAN: none */
     return 0;
@@ -83,7 +83,7 @@ static int read_rank(const struct resjson_rctx *sub, const json_t *e, void *elem
 {
     struct rank_result *r = elem;
     char st[16] = "ok";
-    if (resjson_get_double(sub, e, "wall_s", &r->wall_s) < 0 ||
+    if (resjson_get_seconds(sub, e, "wall_s", &r->wall_s) < 0 ||
         resjson_get_u64(sub, e, "ops_total", &r->ops_total) < 0 ||
         resjson_get_u64(sub, e, "bytes", &r->bytes) < 0 ||
         resjson_get_u64(sub, e, "entries", &r->entries) < 0 ||

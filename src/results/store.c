@@ -10,11 +10,16 @@
  * - One codec: a phase's columns hold what listings and queries need, and detail_json
  *   holds the rest of resjson_from_phase()'s object (ops by kind, rusage, io, latency,
  *   timeline, longest stall). Machine, target and tree are kept as resjson objects too.
+ * - The path given is data: it must be a regular file or absent, its side files (-wal,
+ *   -shm, -journal) too, and a database with tables of its own that are not this schema is
+ *   someone else's and is refused. Readers open it read-only and never create it.
  */
 #include "results/store.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <stdbool.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +28,20 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/outfile.h"
+#include "os/mounts.h"
 #include "results/resjson.h"
 
 struct store {
     sqlite3 *db;
     char *path;
+    bool read_only;
+    bool empty; /* read-only and no schema yet: holds no runs */
 };
+
+/* The files SQLite keeps beside a database, and what each is. */
+static const char *const side_files[] = {"-wal", "-shm", "-journal", NULL};
+static const char *const side_names[] = {"write-ahead log", "shared-memory index", "journal"};
 
 /* ---------------------------------------------------------------- schema */
 
@@ -100,8 +113,33 @@ static const char *const phase_columns[] = {
 
 /* ---------------------------------------------------------------- SQLite helpers */
 
+/* "DEVICE (FSTYPE on MOUNT)" for the file system holding path, into buf. */
+static const char *device_of(const char *path, char *buf, size_t len)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *(slash == dir ? slash + 1 : slash) = '\0';
+    struct os_mount m;
+    if (realpath(slash ? dir : ".", real) && os_mount_find(real, false, 0, &m) == 0)
+        snprintf(buf, len, "%s (%s on %s)", m.source, m.fstype, m.mount_point);
+    else
+        snprintf(buf, len, "the device holding %s", path);
+    return buf;
+}
+
 static int sqerr(struct store *s, const char *what)
 {
+    int code = sqlite3_errcode(s->db), sys = sqlite3_system_errno(s->db);
+    char dev[PATH_MAX + 160];
+    /* SQLite says "disk I/O error" for a failed write to its shared-memory file on a full
+     * file system, and "database or disk is full" for the database itself */
+    if (code == SQLITE_FULL || sys == ENOSPC)
+        return error("%s: %s: no space left on %s", s->path, what,
+                     device_of(s->path, dev, sizeof dev));
+    if ((code == SQLITE_CANTOPEN || code == SQLITE_IOERR) && sys)
+        return error("%s: %s: %s (%s)", s->path, what, sqlite3_errmsg(s->db), strerror(sys));
     return error("%s: %s: %s", s->path, what, sqlite3_errmsg(s->db));
 }
 
@@ -345,7 +383,113 @@ static int set_wal(struct store *s)
     return 0;
 }
 
-struct store *store_open(const char *path)
+/* The database and its side files must be regular files (or absent): 0 or -1. */
+static int check_files(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+        return error("%s: not a regular file: the results database must be a regular file "
+                     "(or absent, to be made)", path);
+    for (size_t i = 0; side_files[i]; i++) {
+        char side[4200];
+        snprintf(side, sizeof side, "%s%s", path, side_files[i]);
+        if (lstat(side, &st) == 0 && !S_ISREG(st.st_mode))
+            return error("%s: not a regular file: refusing the results database %s beside it",
+                         side, path);
+    }
+    return 0;
+}
+
+/* Whether the database holds fsbench's tables (or none at all, when v is 0): 0, or -1
+ * after an error naming the tables it holds instead. */
+static int check_schema(struct store *s, int v, bool *none)
+{
+    sqlite3_stmt *st = prepare(s, "SELECT name FROM sqlite_master WHERE type = 'table'"
+                                  " AND name NOT LIKE 'sqlite_%' ORDER BY name");
+    if (!st)
+        return -1;
+    char others[512] = "";
+    size_t nothers = 0, ntables = 0, ours = 0, used = 0;
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *name = (const char *)sqlite3_column_text(st, 0);
+        ntables++;
+        if (name && (!strcmp(name, "run_sets") || !strcmp(name, "runs") ||
+                     !strcmp(name, "phases"))) {
+            ours++;
+            continue;
+        }
+        if (nothers++ < 4 && name && used < sizeof others) {
+            int n = snprintf(others + used, sizeof others - used, "%s%s", used ? ", " : "",
+                             name);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    }
+    sqlite3_finalize(st);
+    if (rc != SQLITE_DONE)
+        return sqerr(s, "cannot read the schema");
+    *none = ntables == 0;
+    if ((v == 0 && ntables == 0) || (v > 0 && ours == 3))
+        return 0;
+    return error("%s: not an fsbench results database (it holds %s%s%s): refusing to add "
+                 "fsbench's tables to it; use another --db",
+                 s->path, nothers ? "tables " : "a different schema", others,
+                 nothers > 4 ? ", ..." : "");
+}
+
+/* Opens s->db on name (a path, or a file: URI with SQLITE_OPEN_URI): 0 or -1 after error. */
+static int connect(struct store *s, const char *name, int flags)
+{
+    if (sqlite3_open_v2(name, &s->db, flags, NULL) != SQLITE_OK) {
+        int rc = s->db ? sqerr(s, "cannot open") : error("%s: cannot open: out of memory", s->path);
+        sqlite3_close(s->db);
+        s->db = NULL;
+        return rc;
+    }
+    sqlite3_busy_timeout(s->db, 10000);
+    sqlite3_extended_result_codes(s->db, 0);
+    return 0;
+}
+
+/* Reads the schema version of a read-only connection into *v. A WAL database SQLite can
+ * read only with a -shm file beside it, which a reader may not be able to make (a
+ * colleague's results.db in a directory of theirs): when there is no -wal either, no
+ * connection has it open and the file holds every committed run, so it is opened again as
+ * immutable (no locks, no -shm). 0 or -1 after error(). */
+static int readable_as_immutable(struct store *s, int *v)
+{
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->db, "PRAGMA user_version", -1, &st, NULL);
+    if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        *v = sqlite3_column_int(st, 0);
+        sqlite3_finalize(st);
+        return 0;
+    }
+    sqlite3_finalize(st);
+    char wal[4200];
+    snprintf(wal, sizeof wal, "%s-wal", s->path);
+    if ((rc != SQLITE_READONLY && rc != SQLITE_CANTOPEN) || access(wal, F_OK) == 0)
+        return sqerr(s, "cannot read the schema version");
+    /* file:PATH?immutable=1, the path percent-encoded */
+    size_t n = strlen(s->path);
+    char *uri = malloc(3 * n + 32);
+    if (!uri)
+        return error("out of memory");
+    size_t o = (size_t)sprintf(uri, "file:");
+    for (const unsigned char *p = (const unsigned char *)s->path; *p; p++)
+        o += (size_t)((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                              (*p >= '0' && *p <= '9') || strchr("/-._~", *p)
+                          ? sprintf(uri + o, "%c", *p)
+                          : sprintf(uri + o, "%%%02X", *p));
+    strcpy(uri + o, "?immutable=1");
+    sqlite3_close(s->db);
+    s->db = NULL;
+    rc = connect(s, uri, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    free(uri);
+    return rc < 0 ? -1 : user_version(s, v);
+}
+
+static struct store *open_db(const char *path, bool read_only)
 {
     char def[4096];
     if (!path) {
@@ -355,7 +499,7 @@ struct store *store_open(const char *path)
         }
         path = def;
     }
-    if (make_parents(path) < 0)
+    if (check_files(path) < 0 || (!read_only && make_parents(path) < 0))
         return NULL;
     struct store *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
@@ -363,22 +507,35 @@ struct store *store_open(const char *path)
         error("out of memory");
         return NULL;
     }
-    int rc = sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
-    if (rc != SQLITE_OK) {
-        if (s->db)
-            sqerr(s, "cannot open");
-        else
-            error("%s: cannot open: out of memory", path);
+    s->read_only = read_only;
+    int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    if (connect(s, path, flags) < 0) {
         store_close(s);
         return NULL;
     }
-    sqlite3_busy_timeout(s->db, 10000);
-    sqlite3_extended_result_codes(s->db, 0);
-
     int v;
-    if (user_version(s, &v) < 0 || (v > STORE_SCHEMA_VERSION && too_new(s, v) < 0)) {
+    bool none = false;
+    if (read_only && readable_as_immutable(s, &v) < 0) {
         store_close(s);
         return NULL;
+    }
+    if ((!read_only && user_version(s, &v) < 0) ||
+        (v > STORE_SCHEMA_VERSION && too_new(s, v) < 0) ||
+        check_schema(s, v, &none) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    if (read_only) {
+        if (v == STORE_SCHEMA_VERSION || (v == 0 && none)) {
+            s->empty = v == 0;
+            return s;
+        }
+        /* an older schema: migrated once by a writer, then read */
+        store_close(s);
+        s = open_db(path, false);
+        if (s)
+            s->read_only = true;
+        return s;
     }
     if (set_wal(s) < 0) {
         store_close(s);
@@ -391,6 +548,37 @@ struct store *store_open(const char *path)
         return NULL;
     }
     return s;
+}
+
+struct store *store_open(const char *path)
+{
+    return open_db(path, false);
+}
+
+struct store *store_open_read(const char *path)
+{
+    return open_db(path, true);
+}
+
+int store_check_output(const char *db, const char *out, const char *what)
+{
+    char def[4096];
+    if (!out || !strcmp(out, "-"))
+        return 0;
+    if (!db) {
+        if (store_default_path(def, sizeof def) < 0)
+            return 0;
+        db = def;
+    }
+    for (size_t i = 0; i == 0 || side_files[i - 1]; i++) {
+        char f[4200];
+        snprintf(f, sizeof f, "%s%s", db, i ? side_files[i - 1] : "");
+        if (outfile_same(out, f))
+            return error("%s %s: that is the results database%s%s: writing it would lose "
+                         "every stored run",
+                         what, out, i ? "'s " : "", i ? side_names[i - 1] : "");
+    }
+    return 0;
 }
 
 void store_close(struct store *s)
@@ -708,6 +896,8 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
 
 int store_load_label(struct store *s, const char *label, struct run_set *out)
 {
+    if (s->empty)
+        return 1;
     if (exec_retry(s, "BEGIN", "cannot start a transaction") < 0) /* one snapshot */
         return -1;
     sqlite3_stmt *st = prepare(s, "SELECT id, label, created, scenario, engine, command_line,"
@@ -736,6 +926,8 @@ int store_load_label(struct store *s, const char *label, struct run_set *out)
 
 int store_list(struct store *s, store_list_cb cb, void *arg)
 {
+    if (s->empty)
+        return 0;
     sqlite3_stmt *st =
         prepare(s, "SELECT id, label, created, scenario, tree_profile, tree_scale, tree_seed,"
                    " fstype, device, target_path, mount_opts,"

@@ -23,8 +23,21 @@ struct store;
 /* Default database path into buf; 0 or -1 (no HOME; no message). */
 int store_default_path(char *buf, size_t len);
 /* Opens (creating directories, schema and migrations as needed); path NULL means the
- * default path. NULL after error(). */
+ * default path. NULL after error().
+ * The database must be a regular file or absent (never /dev/null: SQLite would make
+ * /dev/null-journal), and its -wal, -shm and -journal beside it regular files or absent;
+ * a database holding tables that are not fsbench's schema is refused, never added to; a
+ * full file system is named ("no space left on /dev/sdb1 (ext4 on /data)"). */
 struct store *store_open(const char *path);
+/* Opens for reading only (runs, show, export, compare, report): a database the user may
+ * not write (a colleague's results.db) is read; nothing is created or changed (an older
+ * schema is migrated first, which needs write access once). NULL after error(). */
+struct store *store_open_read(const char *path);
+
+/* Refuses an output file `out` (what: the option naming it, "-o") that is the database at
+ * db (NULL: the default) or its -wal, -shm or -journal: writing there would lose every
+ * stored run. "-" (standard output) is fine. 0, or -1 after error(). */
+int store_check_output(const char *db, const char *out, const char *what);
 void store_close(struct store *s);
 
 /* Records the set's description (label, machine, target, tree, scenario, command line);

@@ -33,11 +33,20 @@ struct job_keys {
      * with the one-line reason in why. May be NULL (no value check). */
     int (*check)(void *arg, const char *option_arg, char *why, size_t len);
     void *arg;
+    /* Options a job file may not set: consent to destroying data (destroy-data, force),
+     * which only the person at the command line gives. NULL-ended, or NULL. */
+    const char *const *cmdline_only;
+    /* Whether option key's value names a file or directory (dir, json, db, tree = tar:FILE):
+     * a relative one is resolved against the job file's directory, after the first *skip
+     * bytes ("tar:"). May be NULL (no paths). */
+    bool (*is_path)(const char *key, const char *value, size_t *skip);
 };
 
 struct job_entry {
     char *key;        /* the option name (phase.NAME.KEY is stored as KEY) */
-    char *value;      /* expanded */
+    char *value;      /* expanded, as written (the stored text has it) */
+    char *arg;        /* what the option gets when that differs: a relative path resolved
+                       * against the file's directory; NULL otherwise */
     const char *file; /* owned by the job_file */
     int line;
 };

@@ -77,18 +77,17 @@ static int add_section(const struct job_section *sec, const struct job_section *
         /* one value for a non-repeatable key: the last one */
         if (!listed(e->key, keys->repeatable) && lookup(sec, e->key) != e->value)
             continue;
-        char buf[4200];
-        if (o->has_arg == no_argument) {
-            if (job_bool(e->value) != 1)
-                continue;
-            snprintf(buf, sizeof buf, "--%s", o->name);
-        } else {
-            snprintf(buf, sizeof buf, "--%s=%s", o->name, e->value);
-        }
-        out[*n] =
-            (struct job_arg){.arg = strdup(buf), .key = o->name, .file = e->file, .line = e->line};
-        if (!out[(*n)++].arg)
+        bool flag = o->has_arg == no_argument;
+        if (flag && job_bool(e->value) != 1)
+            continue;
+        const char *v = flag ? "" : e->arg ? e->arg : e->value;
+        size_t len = strlen(o->name) + strlen(v) + 4;
+        char *buf = malloc(len);
+        if (!buf)
             return error("out of memory");
+        snprintf(buf, len, flag ? "--%s" : "--%s=%s", o->name, v);
+        out[(*n)++] =
+            (struct job_arg){.arg = buf, .key = o->name, .file = e->file, .line = e->line};
     }
     return 0;
 }

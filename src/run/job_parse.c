@@ -7,6 +7,15 @@
  * that empty sections, duplicate job names and comments are not lost. Which section a key
  * belongs to is tracked here, not taken from inih: an included file's keys before its first
  * header go to the section the include is in, and after the include that section goes on.
+ *
+ * A job file is data from someone else: every file read (the top one and each include) is
+ * a regular file of at most INFILE_TEXT_MAX bytes, UTF-8 text with no NUL, no control
+ * character but tab and line breaks, and no bidirectional-text control, each refusal
+ * naming FILE:LINE. A line may be as long as the file (inih's buffer is set to it). A
+ * value is one line also after ${NAME} expansion. Keys that consent to destroying data
+ * (keys->cmdline_only) are refused: that consent comes from the command line alone. A
+ * relative path in a key keys->is_path names is resolved against the directory of the
+ * file it is in, as include is (the expanded text keeps it as written).
  */
 #include <errno.h>
 #include <ini.h>
@@ -17,6 +26,8 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/infile.h"
+#include "base/text.h"
 #include "measure/results.h"
 #include "run/job_internal.h"
 
@@ -32,6 +43,7 @@ struct src {
 struct pctx {
     struct job_file *jf;
     const struct job_keys *keys;
+    char *val; /* a value after expansion: INFILE_TEXT_MAX + 1 bytes */
     struct src *stack[JOB_MAX_INCLUDE_DEPTH + 1];
     int depth;
     size_t cur;       /* current section */
@@ -179,33 +191,22 @@ static char *reader(char *str, int num, void *stream)
     return c->failed ? NULL : str;
 }
 
-static int read_all(const char *path, char **out)
+/* Refuses text that is not a job file's: too large, a NUL, a control character, bytes
+ * that are not UTF-8, a bidirectional control; the message names file:line. 0 or -1. */
+static int check_text(struct pctx *c, const char *file, const char *text, size_t len)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    size_t len = 0, cap = 4096;
-    char *buf = malloc(cap);
-    while (buf) {
-        size_t got = fread(buf + len, 1, cap - len - 1, f);
-        len += got;
-        if (len + 1 < cap)
-            break;
-        char *nb = realloc(buf, cap *= 2);
-        if (!nb)
-            free(buf);
-        buf = nb;
-    }
-    int e = ferror(f) ? EIO : ENOMEM;
-    fclose(f);
-    if (!buf || e == EIO) {
-        free(buf);
-        errno = buf ? EIO : ENOMEM;
+    char lim[32];
+    if (len > INFILE_TEXT_MAX) {
+        fail(c, file, 1, "larger than %s: not a job file",
+             infile_limit_str(INFILE_TEXT_MAX, lim, sizeof lim));
         return -1;
     }
-    buf[len] = '\0';
-    *out = buf;
-    return 0;
+    struct text_flaw f;
+    if (text_check(text, len, TEXT_ALLOW_NEWLINE | TEXT_ALLOW_TAB, &f) == 0)
+        return 0;
+    fail(c, file, text_line_of(text, f.off), "%s: a job file is UTF-8 text without control "
+         "characters", f.what);
+    return -1;
 }
 
 static const char *keep_path(struct pctx *c, const char *path)
@@ -225,6 +226,7 @@ static int handler(void *user, const char *section, const char *name, const char
 static void parse_src(struct pctx *c, struct src *s)
 {
     c->stack[c->depth++] = s;
+    infile_ini_limits();
     int rc = ini_parse_stream(reader, c, handler, c);
     c->depth--;
     if (rc > 0)
@@ -241,9 +243,14 @@ static void include(struct pctx *c, struct src *from, const char *value)
         snprintf(path, sizeof path, "%s", value);
     else
         snprintf(path, sizeof path, "%.*s/%s", (int)(slash - from->path), from->path, value);
-    char real[PATH_MAX], *text = NULL;
-    if (!realpath(path, real) || read_all(real, &text) < 0) {
+    char real[PATH_MAX], *text = NULL, why[256];
+    size_t len;
+    if (!realpath(path, real)) {
         fail(c, from->path, from->line, "include %s: %s", path, strerror(errno));
+        return;
+    }
+    if (infile_read(real, INFILE_TEXT_MAX, &text, &len, why, sizeof why) < 0) {
+        fail(c, from->path, from->line, "include %s: %s", path, why);
         return;
     }
     for (int i = 0; i < c->depth; i++) {
@@ -255,38 +262,35 @@ static void include(struct pctx *c, struct src *from, const char *value)
             used +=
                 (size_t)snprintf(chain + used, sizeof chain - used, "%s -> ", c->stack[j]->path);
         free(text);
-        {
-            fail(c, from->path, from->line, "include cycle: %s%s", chain, path);
-            return;
-        }
+        fail(c, from->path, from->line, "include cycle: %s%s", chain, path);
+        return;
     }
     if (c->depth > JOB_MAX_INCLUDE_DEPTH) {
         free(text);
-        {
-            fail(c, from->path, from->line, "includes nested deeper than %d",
-                 JOB_MAX_INCLUDE_DEPTH);
-            return;
-        }
+        fail(c, from->path, from->line, "includes nested deeper than %d", JOB_MAX_INCLUDE_DEPTH);
+        return;
     }
     struct src s = {.path = keep_path(c, path), .text = text, .real = real};
     if (!s.path) {
         free(text);
-        {
-            fail(c, from->path, from->line, "out of memory");
-            return;
-        }
+        fail(c, from->path, from->line, "out of memory");
+        return;
     }
-    char note[PATH_MAX + 32];
-    int n = snprintf(note, sizeof note, "# include = %s\n", value);
-    body_add(c, note, (size_t)n);
+    if (check_text(c, s.path, text, len) < 0) {
+        free(text);
+        return;
+    }
+    body_add(c, "# include = ", 12);
+    body_add(c, value, strlen(value));
+    body_add(c, "\n", 1);
     size_t cur = c->cur;
     parse_src(c, &s);
     c->cur = cur;
     free(text);
 }
 
-static int add_entry(struct job_section *sec, const char *key, const char *value, const char *file,
-                     int line)
+static int add_entry(struct job_section *sec, const char *key, const char *value,
+                     const char *arg, const char *file, int line)
 {
     if (sec->n == sec->cap) {
         size_t nc = sec->cap ? sec->cap * 2 : 16;
@@ -299,14 +303,35 @@ static int add_entry(struct job_section *sec, const char *key, const char *value
     struct job_entry *e = &sec->e[sec->n];
     e->key = strdup(key);
     e->value = strdup(value);
+    e->arg = arg ? strdup(arg) : NULL;
     e->file = file;
     e->line = line;
-    if (!e->key || !e->value) {
+    if (!e->key || !e->value || (arg && !e->arg)) {
         free(e->key);
         free(e->value);
+        free(e->arg);
         return -1;
     }
     sec->n++;
+    return 0;
+}
+
+/* A relative path in value (from a file on disk) resolved against that file's directory,
+ * into a new string *out; *out stays NULL when value is used as it is. 0 or -1. */
+static int resolve_path(const struct pctx *c, const struct src *s, const char *key,
+                        const char *value, char **out)
+{
+    *out = NULL;
+    size_t skip = 0;
+    if (!c->keys->is_path || !s->real || !c->keys->is_path(key, value, &skip))
+        return 0;
+    const char *p = value + skip, *slash = strrchr(s->path, '/');
+    if (!*p || *p == '/' || !slash)
+        return 0;
+    size_t n = skip + (size_t)(slash - s->path) + 1 + strlen(p) + 1;
+    if (!(*out = malloc(n)))
+        return -1;
+    snprintf(*out, n, "%.*s%.*s/%s", (int)skip, value, (int)(slash - s->path), s->path, p);
     return 0;
 }
 
@@ -316,9 +341,13 @@ static int handler(void *user, const char *section, const char *name, const char
     struct src *s = c->stack[c->depth - 1];
     if (c->failed)
         return 1;
-    char val[4096], why[1024];
-    if (job_expand(value, val, sizeof val, why, sizeof why) < 0)
+    char why[1024], *val = c->val;
+    if (job_expand(value, val, INFILE_TEXT_MAX + 1, why, sizeof why) < 0)
         return fail(c, s->path, s->line, "%s: %s", name, why), 1;
+    struct text_flaw f;
+    if (text_check(val, strlen(val), TEXT_ALLOW_TAB, &f) < 0) /* ${NAME} holding a newline */
+        return fail(c, s->path, s->line, "%s: the value holds %s after expansion", name, f.what),
+               1;
     if (!strcmp(name, JOB_KEY_INCLUDE)) {
         include(c, s, val);
         return 1;
@@ -326,13 +355,26 @@ static int handler(void *user, const char *section, const char *name, const char
     const char *stored;
     if (job_key_check(c->keys, c->cur == 0, name, val, &stored, why, sizeof why) < 0)
         return fail(c, s->path, s->line, "%s", why), 1;
+    for (size_t i = 0; c->keys->cmdline_only && c->keys->cmdline_only[i]; i++)
+        if (!strcmp(stored, c->keys->cmdline_only[i]))
+            return fail(c, s->path, s->line,
+                        "%s: a job file cannot consent to destroying data: give --%s on the "
+                        "command line",
+                        name, stored),
+                   1;
     if (!strcmp(stored, JOB_KEY_INTERLEAVE))
         c->jf->interleave = !strcmp(val, "jobs");
-    if (add_entry(&c->jf->sec[c->cur], stored, val, s->path, s->line) < 0)
+    char *arg;
+    if (resolve_path(c, s, stored, val, &arg) < 0 ||
+        add_entry(&c->jf->sec[c->cur], stored, val, arg, s->path, s->line) < 0) {
+        free(arg);
         return fail(c, s->path, s->line, "out of memory"), 1;
-    char line[8192];
-    int n = snprintf(line, sizeof line, "%s = %s\n", name, val);
-    body_add(c, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+    }
+    free(arg);
+    body_add(c, name, strlen(name));
+    body_add(c, " = ", 3);
+    body_add(c, val, strlen(val));
+    body_add(c, "\n", 1);
     return 1;
 }
 
@@ -340,18 +382,26 @@ int job_parse(const char *path, const char *text, const struct job_keys *keys, s
 {
     memset(jf, 0, sizeof *jf);
     struct pctx c = {.jf = jf, .keys = keys};
-    char *owned = NULL;
+    char *owned = NULL, why[256];
     char real[PATH_MAX];
+    size_t len = text ? strlen(text) : 0;
     jf->path = strdup(path);
     jf->sec = calloc(JOB_MAX_JOBS + 1, sizeof *jf->sec);
-    if (!jf->path || !jf->sec || !(jf->sec[0].name = strdup("global"))) {
+    c.val = malloc(INFILE_TEXT_MAX + 1);
+    if (!jf->path || !jf->sec || !c.val || !(jf->sec[0].name = strdup("global"))) {
+        free(c.val);
         job_free(jf);
         return error("out of memory");
     }
     jf->nsec = 1;
     if (!text) {
-        if (!realpath(path, real) || read_all(real, &owned) < 0) {
+        if (!realpath(path, real)) {
             error_errno("%s", path);
+        } else if (infile_read(real, INFILE_TEXT_MAX, &owned, &len, why, sizeof why) < 0) {
+            error("%s: %s", path, why);
+        }
+        if (!owned) {
+            free(c.val);
             job_free(jf);
             return -1;
         }
@@ -359,11 +409,12 @@ int job_parse(const char *path, const char *text, const struct job_keys *keys, s
     }
     struct src s = {.path = keep_path(&c, path), .text = text, .real = owned ? real : NULL};
     jf->sec[0].file = s.path;
-    if (s.path)
-        parse_src(&c, &s);
-    else
+    if (!s.path)
         error("out of memory");
+    else if (check_text(&c, s.path, text, len) == 0)
+        parse_src(&c, &s);
     free(owned);
+    free(c.val);
     if (!s.path || c.failed || job_fold(jf, NULL, NULL, 0) < 0) {
         job_free(jf);
         return -1;
@@ -378,6 +429,7 @@ void job_free(struct job_file *jf)
         for (size_t k = 0; k < sec->n; k++) {
             free(sec->e[k].key);
             free(sec->e[k].value);
+            free(sec->e[k].arg);
         }
         free(sec->e);
         free(sec->name);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/text.h"
 
 static const struct cmp_metric_info metrics[CMP_NMETRICS] = {
     [CMP_WALL] = {"wall", "s", CMP_KIND_TIME, STATS_LOWER_BETTER},
@@ -129,7 +130,7 @@ static int add_group(struct cmp_result *r, size_t input, const char *name, const
     g = &g[r->ngroups++];
     memset(g, 0, sizeof *g);
     g->input = input;
-    snprintf(g->name, sizeof g->name, "%s", name);
+    text_escape(g->name, sizeof g->name, name); /* a name to print: control characters escaped */
     if (config) {
         g->by_config = true;
         snprintf(g->config, sizeof g->config, "%s", config);
@@ -207,9 +208,9 @@ static int make_phases(const struct cmp_input *in, struct cmp_result *r)
         snprintf(ph->base, sizeof ph->base, "%s", name);
         ph->occurrence = occ;
         if (occ)
-            snprintf(ph->name, sizeof ph->name, "%s (%u)", name, occ + 1);
+            snprintf(ph->name, sizeof ph->name, "%s (%u)", text_shown(name), occ + 1);
         else
-            snprintf(ph->name, sizeof ph->name, "%s", name);
+            snprintf(ph->name, sizeof ph->name, "%s", text_shown(name));
         ph->s = calloc(r->ngroups, sizeof *ph->s);
         ph->vs = calloc(r->ngroups, sizeof *ph->vs);
         if (!ph->s || !ph->vs)

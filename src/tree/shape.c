@@ -37,6 +37,9 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/infile.h"
+#include "base/outfile.h"
+#include "base/text.h"
 #include "os/dents.h"
 #include "os/dirent.h"
 #include "tree/tree.h"
@@ -360,10 +363,10 @@ static uint64_t bucket_lo(const struct hist_def *h, unsigned i)
 
 int shape_write_ini(const struct shape *s, const char *path)
 {
-    int to_stdout = !strcmp(path, "-");
-    FILE *f = to_stdout ? stdout : fopen(path, "w");
-    if (!f)
-        return error_errno("cannot create %s", path);
+    struct outfile of;
+    if (outfile_open(&of, path, NULL) < 0)
+        return -1;
+    FILE *f = of.f;
     fprintf(f, "# fsbench tree shape (version %d), written by 'fsbench tree capture'.\n"
                "# It records the shape of a directory tree: totals and histograms of file sizes,\n"
                "# files and subdirectories per directory, depth of files and name lengths.\n"
@@ -389,18 +392,13 @@ int shape_write_ini(const struct shape *s, const char *path)
             if (a[i])
                 fprintf(f, "%" PRIu64 " = %" PRIu64 "\n", bucket_lo(d, i), a[i]);
     }
-    fflush(f);
-    int bad = ferror(f);
-    if (!to_stdout && fclose(f) != 0)
-        bad = 1;
-    if (bad)
-        return error_errno("cannot write %s", path);
-    return 0;
+    return outfile_commit(&of);
 }
 
 struct ini_ctx {
     const char *path;
-    FILE *f;
+    const char *text; /* the whole file, read by infile_read() */
+    size_t pos;
     struct shape *s;
     int line;                       /* line of the text last handed to inih */
     int lines_done;                 /* complete lines read */
@@ -412,12 +410,19 @@ struct ini_ctx {
     uint64_t version;
 };
 
-/* fgets for inih that counts lines and notes where known sections start. */
+/* fgets over the text for inih that counts lines and notes where known sections start. */
 static char *ini_reader_fn(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
-    if (!fgets(str, num, c->f))
+    if (!c->text[c->pos] || num < 2)
         return NULL;
+    const char *start = c->text + c->pos, *nl = strchr(start, '\n');
+    size_t take = nl ? (size_t)(nl - start) + 1 : strlen(start);
+    if (take > (size_t)num - 1)
+        take = (size_t)num - 1;
+    memcpy(str, start, take);
+    str[take] = '\0';
+    c->pos += take;
     c->line = c->lines_done + 1;
     size_t n = strlen(str);
     if (n && str[n - 1] == '\n')
@@ -583,18 +588,23 @@ int shape_load_ini(const char *path, struct shape *out)
         return error("out of memory");
     c->path = path;
     c->s = out;
-    c->f = fopen(path, "r");
-    if (!c->f) {
+    char *text, why[256];
+    size_t len;
+    if (infile_read(path, INFILE_TEXT_MAX, &text, &len, why, sizeof why) < 0) {
         free(c);
-        return error_errno("cannot open %s", path);
+        return error("cannot open %s: %s", path, why);
     }
+    struct text_flaw f;
+    if (text_check(text, len, TEXT_ALLOW_NEWLINE | TEXT_ALLOW_TAB, &f) < 0) {
+        int line = text_line_of(text, f.off);
+        free(text);
+        free(c);
+        return error("%s:%d: %s: a shape file is text", path, line, f.what);
+    }
+    c->text = text;
+    infile_ini_limits();
     int rc = ini_parse_stream(ini_reader_fn, c, ini_handler_fn, c);
-    int read_err = ferror(c->f);
-    fclose(c->f);
-    if (read_err) {
-        free(c);
-        return error("cannot read %s", path);
-    }
+    free(text);
     if (rc > 0 && (!c->err_line || rc < c->err_line)) {
         c->err_line = 0;
         ini_fail(c, rc, "expected '[section]' or 'key = value'");

@@ -256,9 +256,166 @@ static void test_errors(void **state)
     expect_error("[global]\nphase.extrakt.x = 1\n",
                  "unknown phase 'extrakt' (did you mean extract?)");
     expect_error("[global]\nphase.walk.x = 1\n", "phase walk takes no parameters");
-    char big[400];
-    snprintf(big, sizeof big, "[global]\ndescription = %0300d\n", 1);
-    expect_error(big, "t.ini:2: line longer than");
+    /* a line may be as long as a job file (1 MiB); the file may not be longer */
+    size_t n = (size_t)1 << 20;
+    char *big = malloc(n + 64);
+    assert_non_null(big);
+    int k = snprintf(big, n + 64, "[global]\ntree = tiny\ndescription = ");
+    memset(big + k, 'x', 100000);
+    strcpy(big + k + 100000, "\nruns = 2\n");
+    struct job_file jf;
+    assert_int_equal(parse("t.ini", big, &jf), 0);
+    const char *d = job_description(&jf, 0);
+    assert_non_null(d);
+    assert_int_equal(strlen(d), 100000);
+    job_free(&jf);
+    memset(big + k, 'x', n);
+    strcpy(big + k + n, "\n");
+    expect_error(big, "t.ini:1: larger than 1 MiB: not a job file");
+    free(big);
+    /* text, not bytes: each refusal at its line */
+    expect_error("[global]\n# \x1b]0;owned\x07\n", "t.ini:2: a control character (0x1b)");
+    expect_error("[global]\ntree = tiny\nlabel = caf\xe9\n",
+                 "t.ini:3: a byte that is not UTF-8 (0xe9)");
+    expect_error("[global]\ndescription = abc\xe2\x80\xae" "cba\n",
+                 "t.ini:2: a bidirectional-text control (U+202E)");
+    expect_error("[global]\nlabel = a\rb\n", "t.ini:2: a line break");
+    /* a value is one line after expansion too */
+    setenv("FSBENCH_TEST_NL", "1\nruns = 99", 1);
+    expect_error("[global]\nthreads = ${FSBENCH_TEST_NL}\n",
+                 "t.ini:2: threads: the value holds a line break after expansion");
+    unsetenv("FSBENCH_TEST_NL");
+}
+
+static const struct job_keys run_keys = {.opts = cmd_run_options,
+                                         .excluded = cmd_run_not_keys,
+                                         .repeatable = cmd_run_repeatable,
+                                         .cmdline_only = cmd_run_cmdline_only,
+                                         .is_path = cmd_run_is_path};
+
+/* Consent to destroying data is the command line's: a job file naming it is refused. */
+static void test_consent_keys(void **state)
+{
+    struct job_file jf;
+    err_capture_begin(msg, sizeof msg);
+    int rc = job_parse("d.ini", "[global]\ndevice = /dev/sdz\ndestroy-data = 1\n", &run_keys,
+                       &jf);
+    err_capture_end();
+    assert_int_equal(rc, -1);
+    assert_string_equal(msg, "d.ini:3: destroy-data: a job file cannot consent to destroying "
+                             "data: give --destroy-data on the command line");
+    err_capture_begin(msg, sizeof msg);
+    rc = job_parse("d.ini", "[global]\n[a]\nforce = yes\n", &run_keys, &jf);
+    err_capture_end();
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(msg, "d.ini:3: force: a job file cannot consent"));
+    /* naming a device alone is allowed (the command line consents, or the run refuses) */
+    err_capture_begin(msg, sizeof msg);
+    rc = job_parse("d.ini", "[global]\ndevice = /dev/sdz\n", &run_keys, &jf);
+    err_capture_end();
+    assert_int_equal(rc, 0);
+    job_free(&jf);
+}
+
+static void write_at(const char *dir, const char *name, const char *text, size_t len)
+{
+    char p[700];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    assert_non_null(f);
+    assert_int_equal(fwrite(text, 1, len, f), len);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Paths in a job file are the file's: resolved against its directory, as include is; the
+ * stored text keeps them as written. Files that are not text are refused at their line. */
+static void test_paths_and_files(void **state)
+{
+    char dir[512], p[700], a[2048];
+    assert_non_null(tu_scratch_dir(dir, sizeof dir, "jobpath"));
+    snprintf(p, sizeof p, "%s/sub", dir);
+    assert_int_equal(mkdir(p, 0755), 0);
+    const char *inc = "json = out.json\ntree = tar:src.tar\n";
+    write_at(dir, "sub/inc.ini", inc, strlen(inc));
+    const char *top = "[global]\ndir = work\ndb = r.db\ninclude = sub/inc.ini\n"
+                      "[a]\ntree = shape.ini\n[b]\ntree = pkgsrc\ndir = /abs\njson = -\n";
+    write_at(dir, "main.ini", top, strlen(top));
+    snprintf(p, sizeof p, "%s/main.ini", dir);
+    struct job_file jf;
+    err_capture_begin(msg, sizeof msg);
+    int rc = job_parse(p, NULL, &run_keys, &jf);
+    err_capture_end();
+    assert_int_equal(rc, 0);
+    struct job_arg *ja;
+    int n = job_args(&jf, 0, &run_keys, NULL, &ja);
+    a[0] = '\0';
+    for (int i = 0; i < n; i++)
+        snprintf(a + strlen(a), sizeof a - strlen(a), "%s ", ja[i].arg);
+    job_args_free(ja, n);
+    char want[2048];
+    snprintf(want, sizeof want,
+             "--dir=%s/work --db=%s/r.db --json=%s/sub/out.json --tree=%s/shape.ini ", dir, dir,
+             dir, dir);
+    assert_string_equal(a, want);
+    n = job_args(&jf, 1, &run_keys, NULL, &ja);
+    a[0] = '\0';
+    for (int i = 0; i < n; i++)
+        snprintf(a + strlen(a), sizeof a - strlen(a), "%s ", ja[i].arg);
+    job_args_free(ja, n);
+    snprintf(want, sizeof want, "--db=%s/r.db --tree=pkgsrc --dir=/abs --json=- ", dir);
+    assert_string_equal(a, want);
+    /* tree = tar:FILE from the include resolves against the include's own directory */
+    n = job_args(&jf, 0, &run_keys, (const char *const[]){"dir", "db", "json", NULL}, &ja);
+    assert_int_equal(n, 1);
+    job_args_free(ja, n);
+    assert_non_null(strstr(jf.text, "dir = work\n"));
+    job_free(&jf);
+    const char *tarinc = "[global]\ninclude = sub/inc.ini\n";
+    write_at(dir, "t.ini", tarinc, strlen(tarinc));
+    snprintf(p, sizeof p, "%s/t.ini", dir);
+    assert_int_equal(job_parse(p, NULL, &run_keys, &jf), 0);
+    n = job_args(&jf, 0, &run_keys, NULL, &ja);
+    snprintf(want, sizeof want, "--tree=tar:%s/sub/src.tar", dir);
+    assert_int_equal(n, 2);
+    assert_string_equal(ja[1].arg, want);
+    job_args_free(ja, n);
+    job_free(&jf);
+
+    /* a NUL byte: refused at its line, never a silent end of the file */
+    write_at(dir, "nul.ini", "[global]\ntree = tiny\n\0runs = 5\n", 30);
+    snprintf(p, sizeof p, "%s/nul.ini", dir);
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(job_parse(p, NULL, &run_keys, &jf), -1);
+    err_capture_end();
+    assert_non_null(strstr(msg, "nul.ini:3: a NUL byte: a job file is UTF-8 text"));
+    /* a device, a FIFO, a directory: one line each, nothing read */
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(job_parse("/dev/zero", NULL, &run_keys, &jf), -1);
+    err_capture_end();
+    assert_string_equal(msg, "/dev/zero: not a regular file (a character device)");
+    snprintf(p, sizeof p, "%s/fifo.ini", dir);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(job_parse(p, NULL, &run_keys, &jf), -1);
+    err_capture_end();
+    assert_non_null(strstr(msg, "fifo.ini: not a regular file (a FIFO)"));
+    const char *incz = "[global]\ninclude = /dev/urandom\n";
+    write_at(dir, "incz.ini", incz, strlen(incz));
+    snprintf(p, sizeof p, "%s/incz.ini", dir);
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(job_parse(p, NULL, &run_keys, &jf), -1);
+    err_capture_end();
+    assert_non_null(
+        strstr(msg, "incz.ini:2: include /dev/urandom: not a regular file (a character device)"));
+    const char *incd = "[global]\ninclude = sub\n";
+    write_at(dir, "incd.ini", incd, strlen(incd));
+    snprintf(p, sizeof p, "%s/incd.ini", dir);
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(job_parse(p, NULL, &run_keys, &jf), -1);
+    err_capture_end();
+    assert_non_null(strstr(msg, "incd.ini:2: include "));
+    assert_non_null(strstr(msg, "/sub: not a regular file (a directory)"));
+    tu_rm_tree(dir);
 }
 
 /* Values are checked by the caller's check (the real parser in fsbench). */
@@ -388,6 +545,8 @@ int main(void)
         cmocka_unit_test(test_fold),
         cmocka_unit_test(test_include),
         cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_consent_keys),
+        cmocka_unit_test(test_paths_and_files),
         cmocka_unit_test(test_value_check_hook),
         cmocka_unit_test(test_phase_params_are_options),
         cmocka_unit_test(test_builtin_jobs),

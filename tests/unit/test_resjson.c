@@ -480,6 +480,69 @@ static void test_wrong_types(void **state)
     json_decref(d.j);
 }
 
+/* Times are measurements: finite, >= 0, 0 or at least 1 ns, at most 1e9 s; names (a
+ * configuration, a phase) hold no control character. The one place that refuses them. */
+static void test_times_and_names(void **state)
+{
+    struct decode_arg d;
+    memset(&d, 0, sizeof d);
+    d.j = set_json();
+    json_t *run = json_array_get(json_object_get(d.j, "runs"), 1);
+    json_t *phase = json_array_get(json_object_get(run, "phases"), 0);
+    char msg[512];
+    static const struct {
+        const char *key;
+        double v;
+        const char *want;
+    } bad[] = {
+        {"wall_s", -1, "runs[1].phases[0].wall_s: -1 is out of range (0 to 1e+09)"},
+        {"wall_s", 5e-324, "runs[1].phases[0].wall_s: 4.94066e-324 s is below the clock's "
+                           "resolution (1 ns): not a measured time"},
+        {"user_s", 1e300, "runs[1].phases[0].user_s: 1e+300 is out of range"},
+        {"sys_s", -0.5, "runs[1].phases[0].sys_s: -0.5 is out of range"},
+        {"longest_stall_s", 1e-12, "longest_stall_s: 1e-12 s is below the clock's"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        json_t *old = json_incref(json_object_get(phase, bad[i].key));
+        json_object_set_new(phase, bad[i].key, json_real(bad[i].v));
+        assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+        if (!strstr(msg, bad[i].want))
+            fail_msg("%s = %g: got '%s'", bad[i].key, bad[i].v, msg);
+        json_object_set_new(phase, bad[i].key, old ? old : json_null());
+    }
+    /* zero and null are fine: a zero-length phase, a phase not measured */
+    json_object_set_new(phase, "wall_s", json_real(0));
+    json_object_set_new(phase, "user_s", json_null());
+    assert_int_equal(decode(&d), 0);
+    run_set_free(&d.rs);
+    memset(&d.rs, 0, sizeof d.rs);
+    json_object_set_new(phase, "wall_s", json_real(1.5));
+    json_object_set_new(phase, "user_s", json_real(0.5));
+    /* a time line point and a run's start time */
+    json_t *pt = json_array_get(json_object_get(phase, "timeline"), 0);
+    json_t *t0 = json_incref(json_array_get(pt, 0));
+    json_array_set_new(pt, 0, json_real(-3));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "timeline[0][0]: -3 is out of range"));
+    json_array_set_new(pt, 0, t0);
+    json_object_set_new(run, "started", json_real(-1));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "runs[1].started: -1 is out of range"));
+    json_object_set_new(run, "started", json_real(1e9));
+    /* names */
+    json_object_set_new(run, "config", json_string("ext4:a\nb"));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_string_equal(msg, "fsbench: runs[1].config: holds a line break\n");
+    json_object_set_new(run, "config", json_string("ext4:defaults"));
+    json_object_set_new(phase, "name", json_string("ex\xe2\x80\xaetract"));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "runs[1].phases[0].name: holds a bidirectional-text control"));
+    json_object_set_new(phase, "name", json_string("extract"));
+    assert_int_equal(decode(&d), 0);
+    run_set_free(&d.rs);
+    json_decref(d.j);
+}
+
 static void test_bad_files(void **state)
 {
     struct run_set rs;
@@ -506,7 +569,7 @@ int main(void)
         cmocka_unit_test(test_round_trip_file),   cmocka_unit_test(test_phase_round_trip),
         cmocka_unit_test(test_phase_stalls_round_trip),
         cmocka_unit_test(test_schema_too_new),    cmocka_unit_test(test_wrong_types),
-        cmocka_unit_test(test_bad_files),
+        cmocka_unit_test(test_bad_files),         cmocka_unit_test(test_times_and_names),
     };
     return cmocka_run_group_tests_name("resjson", tests, NULL, NULL);
 }

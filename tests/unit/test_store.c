@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -459,6 +460,120 @@ static void test_kill_during_runs(void **state)
     assert_integrity_ok(path);
 }
 
+/* What a path given as --db may be: a regular file or nothing, never a FIFO or device,
+ * its side files regular too, and never someone else's SQLite database. */
+static void test_untrusted_paths(void **state)
+{
+    char path[512], side[600], msg[600];
+    db_path(path, sizeof path);
+    store_close(store_open(path)); /* makes the directories */
+    unlink(path);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    err_capture_begin(msg, sizeof msg);
+    assert_null(store_open(path));
+    assert_null(store_open_read(path));
+    err_capture_end();
+    assert_non_null(
+        strstr(msg, ": not a regular file: the results database must be a regular file"));
+    snprintf(side, sizeof side, "%s-journal", path);
+    assert_int_equal(access(side, F_OK), -1); /* nothing made beside it */
+    unlink(path);
+    /* a side file that is a symlink (planted in a shared directory) */
+    snprintf(side, sizeof side, "%s-wal", path);
+    assert_int_equal(symlink("/etc/passwd", side), 0);
+    err_capture_begin(msg, sizeof msg);
+    assert_null(store_open(path));
+    err_capture_end();
+    assert_non_null(strstr(msg, "-wal: not a regular file: refusing the results database"));
+    unlink(side);
+    /* a foreign database: refused, nothing added */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "CREATE TABLE people(name TEXT); CREATE TABLE pets(x);",
+                                  NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    err_capture_begin(msg, sizeof msg);
+    assert_null(store_open(path));
+    err_capture_end();
+    assert_non_null(strstr(msg, "not an fsbench results database (it holds tables people, pets)"));
+    assert_int_equal(pragma_int(path, "SELECT count(*) FROM sqlite_master"), 2);
+    /* one with a version but not our tables */
+    unlink(path);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, "PRAGMA user_version = 2", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+    err_capture_begin(msg, sizeof msg);
+    assert_null(store_open_read(path));
+    err_capture_end();
+    assert_non_null(strstr(msg, "not an fsbench results database (it holds a different schema)"));
+}
+
+/* A reader opens read-only: an empty database is an empty store, nothing is written. */
+static void test_read_only(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    store_close(store_open(path));
+    unlink(path);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fclose(f);
+    struct store *s = store_open_read(path);
+    assert_non_null(s);
+    struct run_set rs;
+    memset(&rs, 0, sizeof rs);
+    assert_int_equal(store_load_label(s, "x", &rs), 1);
+    store_close(s);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 0); /* still empty: no schema written by a reader */
+    /* a real one reads, and its file is not changed */
+    unlink(path);
+    s = store_open(path);
+    struct run_set a;
+    fill_desc(&a, "kept", 10);
+    fill_run(&a, 0, 0);
+    assert_true(store_save_set(s, &a) > 0);
+    run_set_free(&a);
+    store_close(s);
+    assert_int_equal(chmod(path, 0444), 0);
+    s = store_open_read(path);
+    assert_non_null(s);
+    memset(&rs, 0, sizeof rs);
+    assert_int_equal(store_load_label(s, "kept", &rs), 0);
+    assert_int_equal(rs.nruns, 1);
+    run_set_free(&rs);
+    store_close(s);
+}
+
+/* No output may be the database or one of its side files. */
+static void test_check_output(void **state)
+{
+    char path[512], other[600], dots[600], msg[600];
+    db_path(path, sizeof path);
+    store_close(store_open(path));
+    snprintf(other, sizeof other, "%s.json", path);
+    assert_int_equal(store_check_output(path, other, "-o"), 0);
+    assert_int_equal(store_check_output(path, "-", "-o"), 0);
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(store_check_output(path, path, "export: -o"), -1);
+    err_capture_end();
+    assert_non_null(strstr(msg, "that is the results database: writing it would lose every"));
+    char *slash = strrchr(path, '/');
+    snprintf(dots, sizeof dots, "%.*s/./%s", (int)(slash - path), path, slash + 1);
+    assert_int_equal(store_check_output(path, dots, "-o"), -1);
+    snprintf(other, sizeof other, "%s-wal", path);
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(store_check_output(path, other, "-o"), -1);
+    err_capture_end();
+    assert_non_null(strstr(msg, "that is the results database's write-ahead log"));
+    snprintf(other, sizeof other, "%s-journal", path);
+    assert_int_equal(store_check_output(path, other, "-o"), -1);
+    snprintf(other, sizeof other, "%s.link", path);
+    assert_int_equal(link(path, other), 0);
+    assert_int_equal(store_check_output(path, other, "-o"), -1); /* a hard link: same inode */
+}
+
 static int setup(void **state)
 {
     return mkdtemp(scratch) ? 0 : -1;
@@ -478,7 +593,8 @@ int main(void)
         cmocka_unit_test(test_open_creates_schema), cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_save_load_merge),     cmocka_unit_test(test_list_and_forget),
         cmocka_unit_test(test_default_path),        cmocka_unit_test(test_concurrent_writers),
-        cmocka_unit_test(test_kill_during_runs),
+        cmocka_unit_test(test_kill_during_runs),    cmocka_unit_test(test_untrusted_paths),
+        cmocka_unit_test(test_read_only),           cmocka_unit_test(test_check_output),
     };
     return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }
