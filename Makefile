@@ -106,6 +106,9 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h
 	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKGS)) -o $@ $< \
 		$(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS) $(shell pkg-config --libs $(TESTPKGS))
 
+# test_dirscan injects a failing shrink into libfsbench's realloc (see the test).
+$(BUILD)/tests/test_dirscan: LDFLAGS += -Wl,--wrap=realloc
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libfsbench.a | $(BUILD)/bench
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
 

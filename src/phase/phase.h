@@ -160,6 +160,11 @@ int phase_statwalk(struct phase_ctx *ctx);
 int phase_read(struct phase_ctx *ctx);
 int phase_copy(struct phase_ctx *ctx);
 int phase_delete(struct phase_ctx *ctx);
+/* Removes everything below directory dirfd (an fd of ctx->eng's, named `name` in messages)
+ * the way delete does, by names relative to each directory's fd, never following a symlink
+ * or crossing a mount point; dirfd itself stays. Runs to the end whatever phase_interrupt
+ * says (cleanup). 0 or -1 after phase_fail. */
+int phase_delete_below(struct phase_ctx *ctx, int dirfd, const char *name);
 int phase_mount(struct phase_ctx *ctx);
 int phase_umount(struct phase_ctx *ctx);
 int phase_remount(struct phase_ctx *ctx);

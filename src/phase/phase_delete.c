@@ -492,3 +492,29 @@ int phase_delete(struct phase_ctx *ctx)
     dirscan_free(&s);
     return rc;
 }
+
+int phase_delete_below(struct phase_ctx *ctx, int dirfd, const char *name)
+{
+    /* Cleanup must finish even after an interrupt. */
+    int saved = phase_interrupt;
+    phase_interrupt = 0;
+    struct dirscan_stack s = {0};
+    dirscan_init(&s, ctx->eng, ctx->w, dirscan_window(1, 1));
+    int rc, fd = ctx->eng->opendir(ctx->w, dirfd, ".");
+    if (fd < 0) {
+        rc = phase_fail_dir(ctx, "open", name, fd);
+    } else if ((rc = dirscan_enter(&s, fd, -1, name)) < 0) {
+        rc = phase_fail(ctx, "delete", name, rc);
+    } else {
+        rc = empty_dir(ctx, &s, NULL);
+        if (rc == 0) {
+            int d = ctx->eng->drain(ctx->w);
+            if (d < 0)
+                rc = phase_fail(ctx, "delete", name, d);
+        }
+    }
+    dirscan_unwind(&s, 0);
+    dirscan_free(&s);
+    phase_interrupt = saved;
+    return rc < 0 ? -1 : 0;
+}
