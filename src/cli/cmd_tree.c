@@ -168,7 +168,6 @@ static int tree_make(int argc, char **argv)
         rc = phase_extract_tree(&ctx, fd);
         double secs = (double)(meas_now_ns() - t0) / 1e9;
         if (rc < 0) {
-            error("tree make: %s", res.note);
             /* Leave the directory as it was: empty (by names below its fd, as delete does:
              * nothing outside it is removed, whatever replaced a directory meanwhile). */
             struct phase_result cres = {0};
@@ -177,7 +176,9 @@ static int tree_make(int argc, char **argv)
             clean.workers = NULL;
             clean.nworkers = 0;
             if (phase_delete_below(&clean, fd, dir) < 0)
-                error("tree make: cannot empty %s again: %s", dir, cres.note);
+                error("tree make: %s; %s not emptied again: %s", res.note, dir, cres.note);
+            else
+                error("tree make: %s", res.note);
         } else {
             printf("wrote %llu files, %llu dirs, %llu symlinks to %s in %.2f s\n",
                    (unsigned long long)res.files, (unsigned long long)res.dirs,

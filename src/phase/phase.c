@@ -23,7 +23,7 @@ static const char *changed_what(int e, bool dir)
     case EISDIR:
         return dir ? NULL : "a directory where fsbench made a file";
     case ENOTDIR:
-        return dir ? "not the directory fsbench made" : NULL;
+        return dir ? "a file where fsbench made a directory" : NULL;
     case ESTALE:
         return dir ? "moved while fsbench worked in it" : NULL;
     default:

@@ -100,8 +100,8 @@ struct phase_def {
  * system); fsbench does not cross it". */
 int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
 /* The same where path is a directory fsbench made or found (an opendir, a reopen, an rmdir):
- * ELOOP "(a symlink where fsbench made a directory)", ENOTDIR "(not the directory fsbench
- * made)", ESTALE "(moved while fsbench worked in it)", EXDEV the mount point. */
+ * ELOOP "(a symlink where fsbench made a directory)", ENOTDIR "(a file where fsbench made
+ * a directory)", ESTALE "(moved while fsbench worked in it)", EXDEV the mount point. */
 int phase_fail_dir(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
 /* phase_fail_dir for a path rel of several names opened below dirfd (shown: how messages
  * name dirfd, "" for none): when ELOOP, ENOTDIR or EXDEV came from the resolution, the

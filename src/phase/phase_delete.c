@@ -69,6 +69,16 @@ static int del_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const ch
     return phase_fail_dir(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
 }
 
+/* What an rmdir of name in dirfd that failed with rc says: ENOTDIR is a symlink (-ELOOP,
+ * as an open says) or a file standing where the directory was. */
+static int rmdir_errno(struct phase_ctx *ctx, int dirfd, const char *name, int rc)
+{
+    struct stat st;
+    if (rc == -ENOTDIR && ctx->eng->stat(ctx->w, dirfd, name, &st) == 0 && S_ISLNK(st.st_mode))
+        return -ELOOP;
+    return rc;
+}
+
 /* A directory whose removal waits for other threads (see the file comment). */
 struct del_node {
     struct del_node *parent;    /* NULL: a workspace top ("tree", "copy"): not counted */
@@ -160,7 +170,7 @@ static int rmdir_path(struct phase_ctx *ctx, const char *path, struct opstats *s
         if (rc == 0)
             break;
         if (rc != -ENOTEMPTY || pass == DELETE_RESCANS) {
-            rc = phase_fail_dir(ctx, "rmdir", path, rc);
+            rc = phase_fail_dir(ctx, "rmdir", path, rmdir_errno(ctx, pfd, base, rc));
             break;
         }
         int fd = e->opendir(ctx->w, pfd, base);
@@ -294,7 +304,8 @@ static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del
         return 0;
     }
     if (rc != -ENOTEMPTY || c->pass == DELETE_RESCANS)
-        return del_fail_dir(ctx, s, "rmdir", dirscan_name(c), rc);
+        return del_fail_dir(ctx, s, "rmdir", dirscan_name(c),
+                            rmdir_errno(ctx, s->lv[level - 1].fd, dirscan_name(c), rc));
     char name[sizeof c->own];
     snprintf(name, sizeof name, "%s", dirscan_name(c));
     return enter_sub(ctx, s, name, c->pass + 1, dt);
@@ -391,7 +402,7 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
         if (shared && (rc == -ENOTEMPTY || rc == -ENOENT))
             return 0;
         if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
-            return phase_fail_dir(ctx, "rmdir", name, rc);
+            return phase_fail_dir(ctx, "rmdir", name, rmdir_errno(ctx, ctx->ws_fd, name, rc));
     }
 }
 
