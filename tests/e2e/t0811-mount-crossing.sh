@@ -59,7 +59,7 @@ held_run() {
         sleep 0.01
     done
     local target mounted=1
-    target=$(ls -U "$run/tree" 2>/dev/null | tail -n 1)
+    target=$(find "$run/tree" -mindepth 1 -maxdepth 1 -type d -printf "%f\n" 2>/dev/null | tail -n 1)
     # a bind mount of the decoy: from the other tmpfs (another file system), or from the
     # run's own
     if [ -n "$target" ] && [ -d "$run/tree/$target" ]; then
@@ -99,7 +99,7 @@ wait "$pid" 2>/dev/null
 decoy=$W/outside/decoy
 rm -rf "$decoy" && make_decoy "$decoy"
 before=$(decoy_sum "$decoy")
-target=$(ls -U "$run/tree" | tail -n 1)
+target=$(find "$run/tree" -mindepth 1 -maxdepth 1 -type d -printf "%f\n" | tail -n 1)
 mount --bind "$decoy" "$run/tree/$target"
 run_fsbench run --dir "$run" --tree tiny --phases sync --no-save -q
 diag "leftovers: stderr: $ERR"
