@@ -14,7 +14,8 @@
 # against the phase's interval from the JSON) and decoy-untouched count go in a table,
 # printed as diagnostics and, when RACE_TABLE is set, written to that file.
 # RACE_TRIES (default 3; RACE_ONE_TRIES, default 2, for the phases that use one thread at
-# any -j) and RACE_SCALE (pkgsrc scale, default 0.12) size it.
+# any -j) and RACE_SCALE (pkgsrc scale, default 0.1) size it; under the sanitizers one
+# try fewer of each.
 . "$(dirname "$0")/../lib/tap.sh"
 need_cmd jq
 need_cmd tar
@@ -22,9 +23,12 @@ need_cmd sha256sum
 RACE=${FSBENCH_BUILD:-$(dirname "$FSBENCH")}/tests/race_swap
 [ -x "$RACE" ] || skip_all "needs $RACE (built by make check)"
 
-TRIES=${RACE_TRIES:-3}
-ONE_TRIES=${RACE_ONE_TRIES:-2}
-SCALE=${RACE_SCALE:-0.12}
+# Under the sanitizers (make check SAN=1) every run is a few times slower: fewer tries
+# there; the races themselves are the plain build's to show.
+case $FSBENCH in *-san/*) san=1 ;; *) san=0 ;; esac
+TRIES=${RACE_TRIES:-$((3 - san))}
+ONE_TRIES=${RACE_ONE_TRIES:-$((2 - san))}
+SCALE=${RACE_SCALE:-0.1}
 W=$SCRATCH/w
 if [ "$(id -u)" -eq 0 ]; then
     mount_tmpfs "$W" 1200M || skip_all "cannot mount a tmpfs"
