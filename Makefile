@@ -69,6 +69,9 @@ ifneq ($(MPI),1)
 BENCH_SRC:= $(filter-out bench/mpi_%,$(BENCH_SRC))
 endif
 BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
+# Programs the end-to-end tests run (the race harness's attacker: tests/e2e/t0810).
+HELPER_SRC:= $(wildcard tests/helpers/*.c)
+HELPER_BIN:= $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check unit e2e bench-build install clean
 all: $(BUILD)/fsbench
@@ -106,6 +109,12 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h
 	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) $(shell pkg-config --cflags $(TESTPKGS)) -o $@ $< \
 		$(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS) $(shell pkg-config --libs $(TESTPKGS))
 
+$(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(LDFLAGS)
+
+# test_dirscan injects a failing shrink into libfsbench's realloc (see the test).
+$(BUILD)/tests/test_dirscan: LDFLAGS += -Wl,--wrap=realloc
+
 $(BUILD)/bench/%: bench/%.c $(BUILD)/libfsbench.a | $(BUILD)/bench
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
 
@@ -120,7 +129,7 @@ bench-build: $(BENCH_BIN)
 # the sanitizer suite; without it they skip with the reason.
 MPI_BIN  := $(if $(filter 1,$(SAN)),,$(wildcard $(CURDIR)/build-mpi/fsbench))
 
-check: $(BUILD)/fsbench $(UNIT_BIN) $(BENCH_BIN)
+check: $(BUILD)/fsbench $(UNIT_BIN) $(BENCH_BIN) $(HELPER_BIN)
 	CMOCKA_MESSAGE_OUTPUT=TAP FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) \
 		FSBENCH_MPI=$(MPI_BIN) \
 		prove $(PROVEFLAGS) $(UNIT_BIN) tests/e2e/t*.sh
@@ -128,7 +137,7 @@ check: $(BUILD)/fsbench $(UNIT_BIN) $(BENCH_BIN)
 unit: $(UNIT_BIN)
 	CMOCKA_MESSAGE_OUTPUT=TAP prove $(PROVEFLAGS) $(UNIT_BIN)
 
-e2e: $(BUILD)/fsbench
+e2e: $(BUILD)/fsbench $(HELPER_BIN)
 	FSBENCH=$(CURDIR)/$(BUILD)/fsbench FSBENCH_BUILD=$(CURDIR)/$(BUILD) FSBENCH_MPI=$(MPI_BIN) prove $(PROVEFLAGS) tests/e2e/t*.sh
 
 install: $(BUILD)/fsbench

@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -125,11 +124,6 @@ static int count_entries(const char *path)
     return n;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    return ftw->level == 0 ? 0 : remove(path);
-}
-
 static int tree_make(int argc, char **argv)
 {
     struct tree_spec spec;
@@ -174,9 +168,17 @@ static int tree_make(int argc, char **argv)
         rc = phase_extract_tree(&ctx, fd);
         double secs = (double)(meas_now_ns() - t0) / 1e9;
         if (rc < 0) {
-            error("tree make: %s", res.note);
-            /* Leave the directory as it was: empty. */
-            nftw(dir, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+            /* Leave the directory as it was: empty (by names below its fd, as delete does:
+             * nothing outside it is removed, whatever replaced a directory meanwhile). */
+            struct phase_result cres = {0};
+            struct phase_ctx clean = ctx;
+            clean.res = &cres;
+            clean.workers = NULL;
+            clean.nworkers = 0;
+            if (phase_delete_below(&clean, fd, dir) < 0)
+                error("tree make: %s; %s not emptied again: %s", res.note, dir, cres.note);
+            else
+                error("tree make: %s", res.note);
         } else {
             printf("wrote %llu files, %llu dirs, %llu symlinks to %s in %.2f s\n",
                    (unsigned long long)res.files, (unsigned long long)res.dirs,

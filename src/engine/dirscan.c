@@ -109,17 +109,14 @@ void dirscan_free(struct dirscan_stack *s)
  * however deep the tree and however many threads share it. Returns the worker's own. */
 static struct opstats *uncounted_begin(struct dirscan_stack *s)
 {
-    struct opstats *own = s->w->st;
     if (!s->scratch)
         s->scratch = calloc(1, sizeof *s->scratch);
-    if (s->scratch)
-        s->w->st = s->scratch;
-    return own;
+    return eng_uncounted_begin(s->w, s->scratch);
 }
 
 static void uncounted_end(struct dirscan_stack *s, struct opstats *own)
 {
-    s->w->st = own;
+    eng_uncounted_end(s->w, own);
 }
 
 static void close_fd(struct dirscan_stack *s, int *fd)
@@ -192,11 +189,14 @@ static int drain_level(struct dirscan_stack *s, struct dirscan *d)
         free(nb);
         return rc;
     }
-    free(d->buf);
-    d->buf = have ? realloc(nb, have) : NULL;
-    if (!d->buf)
+    /* Only what is left stays allocated; a shrink the allocator refuses keeps the larger
+     * buffer (nb is still valid then, and holds every byte). */
+    char *fit = have ? realloc(nb, have) : NULL;
+    if (!have)
         free(nb);
-    d->cap = have;
+    free(d->buf);
+    d->buf = fit ? fit : have ? nb : NULL;
+    d->cap = fit || !have ? have : cap;
     d->filled = (int)have;
     d->pos = 0;
     d->drained = true;

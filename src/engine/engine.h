@@ -7,6 +7,10 @@
  *
  * Contract for every operation:
  *  - returns >= 0 on success and -errno on failure; never prints;
+ *  - a `name` is one name in directory dirfd (opendir alone also takes a path of several,
+ *    resolved beneath dirfd): a multi-component path handed to an *at call would follow
+ *    symlinks in its leading components, so callers resolve the parent first (phase/
+ *    longpath.h) and act on the last name;
  *  - counts itself (and its latency) in w->st, so phases never time single calls;
  *  - directory fds returned by opendir are only ever passed back to the same engine.
  * Asynchronous engines may queue an operation and report its failure from a later call
@@ -48,7 +52,12 @@ struct engine {
     int (*worker_init)(struct eng_worker *w);
     void (*worker_fini)(struct eng_worker *w);
 
-    /* Opens directory `name` under dirfd (name "." for dirfd itself): fd or -errno. */
+    /* Opens directory `name` under dirfd: fd or -errno. name is one name ("." for dirfd
+     * itself) or a relative path of several, resolved beneath dirfd as os/beneath.h says:
+     * no symlink followed at any component (-ELOOP), no mount point crossed (-EXDEV), no
+     * absolute path or ".." component (-EXDEV), a non-directory on the way -ENOTDIR. One
+     * system call either way (openat2 on Linux). The name ".." alone is dirfd's parent,
+     * unchecked: only for callers that check it is the directory they left (dirscan). */
     int (*opendir)(struct eng_worker *w, int dirfd, const char *name);
     int (*close)(struct eng_worker *w, int fd);
     int (*mkdir)(struct eng_worker *w, int dirfd, const char *name, mode_t mode);
@@ -97,6 +106,24 @@ struct engine {
     /* Completes every queued operation: 0 or the first failure's -errno. */
     int (*drain)(struct eng_worker *w);
 };
+
+/* A phase's own bookkeeping through the engine (reopening a directory it had closed, the
+ * parent of a directory it removes by path): its time is in the phase's wall time, but its
+ * operations are counted into scratch between these two calls, not into the worker's, so
+ * a phase counts the same operations however deep the tree and however many threads.
+ * scratch NULL: counted as usual. Returns the worker's own counters, for _end. */
+static inline struct opstats *eng_uncounted_begin(struct eng_worker *w, struct opstats *scratch)
+{
+    struct opstats *own = w->st;
+    if (scratch)
+        w->st = scratch;
+    return own;
+}
+
+static inline void eng_uncounted_end(struct eng_worker *w, struct opstats *own)
+{
+    w->st = own;
+}
 
 /* The registry; NULL-terminated. */
 extern const struct engine *const engine_table[];

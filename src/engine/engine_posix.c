@@ -2,9 +2,11 @@
  * directory fd (openat, mkdirat, fstatat, os_getdents, unlinkat, renameat, ...), counted and
  * timed around the call itself. Data moves through the caller's buffer; copies use
  * copy_file_range and fall back to read/write where the file system or the system refuses
- * it. The system calls come from os/ (rawsys.h, dirent.h).
+ * it. The system calls come from os/ (rawsys.h, dirent.h); directories are opened beneath
+ * their parent with no symlink followed and no mount point crossed (beneath.h).
  */
 #include "engine/engine.h"
+#include "os/beneath.h"
 #include "os/dirent.h"
 #include "os/rawsys.h"
 
@@ -40,7 +42,9 @@ static inline long chained(struct eng_worker *w, enum op_kind kind, uint64_t *t,
 static int px_opendir(struct eng_worker *w, int dirfd, const char *name)
 {
     uint64_t t0 = meas_op_clock();
-    long r = raw_openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0);
+    long r = name[0] == '.' && name[1] == '.' && !name[2]
+                 ? raw_openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC, 0)
+                 : os_open_beneath(dirfd, name, O_RDONLY | O_DIRECTORY, 0);
     return (int)done(w, OP_OPEN, t0, r, 0);
 }
 

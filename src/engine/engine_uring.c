@@ -7,7 +7,8 @@
  *    rmdir, rename, symlink, and close of a descriptor. A queued operation's failure is
  *    kept (the first one) and returned, once, by the next call other than close, or by
  *    drain(); that call then does nothing else. uring_error_name() names its entry.
- *  - completed before returning: opendir, open, stat (IORING_OP_STATX), read_file (openat
+ *  - completed before returning: opendir (IORING_OP_OPENAT2, resolved beneath its directory
+ *    as os/beneath.h says), open, stat (IORING_OP_STATX), read_file (openat
  *    + two reads linked with IOSQE_IO_HARDLINK, then more reads if the file is longer; only
  *    its close is queued), read, write, pwrite and fsync through the ring; getdents,
  *    readlink, link, set_times, ftruncate, fsetattr and syncfs with the plain system call
@@ -36,6 +37,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <liburing.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +47,7 @@
 #include <unistd.h>
 
 #include "engine/uring_ring.h"
+#include "os/beneath.h"
 
 /* Longest pattern a queued create copies; longer ones are written step by step. */
 #define URING_INLINE_MAX (64u * 1024)
@@ -54,10 +57,26 @@
 /* ---- operations ---- */
 
 static int ur_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode);
+static int open_waited(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode,
+                       const struct open_how *how);
 
+/* Beneath dirfd as os/beneath.h says, by IORING_OP_OPENAT2 with the same resolve flags as
+ * os_open_beneath; ".." alone as a plain openat (the caller checks it). */
 static int ur_opendir(struct eng_worker *w, int dirfd, const char *name)
 {
-    return ur_open(w, dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW, 0);
+    const int flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW;
+    if (name[0] == '.' && name[1] == '.' && !name[2])
+        return ur_open(w, dirfd, name, flags, 0);
+    int kind = os_beneath_kind(name);
+    if (kind < 0)
+        return kind;
+    struct open_how how = {
+        .flags = (uint64_t)(flags | O_CLOEXEC),
+        .resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV |
+                   (kind == OS_BENEATH_PATH ? RESOLVE_BENEATH : 0),
+    };
+    int r = open_waited(w, dirfd, name, flags, 0, &how);
+    return r == -ENOTDIR ? -os_beneath_errno(dirfd, name, flags, ENOTDIR) : r;
 }
 
 static int ur_close(struct eng_worker *w, int fd)
@@ -545,6 +564,13 @@ static int ur_syncfs(struct eng_worker *w, int fd)
 
 static int ur_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
 {
+    return open_waited(w, dirfd, name, flags, mode, NULL);
+}
+
+/* openat (how NULL) or openat2 through the ring, waited for. */
+static int open_waited(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode,
+                       const struct open_how *how)
+{
     struct uring_worker *u = w->priv;
     uint64_t key, t0, t1;
     int r = uring_prologue(u, dirfd, name, &key);
@@ -555,7 +581,10 @@ static int ur_open(struct eng_worker *w, int dirfd, const char *name, int flags,
     int kind = (flags & O_CREAT) ? OP_CREATE : OP_OPEN;
     unsigned i = u->tmp[0];
     struct io_uring_sqe *sqe = uring_sqe_for(u, i, URING_R_WAITED, kind);
-    io_uring_prep_openat(sqe, dirfd, name, flags | O_CLOEXEC, mode);
+    if (how)
+        io_uring_prep_openat2(sqe, dirfd, name, (struct open_how *)how);
+    else
+        io_uring_prep_openat(sqe, dirfd, name, flags | O_CLOEXEC, mode);
     uring_sqe_done(sqe, i, 0);
     r = uring_run_waited(u, i, &t0, &t1);
     opstats_record(w->st, kind, t0, t1, 0);

@@ -186,7 +186,7 @@ static int create_tree(struct phase_ctx *ctx, int tdir, const char *name, const 
         return phase_fail(ctx, "mkdir", path, rc);
     int fd = e->opendir(ctx->w, tdir, name);
     if (fd < 0)
-        return phase_fail(ctx, "open", path, fd);
+        return phase_fail_dir(ctx, "open", path, fd);
     rc = phase_extract_into(ctx, fd);
     e->close(ctx->w, fd);
     return rc;
@@ -464,7 +464,7 @@ int compilebench_open_trees(struct phase_ctx *ctx)
         return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
     int fd = ctx->eng->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (fd < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, fd);
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, fd);
     return fd;
 }
 

@@ -1,7 +1,10 @@
 /* phase.c — the helpers every phase uses to fail, skip and stop (the registry is phase_registry.c). */
 #include "phase/phase.h"
 
+#include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,17 +12,102 @@ _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal ha
 volatile atomic_int phase_interrupt;
 atomic_int phase_stonewall;
 
-int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno)
+/* What an errno says was found at a path of fsbench's tree instead of what fsbench made
+ * there (dir: a directory was expected), or NULL when it says nothing of the kind. */
+static const char *changed_what(int e, bool dir)
+{
+    switch (e) {
+    case ELOOP:
+        return dir ? "a symlink where fsbench made a directory"
+                   : "a symlink where fsbench made a file";
+    case EISDIR:
+        return dir ? NULL : "a directory where fsbench made a file";
+    case ENOTDIR:
+        return dir ? "a file where fsbench made a directory" : NULL;
+    case ESTALE:
+        return dir ? "moved while fsbench worked in it" : NULL;
+    default:
+        return NULL;
+    }
+}
+
+/* phase_fail, saying what an errno of a changed tree means when it says so. */
+static int fail_as(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno,
+                   bool dir)
 {
     struct phase_result *r = ctx->res;
     if (r->status != PHASE_FAILED) {
         r->status = PHASE_FAILED;
         int e = neg_errno < 0 ? -neg_errno : neg_errno;
-        snprintf(r->note, sizeof r->note, "%s %s: %s", op, path, strerror(e));
+        const char *what = changed_what(e, dir);
+        if (e == EXDEV)
+            snprintf(r->note, sizeof r->note,
+                     "%s: a mount point (another file system); fsbench does not cross it",
+                     path);
+        else if (what)
+            snprintf(r->note, sizeof r->note, "%s: changed during the run (%s)", path, what);
+        else
+            snprintf(r->note, sizeof r->note, "%s %s: %s", op, path, strerror(e));
         if (ctx->par)
             phase_par_publish(ctx); /* a thread's copy: the first failure is the phase's */
     }
     return -1;
+}
+
+int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno)
+{
+    return fail_as(ctx, op, path, neg_errno, false);
+}
+
+int phase_fail_dir(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno)
+{
+    return fail_as(ctx, op, path, neg_errno, true);
+}
+
+int phase_fail_dir_at(struct phase_ctx *ctx, const char *op, const char *shown, int dirfd,
+                      const char *rel, int neg_errno)
+{
+    char path[PATH_MAX];
+    size_t at = 0, cut = strlen(rel);
+    if (shown && shown[0])
+        at = (size_t)snprintf(path, sizeof path, "%s/", shown);
+    if (at >= sizeof path)
+        at = sizeof path - 1;
+    int rc = neg_errno;
+    if ((rc == -ELOOP || rc == -ENOTDIR || rc == -EXDEV) && strchr(rel, '/')) {
+        /* Which component: open them one by one (this failure path only). */
+        const struct engine *e = ctx->eng;
+        char name[256];
+        int cur = dirfd;
+        for (size_t i = 0; rel[i];) {
+            size_t n = strcspn(rel + i, "/");
+            if (n == 0 || n >= sizeof name) {
+                i += n ? n : 1;
+                continue;
+            }
+            memcpy(name, rel + i, n);
+            name[n] = '\0';
+            int fd = e->opendir(ctx->w, cur, name);
+            if (cur != dirfd)
+                e->close(ctx->w, cur);
+            cur = dirfd;
+            if (fd == -ELOOP || fd == -ENOTDIR || fd == -EXDEV) {
+                cut = i + n;
+                rc = fd;
+                break;
+            }
+            if (fd < 0)
+                break;
+            cur = fd;
+            i += n;
+            while (rel[i] == '/')
+                i++;
+        }
+        if (cur != dirfd)
+            e->close(ctx->w, cur);
+    }
+    snprintf(path + at, sizeof path - at, "%.*s", (int)(cut < INT32_MAX ? cut : INT32_MAX), rel);
+    return fail_as(ctx, op, path, rc, true);
 }
 
 int phase_skip(struct phase_ctx *ctx, const char *fmt, ...)

@@ -93,8 +93,21 @@ struct phase_def {
     int (*run)(struct phase_ctx *ctx);
 };
 
-/* Records the phase's first failure as "<op> <path>: <strerror>" and returns -1. */
+/* Records the phase's first failure as "<op> <path>: <strerror>" and returns -1. Errors that
+ * can only mean the tree was changed under the phase say so instead, naming the path:
+ * ELOOP "<path>: changed during the run (a symlink where fsbench made a file)", EISDIR
+ * "(a directory where fsbench made a file)", and EXDEV "<path>: a mount point (another file
+ * system); fsbench does not cross it". */
 int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
+/* The same where path is a directory fsbench made or found (an opendir, a reopen, an rmdir):
+ * ELOOP "(a symlink where fsbench made a directory)", ENOTDIR "(a file where fsbench made
+ * a directory)", ESTALE "(moved while fsbench worked in it)", EXDEV the mount point. */
+int phase_fail_dir(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
+/* phase_fail_dir for a path rel of several names opened below dirfd (shown: how messages
+ * name dirfd, "" for none): when ELOOP, ENOTDIR or EXDEV came from the resolution, the
+ * component that caused it is found (opened one by one) and named instead of all of rel. */
+int phase_fail_dir_at(struct phase_ctx *ctx, const char *op, const char *shown, int dirfd,
+                      const char *rel, int neg_errno);
 /* Marks the phase skipped with a reason; returns 0. */
 int phase_skip(struct phase_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
@@ -147,6 +160,11 @@ int phase_statwalk(struct phase_ctx *ctx);
 int phase_read(struct phase_ctx *ctx);
 int phase_copy(struct phase_ctx *ctx);
 int phase_delete(struct phase_ctx *ctx);
+/* Removes everything below directory dirfd (an fd of ctx->eng's, named `name` in messages)
+ * the way delete does, by names relative to each directory's fd, never following a symlink
+ * or crossing a mount point; dirfd itself stays. Runs to the end whatever phase_interrupt
+ * says (cleanup). 0 or -1 after phase_fail. */
+int phase_delete_below(struct phase_ctx *ctx, int dirfd, const char *name);
 int phase_mount(struct phase_ctx *ctx);
 int phase_umount(struct phase_ctx *ctx);
 int phase_remount(struct phase_ctx *ctx);

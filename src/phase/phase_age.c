@@ -33,6 +33,7 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
+#include "os/beneath.h"
 #include "phase/workload.h"
 
 #define AGE_DIRS 32
@@ -194,24 +195,26 @@ static int open_dirs(struct age *a)
         return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
     int tfd = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (tfd < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, tfd);
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, tfd);
     rc = wl_mkdir_p(ctx, tfd, WL_AGE_DIR);
     int afd = rc < 0 ? rc : e->opendir(ctx->w, tfd, WL_AGE_DIR);
     e->close(ctx->w, tfd);
     if (afd < 0)
-        return phase_fail(ctx, rc < 0 ? "mkdir" : "open", path, afd);
+        return rc < 0 ? phase_fail(ctx, "mkdir", path, afd)
+                      : phase_fail_dir(ctx, "open", path, afd);
     ctx->res->dirs++;
     for (unsigned d = 0; d < AGE_DIRS; d++) {
         char name[8];
         snprintf(name, sizeof name, "d%02u", d);
         rc = wl_mkdir_p(ctx, afd, name);
-        if (rc == 0)
+        bool made = rc == 0;
+        if (made)
             rc = a->dfd[d] = e->opendir(ctx->w, afd, name);
         if (rc < 0) {
             char p[64];
             snprintf(p, sizeof p, "%s/%s", path, name);
             e->close(ctx->w, afd);
-            return phase_fail(ctx, "mkdir", p, rc);
+            return made ? phase_fail_dir(ctx, "open", p, rc) : phase_fail(ctx, "mkdir", p, rc);
         }
         ctx->res->dirs++;
     }
@@ -235,7 +238,7 @@ int phase_age(struct phase_ctx *ctx)
     /* With --keep-fs the file system is aged once and measured many times. */
     struct stat mst;
     if (ctx->params && ctx->params->age_once && aged_known &&
-        ctx->eng->stat(ctx->w, ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
+        os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
         mst.st_dev == aged_dev && mst.st_ino == aged_ino)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
     struct statvfs sv;
@@ -296,8 +299,7 @@ int phase_age(struct phase_ctx *ctx)
     for (unsigned d = 0; d < AGE_DIRS; d++)
         if (a.dfd[d] >= 0)
             ctx->eng->close(ctx->w, a.dfd[d]);
-    if (rc == 0 && fstatat(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst,
-                           AT_SYMLINK_NOFOLLOW) == 0) {
+    if (rc == 0 && os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0) {
         aged_dev = mst.st_dev;
         aged_ino = mst.st_ino;
         aged_known = 1;

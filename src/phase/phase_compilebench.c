@@ -9,6 +9,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,10 +82,17 @@ static int find_visit(struct phase_ctx *ctx, int dirfd, const char *path, const 
         unsigned long id = strtoul(name + plen, &end, 10);
         if (*end || end == name + plen || id > 1000000)
             continue;
-        char vm[64];
+        /* vmlinux.o by its name in the tree's own fd: a stat of "kernel-N/vmlinux.o" would
+         * follow kernel-N if it had been swapped for a symlink */
         struct stat st;
-        snprintf(vm, sizeof vm, "%s/vmlinux.o", name);
-        bool compiled = ctx->eng->stat(ctx->w, dirfd, vm, &st) == 0;
+        int tfd = ctx->eng->opendir(ctx->w, dirfd, name);
+        if (tfd < 0) {
+            char p[PATH_MAX];
+            snprintf(p, sizeof p, "%s/%s", path, name);
+            return phase_fail_dir(ctx, "open", p, tfd);
+        }
+        bool compiled = ctx->eng->stat(ctx->w, tfd, "vmlinux.o", &st) == 0;
+        ctx->eng->close(ctx->w, tfd);
         if (trees_add(ts, (unsigned)id, compiled) < 0)
             return phase_fail(ctx, "list", path, -ENOMEM);
     }

@@ -6,7 +6,8 @@
  * Threads (-j N > 1): the same copier, fed by a shared queue of directories (workq.h): a
  * worker that made and opened a directory's copy hands the pair of fds to the queue when
  * another worker waits for work, else descends itself. A directory's times are set after
- * its own entries are made, by the worker that scanned it (by workspace path). That is
+ * its own entries are made, by the worker that scanned it (through the fd of its copy,
+ * which that worker holds: never by path, which a swapped symlink could redirect). That is
  * post-order enough: a directory's mtime changes only when entries are added to it, not
  * when its subdirectories fill, and nothing reads the copy's directories afterwards, so
  * no count across threads is needed (delete needs one: see phase_delete.c). The top
@@ -35,6 +36,21 @@ static int copy_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
 {
     char path[PATH_MAX];
     return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
+}
+
+/* A directory (of the tree, or with copy set of its copy) could not be opened. */
+static int copy_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
+                         const char *name, int rc, bool copy)
+{
+    char path[PATH_MAX];
+    dirscan_path(s, name, path, sizeof path);
+    size_t tl = strlen(PHASE_TREE_DIR);
+    if (copy && strncmp(path, PHASE_TREE_DIR, tl) == 0 && (path[tl] == '/' || !path[tl])) {
+        char cpath[PATH_MAX];
+        snprintf(cpath, sizeof cpath, "%s%s", PHASE_COPY_DIR, path + tl);
+        return phase_fail_dir(ctx, op, cpath, rc);
+    }
+    return phase_fail_dir(ctx, op, path, rc);
 }
 
 /* Hands a directory (source fd sfd, its copy dfd; entry `name` of the deepest level of s)
@@ -70,7 +86,7 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq
                 return 0;
             int rc = dirscan_leave(s);
             if (rc < 0)
-                return copy_fail(ctx, s, "reopen", NULL, rc);
+                return copy_fail_dir(ctx, s, "reopen", NULL, rc, false);
             /* Times last: filling the directory changed its mtime. */
             const struct dirscan *c = &s->lv[s->n];
             rc = e->set_times(w, s->lv[s->n - 1].fd2, dirscan_name(c), c->times);
@@ -97,11 +113,11 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq
                 return copy_fail(ctx, s, "mkdir", ent.name, rc);
             int sfd = e->opendir(w, src, ent.name);
             if (sfd < 0)
-                return copy_fail(ctx, s, "open", ent.name, sfd);
+                return copy_fail_dir(ctx, s, "open", ent.name, sfd, false);
             int dfd = e->opendir(w, dst, ent.name);
             if (dfd < 0) {
                 e->close(w, sfd);
-                return copy_fail(ctx, s, "open copy of", ent.name, dfd);
+                return copy_fail_dir(ctx, s, "open copy of", ent.name, dfd, true);
             }
             if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
                 hand_off(q, s, sfd, dfd, ent.name, times) == 0)
@@ -149,18 +165,19 @@ static int copy_worker(struct phase_ctx *t, unsigned idx, void *arg)
             rc = phase_fail(t, "copy", it.path, rc);
         else
             rc = copy_dir(t, &s, q);
-        dirscan_unwind(&s, 0);
-        /* the top's times are set by phase_copy once every thread is done */
-        size_t tl = strlen(PHASE_TREE_DIR);
+        /* The times of the copy, through its own fd (never by its path: a directory on the
+         * way may have been swapped for a symlink), once what this worker queued in it is
+         * done; the top's are set by phase_copy once every thread is done. */
         if (rc == 0 && strcmp(it.path, PHASE_TREE_DIR)) {
-            char dpath[PATH_MAX];
-            snprintf(dpath, sizeof dpath, "%s%s", PHASE_COPY_DIR, it.path + tl);
-            rc = t->eng->set_times(t->w, t->ws_fd, dpath, it.times);
+            rc = t->eng->drain(t->w);
+            if (rc == 0)
+                rc = t->eng->fsetattr(t->w, s.lv[0].fd2, (mode_t)-1, it.times);
             if (rc < 0)
                 rc = phase_fail(t, "set times of", it.path, rc);
             else
                 t->res->dirs++;
         }
+        dirscan_unwind(&s, 0);
         free(it.path);
         workq_done(q);
     }
@@ -210,11 +227,11 @@ int phase_copy(struct phase_ctx *ctx)
         return phase_fail(ctx, "mkdir", PHASE_COPY_DIR, rc);
     int sfd = e->opendir(w, ctx->ws_fd, PHASE_TREE_DIR);
     if (sfd < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, sfd);
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, sfd);
     int dfd = e->opendir(w, ctx->ws_fd, PHASE_COPY_DIR);
     if (dfd < 0) {
         e->close(w, sfd);
-        return phase_fail(ctx, "open", PHASE_COPY_DIR, dfd);
+        return phase_fail_dir(ctx, "open", PHASE_COPY_DIR, dfd);
     }
     if (phase_threads(ctx) > 1) {
         rc = copy_par(ctx, sfd, dfd);

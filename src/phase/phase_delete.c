@@ -18,12 +18,20 @@
  *    the new node in the node of the directory being scanned;
  *  - a worker finishing the scan of a directory that has a node (drains its queued
  *    operations first) decrements the count instead of removing the directory; whoever
- *    brings a count to 0 removes that directory by its workspace path and decrements the
- *    parent's, and so on up. Directories without a node are removed as in one thread.
+ *    brings a count to 0 removes that directory by name from its parent, opened by its
+ *    workspace path resolved beneath the workspace with no symlink followed (that open is
+ *    not counted as the phase's), and decrements the parent's, and so on up. Directories
+ *    without a node are removed as in one thread.
  * So every directory is removed exactly once, after its contents, by whichever thread
  * finished last below it; counts (files, dirs, symlinks, unlink and rmdir ops) equal one
  * thread's. Nodes live until the phase ends (a failure may leave counts above 0).
  * With N = 1 there is no queue, no node and no lock.
+ *
+ * Races and mounts: every directory is opened by one name relative to its parent's fd
+ * (or, for a node's parent, by a path resolved beneath the workspace), never following a
+ * symlink, and never into another file system or bind mount (the engine's opendir says
+ * EXDEV): a directory swapped for a symlink, or a mount point inside the tree, fails the
+ * phase naming it, and nothing outside the tree is removed (rm -rf --one-file-system).
  *
  * Depth: the descent lives on a dirscan stack, not on the C stack, with a window of open
  * directories (dirscan.h): any depth and path length with a bounded number of fds (node
@@ -53,6 +61,24 @@ static int del_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *
     return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
 }
 
+/* A directory could not be opened, reopened or removed. */
+static int del_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
+                        const char *name, int rc)
+{
+    char path[PATH_MAX];
+    return phase_fail_dir(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
+}
+
+/* What an rmdir of name in dirfd that failed with rc says: ENOTDIR is a symlink (-ELOOP,
+ * as an open says) or a file standing where the directory was. */
+static int rmdir_errno(struct phase_ctx *ctx, int dirfd, const char *name, int rc)
+{
+    struct stat st;
+    if (rc == -ENOTDIR && ctx->eng->stat(ctx->w, dirfd, name, &st) == 0 && S_ISLNK(st.st_mode))
+        return -ELOOP;
+    return rc;
+}
+
 /* A directory whose removal waits for other threads (see the file comment). */
 struct del_node {
     struct del_node *parent;    /* NULL: a workspace top ("tree", "copy"): not counted */
@@ -68,11 +94,13 @@ struct del_par {
     struct del_node *all;
 };
 
-/* One thread's state: the node of each level of its dirscan stack (NULL: none yet). */
+/* One thread's state: the node of each level of its dirscan stack (NULL: none yet), and
+ * where the opens of a node's parent are counted (not among the phase's operations). */
 struct del_thr {
     struct del_par *dp;
     struct del_node **nodes;
     size_t cap;
+    struct opstats *scratch;
 };
 
 static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_thr *dt);
@@ -113,19 +141,43 @@ static int node_slot(struct del_thr *dt, size_t level)
     return 0;
 }
 
-/* Removes directory `path` (workspace-relative), emptying it again if entries reappear. */
-static int rmdir_path(struct phase_ctx *ctx, const char *path)
+/* Removes directory `path` (workspace-relative), emptying it again if entries reappear.
+ * Its parent is opened by path, resolved beneath the workspace with no symlink followed
+ * (engine.h; counted in scratch, not as the phase's), and the directory removed by its
+ * name in that parent: an rmdir by the whole path would follow a symlink swapped in for
+ * any directory on the way. */
+static int rmdir_path(struct phase_ctx *ctx, const char *path, struct opstats *scratch)
 {
     const struct engine *e = ctx->eng;
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    int pfd = ctx->ws_fd;
+    if (slash) {
+        char parent[DIRSCAN_HANDOFF_MAX];
+        size_t pl = (size_t)(slash - path);
+        if (pl >= sizeof parent)
+            return phase_fail(ctx, "rmdir", path, -ENAMETOOLONG);
+        memcpy(parent, path, pl);
+        parent[pl] = '\0';
+        struct opstats *own = eng_uncounted_begin(ctx->w, scratch);
+        pfd = e->opendir(ctx->w, ctx->ws_fd, parent);
+        eng_uncounted_end(ctx->w, own);
+        if (pfd < 0)
+            return phase_fail_dir_at(ctx, "open", "", ctx->ws_fd, parent, pfd);
+    }
+    int rc;
     for (int pass = 0;; pass++) {
-        int rc = e->unlink(ctx->w, ctx->ws_fd, path, AT_REMOVEDIR);
+        rc = e->unlink(ctx->w, pfd, base, AT_REMOVEDIR);
         if (rc == 0)
-            return 0;
-        if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
-            return phase_fail(ctx, "rmdir", path, rc);
-        int fd = e->opendir(ctx->w, ctx->ws_fd, path);
-        if (fd < 0)
-            return phase_fail(ctx, "open", path, fd);
+            break;
+        if (rc != -ENOTEMPTY || pass == DELETE_RESCANS) {
+            rc = phase_fail_dir(ctx, "rmdir", path, rmdir_errno(ctx, pfd, base, rc));
+            break;
+        }
+        int fd = e->opendir(ctx->w, pfd, base);
+        if (fd < 0) {
+            rc = phase_fail_dir(ctx, "open", path, fd);
+            break;
+        }
         struct dirscan_stack s = {0};
         dirscan_init(&s, e, ctx->w, dirscan_window(phase_threads(ctx), 1));
         rc = dirscan_enter(&s, fd, -1, path);
@@ -136,16 +188,24 @@ static int rmdir_path(struct phase_ctx *ctx, const char *path)
         dirscan_unwind(&s, 0);
         dirscan_free(&s);
         if (rc < 0)
-            return -1;
+            break;
         int d = e->drain(ctx->w);
-        if (d < 0)
-            return phase_fail(ctx, "delete", path, d);
+        if (d < 0) {
+            rc = phase_fail(ctx, "delete", path, d);
+            break;
+        }
     }
+    if (pfd != ctx->ws_fd) {
+        struct opstats *own = eng_uncounted_begin(ctx->w, scratch);
+        e->close(ctx->w, pfd);
+        eng_uncounted_end(ctx->w, own);
+    }
+    return rc < 0 ? -1 : 0;
 }
 
 /* This thread finished scanning node n's directory: count it down, and remove every
  * directory on the way up whose count reaches 0. 0 or -1. */
-static int node_finish(struct phase_ctx *ctx, struct del_node *n)
+static int node_finish(struct phase_ctx *ctx, struct del_node *n, struct opstats *scratch)
 {
     while (n) {
         /* Our queued unlinks below n must be done before another thread's rmdir. */
@@ -154,7 +214,7 @@ static int node_finish(struct phase_ctx *ctx, struct del_node *n)
             return phase_fail(ctx, "delete", n->path, d);
         if (atomic_fetch_sub(&n->pending, 1) != 1)
             return 0;
-        if (rmdir_path(ctx, n->path) < 0)
+        if (rmdir_path(ctx, n->path, scratch) < 0)
             return -1;
         if (n->parent)
             ctx->res->dirs++;
@@ -208,7 +268,7 @@ static int enter_sub(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
 {
     int cfd = ctx->eng->opendir(ctx->w, s->lv[s->n - 1].fd, name);
     if (cfd < 0)
-        return del_fail(ctx, s, "open", name, cfd);
+        return del_fail_dir(ctx, s, "open", name, cfd);
     if (dt && node_slot(dt, s->n) < 0) {
         ctx->eng->close(ctx->w, cfd);
         return del_fail(ctx, s, "delete", name, -ENOMEM);
@@ -230,13 +290,13 @@ static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del
     size_t level = s->n - 1;
     int rc = dirscan_leave(s);
     if (rc < 0)
-        return del_fail(ctx, s, "reopen", NULL, rc);
+        return del_fail_dir(ctx, s, "reopen", NULL, rc);
     const struct dirscan *c = &s->lv[level];
     if (dt && dt->nodes[level]) {
         /* something below went to another worker: the last one out removes it */
         struct del_node *n = dt->nodes[level];
         dt->nodes[level] = NULL;
-        return node_finish(ctx, n) < 0 ? -1 : 0;
+        return node_finish(ctx, n, dt->scratch) < 0 ? -1 : 0;
     }
     rc = e->unlink(ctx->w, s->lv[level - 1].fd, dirscan_name(c), AT_REMOVEDIR);
     if (rc == 0) {
@@ -244,7 +304,8 @@ static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del
         return 0;
     }
     if (rc != -ENOTEMPTY || c->pass == DELETE_RESCANS)
-        return del_fail(ctx, s, "rmdir", dirscan_name(c), rc);
+        return del_fail_dir(ctx, s, "rmdir", dirscan_name(c),
+                            rmdir_errno(ctx, s->lv[level - 1].fd, dirscan_name(c), rc));
     char name[sizeof c->own];
     snprintf(name, sizeof name, "%s", dirscan_name(c));
     return enter_sub(ctx, s, name, c->pass + 1, dt);
@@ -299,7 +360,7 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_
         if (dt && (workq_hungry(dt->dp->q) || (level == base && workq_short(dt->dp->q)))) {
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
-                return del_fail(ctx, s, "open", ent.name, cfd);
+                return del_fail_dir(ctx, s, "open", ent.name, cfd);
             if (hand_off(dt, s, level, cfd, ent.name) == 0)
                 continue; /* removed and counted by node_finish */
             e->close(w, cfd);
@@ -325,7 +386,7 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
         if (fd == -ENOENT && shared)
             return 0; /* another rank removed it */
         if (fd < 0)
-            return phase_fail(ctx, "open", name, fd);
+            return phase_fail_dir(ctx, "open", name, fd);
         rc = dirscan_enter(s, fd, -1, name);
         if (rc < 0)
             rc = phase_fail(ctx, "delete", name, rc);
@@ -341,14 +402,14 @@ static int delete_top(struct phase_ctx *ctx, struct dirscan_stack *s, const char
         if (shared && (rc == -ENOTEMPTY || rc == -ENOENT))
             return 0;
         if (rc != -ENOTEMPTY || pass == DELETE_RESCANS)
-            return phase_fail(ctx, "rmdir", name, rc);
+            return phase_fail_dir(ctx, "rmdir", name, rmdir_errno(ctx, ctx->ws_fd, name, rc));
     }
 }
 
 /* One thread: empties the directories it takes from the queue until all are done. */
 static int delete_worker(struct phase_ctx *t, unsigned idx, void *arg)
 {
-    struct del_thr dt = {.dp = arg};
+    struct del_thr dt = {.dp = arg, .scratch = calloc(1, sizeof(struct opstats))};
     struct dirscan_stack s = {0};
     dirscan_init(&s, t->eng, t->w, dirscan_window(phase_threads(t), 1));
     struct workq_item it;
@@ -365,12 +426,13 @@ static int delete_worker(struct phase_ctx *t, unsigned idx, void *arg)
         }
         dirscan_unwind(&s, 0);
         if (rc == 0)
-            rc = node_finish(t, it.node);
+            rc = node_finish(t, it.node, dt.scratch);
         free(it.path);
         workq_done(dt.dp->q);
     }
     dirscan_free(&s);
     free(dt.nodes);
+    free(dt.scratch);
     return rc;
 }
 
@@ -405,7 +467,7 @@ static int delete_par(struct phase_ctx *ctx)
         }
         int fd = ctx->eng->opendir(ctx->w, ctx->ws_fd, tops[i]);
         if (fd < 0) {
-            rc = phase_fail(ctx, "open", tops[i], fd);
+            rc = phase_fail_dir(ctx, "open", tops[i], fd);
             break;
         }
         struct workq_item it = {.fd = fd, .fd2 = -1, .path = strdup(tops[i])};
@@ -440,4 +502,30 @@ int phase_delete(struct phase_ctx *ctx)
         rc = delete_top(ctx, &s, PHASE_COPY_DIR);
     dirscan_free(&s);
     return rc;
+}
+
+int phase_delete_below(struct phase_ctx *ctx, int dirfd, const char *name)
+{
+    /* Cleanup must finish even after an interrupt. */
+    int saved = phase_interrupt;
+    phase_interrupt = 0;
+    struct dirscan_stack s = {0};
+    dirscan_init(&s, ctx->eng, ctx->w, dirscan_window(1, 1));
+    int rc, fd = ctx->eng->opendir(ctx->w, dirfd, ".");
+    if (fd < 0) {
+        rc = phase_fail_dir(ctx, "open", name, fd);
+    } else if ((rc = dirscan_enter(&s, fd, -1, name)) < 0) {
+        rc = phase_fail(ctx, "delete", name, rc);
+    } else {
+        rc = empty_dir(ctx, &s, NULL);
+        if (rc == 0) {
+            int d = ctx->eng->drain(ctx->w);
+            if (d < 0)
+                rc = phase_fail(ctx, "delete", name, d);
+        }
+    }
+    dirscan_unwind(&s, 0);
+    dirscan_free(&s);
+    phase_interrupt = saved;
+    return rc < 0 ? -1 : 0;
 }

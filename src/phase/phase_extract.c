@@ -11,8 +11,10 @@
  * (tree_skip_subtree). Then every thread runs its own generator over the same tree and
  * claims depth-d subtrees through an atomic counter: it walks the spine again without
  * touching the file system, skips the subtrees it did not claim, and fills the one it
- * claimed under an fd it opened for it. Symlinks point within their own directory, so the
- * order across threads does not matter. Counts and ops by kind are the same for any N.
+ * claimed under an fd it opened for it (by its path below the root, resolved beneath it
+ * with no symlink followed: a directory swapped for a symlink meanwhile fails the phase
+ * naming it, and nothing is written through it). Symlinks point within their own
+ * directory, so the order across threads does not matter. Counts and ops by kind are the same for any N.
  * Shared placement (ctx->nparts > 1, MPI): only the top-level entries phase_owns_top()
  * gives this share, on one thread. Archives (ctx->tar): phase_extract_tree hands them to phase_extract_tar, which threads
  * them itself (phase_tarextract_par.c); phase_extract_into extracts them on one thread.
@@ -103,7 +105,8 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
             }
             int fd = e->opendir(w, top, ent.name);
             if (fd < 0) {
-                rc = extract_fail(ctx, g, "open", fd);
+                char path[PATH_MAX];
+                rc = phase_fail_dir(ctx, "open", entry_path(g, path, sizeof path), fd);
                 break;
             }
             if (fd_push(&st, fd) < 0) {
@@ -238,9 +241,10 @@ static int extract_worker(struct phase_ctx *t, unsigned idx, void *arg)
             rc = -1;
             break;
         }
+        /* by its path below the root: resolved beneath it, no symlink followed (engine.h) */
         int fd = t->eng->opendir(t->w, xp->root, tree_path(g));
         if (fd < 0) {
-            rc = extract_fail(t, g, "open", fd);
+            rc = phase_fail_dir_at(t, "open", PHASE_TREE_DIR, xp->root, tree_path(g), fd);
             break;
         }
         rc = extract_entries(t, g, fd, 0, true);
@@ -287,7 +291,7 @@ int phase_extract(struct phase_ctx *ctx)
         return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
     int root = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (root < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, root);
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, root);
     rc = phase_extract_tree(ctx, root);
     e->close(ctx->w, root);
     return rc;

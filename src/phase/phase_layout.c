@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "measure/layout.h"
+#include "os/beneath.h"
 #include "phase/phase.h"
 #include "phase/workload.h"
 
@@ -62,9 +63,9 @@ int phase_layout(struct phase_ctx *ctx)
     struct phase_result *res = ctx->res;
     if (!(ctx->eng->caps & ENG_CAP_REAL))
         return phase_skip(ctx, "the %s engine writes no blocks to lay out", ctx->eng->name);
-    int fd = openat(ctx->ws_fd, PHASE_TREE_DIR, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int fd = os_open_beneath(ctx->ws_fd, PHASE_TREE_DIR, O_RDONLY | O_DIRECTORY, 0);
     if (fd < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, -errno);
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, -errno);
     struct layout_result r;
     char msg[RES_NOTE_MAX];
     err_capture_begin(msg, sizeof msg);

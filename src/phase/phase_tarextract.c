@@ -8,15 +8,19 @@
  *
  * The archive (already decompressed by tarsrc_open) is streamed entry by entry; file data
  * is written straight out of libarchive's read buffer, one write per data block. Entries
- * are created relative to the fd of their directory, and the last directory used stays
- * open, so consecutive entries of one directory cost no extra open.
+ * are created by their last name relative to the fd of their directory, which a cursor of
+ * open directories gives (longpath.h: the directories of the last path stay open, so
+ * consecutive entries of one directory cost no extra open, and a subdirectory one open).
  *
  * Safety (see tarsrc.h): a parent directory is used only if this extraction created it
- * (the set `dirs`), and it is created only below a parent in that set, so every prefix
- * the kernel resolves is a real directory of ours and no symlink is ever followed. A
- * parent that exists but is not in the set is a symlink or file from the archive: the
- * entry is refused. Existing non-directories are replaced (a later entry of the same name
- * wins, as with tar); directories never are. tarindex.c models exactly these rules.
+ * (the set `dirs`), and it is created only below a parent in that set, so every prefix is
+ * a real directory of ours. A parent that exists but is not in the set is a symlink or
+ * file from the archive: the entry is refused. Existing non-directories are replaced (a
+ * later entry of the same name wins, as with tar); directories never are. tarindex.c
+ * models exactly these rules. And no *at call is ever given a path of several names:
+ * directories are opened beneath the root with no symlink followed (engine.h), so a
+ * directory swapped for a symlink while the phase runs fails the phase, naming it, and
+ * nothing is written outside the tree.
  *
  * Directory modes and times are applied at the end, deepest first (reverse creation
  * order), after their contents are written; until then directories are u+rwx.
@@ -61,9 +65,7 @@ struct xstate {
     bool root_listed; /* a "./" entry: its mode and times go to root */
     mode_t root_mode;
     struct timespec root_times[2];
-    int cache_fd; /* open fd of directory cache_path, or -1 */
-    struct longpath lp; /* for paths longer than PATH_MAX */
-    char cache_path[TARENT_PATH_MAX];
+    struct longpath lp; /* the directories of the last path, open */
     uint64_t refused;
     char path[TARENT_PATH_MAX]; /* the entry's normalised name */
     char link[TARENT_PATH_MAX]; /* a hard link's normalised target */
@@ -127,48 +129,65 @@ static struct dirfix *add_dir(struct xstate *x, const char *path, size_t len)
     return f;
 }
 
-/* Makes directory path[0..len) and any missing parents (mode 0777 less the umask, as tar
- * does for directories the archive does not list). 0, 1 when a prefix exists but is not
- * one of our directories (refused), -1 after phase_fail(). */
-static int make_parents(struct xstate *x, const char *path, size_t len)
+/* phase_fail (dir: phase_fail_dir_at) naming path[0..len). -1. */
+static int fail_prefix(struct xstate *x, const char *op, const char *path, size_t len, int rc,
+                       bool dir)
 {
-    char p[TARENT_PATH_MAX];
-    if (!len || tarent_set_find(&x->dirs, path, len))
-        return 0;
+    char *p = malloc(len + 1);
+    if (!p)
+        return phase_fail(x->ctx, op, "?", rc);
     memcpy(p, path, len);
     p[len] = '\0';
+    if (dir)
+        phase_fail_dir_at(x->ctx, op, "", x->root, p, rc);
+    else
+        phase_fail(x->ctx, op, p, rc);
+    free(p);
+    return -1;
+}
+
+/* The fd of directory path[0..len) (one of ours), from the cursor. fd or -1 after
+ * phase_fail(). */
+static int dir_fd(struct xstate *x, const char *path, size_t len)
+{
+    int fd = longpath_dir(x->e, x->w, &x->lp, x->root, path, len);
+    return fd >= 0 ? fd : fail_prefix(x, "open", path, len, fd, true);
+}
+
+/* Makes directory path[0..len) and any missing parents (mode 0777 less the umask, as tar
+ * does for directories the archive does not list), each by its name in its parent's fd.
+ * 0, 1 when a prefix exists but is not one of our directories (refused), -1 after
+ * phase_fail(). */
+static int make_parents(struct xstate *x, const char *path, size_t len)
+{
+    if (!len || tarent_set_find(&x->dirs, path, len))
+        return 0;
+    size_t from = 0; /* where the name being looked at starts */
     for (size_t i = 1; i <= len; i++) {
         if (i < len && path[i] != '/')
             continue;
+        size_t start = from;
+        from = i + 1;
         if (tarent_set_find(&x->dirs, path, i))
             continue;
-        p[i] = '\0';
-        int rc = longpath_mkdir(x->e, x->w, &x->lp, x->root, p, 0777);
+        char name[1024];
+        if (i - start >= sizeof name)
+            return fail_prefix(x, "mkdir", path, i, -ENAMETOOLONG, false);
+        memcpy(name, path + start, i - start);
+        name[i - start] = '\0';
+        int pfd = dir_fd(x, path, start ? start - 1 : 0);
+        if (pfd < 0)
+            return -1;
+        int rc = x->e->mkdir(x->w, pfd, name, 0777);
         if (rc == -EEXIST || rc == -ENOTDIR)
             return 1;
         if (rc < 0)
-            return phase_fail(x->ctx, "mkdir", p, rc);
+            return fail_prefix(x, "mkdir", path, i, rc, false);
         if (!add_dir(x, path, i))
-            return phase_fail(x->ctx, "extract", p, -ENOMEM);
+            return fail_prefix(x, "extract", path, i, -ENOMEM, false);
         x->ctx->res->dirs++;
-        if (i < len)
-            p[i] = '/';
     }
     return 0;
-}
-
-/* Closes the cached directory fd (never root). 0 or -1 after phase_fail(). */
-static int cache_drop(struct xstate *x)
-{
-    int rc = 0;
-    if (x->cache_fd >= 0 && x->cache_path[0]) {
-        rc = x->e->close(x->w, x->cache_fd);
-        if (rc < 0)
-            rc = phase_fail(x->ctx, "close", x->cache_path, rc);
-    }
-    x->cache_fd = -1;
-    x->cache_path[0] = '\0';
-    return rc;
 }
 
 /* The fd of the directory of x->path, created if missing; *base gets the last name.
@@ -180,8 +199,6 @@ static int parent_fd(struct xstate *x, const char *raw, const char **base)
     *base = slash ? slash + 1 : x->path;
     if (len == 0)
         return x->root;
-    if (x->cache_fd >= 0 && strncmp(x->cache_path, x->path, len) == 0 && x->cache_path[len] == '\0')
-        return x->cache_fd;
     int rc = make_parents(x, x->path, len);
     if (rc < 0)
         return -1;
@@ -189,17 +206,7 @@ static int parent_fd(struct xstate *x, const char *raw, const char **base)
         refuse(x, raw, "goes through a symlink or file, not a directory of this extraction");
         return -2;
     }
-    if (cache_drop(x) < 0)
-        return -1;
-    memcpy(x->cache_path, x->path, len);
-    x->cache_path[len] = '\0';
-    int fd = longpath_opendir(x->e, x->w, &x->lp, x->root, x->cache_path);
-    if (fd < 0) {
-        x->cache_path[0] = '\0';
-        return phase_fail(x->ctx, "open", x->path, fd);
-    }
-    x->cache_fd = fd;
-    return fd;
+    return dir_fd(x, x->path, len);
 }
 
 /* Makes room for a non-directory entry whose name exists: a directory of ours is never
@@ -374,14 +381,15 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
     int pfd = parent_fd(x, raw, &base);
     if (pfd < 0)
         return pfd == -2 ? 0 : -1;
-    int rc = longpath_link(x->e, x->w, &x->lp, x->root, x->link, pfd, base);
+    /* pfd is the cursor's: the target's directory is opened on its own */
+    int rc = longpath_link(x->e, x->w, NULL, x->root, x->link, pfd, base);
     if (rc == -EEXIST) {
         if (strcmp(x->link, x->path) == 0)
             return refuse(x, raw, "hard link to itself");
         rc = replace_existing(x, pfd, base, raw);
         if (rc)
             return rc > 0 ? 0 : -1;
-        rc = longpath_link(x->e, x->w, &x->lp, x->root, x->link, pfd, base);
+        rc = longpath_link(x->e, x->w, NULL, x->root, x->link, pfd, base);
     }
     if (rc == -ENOENT)
         return refuse(x, raw, "hard link target was not extracted");
@@ -441,15 +449,12 @@ static int fix_dirs(struct xstate *x)
             continue;
         if (phase_check_interrupt(x->ctx))
             return -1;
-        int fd = longpath_opendir(x->e, x->w, &x->lp, x->root, f->path);
+        int fd = dir_fd(x, f->path, strlen(f->path));
         if (fd < 0)
-            return phase_fail(x->ctx, "open", f->path, fd);
+            return -1;
         int rc = x->e->fsetattr(x->w, fd, f->mode, f->times);
-        int c = x->e->close(x->w, fd);
         if (rc < 0)
             return phase_fail(x->ctx, "setattr", f->path, rc);
-        if (c < 0)
-            return phase_fail(x->ctx, "close", f->path, c);
     }
     if (x->root_listed) {
         /* The root stays u+rwx so whoever made it can always remove the tree. */
@@ -471,7 +476,6 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     x->src = src;
     x->lp = (struct longpath)LONGPATH_INIT;
     x->root = root_fd;
-    x->cache_fd = -1;
     x->umask = tarent_umask();
     int rc = 0;
     char msg[RES_NOTE_MAX];
@@ -501,10 +505,9 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
         }
         rc = do_entry(x, ent);
     }
-    if (cache_drop(x) < 0)
-        rc = -1;
     if (rc == 0)
         rc = fix_dirs(x);
+    longpath_release(x->e, x->w, &x->lp);
     if (rc == 0) {
         int d = x->e->drain(x->w);
         if (d < 0)

@@ -2,9 +2,10 @@
  * phase_threads(ctx) threads; the same code with one thread for -j1, so counts and
  * operations by kind are the same for any -j.
  *
- * 1. The calling thread makes every directory, in index order (parents first): mkdir by
- *    its path from the root (0700 when the archive lists it, 0777 less the umask for a
- *    parent it does not list, as the streaming extraction does).
+ * 1. The calling thread makes every directory, in index order (parents first): mkdir of
+ *    its name in its parent's fd, which a cursor of open directories gives (longpath.h;
+ *    0700 when the archive lists it, 0777 less the umask for a parent it does not list,
+ *    as the streaming extraction does).
  * 2. All threads take work units (the files and symlinks of one directory, or of a chunk of
  *    a huge one; largest first) from an atomic counter: open the directory, then for each
  *    entry open(O_CREAT|O_EXCL) + write + fsetattr + close (symlink + set_times), then close
@@ -17,6 +18,10 @@
  *    after step 2, in archive order (their targets all exist by then), and then sets every
  *    directory's mode and times deepest first, as the streaming extraction does.
  * Refusals were decided by tarindex's pass: they are warned about first, in archive order.
+ * Directories are opened by their path below the root resolved beneath it, with no symlink
+ * followed (engine.h), and entries made by their last name in that fd: a directory swapped
+ * for a symlink while the phase runs fails the phase naming it, and nothing is written
+ * through it.
  *
  * Units are directories, not subtrees below a split depth as in the synthetic extract: an
  * archive of one flat directory (fs_mark's 10,400 files) still spreads over every thread,
@@ -181,9 +186,9 @@ static int fix_dir(struct phase_ctx *t, const struct tarx *tx, uint32_t d)
     if (!(e->flags & TIX_LISTED))
         return 0;
     const char *path = tix_path(tx->ix, e);
-    int fd = longpath_opendir(t->eng, t->w, NULL, tx->root, path);
+    int fd = longpath_opendir(t->eng, t->w, tx->root, path);
     if (fd < 0)
-        return phase_fail(t, "open", path, fd);
+        return phase_fail_dir_at(t, "open", "", tx->root, path, fd);
     int rc = t->eng->fsetattr(t->w, fd, e->mode, e->times);
     int c = t->eng->close(t->w, fd);
     if (rc < 0)
@@ -216,9 +221,9 @@ static int do_unit(struct phase_ctx *t, struct tarx *tx, const struct tix_unit *
     const char *dpath = NULL;
     if (u->dir != TIX_ROOT) {
         dpath = tix_path(ix, dir_entry(ix, u->dir));
-        pfd = longpath_opendir(t->eng, t->w, NULL, tx->root, dpath);
+        pfd = longpath_opendir(t->eng, t->w, tx->root, dpath);
         if (pfd < 0)
-            return phase_fail(t, "open", dpath, pfd);
+            return phase_fail_dir_at(t, "open", "", tx->root, dpath, pfd);
     }
     for (uint32_t k = 0; k < u->n && rc == 0; k++) {
         if (phase_check_interrupt(t)) {
@@ -268,7 +273,23 @@ static int unit_worker(struct phase_ctx *t, unsigned idx, void *arg)
     return rc;
 }
 
-/* Step 1: every directory, parents first. 0 or -1. */
+/* The directory of path (below the root) could not be opened: phase_fail naming it. */
+static int fail_parent(struct phase_ctx *ctx, const struct tarx *tx, const char *path, int rc)
+{
+    const char *sl = strrchr(path, '/');
+    size_t n = sl ? (size_t)(sl - path) : 0;
+    char *p = malloc(n + 1);
+    if (!p)
+        return phase_fail(ctx, "open", path, rc);
+    memcpy(p, path, n);
+    p[n] = '\0';
+    phase_fail_dir_at(ctx, "open", "", tx->root, p, rc);
+    free(p);
+    return -1;
+}
+
+/* Step 1: every directory, parents first, each by its name in its parent (the cursor keeps
+ * the directories of the last path open). 0 or -1. */
 static int make_dirs(struct phase_ctx *ctx, const struct tarx *tx)
 {
     const struct tarindex *ix = tx->ix;
@@ -281,8 +302,14 @@ static int make_dirs(struct phase_ctx *ctx, const struct tarx *tx)
         }
         const struct tix_ent *e = dir_entry(ix, d);
         const char *path = tix_path(ix, e);
-        rc = longpath_mkdir(ctx->eng, ctx->w, &lp, tx->root, path,
-                            (e->flags & TIX_EXPLICIT) ? 0700 : 0777);
+        int pfd;
+        const char *base;
+        rc = longpath_parent(ctx->eng, ctx->w, &lp, tx->root, path, &pfd, &base);
+        if (rc < 0) {
+            rc = fail_parent(ctx, tx, path, rc);
+            break;
+        }
+        rc = ctx->eng->mkdir(ctx->w, pfd, base, (e->flags & TIX_EXPLICIT) ? 0700 : 0777);
         if (rc < 0)
             rc = phase_fail(ctx, "mkdir", path, rc);
         else
@@ -308,6 +335,7 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
         len = TARX_BUF;
     }
     int rc = 0;
+    struct longpath lp = LONGPATH_INIT; /* the links' directories */
     for (uint32_t i = 0; i < ix->nlinks && rc == 0; i++) {
         if (phase_check_interrupt(ctx)) {
             rc = -1;
@@ -315,13 +343,20 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
         }
         const struct tix_ent *e = &ix->ents[ix->links[i]];
         const char *path = tix_path(ix, e);
-        rc = longpath_link(ctx->eng, ctx->w, NULL, tx->root, tix_link(ix, e), tx->root, path);
+        int pfd;
+        const char *base;
+        rc = longpath_parent(ctx->eng, ctx->w, &lp, tx->root, path, &pfd, &base);
+        if (rc < 0) {
+            rc = fail_parent(ctx, tx, path, rc);
+            break;
+        }
+        rc = longpath_link(ctx->eng, ctx->w, NULL, tx->root, tix_link(ix, e), pfd, base);
         if (rc < 0) {
             rc = phase_fail(ctx, "link", path, rc);
             break;
         }
         if (e->flags & TIX_SIZE_SET) { /* data with the last link (cpio) */
-            int fd = ctx->eng->open(ctx->w, tx->root, path, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
+            int fd = ctx->eng->open(ctx->w, pfd, base, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
             if (fd < 0)
                 rc = phase_fail(ctx, "open", path, fd);
             else
@@ -330,6 +365,7 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
         if (rc == 0)
             ctx->res->files++;
     }
+    longpath_release(ctx->eng, ctx->w, &lp);
     free(own);
     for (uint32_t d = ix->ndirs; rc == 0 && d-- > 0;) {
         if (phase_check_interrupt(ctx))

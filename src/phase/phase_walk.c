@@ -39,6 +39,14 @@ static int walk_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
     return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
 }
 
+/* A directory of the tree could not be opened or reopened. */
+static int walk_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
+                         const char *name, int rc)
+{
+    char path[PATH_MAX];
+    return phase_fail_dir(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
+}
+
 /* Hands the open subdirectory cfd (entry `name` of the deepest level of s) to the queue.
  * 0, or -1 when it cannot (no memory, or a path too long to name it by): the caller
  * descends itself. */
@@ -73,7 +81,7 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mo
                 return 0;
             int rc = dirscan_leave(s);
             if (rc < 0)
-                return walk_fail(ctx, s, "reopen", NULL, rc);
+                return walk_fail_dir(ctx, s, "reopen", NULL, rc);
             continue;
         }
         if (phase_check_interrupt(ctx))
@@ -93,7 +101,7 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mo
             res->dirs++;
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
-                return walk_fail(ctx, s, "open", ent.name, cfd);
+                return walk_fail_dir(ctx, s, "open", ent.name, cfd);
             if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
                 hand_off(q, s, cfd, ent.name) == 0)
                 continue;
@@ -177,7 +185,7 @@ static int walk_tree(struct phase_ctx *ctx, enum walk_mode mode)
     struct dirscan_stack s = {0};
     int fd = ctx->eng->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
     if (fd < 0)
-        return phase_fail(ctx, "open", PHASE_TREE_DIR, fd);
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, fd);
     if (phase_threads(ctx) > 1)
         return walk_tree_par(ctx, mode, fd);
     dirscan_init(&s, ctx->eng, ctx->w, dirscan_window(1, 1));

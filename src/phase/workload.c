@@ -169,7 +169,10 @@ static size_t path_push(struct walk_state *s, const char *name)
 static int walk_fail(struct walk_state *s, const char *op, const char *name, int rc)
 {
     size_t old = name ? path_push(s, name) : s->plen;
-    phase_fail(s->ctx, op, s->path, rc);
+    if (strcmp(op, "open") == 0 || strcmp(op, "rmdir") == 0)
+        phase_fail_dir(s->ctx, op, s->path, rc); /* a directory of the tree */
+    else
+        phase_fail(s->ctx, op, s->path, rc);
     s->plen = old;
     s->path[old] = '\0';
     return -1;
@@ -265,7 +268,7 @@ int wl_walk(struct phase_ctx *ctx, int dirfd, const char *name, const char *path
     int fd = ctx->eng->opendir(ctx->w, dirfd, name);
     int rc;
     if (fd < 0) {
-        rc = phase_fail(ctx, "open", path, fd);
+        rc = phase_fail_dir(ctx, "open", path, fd);
     } else {
         rc = walk_level(s, fd, 0);
         ctx->eng->close(ctx->w, fd);

@@ -206,7 +206,9 @@ static int walk_entry(struct walk *w, struct shape *s, const char *name, unsigne
     if (type == DT_DIR) {
         int fd = openat(l->fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (fd < 0) {
-            if (errno == ENOENT)
+            /* removed, or no longer a directory (a symlink or file now: never followed),
+             * while we walked */
+            if (errno == ENOENT || errno == ENOTDIR || errno == ELOOP)
                 return 0;
             if (errno == EACCES || errno == EPERM) {
                 if (!s->unreadable++)

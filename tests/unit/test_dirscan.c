@@ -1,10 +1,29 @@
 /* test_dirscan.c — the dirscan stack's window of open directories: a walk with a window of
  * 2 or 3 levels visits exactly what an unbounded one visits (also when a level is drained,
- * reopened and drained again), never holds more fds than the window, and long paths are
- * shortened in the middle for messages. */
+ * reopened and drained again, and when the allocator refuses to shrink a drained level's
+ * buffer), never holds more fds than the window, and long paths are shortened in the
+ * middle for messages. */
 #include "testutil.h"
 
+#include <malloc.h>
+
 #include "engine/dirscan.h"
+
+/* Fault injection: the Makefile links this test with -Wl,--wrap=realloc, so every realloc
+ * of libfsbench (and of this file) comes here; while fail_shrinks is set, a realloc that
+ * would shrink a block fails, as an allocator may. */
+void *__real_realloc(void *p, size_t n);
+void *__wrap_realloc(void *p, size_t n);
+static int fail_shrinks, shrinks_failed;
+
+void *__wrap_realloc(void *p, size_t n)
+{
+    if (fail_shrinks && p && n && n < malloc_usable_size(p)) {
+        shrinks_failed++;
+        return NULL;
+    }
+    return __real_realloc(p, n);
+}
 
 #define FANOUT 3
 #define DEPTH 5
@@ -53,7 +72,7 @@ static void walk(const char *dir, size_t window, struct walk_counts *c)
     dirscan_init(&s, &engine_posix, &w, window);
     memset(c, 0, sizeof *c);
     int base = open_fds();
-    int fd = engine_posix.opendir(&w, AT_FDCWD, dir);
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     assert_true(fd >= 0);
     assert_int_equal(dirscan_enter(&s, fd, -1, "root"), 0);
     struct dirscan_ent ent;
@@ -120,6 +139,29 @@ static void test_window_walks_the_same(void **state)
     assert_int_equal(tu_rm_tree(dir), 0);
 }
 
+/* A drained level keeps only what is left of it; when that shrinking realloc fails, the
+ * larger buffer is kept (it once became NULL with its bytes still counted as filled). */
+static void test_drain_shrink_refused(void **state)
+{
+    (void)state;
+    char dir[256];
+    assert_non_null(tu_scratch_dir(dir, sizeof dir, "dirscan"));
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    make_tree(dfd, 0);
+    close(dfd);
+    struct walk_counts all, w2;
+    walk(dir, 0, &all);
+    shrinks_failed = 0;
+    fail_shrinks = 1;
+    walk(dir, 2, &w2);
+    fail_shrinks = 0;
+    assert_true(shrinks_failed > 0);
+    assert_int_equal(w2.dirs, all.dirs);
+    assert_int_equal(w2.files, all.files);
+    assert_int_equal(w2.path_sum, all.path_sum);
+    assert_int_equal(tu_rm_tree(dir), 0);
+}
+
 static void test_window_from_rlimit(void **state)
 {
     (void)state;
@@ -153,6 +195,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_window_walks_the_same),
+        cmocka_unit_test(test_drain_shrink_refused),
         cmocka_unit_test(test_window_from_rlimit),
         cmocka_unit_test(test_long_path_keeps_both_ends),
     };

@@ -655,6 +655,65 @@ static void test_extract_existing_tree(void **state)
     assert_int_equal(count_entries(f, PHASE_TREE_DIR), 0);
 }
 
+/* A directory of the tree swapped for a symlink is named as changed (the component that
+ * is the symlink, not the whole path opened through it), a mount point as one, and delete
+ * removes the symlink, never what it points to. */
+static void test_changed_tree_named(void **state)
+{
+    struct fix *f = *state;
+    extract_ok(f);
+    int ws = f->ctx.ws_fd;
+    assert_int_equal(mkdirat(ws, "decoy", 0755), 0);
+    assert_int_equal(mkdirat(ws, "decoy/b", 0755), 0);
+    int k = openat(ws, "decoy/b/keep", O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+    assert_true(k >= 0);
+    close(k);
+    char dname[256] = "", path[PATH_MAX];
+    int tfd = openat(ws, PHASE_TREE_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    assert_true(tfd >= 0);
+    DIR *d = fdopendir(dup(tfd));
+    struct dirent *de;
+    while ((de = readdir(d)))
+        if (de->d_type == DT_DIR && de->d_name[0] != '.')
+            snprintf(dname, sizeof dname, "%s", de->d_name);
+    closedir(d);
+    assert_true(dname[0] != '\0');
+    char away[300], target[PATH_MAX], rel[300];
+    snprintf(away, sizeof away, "%s.real", dname);
+    assert_int_equal(renameat(tfd, dname, tfd, away), 0);
+    snprintf(target, sizeof target, "%s/decoy", f->dir);
+    assert_int_equal(symlinkat(target, tfd, dname), 0);
+    snprintf(rel, sizeof rel, "%s/b", dname);
+
+    reset(f);
+    int fd = f->ctx.eng->opendir(f->ctx.w, tfd, rel);
+    assert_int_equal(fd, -ELOOP);
+    assert_int_equal(phase_fail_dir_at(&f->ctx, "open", PHASE_TREE_DIR, tfd, rel, fd), -1);
+    char want[RES_NOTE_MAX];
+    snprintf(want, sizeof want,
+             "tree/%s: changed during the run (a symlink where fsbench made a directory)", dname);
+    assert_string_equal(f->res.note, want);
+    reset(f);
+    phase_fail(&f->ctx, "read", "tree/x", -ELOOP);
+    assert_string_equal(f->res.note, "tree/x: changed during the run (a symlink where fsbench "
+                                     "made a file)");
+    reset(f);
+    phase_fail_dir(&f->ctx, "open", "tree/m", -EXDEV);
+    assert_string_equal(f->res.note,
+                        "tree/m: a mount point (another file system); fsbench does not cross it");
+    reset(f);
+    phase_fail_dir(&f->ctx, "open", "tree/f", -ENOTDIR);
+    assert_string_equal(f->res.note, "tree/f: changed during the run (a file where fsbench made a "
+                                     "directory)");
+
+    /* delete takes the symlink for what it is: the decoy keeps its file */
+    reset(f);
+    assert_ok(f, phase_delete(&f->ctx));
+    snprintf(path, sizeof path, "%s/decoy/b/keep", f->dir);
+    assert_int_equal(access(path, F_OK), 0);
+    close(tfd);
+}
+
 /* The null engine runs the phases, counts what it would create, and leaves no trace. */
 static void test_null_engine_phases(void **state)
 {
@@ -707,6 +766,7 @@ int main(void)
         T(test_interrupt),
         T(test_dropcaches_needs_root),
         T(test_extract_existing_tree),
+        T(test_changed_tree_named),
         T(test_null_engine_phases),
         T(test_mount_phases_need_target),
     };
