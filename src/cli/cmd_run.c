@@ -4,6 +4,7 @@
  * cmd_run_job.c, which calls cmd_run_with() with the job's keys as options.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,24 @@ const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
 const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", "quiet",
                                           NULL};
 
+/* What each number option takes: one parser (cli_number) and these ranges, so a value is
+ * never read before it was parsed and every refusal says what would do. */
+static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
+static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL, "auto"};
+static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
+                                               NULL, NULL};
+static const struct cli_range range_max_runs = {1, 100000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_warmup = {0, 1000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_threads = {1, RUNNER_MAX_THREADS, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_initial = {1, 1000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
+static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
+static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
+static const struct cli_range range_stall = {0.001, 86400, 0, "seconds", NULL};
+
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8
 
@@ -238,13 +257,12 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
-    const char *size_arg = NULL;
+    const char *size_arg = NULL, *scale_arg = NULL;
     int scaled = 0, fsync_rounds_given = 0;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
     unsigned long long seed = 1;
-    unsigned long ul;
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
@@ -254,8 +272,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
         case 's':
-            if (cli_parse_positive(optarg, &scale) < 0)
-                return error("--scale: '%s' is not a positive number", optarg), EXIT_USAGE;
+            if (cli_option_number("--scale", optarg, &range_positive, &scale) < 0)
+                return EXIT_USAGE;
+            scale_arg = optarg;
             scaled = 1;
             break;
         case 'S':
@@ -267,65 +286,57 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 ro.runs_auto = true;
                 break;
             }
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 100000)
-                return error("--runs: '%s' is not a positive whole number or auto", optarg),
-                       EXIT_USAGE;
-            ro.runs = (unsigned)ul;
+            if (cli_option_number("--runs", optarg, &range_runs, &d) < 0)
+                return EXIT_USAGE;
+            ro.runs = (unsigned)d;
             break;
         case OPT_PRECISION:
-            if (cli_parse_percent(optarg, &ro.precision) < 0)
-                return error("--precision: '%s' is not a percentage like 5 or 2.5%%", optarg),
-                       EXIT_USAGE;
+            if (cli_option_number("--precision", optarg, &range_percent, &ro.precision) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_MAX_RUNS:
-            if (cli_parse_count(optarg, &max_runs) < 0 || max_runs > 100000)
-                return error("--max-runs: '%s' is not a positive whole number", optarg),
-                       EXIT_USAGE;
+            if (cli_option_number("--max-runs", optarg, &range_max_runs, &d) < 0)
+                return EXIT_USAGE;
+            max_runs = (unsigned long)d;
             break;
         case OPT_WARMUP:
-            if (strcmp(optarg, "0") && (cli_parse_count(optarg, &ul) < 0 || ul > 1000))
-                return error("--warmup: '%s' is not a whole number", optarg), EXIT_USAGE;
-            ro.warmup = strcmp(optarg, "0") ? (unsigned)ul : 0;
+            if (cli_option_number("--warmup", optarg, &range_warmup, &d) < 0)
+                return EXIT_USAGE;
+            ro.warmup = (unsigned)d;
             break;
         case 'j':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > RUNNER_MAX_THREADS)
-                return error("--threads: '%s' is not a whole number from 1 to %d", optarg,
-                             RUNNER_MAX_THREADS), EXIT_USAGE;
-            ro.threads = (unsigned)ul;
+            if (cli_option_number("--threads", optarg, &range_threads, &d) < 0)
+                return EXIT_USAGE;
+            ro.threads = (unsigned)d;
             break;
         case 'i':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 1000)
-                return error("--initial: '%s' is not a positive whole number", optarg),
-                       EXIT_USAGE;
-            ro.params.cb_initial = (unsigned)ul;
+            if (cli_option_number("--initial", optarg, &range_initial, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.cb_initial = (unsigned)d;
             break;
         case 'r':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 1000000)
-                return error("--random: '%s' is not a positive whole number", optarg),
-                       EXIT_USAGE;
-            ro.params.cb_runs = (unsigned)ul;
+            if (cli_option_number("--random", optarg, &range_random, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.cb_runs = (unsigned)d;
             break;
         case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
         case OPT_AGE_WRITTEN:
             /* 0: no written limit (only fullness and the safety limit stop it) */
-            if ((strcmp(optarg, "0") && cli_parse_positive(optarg, &d) < 0) || d > 50)
-                return error("--age-written: '%s' is not a number from 0 to 50", optarg),
-                       EXIT_USAGE;
-            ro.params.age_written = strcmp(optarg, "0") ? d : 0;
+            if (cli_option_number("--age-written", optarg, &range_age_written,
+                                  &ro.params.age_written) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_AGE_FULLNESS:
             /* 0: no fullness limit */
-            if ((strcmp(optarg, "0") && cli_parse_positive(optarg, &d) < 0) || d >= 1)
-                return error("--age-fullness: '%s' is not a fraction from 0 to below 1",
-                             optarg), EXIT_USAGE;
-            ro.params.age_fullness = strcmp(optarg, "0") ? d : 0;
+            if (cli_option_number("--age-fullness", optarg, &range_age_fullness,
+                                  &ro.params.age_fullness) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_SIZE: size_arg = optarg; break;
         case OPT_FSYNC_ROUNDS:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 100)
-                return error("--fsync-rounds: '%s' is not a whole number from 1 to 100", optarg),
-                       EXIT_USAGE;
-            ro.params.fsync_rounds = (unsigned)ul;
+            if (cli_option_number("--fsync-rounds", optarg, &range_fsync_rounds, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.fsync_rounds = (unsigned)d;
             fsync_rounds_given = 1;
             break;
         case 'e':
@@ -340,10 +351,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                        EXIT_USAGE;
             break;
         case OPT_QUEUE_DEPTH:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > ENG_MAX_QUEUE_DEPTH)
-                return error("--queue-depth: '%s' is not a whole number from 1 to %u", optarg,
-                             ENG_MAX_QUEUE_DEPTH), EXIT_USAGE;
-            eng_set_queue_depth((unsigned)ul);
+            if (cli_option_number("--queue-depth", optarg, &range_queue_depth, &d) < 0)
+                return EXIT_USAGE;
+            eng_set_queue_depth((unsigned)d);
             break;
         case 'f':
             format = report_format_find(optarg);
@@ -355,20 +365,14 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case 'D': db = optarg; break;
         case OPT_NO_SAVE: save = 0; break;
         case OPT_INTERVAL:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 60000)
-                return error("--interval: '%s' is not a whole number of ms (1-60000)", optarg),
-                       EXIT_USAGE;
-            ro.interval_ms = (unsigned)ul;
+            if (cli_option_number("--interval", optarg, &range_interval, &d) < 0)
+                return EXIT_USAGE;
+            ro.interval_ms = (unsigned)d;
             break;
-        case OPT_STALL: {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v >= 0.001 && v <= 86400))
-                return error("--stall: '%s' is not a number of seconds (0.001-86400)", optarg),
-                       EXIT_USAGE;
-            ro.stall_s = v;
+        case OPT_STALL:
+            if (cli_option_number("--stall", optarg, &range_stall, &ro.stall_s) < 0)
+                return EXIT_USAGE;
             break;
-        }
         case 'q': quiet = true; break;
         case OPT_PHASES: phases = optarg; break;
         case OPT_IMAGE: ta.image = optarg; break;
@@ -421,6 +425,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     } else if (!(ro.tree.prof = profile_find(profile))) {
         return error("--tree: unknown profile '%s' (see 'fsbench list')", profile), EXIT_USAGE;
     }
+    if (scaled && ro.tree.prof && cli_check_scale(scale_arg, ro.tree.prof, scale) < 0)
+        return EXIT_USAGE;
     ro.tree.scale = scale;
     ro.tree.seed = seed;
     /* no phases (a job file without them): the default scenario's, jobs/basic.ini */

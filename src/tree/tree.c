@@ -62,7 +62,6 @@ _Static_assert(TREE_HIST_BUCKETS == PROFILE_HIST_BUCKETS, "one bucket layout");
 #define PATTERN_LEN ((size_t)2 << 20)
 #define DATA_OFFSET_RANGE ((uint64_t)1 << 20)
 #define PATH_BUF 4096
-#define FILES_LIMIT ((uint64_t)1 << 40)
 /* Lognormal sigma of the fan-out noise, chosen so that the directory count varies ~5%
  * between seeds. */
 #define FANOUT_SIGMA 0.5
@@ -526,9 +525,9 @@ struct tree_gen *tree_open(const struct tree_spec *spec)
         error("tree: scale must be a positive number");
         return NULL;
     }
-    if ((double)spec->prof->files * spec->scale > (double)FILES_LIMIT) {
+    if ((double)spec->prof->files * spec->scale > (double)TREE_FILES_MAX) {
         error("tree: profile %s at scale %g exceeds %llu files", spec->prof->name, spec->scale,
-              (unsigned long long)FILES_LIMIT);
+              (unsigned long long)TREE_FILES_MAX);
         return NULL;
     }
     struct tree_gen *g = calloc(1, sizeof *g);
