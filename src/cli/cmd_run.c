@@ -19,6 +19,7 @@
 #include "run/scenario.h"
 #include "tree/shape.h"
 #include "run/sizing.h"
+#include "target/fsopts.h"
 #include "tree/tarsrc.h"
 #include "cli/cli_mpi.h"
 
@@ -213,6 +214,15 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     }
     if (!ta->nfs)
         return error("--fs: no file system named"), EXIT_USAGE;
+    /* mkfs and mount options are data: only what the file system's allow-list takes */
+    char why[1024];
+    for (size_t i = 0; i < ta->nfs; i++) {
+        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) < 0)
+            return error("--mkfs-opts: %s", why), EXIT_USAGE;
+        for (size_t j = 0; j < ta->nmount; j++)
+            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) < 0)
+                return error("--mount-opts: %s", why), EXIT_USAGE;
+    }
     for (size_t i = 0; i < ta->nfs; i++)
         if (target_check_fstype(ta->fs[i]) < 0)
             return EXIT_RUN_FAILED;
