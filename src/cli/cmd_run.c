@@ -203,8 +203,6 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     if (ta->spec.device && !ta->spec.destroy_data)
         return error("refusing to use %s without --destroy-data: mkfs would destroy its data",
                      ta->spec.device), EXIT_USAGE;
-    if (geteuid() != 0)
-        return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
     snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");
     for (char *save = NULL, *f = strtok_r(ta->fs_buf, ",", &save); f;
          f = strtok_r(NULL, ",", &save)) {
@@ -223,6 +221,8 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
             if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) < 0)
                 return error("--mount-opts: %s", why), EXIT_USAGE;
     }
+    if (geteuid() != 0)
+        return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
     for (size_t i = 0; i < ta->nfs; i++)
         if (target_check_fstype(ta->fs[i]) < 0)
             return EXIT_RUN_FAILED;
