@@ -967,7 +967,7 @@ static int check_item(const struct opt *table, const char *item, size_t n, const
                                "allows (it allows: %s)",
                      what, fs, (int)klen, item, optname, join_names(table, names, sizeof names));
         else
-            snprintf(why, len, "'%s' is refused for %s: '%.*s' is not a %s mount option fsbench "
+            snprintf(why, len, "'%s' is refused for %s: '%.*s' is not among the %s mount options fsbench "
                                "allows (see fsbench(1), MKFS AND MOUNT OPTIONS)",
                      what, fs, (int)klen, item, fs);
         return -1;
