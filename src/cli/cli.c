@@ -142,7 +142,8 @@ int cli_parse_positive(const char *s, double *out)
 
 int cli_parse_percent(const char *s, double *out)
 {
-    static const struct cli_range pct = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+    static const struct cli_range pct = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT, NULL,
+                                         NULL};
     return cli_number(s, &pct, out);
 }
 

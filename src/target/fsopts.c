@@ -53,18 +53,18 @@ enum {
 };
 
 struct opt {
-    const char *name;  /* "-b", "--nodesize"; a sub-option or mount key: "stride" */
+    const char *name; /* "-b", "--nodesize"; a sub-option or mount key: "stride" */
     enum shape shape;
-    unsigned flags;    /* F_* */
-    const void *arg;   /* S_CHOICE, S_LIST, S_COLONS, S_UUID: words (const char *const *);
-                        * S_SUBOPTS: const struct opt *; S_REFUSED: the reason */
-    unsigned max;      /* S_LABEL: most characters */
+    unsigned flags;  /* F_* */
+    const void *arg; /* S_CHOICE, S_LIST, S_COLONS, S_UUID: words (const char *const *);
+                      * S_SUBOPTS: const struct opt *; S_REFUSED: the reason */
+    unsigned max;    /* S_LABEL: most characters */
 };
 
 struct fsdef {
-    const char *const *types;  /* the --fs names sharing the tables */
-    const struct opt *mkfs;    /* NULL-name ended */
-    const struct opt *mount;   /* NULL-name ended */
+    const char *const *types; /* the --fs names sharing the tables */
+    const struct opt *mkfs;   /* NULL-name ended */
+    const struct opt *mount;  /* NULL-name ended */
 };
 
 /* Reasons shared by several tables. */
@@ -90,16 +90,23 @@ static const char *const w_jqfmt[] = {"vfsold", "vfsv0", "vfsv1", NULL};
 /* ---- ext2, ext3, ext4 (mke2fs) ---- */
 
 static const char *const ext_features[] = {
-    "64bit", "bigalloc", "casefold", "dir_index", "dir_nlink", "ea_inode", "encrypt",
-    "ext_attr", "extent", "extents", "extra_isize", "fast_commit", "filetype", "flex_bg",
-    "has_journal", "huge_file", "inline_data", "large_dir", "large_file", "metadata_csum",
-    "metadata_csum_seed", "meta_bg", "mmp", "orphan_file", "project", "quota", "resize_inode",
-    "sparse_super", "sparse_super2", "stable_inodes", "uninit_bg", "verity", "none", NULL,
+    "64bit",        "bigalloc",      "casefold",
+    "dir_index",    "dir_nlink",     "ea_inode",
+    "encrypt",      "ext_attr",      "extent",
+    "extents",      "extra_isize",   "fast_commit",
+    "filetype",     "flex_bg",       "has_journal",
+    "huge_file",    "inline_data",   "large_dir",
+    "large_file",   "metadata_csum", "metadata_csum_seed",
+    "meta_bg",      "mmp",           "orphan_file",
+    "project",      "quota",         "resize_inode",
+    "sparse_super", "sparse_super2", "stable_inodes",
+    "uninit_bg",    "verity",        "none",
+    NULL,
 };
-static const char *const ext_creator[] = {"linux", "hurd", "gnu", "masix", "freebsd", "lites",
-                                          NULL};
-static const char *const ext_usage[] = {"floppy", "small", "default", "big", "huge", "news",
-                                        "largefile", "largefile4", "hurd", NULL};
+static const char *const ext_creator[] = {"linux",   "hurd",  "gnu", "masix",
+                                          "freebsd", "lites", NULL};
+static const char *const ext_usage[] = {"floppy", "small",     "default",    "big",  "huge",
+                                        "news",   "largefile", "largefile4", "hurd", NULL};
 static const char *const ext_encoding[] = {"utf8", "utf8-12.1", NULL};
 static const char *const ext_encflags[] = {"strict", NULL};
 static const char *const ext_quotatype[] = {"usrquota", "grpquota", "prjquota", NULL};
@@ -249,10 +256,14 @@ static const struct opt xfs_b[] = {
     {NULL, S_NONE, 0, NULL, 0},
 };
 static const struct opt xfs_m[] = {
-    {"bigtime", S_BOOL, F_OPTIONAL, NULL, 0},  {"crc", S_BOOL, F_OPTIONAL, NULL, 0},
-    {"finobt", S_BOOL, F_OPTIONAL, NULL, 0},   {"inobtcount", S_BOOL, F_OPTIONAL, NULL, 0},
-    {"uuid", S_UUID, 0, NULL, 0},              {"rmapbt", S_BOOL, F_OPTIONAL, NULL, 0},
-    {"reflink", S_BOOL, F_OPTIONAL, NULL, 0},  {NULL, S_NONE, 0, NULL, 0},
+    {"bigtime", S_BOOL, F_OPTIONAL, NULL, 0},
+    {"crc", S_BOOL, F_OPTIONAL, NULL, 0},
+    {"finobt", S_BOOL, F_OPTIONAL, NULL, 0},
+    {"inobtcount", S_BOOL, F_OPTIONAL, NULL, 0},
+    {"uuid", S_UUID, 0, NULL, 0},
+    {"rmapbt", S_BOOL, F_OPTIONAL, NULL, 0},
+    {"reflink", S_BOOL, F_OPTIONAL, NULL, 0},
+    {NULL, S_NONE, 0, NULL, 0},
 };
 static const struct opt xfs_d[] = {
     {"agcount", S_UINT, 0, NULL, 0},
@@ -371,12 +382,12 @@ static const struct opt xfs_mount[] = {
 
 /* ---- btrfs (mkfs.btrfs) ---- */
 
-static const char *const btrfs_profiles[] = {"single", "dup",    "raid0",   "raid1", "raid1c3",
+static const char *const btrfs_profiles[] = {"single",  "dup",   "raid0", "raid1",  "raid1c3",
                                              "raid1c4", "raid5", "raid6", "raid10", NULL};
 static const char *const btrfs_csum[] = {"crc32c", "xxhash", "sha256", "blake2", NULL};
-static const char *const btrfs_features[] = {"mixed-bg", "extref",   "raid56",          "skinny-metadata",
-                                             "no-holes", "raid1c34", "zoned",           "block-group-tree",
-                                             "quota",    "free-space-tree", NULL};
+static const char *const btrfs_features[] = {
+    "mixed-bg", "extref",           "raid56", "skinny-metadata", "no-holes", "raid1c34",
+    "zoned",    "block-group-tree", "quota",  "free-space-tree", NULL};
 static const char *const btrfs_runtime[] = {"quota", "free-space-tree", NULL};
 static const struct opt btrfs_mkfs[] = {
     {"-b", S_SIZE, 0, NULL, 0},
@@ -470,9 +481,19 @@ static const struct opt btrfs_mount[] = {
 /* ---- f2fs (mkfs.f2fs) ---- */
 
 static const char *const f2fs_features[] = {
-    "encrypt",      "extra_attr", "project_quota", "inode_checksum", "flexible_inline_xattr",
-    "quota",        "inode_crtime", "lost_found",  "verity",         "sb_checksum",
-    "casefold",     "compression", NULL,
+    "encrypt",
+    "extra_attr",
+    "project_quota",
+    "inode_checksum",
+    "flexible_inline_xattr",
+    "quota",
+    "inode_crtime",
+    "lost_found",
+    "verity",
+    "sb_checksum",
+    "casefold",
+    "compression",
+    NULL,
 };
 static const struct opt f2fs_mkfs[] = {
     {"-a", S_CHOICE, 0, w_01, 0},
@@ -605,8 +626,8 @@ static const struct opt fat_mount[] = {
     {"dmask", S_OCTAL, 0, NULL, 0},
     {"fmask", S_OCTAL, 0, NULL, 0},
     {"allow_utime", S_OCTAL, 0, NULL, 0},
-    {"check", S_CHOICE, 0, (const char *const[]){"relaxed", "normal", "strict", "r", "n", "s", NULL},
-     0},
+    {"check", S_CHOICE, 0,
+     (const char *const[]){"relaxed", "normal", "strict", "r", "n", "s", NULL}, 0},
     {"codepage", S_UINT, 0, NULL, 0},
     {"iocharset", S_WORD, 0, NULL, 0},
     {"debug", S_NONE, 0, NULL, 0},
@@ -652,18 +673,12 @@ static const struct opt exfat_mkfs[] = {
     {NULL, S_NONE, 0, NULL, 0},
 };
 static const struct opt exfat_mount[] = {
-    {"uid", S_UINT, 0, NULL, 0},
-    {"gid", S_UINT, 0, NULL, 0},
-    {"umask", S_OCTAL, 0, NULL, 0},
-    {"dmask", S_OCTAL, 0, NULL, 0},
-    {"fmask", S_OCTAL, 0, NULL, 0},
-    {"allow_utime", S_OCTAL, 0, NULL, 0},
-    {"iocharset", S_WORD, 0, NULL, 0},
-    {"errors", S_CHOICE, 0, w_errors, 0},
-    {"discard", S_NONE, 0, NULL, 0},
-    {"keep_last_dots", S_NONE, 0, NULL, 0},
-    {"sys_tz", S_NONE, 0, NULL, 0},
-    {"time_offset", S_INT, 0, NULL, 0},
+    {"uid", S_UINT, 0, NULL, 0},       {"gid", S_UINT, 0, NULL, 0},
+    {"umask", S_OCTAL, 0, NULL, 0},    {"dmask", S_OCTAL, 0, NULL, 0},
+    {"fmask", S_OCTAL, 0, NULL, 0},    {"allow_utime", S_OCTAL, 0, NULL, 0},
+    {"iocharset", S_WORD, 0, NULL, 0}, {"errors", S_CHOICE, 0, w_errors, 0},
+    {"discard", S_NONE, 0, NULL, 0},   {"keep_last_dots", S_NONE, 0, NULL, 0},
+    {"sys_tz", S_NONE, 0, NULL, 0},    {"time_offset", S_INT, 0, NULL, 0},
     {NULL, S_NONE, 0, NULL, 0},
 };
 
@@ -679,11 +694,11 @@ static const struct fsdef fsdefs[] = {
 
 /* The flag words mount(2) takes (os/mount.h turns them into MS_* bits), for every type. */
 const char *const fsopts_mount_flags[] = {
-    "defaults", "ro",          "rw",       "sync",      "async",         "dirsync",
-    "noatime",  "atime",       "nodiratime", "diratime", "relatime",     "norelatime",
-    "strictatime", "nostrictatime", "lazytime", "nolazytime", "nodev",   "dev",
-    "nosuid",   "suid",        "noexec",   "exec",      "mand",          "nomand",
-    "iversion", "noiversion",  "silent",   "loud",      NULL,
+    "defaults", "ro",         "rw",       "sync",     "async",      "dirsync",     "noatime",
+    "atime",    "nodiratime", "diratime", "relatime", "norelatime", "strictatime", "nostrictatime",
+    "lazytime", "nolazytime", "nodev",    "dev",      "nosuid",     "suid",        "noexec",
+    "exec",     "mand",       "nomand",   "iversion", "noiversion", "silent",      "loud",
+    NULL,
 };
 
 /* Mount keys no type gets, whatever its table says: they would name what is mounted. */
@@ -916,8 +931,10 @@ static const char *shape_text(const struct opt *o, char *buf, size_t len)
     case S_OCTAL:
         return "an octal number";
     case S_LABEL:
-        snprintf(buf, len, "a label of 1 to %u characters from A-Z a-z 0-9 _ . + : @ - "
-                           "(not starting with -)", o->max);
+        snprintf(buf, len,
+                 "a label of 1 to %u characters from A-Z a-z 0-9 _ . + : @ - "
+                 "(not starting with -)",
+                 o->max);
         return buf;
     case S_UUID:
         snprintf(buf, len, "a UUID (8-4-4-4-12 hexadecimal digits)%s%s",
@@ -963,12 +980,14 @@ static int check_item(const struct opt *table, const char *item, size_t n, const
         o = opt_find(table, item, klen);
     if (!o) {
         if (optname)
-            snprintf(why, len, "'%s' is refused for %s: '%.*s' is not a %s sub-option fsbench "
-                               "allows (it allows: %s)",
+            snprintf(why, len,
+                     "'%s' is refused for %s: '%.*s' is not a %s sub-option fsbench "
+                     "allows (it allows: %s)",
                      what, fs, (int)klen, item, optname, join_names(table, names, sizeof names));
         else
-            snprintf(why, len, "'%s' is refused for %s: '%.*s' is not among the %s mount options fsbench "
-                               "allows (see fsbench(1), MKFS AND MOUNT OPTIONS)",
+            snprintf(why, len,
+                     "'%s' is refused for %s: '%.*s' is not among the %s mount options fsbench "
+                     "allows (see fsbench(1), MKFS AND MOUNT OPTIONS)",
                      what, fs, (int)klen, item, fs);
         return -1;
     }
@@ -1011,8 +1030,8 @@ static const char *bad_word(const char *s, size_t n)
 }
 
 /* Checks the value v of mkfs option o (given as word w). */
-static int check_value(const struct opt *o, const char *w, const char *v, const char *fs,
-                       char *why, size_t len)
+static int check_value(const struct opt *o, const char *w, const char *v, const char *fs, char *why,
+                       size_t len)
 {
     char what[512], shape[768];
     snprintf(what, sizeof what, "%s%s%s", w, w[1] == '-' && strchr(w, '=') ? "" : " ",
@@ -1039,8 +1058,9 @@ static int check_value(const struct opt *o, const char *w, const char *v, const 
         while (j < n && v[j] != ',')
             j++;
         if (j == i) {
-            snprintf(why, len, "'%s' is refused for %s: an empty sub-option (two commas, or one "
-                               "at an end)",
+            snprintf(why, len,
+                     "'%s' is refused for %s: an empty sub-option (two commas, or one "
+                     "at an end)",
                      what, fs);
             return -1;
         }
@@ -1072,9 +1092,10 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
          t = strtok_r(NULL, FSOPTS_BLANKS, &save))
         w[nw++] = t;
     if (!d) {
-        snprintf(why, len, "'%s' is refused for %s: fsbench knows no mkfs.%s options (it passes "
-                           "mkfs options for ext2, ext3, ext4, xfs, btrfs, f2fs, vfat, msdos and "
-                           "exfat)",
+        snprintf(why, len,
+                 "'%s' is refused for %s: fsbench knows no mkfs.%s options (it passes "
+                 "mkfs options for ext2, ext3, ext4, xfs, btrfs, f2fs, vfat, msdos and "
+                 "exfat)",
                  w[0], fs, fs);
         return -1;
     }
@@ -1085,15 +1106,17 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
             return -1;
         }
         if (word[0] != '-') {
-            snprintf(why, len, "'%s' is refused for %s: it is not an option, and mkfs.%s would "
-                               "take a word without a leading '-' for another device or a size "
-                               "(only the value of the option before it may lack one)",
+            snprintf(why, len,
+                     "'%s' is refused for %s: it is not an option, and mkfs.%s would "
+                     "take a word without a leading '-' for another device or a size "
+                     "(only the value of the option before it may lack one)",
                      word, fs, fs);
             return -1;
         }
         if (!word[1] || !strcmp(word, "--")) {
-            snprintf(why, len, "'%s' is refused for %s: it would end the options, and mkfs.%s "
-                               "would take what follows for devices",
+            snprintf(why, len,
+                     "'%s' is refused for %s: it would end the options, and mkfs.%s "
+                     "would take what follows for devices",
                      word, fs, fs);
             return -1;
         }
@@ -1103,12 +1126,14 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
         if (!o) {
             const struct opt *s = word[1] != '-' ? opt_find(d->mkfs, word, 2) : NULL;
             if (s && s->shape != S_NONE && s->shape != S_REFUSED)
-                snprintf(why, len, "'%s' is refused for %s: give the value of %s as its own word "
-                                   "('%s %s')",
+                snprintf(why, len,
+                         "'%s' is refused for %s: give the value of %s as its own word "
+                         "('%s %s')",
                          word, fs, s->name, s->name, word + 2);
             else
-                snprintf(why, len, "'%s' is refused for %s: it is not an mkfs.%s option fsbench "
-                                   "allows (it allows: %s)",
+                snprintf(why, len,
+                         "'%s' is refused for %s: it is not an mkfs.%s option fsbench "
+                         "allows (it allows: %s)",
                          word, fs, fs, join_names(d->mkfs, names, sizeof names));
             return -1;
         }
@@ -1156,8 +1181,9 @@ int fsopts_check_mount(const char *fstype, const char *opts, char *why, size_t l
             const char *eq = memchr(p, '=', n);
             size_t klen = eq ? (size_t)(eq - p) : n;
             if (!d && !opt_find(mount_never, p, klen)) {
-                snprintf(why, len, "'%s' is refused for %s: fsbench knows no %s mount options, "
-                                   "only the generic ones (ro, noatime, relatime, sync, ...)",
+                snprintf(why, len,
+                         "'%s' is refused for %s: fsbench knows no %s mount options, "
+                         "only the generic ones (ro, noatime, relatime, sync, ...)",
                          item, fs, fs);
                 return -1;
             }

@@ -90,7 +90,7 @@ static void test_mkfs_paths_and_operands(void **state)
     (void)state;
     mkfs_bad("btrfs", "/dev/sdb", "/dev/sdb");
     mkfs_bad("btrfs", "-L x /dev/sdb", "/dev/sdb");
-    mkfs_bad("btrfs", "sdb", "sdb");                 /* relative: a device from /dev */
+    mkfs_bad("btrfs", "sdb", "sdb"); /* relative: a device from /dev */
     mkfs_bad("btrfs", "-K sdb", "sdb");
     mkfs_bad("btrfs", "-L /dev/sdb", "-L /dev/sdb"); /* as a value */
     mkfs_bad("btrfs", "--label=/dev/sdb", "--label=/dev/sdb");
@@ -187,14 +187,15 @@ static void test_mkfs_refused_options(void **state)
 static void test_mkfs_tables_consistent(void **state)
 {
     (void)state;
-    static const char *const types[] = {"ext2", "ext3", "ext4", "xfs", "btrfs", "f2fs",
-                                        "vfat", "msdos", "exfat", NULL};
+    static const char *const types[] = {"ext2", "ext3", "ext4",  "xfs",   "btrfs",
+                                        "f2fs", "vfat", "msdos", "exfat", NULL};
     for (size_t t = 0; types[t]; t++) {
         char names[2048], why[1024];
         fsopts_mkfs_names(types[t], names, sizeof names);
         assert_true(strlen(names) > 0);
         size_t n = 0;
-        for (char *save = NULL, *w = strtok_r(names, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        for (char *save = NULL, *w = strtok_r(names, " ", &save); w;
+             w = strtok_r(NULL, " ", &save)) {
             n++;
             if (w[0] != '-' || strchr(w, '/') || strchr(w, '='))
                 fail_msg("%s: '%s' is not an option name", types[t], w);
