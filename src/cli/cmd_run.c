@@ -81,6 +81,8 @@ static void run_usage(FILE *out)
             "                    becomes N of them (cvs has 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
             "  --age-fullness F  age: or when the file system is F full (0.8)\n"
+            "  --age-host-fs     age with --dir: age the whole file system holding DIR (only\n"
+            "                    on the command line; --dry-run shows what it would take)\n"
             "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
             "  --ranks-dir unique|shared  unique (default): each rank its own tree in\n"
             "                    DIR/rank.N, seed + rank; shared: one tree of scale x N whose\n"
@@ -94,7 +96,7 @@ enum {
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
-    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL
+    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS
 };
 
 /* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
@@ -128,6 +130,7 @@ const struct option cmd_run_options[] = {
     {"fsync-dir", no_argument, NULL, OPT_FSYNC_DIR},
     {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
     {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
+    {"age-host-fs", no_argument, NULL, OPT_AGE_HOST_FS},
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
@@ -139,12 +142,14 @@ const struct option cmd_run_options[] = {
     {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 };
 
-/* Options that are no keys of a job file, and those given once per value. */
-const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", NULL};
+/* Options that are no keys of a job file, and those given once per value. age-host-fs is
+ * consent to age a file system fsbench does not manage: it comes from the command line only. */
+const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", NULL};
 const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
-/* Options that say where the results go, not what runs: not folded into the stored job. */
-const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", "quiet",
-                                          NULL};
+/* Options that say where the results go, not what runs, and consent (given again each
+ * time): not folded into the stored job. */
+const char *const cmd_run_not_stored[] = {"label",  "db",    "json",        "no-save",
+                                          "format", "quiet", "age-host-fs", NULL};
 
 /* What each number option takes: one parser (cli_number) and these ranges, so a value is
  * never read before it was parsed and every refusal says what would do. */
@@ -253,6 +258,21 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro)
     return 0;
 }
 
+/* age on a --dir without --age-host-fs: the whole file system holding dir would be aged.
+ * Says what that would take, and returns EXIT_USAGE. */
+static int age_refused(const char *phase, const char *dir, const struct phase_params *p)
+{
+    struct sizing_age a;
+    char what[512] = "", size[256];
+    if (sizing_age_at(p, dir, &a) == 0)
+        snprintf(what, sizeof what, ": it %s", sizing_age_text(&a, size, sizeof size));
+    return error("phase %s ages the whole file system holding %s, not one of its own%s; give "
+                 "it its own with --image SIZE or --device DEV, or add --age-host-fs to the "
+                 "command line to age this one",
+                 phase, dir, what),
+           EXIT_USAGE;
+}
+
 int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 {
     struct mpirun_opts mo = {0};
@@ -269,6 +289,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long max_runs = 30;
     const char *size_arg = NULL, *scale_arg = NULL;
     int scaled = 0, fsync_rounds_given = 0;
+    bool age_host_fs = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -342,6 +363,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                                   &ro.params.age_fullness) < 0)
                 return EXIT_USAGE;
             break;
+        case OPT_AGE_HOST_FS: age_host_fs = true; break;
         case OPT_SIZE: size_arg = optarg; break;
         case OPT_FSYNC_ROUNDS:
             if (cli_option_number("--fsync-rounds", optarg, &range_fsync_rounds, &d) < 0)
@@ -453,11 +475,16 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.nphases = (size_t)n;
     if (hook && hook->options_only)
         return EXIT_OK;
-    for (size_t i = 0; i < ro.nphases; i++)
-        if (ro.phases[i]->flags & PHASE_KEEPS_TREE && !ta.image && !ta.spec.device && !ro.dir)
+    for (size_t i = 0; i < ro.nphases; i++) {
+        if (!(ro.phases[i]->flags & PHASE_KEEPS_TREE) || ta.image || ta.spec.device)
+            continue;
+        if (!ro.dir)
             return error("phase %s writes several times the size of the file system it runs "
                          "on: give it one with --image SIZE, --device DEV or --dir DIR",
                          ro.phases[i]->name), EXIT_USAGE;
+        if (!age_host_fs)
+            return age_refused(ro.phases[i]->name, ro.dir, &ro.params);
+    }
     char why[256];
     if (ro.eng->available && ro.eng->available(why, sizeof why) < 0)
         return error("--engine %s: %s (--engine auto falls back to posix)", ro.eng->name, why),

@@ -64,6 +64,24 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, c
                 "  tree: %s (an archive of %s: its content is counted when it is "
                 "decompressed, before the first phase)\n",
                 tree_arg ? tree_arg : "?", a);
+    if (p.ages) {
+        char at[512];
+        if (p.age_known)
+            sizing_age_text(&p.age, at, sizeof at);
+        else
+            snprintf(at, sizeof at, "writes %gx its size (which cannot be read now)",
+                     p.age.written_x > 0 ? p.age.written_x : ro->params.age_written);
+        if (p.age_host)
+            fprintf(f, "  age: ages the file system holding %s, not one of its own "
+                       "(--age-host-fs): it %s\n",
+                    ro->dir ? ro->dir : p.where, at);
+        else if (ro->tspec && ro->tspec->device)
+            fprintf(f, "  age: ages the file system made on %s: it %s\n", ro->tspec->device, at);
+        else
+            fprintf(f, "  age: ages the file system made on the image: it %s; the sparse image "
+                       "grows to what is written, at most its size\n",
+                    at);
+    }
     size_str(a, sizeof a, p.need);
     size_str(c, sizeof c, p.free_bytes);
     fprintf(f, "  space: about %s needed%s in %s; %s free%s\n", a,

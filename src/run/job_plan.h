@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "run/runner.h"
+#include "run/sizing.h"
 
 struct job_plan {
     bool tree_known; /* a profile (not an archive): the counts below are exact */
@@ -17,6 +18,11 @@ struct job_plan {
     uint64_t need;       /* free space the runs need */
     uint64_t free_bytes; /* free where they go (0: unknown) */
     char where[4096];    /* that place */
+    /* an age phase: what it writes and takes of the file system it ages */
+    bool ages;
+    bool age_known;          /* the file system's size is known (age is filled) */
+    bool age_host;           /* that file system is the one holding --dir, not fsbench's */
+    struct sizing_age age;
     bool needs_root;     /* fails without root */
     bool wants_root;     /* runs without, but phases are skipped (dropcaches) */
     char root_why[256];

@@ -30,6 +30,7 @@
 
 #include "base/err.h"
 #include "os/machine.h"
+#include "phase/workload.h"
 #include "target/target.h"
 
 #define SIZE_ITER 8
@@ -106,10 +107,12 @@ int sizing_scale_for_bytes(const struct tree_spec *base, uint64_t bytes, double 
     return 0;
 }
 
-/* "1.5 GiB", "300 MiB". */
+/* "2.0 TiB", "1.5 GiB", "300 MiB". */
 static const char *human(double bytes, char *buf, size_t len)
 {
-    if (bytes >= (double)(1ull << 30))
+    if (bytes >= (double)(1ull << 40))
+        snprintf(buf, len, "%.1f TiB", bytes / (double)(1ull << 40));
+    else if (bytes >= (double)(1ull << 30))
         snprintf(buf, len, "%.1f GiB", bytes / (double)(1ull << 30));
     else
         snprintf(buf, len, "%.0f MiB", bytes / (double)(1ull << 20));
@@ -178,6 +181,56 @@ int sizing_auto(const struct tree_spec *base, bool can_drop, bool has_dropcaches
     }
     *scale = s;
     return 0;
+}
+
+void sizing_age(const struct phase_params *p, uint64_t fs_bytes, uint64_t avail_bytes,
+                struct sizing_age *a)
+{
+    double want = p ? p->age_written : WL_DEFAULT_AGE_WRITTEN;
+    double full = p ? p->age_fullness : WL_DEFAULT_AGE_FULLNESS;
+    memset(a, 0, sizeof *a);
+    a->fs_bytes = fs_bytes;
+    a->avail_bytes = avail_bytes;
+    a->safety = !(want > 0 && want < WL_AGE_SAFETY);
+    a->written_x = a->safety ? WL_AGE_SAFETY : want;
+    a->written = (uint64_t)(a->written_x * (double)fs_bytes);
+    a->fullness = full > 0 && full < 1 ? full : 0;
+    /* phase_age stops once less than (1 - fullness) x the size is free */
+    double floor_free = a->fullness > 0 ? (1 - a->fullness) * (double)fs_bytes : 0;
+    double peak = (double)avail_bytes - floor_free;
+    a->peak = peak > 0 ? (uint64_t)peak : 0;
+    if (a->peak > a->written)
+        a->peak = a->written;
+}
+
+int sizing_age_at(const struct phase_params *p, const char *dir, struct sizing_age *a)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) < 0)
+        return -1;
+    sizing_age(p, (uint64_t)sv.f_blocks * sv.f_frsize, (uint64_t)sv.f_bavail * sv.f_frsize, a);
+    return 0;
+}
+
+const char *sizing_age_text(const struct sizing_age *a, char *buf, size_t len)
+{
+    char w[32], fs[32], pk[32], av[32];
+    human((double)a->written, w, sizeof w);
+    human((double)a->fs_bytes, fs, sizeof fs);
+    human((double)a->peak, pk, sizeof pk);
+    human((double)a->avail_bytes, av, sizeof av);
+    if (a->fullness > 0)
+        snprintf(buf, len,
+                 "writes up to %s (%gx its %s%s) and fills it to %.0f%% full (up to %s of its %s "
+                 "free)",
+                 w, a->written_x, fs, a->safety ? ": the safety limit, age-written is 0" : "",
+                 a->fullness * 100, pk, av);
+    else
+        snprintf(buf, len,
+                 "writes up to %s (%gx its %s%s) and fills it until it is full (all of its %s "
+                 "free: age-fullness is 0)",
+                 w, a->written_x, fs, a->safety ? ": the safety limit, age-written is 0" : "", av);
+    return buf;
 }
 
 void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dropcaches,
