@@ -25,13 +25,16 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
     bool dropcaches, cold;
     sizing_phases(o->phases, o->nphases, &dropcaches, &cold, &p->copies);
     if (o->tree.prof) {
-        struct tree_totals t;
-        if (tree_measure(&o->tree, &t) < 0 || sizing_measure(&o->tree, &p->bytes, &p->disk) < 0)
+        struct tree_estimate *t = &p->est;
+        if (tree_estimate(&o->tree, SIZING_BLOCK, t) < 0)
             return -1;
         p->tree_known = true;
-        p->files = t.files;
-        p->dirs = t.dirs;
-        p->symlinks = t.symlinks;
+        p->estimated = !t->exact;
+        p->files = t->files;
+        p->dirs = t->dirs;
+        p->symlinks = t->symlinks;
+        p->bytes = t->bytes;
+        p->disk = t->disk;
     } else if (tree_arg && !strncmp(tree_arg, "tar:", 4)) {
         /* unknown until decompressed: the archive's own size is a floor */
         struct stat st;

@@ -1,5 +1,7 @@
 /* job_plan.h — what a run would do, for `fsbench run --dry-run`: computed from the runner's
- * options without touching anything (the tree is streamed, never written).
+ * options without touching anything. The tree's totals cost no more than a fraction of a
+ * second whatever its size: exact for a tree of up to TREE_ESTIMATE_EXACT files (streamed,
+ * never written), estimated with stated 95% intervals above (tree_estimate.h).
  */
 #ifndef FSBENCH_JOB_PLAN_H
 #define FSBENCH_JOB_PLAN_H
@@ -9,9 +11,12 @@
 
 #include "run/runner.h"
 #include "run/sizing.h"
+#include "tree/tree_estimate.h"
 
 struct job_plan {
-    bool tree_known; /* a profile (not an archive): the counts below are exact */
+    bool tree_known; /* a profile (not an archive): the counts below are known ... */
+    bool estimated;  /* ... but estimated (a big tree: tree_estimate.h), within est */
+    struct tree_estimate est; /* the estimate, with its half-widths */
     uint64_t files, dirs, symlinks, bytes;
     uint64_t disk;       /* the tree on disk, every file and directory in blocks */
     unsigned copies;     /* trees on the target at once (2 with copy) */

@@ -4,8 +4,9 @@
  * Bytes grow with the file count (tree.c widens every level as the scale grows), so the
  * scale is found by proportion: measure the tree at a scale, multiply the scale by
  * target / measured, and repeat until within 1% (at most SIZE_ITER times). Measuring
- * streams the tree without writing it; trees over SIZING_MEASURE_FILES files are not
- * measured but extrapolated from one of that many files.
+ * streams the tree without writing it; a tree over TREE_ESTIMATE_EXACT files is not
+ * streamed but estimated from samples of itself (tree_estimate.h), so sizing a 1 TB tree
+ * costs a second, not the minutes streaming 130 million entries would.
  *
  * The --size auto rule: the question the seeds ask ("test set size vs physmem?") has two
  * answers. If cold-read phases (walk, statwalk, read, copy) run and the caches can be
@@ -32,6 +33,7 @@
 #include "os/machine.h"
 #include "phase/workload.h"
 #include "target/target.h"
+#include "tree/tree_estimate.h"
 
 #define SIZE_ITER 8
 #define SIZE_CLOSE 0.01
@@ -58,22 +60,20 @@ int sizing_measure(const struct tree_spec *base, uint64_t *bytes, uint64_t *disk
     return 0;
 }
 
-/* Bytes and disk estimate at a scale: measured, or extrapolated from a tree of
- * SIZING_MEASURE_FILES files when the tree is bigger. */
+/* Bytes and disk estimate at a scale: measured (streamed) up to TREE_ESTIMATE_EXACT files,
+ * estimated from samples of that very tree above (tree_estimate.h), in bounded time. */
 static int estimate(const struct tree_spec *base, double scale, double *bytes, double *disk)
 {
-    double files = (double)base->prof->files * scale, s = scale;
+    double files = (double)base->prof->files * scale;
     if (files > SIZE_MAX_FILES)
         return error("tree %s: scale %g exceeds %g files", base->prof->name, scale,
                      SIZE_MAX_FILES);
-    if (files > SIZING_MEASURE_FILES)
-        s = SIZING_MEASURE_FILES / (double)base->prof->files;
-    struct tree_spec sp = {.prof = base->prof, .scale = s, .seed = base->seed};
-    uint64_t b, d;
-    if (sizing_measure(&sp, &b, &d) < 0)
+    struct tree_spec sp = {.prof = base->prof, .scale = scale, .seed = base->seed};
+    struct tree_estimate e;
+    if (tree_estimate(&sp, SIZING_BLOCK, &e) < 0)
         return -1;
-    *bytes = (double)b * scale / s;
-    *disk = (double)d * scale / s;
+    *bytes = (double)e.bytes;
+    *disk = (double)e.disk;
     return 0;
 }
 

@@ -450,23 +450,24 @@ void tree_gen_init(struct tree_gen *g, const struct tree_spec *spec)
     g->len_range = p->name_len_max - p->name_len_min + 1;
 }
 
+int tree_spec_check(const struct tree_spec *spec)
+{
+    if (!spec || !spec->prof)
+        return error("tree: no profile");
+    if (profile_check(spec->prof) < 0)
+        return -1;
+    if (!(spec->scale > 0) || !isfinite(spec->scale))
+        return error("tree: scale must be a positive number");
+    if ((double)spec->prof->files * spec->scale > (double)TREE_FILES_MAX)
+        return error("tree: profile %s at scale %g exceeds %llu files", spec->prof->name,
+                     spec->scale, (unsigned long long)TREE_FILES_MAX);
+    return 0;
+}
+
 struct tree_gen *tree_open(const struct tree_spec *spec)
 {
-    if (!spec || !spec->prof) {
-        error("tree: no profile");
+    if (tree_spec_check(spec) < 0)
         return NULL;
-    }
-    if (profile_check(spec->prof) < 0)
-        return NULL;
-    if (!(spec->scale > 0) || !isfinite(spec->scale)) {
-        error("tree: scale must be a positive number");
-        return NULL;
-    }
-    if ((double)spec->prof->files * spec->scale > (double)TREE_FILES_MAX) {
-        error("tree: profile %s at scale %g exceeds %llu files", spec->prof->name, spec->scale,
-              (unsigned long long)TREE_FILES_MAX);
-        return NULL;
-    }
     struct tree_gen *g = calloc(1, sizeof *g);
     if (g && !(g->pattern = spec->pattern))
         g->pattern = g->own_pattern = malloc(PATTERN_LEN);

@@ -8,6 +8,7 @@
 #define FSBENCH_TREE_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "tree/tree.h"
@@ -89,6 +90,10 @@ struct tree_gen {
     char path[TREE_PATH_BUF];
 };
 
+/* What tree_open() refuses: no profile, a profile that fails profile_check(), a scale that is
+ * not a positive number or past TREE_FILES_MAX files. 0, or -1 after error(). */
+int tree_spec_check(const struct tree_spec *spec);
+
 /* Fills g's tables from spec (checked by the caller: a profile that passes profile_check, a
  * scale within TREE_FILES_MAX); no pattern, no frame. */
 void tree_gen_init(struct tree_gen *g, const struct tree_spec *spec);
@@ -110,5 +115,12 @@ bool tree_file_is_large(const struct tree_gen *g, uint64_t gidx);
 uint64_t tree_file_size(const struct tree_gen *g, uint64_t gidx);
 bool tree_file_has_symlink(const struct tree_gen *g, uint64_t gidx);
 uint64_t tree_large_size(const struct tree_gen *g, uint64_t k);
+
+/* tree_estimate() with its frontier at the first level of frontier_min subtrees and
+ * walk_shapes directory shapes for the drawn ones, instead of its own figures (a test draws
+ * few, to check the sampled count against the streamed one). */
+struct tree_estimate;
+int tree_estimate_with(const struct tree_spec *spec, uint64_t block, size_t frontier_min,
+                       double walk_shapes, struct tree_estimate *e);
 
 #endif
