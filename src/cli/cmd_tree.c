@@ -68,13 +68,14 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
             *threads = (unsigned)d;
             break;
         }
-        case 's':
+        case 's': {
             static const struct cli_range sr = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
             if (cli_option_number("--scale", optarg, &sr, &scale) < 0)
                 return EXIT_USAGE;
             scale_arg = optarg;
             scaled = 1;
             break;
+        }
         case 'S':
             if (cli_parse_u64(optarg, &seed) < 0)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;

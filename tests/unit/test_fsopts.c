@@ -269,13 +269,12 @@ static void test_mount_refused(void **state)
     mount_bad("ext4", "noatime\t", "noatime\t");
 }
 
-/* The generic flag words are the ones the os layer turns into mount(2) flags (Linux). */
+/* The generic flag words are the ones the os layer turns into mount(2) flags (Linux: the
+ * POSIX-only build knows no flag words, and mounts nothing). */
+#ifndef FSBENCH_OS_POSIX_ONLY
 static void test_mount_flags_match_os(void **state)
 {
     (void)state;
-#ifdef FSBENCH_OS_POSIX_ONLY
-    skip();
-#else
     for (size_t i = 0; fsopts_mount_flags[i]; i++) {
         unsigned long flags;
         char data[64];
@@ -284,8 +283,8 @@ static void test_mount_flags_match_os(void **state)
             fail_msg("'%s' is a generic flag here but data for os_mount_parse_opts",
                      fsopts_mount_flags[i]);
     }
-#endif
 }
+#endif
 
 /* docs/fsbench.1 lists every option fsbench allows (run from the source tree, as make check
  * does; skipped elsewhere). */
@@ -294,7 +293,7 @@ static void test_manual_lists_every_option(void **state)
     (void)state;
     FILE *f = fopen("docs/fsbench.1", "r");
     if (!f) {
-        skip();
+        print_message("# skip: docs/fsbench.1 not here (run from the source tree)\n");
         return;
     }
     static char man[1 << 20];
@@ -336,7 +335,9 @@ int main(void)
         cmocka_unit_test(test_mkfs_tables_consistent),
         cmocka_unit_test(test_mount_allowed),
         cmocka_unit_test(test_mount_refused),
+#ifndef FSBENCH_OS_POSIX_ONLY
         cmocka_unit_test(test_mount_flags_match_os),
+#endif
         cmocka_unit_test(test_manual_lists_every_option),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
