@@ -1091,6 +1091,8 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
     for (char *save = NULL, *t = strtok_r(buf, FSOPTS_BLANKS, &save); t;
          t = strtok_r(NULL, FSOPTS_BLANKS, &save))
         w[nw++] = t;
+    if (!nw)
+        return 0;
     if (!d) {
         snprintf(why, len,
                  "'%s' is refused for %s: fsbench knows no mkfs.%s options (it passes "
