@@ -20,9 +20,9 @@
 
 /* ---- helpers ---- */
 
-static const struct fsdef *fsdef_find(const char *fstype)
+static const struct fsopt_fs *fsdef_find(const char *fstype)
 {
-    for (const struct fsdef *d = fsopts_defs; fstype && d->types; d++)
+    for (const struct fsopt_fs *d = fsopts_defs; fstype && d->types; d++)
         for (size_t i = 0; d->types[i]; i++)
             if (!strcmp(d->types[i], fstype))
                 return d;
@@ -30,9 +30,9 @@ static const struct fsdef *fsdef_find(const char *fstype)
 }
 
 /* The entry of table named by the n bytes at name, or NULL. */
-static const struct opt *opt_find(const struct opt *table, const char *name, size_t n)
+static const struct fsopt *opt_find(const struct fsopt *table, const char *name, size_t n)
 {
-    for (const struct opt *o = table; o && o->name; o++)
+    for (const struct fsopt *o = table; o && o->name; o++)
         if (strlen(o->name) == n && !strncmp(o->name, name, n))
             return o;
     return NULL;
@@ -95,12 +95,12 @@ static const char *join_words(const char *const *words, const char *sep, char *b
 }
 
 /* The names of a table's entries that are not refused, blank separated. */
-static const char *join_names(const struct opt *table, char *buf, size_t len)
+static const char *join_names(const struct fsopt *table, char *buf, size_t len)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (const struct opt *o = table; o && o->name && used < len; o++) {
-        if (o->shape == S_REFUSED)
+    for (const struct fsopt *o = table; o && o->name && used < len; o++) {
+        if (o->shape == FSO_REFUSED)
             continue;
         int n = snprintf(buf + used, len - used, "%s%s", used ? " " : "", o->name);
         if (n < 0)
@@ -110,45 +110,45 @@ static const char *join_names(const struct opt *table, char *buf, size_t len)
     return buf;
 }
 
-/* Whether the n bytes at v have shape o (not S_SUBOPTS, S_NONE or S_REFUSED). */
-static bool shape_ok(const struct opt *o, const char *v, size_t n)
+/* Whether the n bytes at v have shape o (not FSO_SUBOPTS, FSO_NONE or FSO_REFUSED). */
+static bool shape_ok(const struct fsopt *o, const char *v, size_t n)
 {
     size_t d;
     switch (o->shape) {
-    case S_UINT:
+    case FSO_UINT:
         return n && digits(v) == n;
-    case S_INT:
+    case FSO_INT:
         if (n && v[0] == '-')
             v++, n--;
         return n && digits(v) == n;
-    case S_REAL:
+    case FSO_REAL:
         d = digits(v);
         if (d && d < n && v[d] == '.')
             return n > d + 1 && digits(v + d + 1) == n - d - 1;
         return d && d == n;
-    case S_SIZE:
+    case FSO_SIZE:
         d = digits(v);
         return d && (d == n || (d + 1 == n && strchr("kKmMgGtTpPeEsSbB", v[d])));
-    case S_BOOL:
+    case FSO_BOOL:
         return n == 1 && (v[0] == '0' || v[0] == '1');
-    case S_HEX:
+    case FSO_HEX:
         if (n > 2 && v[0] == '0' && (v[1] == 'x' || v[1] == 'X'))
             v += 2, n -= 2;
         for (d = 0; d < n && is_xdigit(v[d]); d++)
             ;
         return n && d == n;
-    case S_OCTAL:
+    case FSO_OCTAL:
         for (d = 0; d < n && v[d] >= '0' && v[d] <= '7'; d++)
             ;
         return n && d == n;
-    case S_LABEL:
+    case FSO_LABEL:
         if (!n || n > o->max || v[0] == '-')
             return false;
         for (d = 0; d < n; d++)
             if (!is_alnum(v[d]) && !strchr("_.+:@-", v[d]))
                 return false;
         return true;
-    case S_UUID: {
+    case FSO_UUID: {
         static const size_t group[] = {8, 4, 4, 4, 12};
         if (in_words(o->arg, v, n, false))
             return true;
@@ -162,31 +162,31 @@ static bool shape_ok(const struct opt *o, const char *v, size_t n)
         }
         return p == n;
     }
-    case S_OWNER:
+    case FSO_OWNER:
         d = digits(v);
         return d && d + 1 < n && v[d] == ':' && digits(v + d + 1) == n - d - 1;
-    case S_WORD:
+    case FSO_WORD:
         if (!n || v[0] == '-')
             return false;
         for (d = 0; d < n; d++)
             if (!is_alnum(v[d]) && !strchr("_.-", v[d]))
                 return false;
         return true;
-    case S_CHOICE: {
+    case FSO_CHOICE: {
         size_t w = n;
-        const char *colon = o->flags & F_LEVEL ? memchr(v, ':', n) : NULL;
+        const char *colon = o->flags & FSO_LEVEL ? memchr(v, ':', n) : NULL;
         if (colon) {
             w = (size_t)(colon - v);
             if (digits(colon + 1) != n - w - 1 || n - w - 1 == 0)
                 return false;
         }
-        return in_words(o->arg, v, w, o->flags & F_CI);
+        return in_words(o->arg, v, w, o->flags & FSO_CI);
     }
-    case S_LIST:
-    case S_COLONS:
-    case S_WORDS: {
-        char sep = o->shape == S_COLONS ? ':' : ',';
-        struct opt word = {NULL, S_WORD, 0, NULL, 0};
+    case FSO_LIST:
+    case FSO_COLONS:
+    case FSO_WORDS: {
+        char sep = o->shape == FSO_COLONS ? ':' : ',';
+        struct fsopt word = {NULL, FSO_WORD, 0, NULL, 0};
         size_t i = 0;
         if (!n)
             return false;
@@ -196,74 +196,74 @@ static bool shape_ok(const struct opt *o, const char *v, size_t n)
                 j++;
             const char *item = v + i;
             size_t len = j - i;
-            if (o->shape == S_LIST && len && item[0] == '^')
+            if (o->shape == FSO_LIST && len && item[0] == '^')
                 item++, len--;
             if (!len)
                 return false;
-            if (o->shape == S_WORDS ? !shape_ok(&word, item, len)
-                                    : !in_words(o->arg, item, len, o->flags & F_CI))
+            if (o->shape == FSO_WORDS ? !shape_ok(&word, item, len)
+                                      : !in_words(o->arg, item, len, o->flags & FSO_CI))
                 return false;
             i = j + 1;
         }
         return true;
     }
-    case S_NONE:
-    case S_REFUSED:
-    case S_SUBOPTS:
+    case FSO_NONE:
+    case FSO_REFUSED:
+    case FSO_SUBOPTS:
         break;
     }
     return false;
 }
 
 /* What shape o asks for, for a message. */
-static const char *shape_text(const struct opt *o, char *buf, size_t len)
+static const char *shape_text(const struct fsopt *o, char *buf, size_t len)
 {
     char w[512];
     switch (o->shape) {
-    case S_UINT:
+    case FSO_UINT:
         return "a whole number";
-    case S_INT:
+    case FSO_INT:
         return "a whole number, optionally negative";
-    case S_REAL:
+    case FSO_REAL:
         return "a number (digits, optionally with a fraction)";
-    case S_SIZE:
+    case FSO_SIZE:
         return "a size (digits with an optional unit: 4096, 64k, 1g)";
-    case S_BOOL:
+    case FSO_BOOL:
         return "0 or 1";
-    case S_HEX:
+    case FSO_HEX:
         return "a hexadecimal number";
-    case S_OCTAL:
+    case FSO_OCTAL:
         return "an octal number";
-    case S_LABEL:
+    case FSO_LABEL:
         snprintf(buf, len,
                  "a label of 1 to %u characters from A-Z a-z 0-9 _ . + : @ - "
                  "(not starting with -)",
                  o->max);
         return buf;
-    case S_UUID:
+    case FSO_UUID:
         snprintf(buf, len, "a UUID (8-4-4-4-12 hexadecimal digits)%s%s",
                  o->arg ? " or one of " : "", o->arg ? join_words(o->arg, ", ", w, sizeof w) : "");
         return buf;
-    case S_OWNER:
+    case FSO_OWNER:
         return "UID:GID (two whole numbers)";
-    case S_WORD:
+    case FSO_WORD:
         return "one word of A-Z a-z 0-9 _ . -";
-    case S_WORDS:
+    case FSO_WORDS:
         return "a comma-separated list of words of A-Z a-z 0-9 _ . -";
-    case S_CHOICE:
+    case FSO_CHOICE:
         snprintf(buf, len, "one of %s%s", join_words(o->arg, ", ", w, sizeof w),
-                 o->flags & F_LEVEL ? " (optionally :LEVEL)" : "");
+                 o->flags & FSO_LEVEL ? " (optionally :LEVEL)" : "");
         return buf;
-    case S_LIST:
+    case FSO_LIST:
         snprintf(buf, len, "a comma-separated list of %s (each optionally after ^)",
                  join_words(o->arg, ", ", w, sizeof w));
         return buf;
-    case S_COLONS:
+    case FSO_COLONS:
         snprintf(buf, len, "a colon-separated list of %s", join_words(o->arg, ", ", w, sizeof w));
         return buf;
-    case S_NONE:
-    case S_REFUSED:
-    case S_SUBOPTS:
+    case FSO_NONE:
+    case FSO_REFUSED:
+    case FSO_SUBOPTS:
         break;
     }
     return "a value";
@@ -271,7 +271,7 @@ static const char *shape_text(const struct opt *o, char *buf, size_t len)
 
 /* Checks one key[=value] item (a sub-option of opt, or a mount option: opt NULL) against
  * table. 0, or -1 with why: "'WHAT' is refused for FS: ...". */
-static int check_item(const struct opt *table, const char *item, size_t n, const char *what,
+static int check_item(const struct fsopt *table, const char *item, size_t n, const char *what,
                       const char *fs, const char *optname, char *why, size_t len)
 {
     const char *eq = memchr(item, '=', n);
@@ -279,7 +279,7 @@ static int check_item(const struct opt *table, const char *item, size_t n, const
     const char *val = eq ? eq + 1 : NULL;
     size_t vlen = eq ? n - klen - 1 : 0;
     char names[2048], shape[768];
-    const struct opt *o = optname ? NULL : opt_find(fsopts_mount_never, item, klen);
+    const struct fsopt *o = optname ? NULL : opt_find(fsopts_mount_never, item, klen);
     if (!o)
         o = opt_find(table, item, klen);
     if (!o) {
@@ -295,11 +295,11 @@ static int check_item(const struct opt *table, const char *item, size_t n, const
                      what, fs, (int)klen, item, fs);
         return -1;
     }
-    if (o->shape == S_REFUSED) {
+    if (o->shape == FSO_REFUSED) {
         snprintf(why, len, "'%s' is refused for %s: %s", what, fs, (const char *)o->arg);
         return -1;
     }
-    if (o->shape == S_NONE) {
+    if (o->shape == FSO_NONE) {
         if (eq) {
             snprintf(why, len, "'%s' is refused for %s: %.*s takes no value", what, fs, (int)klen,
                      item);
@@ -308,7 +308,7 @@ static int check_item(const struct opt *table, const char *item, size_t n, const
         return 0;
     }
     if (!eq) {
-        if (o->flags & F_OPTIONAL)
+        if (o->flags & FSO_OPTIONAL)
             return 0;
         snprintf(why, len, "'%s' is refused for %s: %.*s needs a value (%.*s=...)", what, fs,
                  (int)klen, item, (int)klen, item);
@@ -334,8 +334,8 @@ static const char *bad_word(const char *s, size_t n)
 }
 
 /* Checks the value v of mkfs option o (given as word w). */
-static int check_value(const struct opt *o, const char *w, const char *v, const char *fs, char *why,
-                       size_t len)
+static int check_value(const struct fsopt *o, const char *w, const char *v, const char *fs,
+                       char *why, size_t len)
 {
     char what[512], shape[768];
     snprintf(what, sizeof what, "%s%s%s", w, w[1] == '-' && strchr(w, '=') ? "" : " ",
@@ -345,7 +345,7 @@ static int check_value(const struct opt *o, const char *w, const char *v, const 
         snprintf(why, len, "'%s' is refused for %s: %s", what, fs, bad);
         return -1;
     }
-    if (o->shape != S_SUBOPTS) {
+    if (o->shape != FSO_SUBOPTS) {
         if (shape_ok(o, v, strlen(v)))
             return 0;
         snprintf(why, len, "'%s' is refused for %s: the value of %s is not %s", what, fs, o->name,
@@ -382,7 +382,7 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
     if (!opts || !opts[strspn(opts, FSOPTS_BLANKS)])
         return 0;
     const char *fs = fstype ? fstype : "?";
-    const struct fsdef *d = fsdef_find(fstype);
+    const struct fsopt_fs *d = fsdef_find(fstype);
     char buf[4096], names[1024];
     if (strlen(opts) >= sizeof buf) {
         snprintf(why, len, "mkfs options too long for %s (at most %zu characters)", fs,
@@ -428,10 +428,10 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
         }
         const char *eq = word[1] == '-' ? strchr(word, '=') : NULL;
         size_t nlen = eq ? (size_t)(eq - word) : strlen(word);
-        const struct opt *o = opt_find(d->mkfs, word, nlen);
+        const struct fsopt *o = opt_find(d->mkfs, word, nlen);
         if (!o) {
-            const struct opt *s = word[1] != '-' ? opt_find(d->mkfs, word, 2) : NULL;
-            if (s && s->shape != S_NONE && s->shape != S_REFUSED)
+            const struct fsopt *s = word[1] != '-' ? opt_find(d->mkfs, word, 2) : NULL;
+            if (s && s->shape != FSO_NONE && s->shape != FSO_REFUSED)
                 snprintf(why, len,
                          "'%s' is refused for %s: give the value of %s as its own word "
                          "('%s %s')",
@@ -443,11 +443,11 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
                          word, fs, fs, join_names(d->mkfs, names, sizeof names));
             return -1;
         }
-        if (o->shape == S_REFUSED) {
+        if (o->shape == FSO_REFUSED) {
             snprintf(why, len, "'%s' is refused for %s: %s", o->name, fs, (const char *)o->arg);
             return -1;
         }
-        if (o->shape == S_NONE) {
+        if (o->shape == FSO_NONE) {
             if (eq) {
                 snprintf(why, len, "'%s' is refused for %s: %s takes no value", word, fs, o->name);
                 return -1;
@@ -468,7 +468,7 @@ int fsopts_check_mkfs(const char *fstype, const char *opts, char *why, size_t le
 int fsopts_check_mount(const char *fstype, const char *opts, char *why, size_t len)
 {
     const char *fs = fstype ? fstype : "?";
-    const struct fsdef *d = fsdef_find(fstype);
+    const struct fsopt_fs *d = fsdef_find(fstype);
     for (const char *p = opts; p && *p;) {
         size_t n = strcspn(p, ",");
         char item[512];
@@ -505,7 +505,7 @@ int fsopts_check_mount(const char *fstype, const char *opts, char *why, size_t l
 
 const char *fsopts_mkfs_names(const char *fstype, char *buf, size_t len)
 {
-    const struct fsdef *d = fsdef_find(fstype);
+    const struct fsopt_fs *d = fsdef_find(fstype);
     if (!d) {
         if (len)
             buf[0] = '\0';
@@ -516,7 +516,7 @@ const char *fsopts_mkfs_names(const char *fstype, char *buf, size_t len)
 
 const char *fsopts_mount_names(const char *fstype, char *buf, size_t len)
 {
-    const struct fsdef *d = fsdef_find(fstype);
+    const struct fsopt_fs *d = fsdef_find(fstype);
     if (!d) {
         if (len)
             buf[0] = '\0';

@@ -5,51 +5,51 @@
 #define FSBENCH_FSOPTS_INTERNAL_H
 
 /* The shape of an option's value. */
-enum shape {
-    S_NONE,    /* a flag: no value */
-    S_REFUSED, /* never passed on: arg is the reason */
-    S_UINT,    /* digits */
-    S_INT,     /* digits, optionally after '-' */
-    S_REAL,    /* digits with an optional fraction */
-    S_SIZE,    /* digits with an optional unit letter: 4096, 64k, 1g (xfs: 8s, 2b) */
-    S_BOOL,    /* 0 or 1 */
-    S_HEX,     /* hexadecimal digits, optionally after 0x */
-    S_OCTAL,   /* octal digits */
-    S_LABEL,   /* a volume label of at most max characters */
-    S_UUID,    /* 8-4-4-4-12 hexadecimal digits, or one of the words in arg */
-    S_OWNER,   /* UID:GID */
-    S_WORD,    /* one word of [A-Za-z0-9_.-] (a character set, a file-name extension) */
-    S_CHOICE,  /* one of the words in arg */
-    S_LIST,    /* comma-separated words of arg, each optionally after '^' (features) */
-    S_COLONS,  /* colon-separated words of arg */
-    S_WORDS,   /* comma-separated S_WORDs */
-    S_SUBOPTS, /* comma-separated key[=value] of the sub-option table in arg */
+enum fsopt_shape {
+    FSO_NONE,    /* a flag: no value */
+    FSO_REFUSED, /* never passed on: arg is the reason */
+    FSO_UINT,    /* digits */
+    FSO_INT,     /* digits, optionally after '-' */
+    FSO_REAL,    /* digits with an optional fraction */
+    FSO_SIZE,    /* digits with an optional unit letter: 4096, 64k, 1g (xfs: 8s, 2b) */
+    FSO_BOOL,    /* 0 or 1 */
+    FSO_HEX,     /* hexadecimal digits, optionally after 0x */
+    FSO_OCTAL,   /* octal digits */
+    FSO_LABEL,   /* a volume label of at most max characters */
+    FSO_UUID,    /* 8-4-4-4-12 hexadecimal digits, or one of the words in arg */
+    FSO_OWNER,   /* UID:GID */
+    FSO_WORD,    /* one word of [A-Za-z0-9_.-] (a character set, a file-name extension) */
+    FSO_CHOICE,  /* one of the words in arg */
+    FSO_LIST,    /* comma-separated words of arg, each optionally after '^' (features) */
+    FSO_COLONS,  /* colon-separated words of arg */
+    FSO_WORDS,   /* comma-separated FSO_WORDs */
+    FSO_SUBOPTS, /* comma-separated key[=value] of the sub-option table in arg */
 };
 
 enum {
-    F_OPTIONAL = 1u << 0, /* sub-option or mount key: "key" alone, or "key=value" */
-    F_CI = 1u << 1,       /* S_CHOICE, S_LIST: case does not matter */
-    F_LEVEL = 1u << 2,    /* S_CHOICE: ":N" may follow the word (compress=zstd:3) */
+    FSO_OPTIONAL = 1u << 0, /* sub-option or mount key: "key" alone, or "key=value" */
+    FSO_CI = 1u << 1,       /* FSO_CHOICE, FSO_LIST: case does not matter */
+    FSO_LEVEL = 1u << 2,    /* FSO_CHOICE: ":N" may follow the word (compress=zstd:3) */
 };
 
-struct opt {
+struct fsopt {
     const char *name; /* "-b", "--nodesize"; a sub-option or mount key: "stride" */
-    enum shape shape;
-    unsigned flags;  /* F_* */
-    const void *arg; /* S_CHOICE, S_LIST, S_COLONS, S_UUID: words (const char *const *);
-                      * S_SUBOPTS: const struct opt *; S_REFUSED: the reason */
-    unsigned max;    /* S_LABEL: most characters */
+    enum fsopt_shape shape;
+    unsigned flags;  /* FSO_OPTIONAL, FSO_CI, FSO_LEVEL */
+    const void *arg; /* FSO_CHOICE, FSO_LIST, FSO_COLONS, FSO_UUID: words (const char *const *);
+                      * FSO_SUBOPTS: const struct fsopt *; FSO_REFUSED: the reason */
+    unsigned max;    /* FSO_LABEL: most characters */
 };
 
-struct fsdef {
-    const char *const *types; /* the --fs names sharing the tables */
-    const struct opt *mkfs;   /* NULL-name ended */
-    const struct opt *mount;  /* NULL-name ended */
+struct fsopt_fs {
+    const char *const *types;  /* the --fs names sharing the tables */
+    const struct fsopt *mkfs;  /* NULL-name ended */
+    const struct fsopt *mount; /* NULL-name ended */
 };
 
 /* Every file system fsbench knows options of, ending with types NULL. */
-extern const struct fsdef fsopts_defs[];
+extern const struct fsopt_fs fsopts_defs[];
 /* Mount keys no type gets, whatever its table says: they would name what is mounted. */
-extern const struct opt fsopts_mount_never[];
+extern const struct fsopt fsopts_mount_never[];
 
 #endif
