@@ -22,7 +22,6 @@ int cli_mpi_main(int argc, char **argv, int (*run)(int argc, char **argv))
 int cli_mpi_option(const char *name, const char *arg, struct mpirun_opts *mo)
 {
     double d;
-    unsigned long ul;
     mo->given = true;
     if (!strcmp(name, "ranks-dir")) {
         if (!strcmp(arg, "unique"))
@@ -34,13 +33,15 @@ int cli_mpi_option(const char *name, const char *arg, struct mpirun_opts *mo)
         return 0;
     }
     if (!strcmp(name, "rank-shift")) {
-        if (cli_parse_count(arg, &ul) < 0 || ul > 1000000)
-            return error("--rank-shift: '%s' is not a positive whole number", arg);
-        mo->shift = ul;
+        static const struct cli_range shift = {1, 1000000, CLI_WHOLE, NULL, NULL};
+        if (cli_option_number("--rank-shift", arg, &shift, &d) < 0)
+            return -1;
+        mo->shift = (unsigned long)d;
         return 0;
     }
-    if (cli_parse_positive(arg, &d) < 0 || d > 86400)
-        return error("--stonewall: '%s' is not a number of seconds above 0", arg);
+    static const struct cli_range stonewall = {0, 86400, CLI_LO_OPEN, "seconds", NULL};
+    if (cli_option_number("--stonewall", arg, &stonewall, &d) < 0)
+        return -1;
     mo->stonewall_s = d;
     return 0;
 }

@@ -79,7 +79,8 @@ int cmd_cmd(int argc, char **argv)
     size_t ncmds = 0;
     struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
                              .argc = argc, .argv = argv};
-    unsigned long ul;
+    static const struct cli_range runs_range = {1, 100000, CLI_WHOLE, NULL, NULL};
+    double d;
     unsigned long long seed = 1;
     int c;
 
@@ -95,9 +96,9 @@ int cmd_cmd(int argc, char **argv)
             cmds[ncmds++] = optarg;
             break;
         case 'n':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 100000)
-                return error("--runs: '%s' is not a positive whole number", optarg), EXIT_USAGE;
-            ro.runs = (unsigned)ul;
+            if (cli_option_number("--runs", optarg, &runs_range, &d) < 0)
+                return EXIT_USAGE;
+            ro.runs = (unsigned)d;
             break;
         case OPT_PREPARE: ro.prepare = optarg; break;
         case 'l': out.label = optarg; break;

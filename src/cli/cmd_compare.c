@@ -34,22 +34,6 @@ static const char compare_usage[] =
     "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
     "            dev-write-mb\n";
 
-/* Parses a percentage "5" or "5%" in [0, 100) into a fraction; 0 or -1. */
-static int parse_percent(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || errno || !isfinite(v))
-        return -1;
-    if (*end == '%')
-        end++;
-    if (*end || v < 0 || v >= 100)
-        return -1;
-    *out = v / 100;
-    return 0;
-}
-
 int cmd_compare(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -63,6 +47,7 @@ int cmd_compare(int argc, char **argv)
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     const char *db = NULL, *phase = NULL;
     bool ministat = false, verbose = false;
@@ -98,10 +83,9 @@ int cmd_compare(int argc, char **argv)
             }
             break;
         case 'e':
-            if (parse_percent(optarg, &opt.min_effect)) {
-                error("compare: --min-effect: '%s' is not a percentage from 0 to 100", optarg);
+            if (cli_option_number("compare: --min-effect", optarg, &min_effect,
+                                  &opt.min_effect) < 0)
                 return EXIT_USAGE;
-            }
             break;
         case 'f':
             if (strcmp(optarg, "text") == 0)

@@ -56,7 +56,8 @@ int cmd_report(int argc, char **argv)
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct html_opts ho = {0};
     const char *db = NULL, *outpath = NULL;
-    unsigned long ul;
+    static const struct cli_range points = {16, 100000, CLI_WHOLE, NULL, NULL};
+    double d;
     int c;
     optind = 1;
     opterr = 0;
@@ -82,11 +83,9 @@ int cmd_report(int argc, char **argv)
                        EXIT_USAGE;
             break;
         case 'p':
-            if (cli_parse_count(optarg, &ul) < 0 || ul < 16 || ul > 100000)
-                return error("report: --points: '%s' is not a whole number from 16 to 100000",
-                             optarg),
-                       EXIT_USAGE;
-            ho.points = ul;
+            if (cli_option_number("report: --points", optarg, &points, &d) < 0)
+                return EXIT_USAGE;
+            ho.points = (unsigned long)d;
             break;
         case 'h': fputs(report_usage, stdout); return EXIT_OK;
         default: return cli_bad_option("report", c, argv);

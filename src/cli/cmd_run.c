@@ -4,6 +4,7 @@
  * cmd_run_job.c, which calls cmd_run_with() with the job's keys as options.
  */
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,7 @@
 #include "run/scenario.h"
 #include "tree/shape.h"
 #include "run/sizing.h"
+#include "target/fsopts.h"
 #include "tree/tarsrc.h"
 #include "cli/cli_mpi.h"
 
@@ -80,6 +82,8 @@ static void run_usage(FILE *out)
             "                    becomes N of them (cvs has 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
             "  --age-fullness F  age: or when the file system is F full (0.8)\n"
+            "  --age-host-fs     age with --dir: age the whole file system holding DIR (only\n"
+            "                    on the command line; --dry-run shows what it would take)\n"
             "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
             "  --ranks-dir unique|shared  unique (default): each rank its own tree in\n"
             "                    DIR/rank.N, seed + rank; shared: one tree of scale x N whose\n"
@@ -93,7 +97,7 @@ enum {
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
-    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL
+    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS
 };
 
 /* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
@@ -127,6 +131,7 @@ const struct option cmd_run_options[] = {
     {"fsync-dir", no_argument, NULL, OPT_FSYNC_DIR},
     {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
     {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
+    {"age-host-fs", no_argument, NULL, OPT_AGE_HOST_FS},
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
@@ -138,12 +143,15 @@ const struct option cmd_run_options[] = {
     {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 };
 
-/* Options that are no keys of a job file, and those given once per value. */
-const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", NULL};
+/* Options that are no keys of a job file, and those given once per value. age-host-fs is
+ * consent to age a file system fsbench does not manage: it comes from the command line only. */
+const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", NULL};
 const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
-/* Options that say where the results go, not what runs: not folded into the stored job. */
-const char *const cmd_run_not_stored[] = {"label", "db", "json", "no-save", "format", "quiet",
-                                          "destroy-data", "force", NULL};
+/* Options that say where the results go, not what runs, and consent (given again each
+ * time): not folded into the stored job. */
+const char *const cmd_run_not_stored[] = {"label",        "db",    "json",        "no-save",
+                                          "format",       "quiet", "age-host-fs", "destroy-data",
+                                          "force",        NULL};
 /* Consent to destroying data: the command line's alone, never a job file's key. */
 const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 
@@ -163,6 +171,24 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
             return strcmp(value, "-") != 0;
     return false;
 }
+
+/* What each number option takes: one parser (cli_number) and these ranges, so a value is
+ * never read before it was parsed and every refusal says what would do. */
+static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
+static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL, "auto"};
+static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
+                                               NULL, NULL};
+static const struct cli_range range_max_runs = {1, 100000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_warmup = {0, 1000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_threads = {1, RUNNER_MAX_THREADS, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_initial = {1, 1000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
+static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
+static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
+static const struct cli_range range_stall = {0.001, 86400, 0, "seconds", NULL};
 
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8
@@ -203,8 +229,6 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     if (ta->spec.device && !ta->spec.destroy_data && !dry_run)
         return error("--device %s: refusing to use it without --destroy-data on the command "
                      "line: mkfs would destroy its data", ta->spec.device), EXIT_USAGE;
-    if (geteuid() != 0)
-        return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
     snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");
     for (char *save = NULL, *f = strtok_r(ta->fs_buf, ",", &save); f;
          f = strtok_r(NULL, ",", &save)) {
@@ -214,6 +238,17 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     }
     if (!ta->nfs)
         return error("--fs: no file system named"), EXIT_USAGE;
+    /* mkfs and mount options are data: only what the file system's allow-list takes */
+    char why[1024];
+    for (size_t i = 0; i < ta->nfs; i++) {
+        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) < 0)
+            return error("--mkfs-opts: %s", why), EXIT_USAGE;
+        for (size_t j = 0; j < ta->nmount; j++)
+            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) < 0)
+                return error("--mount-opts: %s", why), EXIT_USAGE;
+    }
+    if (geteuid() != 0)
+        return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
     for (size_t i = 0; i < ta->nfs; i++)
         if (target_check_fstype(ta->fs[i]) < 0)
             return EXIT_RUN_FAILED;
@@ -252,6 +287,21 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     return 0;
 }
 
+/* age on a --dir without --age-host-fs: the whole file system holding dir would be aged.
+ * Says what that would take, and returns EXIT_USAGE. */
+static int age_refused(const char *phase, const char *dir, const struct phase_params *p)
+{
+    struct sizing_age a;
+    char what[512] = "", size[256];
+    if (sizing_age_at(p, dir, &a) == 0)
+        snprintf(what, sizeof what, ": it %s", sizing_age_text(&a, size, sizeof size));
+    return error("phase %s ages the whole file system holding %s, not one of its own%s; give "
+                 "it its own with --image SIZE or --device DEV, or add --age-host-fs to the "
+                 "command line to age this one",
+                 phase, dir, what),
+           EXIT_USAGE;
+}
+
 int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 {
     struct mpirun_opts mo = {0};
@@ -266,13 +316,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
-    const char *size_arg = NULL;
+    const char *size_arg = NULL, *scale_arg = NULL;
     int scaled = 0, fsync_rounds_given = 0;
+    bool age_host_fs = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
     unsigned long long seed = 1;
-    unsigned long ul;
     int format = REPORT_TABLE, save = 1, c;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
@@ -282,8 +332,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
         case 's':
-            if (cli_parse_positive(optarg, &scale) < 0)
-                return error("--scale: '%s' is not a positive number", optarg), EXIT_USAGE;
+            if (cli_option_number("--scale", optarg, &range_positive, &scale) < 0)
+                return EXIT_USAGE;
+            scale_arg = optarg;
             scaled = 1;
             break;
         case 'S':
@@ -295,65 +346,58 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 ro.runs_auto = true;
                 break;
             }
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 100000)
-                return error("--runs: '%s' is not a positive whole number or auto", optarg),
-                       EXIT_USAGE;
-            ro.runs = (unsigned)ul;
+            if (cli_option_number("--runs", optarg, &range_runs, &d) < 0)
+                return EXIT_USAGE;
+            ro.runs = (unsigned)d;
             break;
         case OPT_PRECISION:
-            if (cli_parse_percent(optarg, &ro.precision) < 0)
-                return error("--precision: '%s' is not a percentage like 5 or 2.5%%", optarg),
-                       EXIT_USAGE;
+            if (cli_option_number("--precision", optarg, &range_percent, &ro.precision) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_MAX_RUNS:
-            if (cli_parse_count(optarg, &max_runs) < 0 || max_runs > 100000)
-                return error("--max-runs: '%s' is not a positive whole number", optarg),
-                       EXIT_USAGE;
+            if (cli_option_number("--max-runs", optarg, &range_max_runs, &d) < 0)
+                return EXIT_USAGE;
+            max_runs = (unsigned long)d;
             break;
         case OPT_WARMUP:
-            if (strcmp(optarg, "0") && (cli_parse_count(optarg, &ul) < 0 || ul > 1000))
-                return error("--warmup: '%s' is not a whole number", optarg), EXIT_USAGE;
-            ro.warmup = strcmp(optarg, "0") ? (unsigned)ul : 0;
+            if (cli_option_number("--warmup", optarg, &range_warmup, &d) < 0)
+                return EXIT_USAGE;
+            ro.warmup = (unsigned)d;
             break;
         case 'j':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > RUNNER_MAX_THREADS)
-                return error("--threads: '%s' is not a whole number from 1 to %d", optarg,
-                             RUNNER_MAX_THREADS), EXIT_USAGE;
-            ro.threads = (unsigned)ul;
+            if (cli_option_number("--threads", optarg, &range_threads, &d) < 0)
+                return EXIT_USAGE;
+            ro.threads = (unsigned)d;
             break;
         case 'i':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 1000)
-                return error("--initial: '%s' is not a positive whole number", optarg),
-                       EXIT_USAGE;
-            ro.params.cb_initial = (unsigned)ul;
+            if (cli_option_number("--initial", optarg, &range_initial, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.cb_initial = (unsigned)d;
             break;
         case 'r':
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 1000000)
-                return error("--random: '%s' is not a positive whole number", optarg),
-                       EXIT_USAGE;
-            ro.params.cb_runs = (unsigned)ul;
+            if (cli_option_number("--random", optarg, &range_random, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.cb_runs = (unsigned)d;
             break;
         case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
         case OPT_AGE_WRITTEN:
             /* 0: no written limit (only fullness and the safety limit stop it) */
-            if ((strcmp(optarg, "0") && cli_parse_positive(optarg, &d) < 0) || d > 50)
-                return error("--age-written: '%s' is not a number from 0 to 50", optarg),
-                       EXIT_USAGE;
-            ro.params.age_written = strcmp(optarg, "0") ? d : 0;
+            if (cli_option_number("--age-written", optarg, &range_age_written,
+                                  &ro.params.age_written) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_AGE_FULLNESS:
             /* 0: no fullness limit */
-            if ((strcmp(optarg, "0") && cli_parse_positive(optarg, &d) < 0) || d >= 1)
-                return error("--age-fullness: '%s' is not a fraction from 0 to below 1",
-                             optarg), EXIT_USAGE;
-            ro.params.age_fullness = strcmp(optarg, "0") ? d : 0;
+            if (cli_option_number("--age-fullness", optarg, &range_age_fullness,
+                                  &ro.params.age_fullness) < 0)
+                return EXIT_USAGE;
             break;
+        case OPT_AGE_HOST_FS: age_host_fs = true; break;
         case OPT_SIZE: size_arg = optarg; break;
         case OPT_FSYNC_ROUNDS:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 100)
-                return error("--fsync-rounds: '%s' is not a whole number from 1 to 100", optarg),
-                       EXIT_USAGE;
-            ro.params.fsync_rounds = (unsigned)ul;
+            if (cli_option_number("--fsync-rounds", optarg, &range_fsync_rounds, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.fsync_rounds = (unsigned)d;
             fsync_rounds_given = 1;
             break;
         case 'e':
@@ -368,10 +412,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                        EXIT_USAGE;
             break;
         case OPT_QUEUE_DEPTH:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > ENG_MAX_QUEUE_DEPTH)
-                return error("--queue-depth: '%s' is not a whole number from 1 to %u", optarg,
-                             ENG_MAX_QUEUE_DEPTH), EXIT_USAGE;
-            eng_set_queue_depth((unsigned)ul);
+            if (cli_option_number("--queue-depth", optarg, &range_queue_depth, &d) < 0)
+                return EXIT_USAGE;
+            eng_set_queue_depth((unsigned)d);
             break;
         case 'f':
             format = report_format_find(optarg);
@@ -383,20 +426,14 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case 'D': db = optarg; break;
         case OPT_NO_SAVE: save = 0; break;
         case OPT_INTERVAL:
-            if (cli_parse_count(optarg, &ul) < 0 || ul > 60000)
-                return error("--interval: '%s' is not a whole number of ms (1-60000)", optarg),
-                       EXIT_USAGE;
-            ro.interval_ms = (unsigned)ul;
+            if (cli_option_number("--interval", optarg, &range_interval, &d) < 0)
+                return EXIT_USAGE;
+            ro.interval_ms = (unsigned)d;
             break;
-        case OPT_STALL: {
-            char *end;
-            double v = strtod(optarg, &end);
-            if (end == optarg || *end || !(v >= 0.001 && v <= 86400))
-                return error("--stall: '%s' is not a number of seconds (0.001-86400)", optarg),
-                       EXIT_USAGE;
-            ro.stall_s = v;
+        case OPT_STALL:
+            if (cli_option_number("--stall", optarg, &range_stall, &ro.stall_s) < 0)
+                return EXIT_USAGE;
             break;
-        }
         case 'q': quiet = true; break;
         case OPT_PHASES: phases = optarg; break;
         case OPT_IMAGE: ta.image = optarg; break;
@@ -449,6 +486,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     } else if (!(ro.tree.prof = profile_find(profile))) {
         return error("--tree: unknown profile '%s' (see 'fsbench list')", profile), EXIT_USAGE;
     }
+    if (scaled && ro.tree.prof && cli_check_scale(scale_arg, ro.tree.prof, scale) < 0)
+        return EXIT_USAGE;
     ro.tree.scale = scale;
     ro.tree.seed = seed;
     /* no phases (a job file without them): the default scenario's, jobs/basic.ini */
@@ -465,11 +504,16 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.nphases = (size_t)n;
     if (hook && hook->options_only)
         return EXIT_OK;
-    for (size_t i = 0; i < ro.nphases; i++)
-        if (ro.phases[i]->flags & PHASE_KEEPS_TREE && !ta.image && !ta.spec.device && !ro.dir)
+    for (size_t i = 0; i < ro.nphases; i++) {
+        if (!(ro.phases[i]->flags & PHASE_KEEPS_TREE) || ta.image || ta.spec.device)
+            continue;
+        if (!ro.dir)
             return error("phase %s writes several times the size of the file system it runs "
                          "on: give it one with --image SIZE, --device DEV or --dir DIR",
                          ro.phases[i]->name), EXIT_USAGE;
+        if (!age_host_fs)
+            return age_refused(ro.phases[i]->name, ro.dir, &ro.params);
+    }
     char why[256];
     if (ro.eng->available && ro.eng->available(why, sizeof why) < 0)
         return error("--engine %s: %s (--engine auto falls back to posix)", ro.eng->name, why),

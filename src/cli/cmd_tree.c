@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <dirent.h>
 #include <getopt.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,26 +51,30 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     unsigned long long seed = 1;
     double scale = 1;
     const char *size = NULL;
+    const char *scale_arg = NULL;
     int c, scaled = 0;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
         switch (c) {
         case 'j': {
-            unsigned long ul;
+            static const struct cli_range jr = {1, TREE_MAKE_MAX_THREADS, CLI_WHOLE, NULL, NULL};
+            double d;
             if (!threads)
                 return error("tree %s: -j is for tree make", argv[0]), EXIT_USAGE;
-            if (cli_parse_count(optarg, &ul) < 0 || ul > TREE_MAKE_MAX_THREADS)
-                return error("--threads: '%s' is not a whole number from 1 to %d", optarg,
-                             TREE_MAKE_MAX_THREADS), EXIT_USAGE;
-            *threads = (unsigned)ul;
+            if (cli_option_number("--threads", optarg, &jr, &d) < 0)
+                return EXIT_USAGE;
+            *threads = (unsigned)d;
             break;
         }
-        case 's':
-            if (cli_parse_positive(optarg, &scale) < 0)
-                return error("--scale: '%s' is not a positive number", optarg), EXIT_USAGE;
+        case 's': {
+            static const struct cli_range sr = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
+            if (cli_option_number("--scale", optarg, &sr, &scale) < 0)
+                return EXIT_USAGE;
+            scale_arg = optarg;
             scaled = 1;
             break;
+        }
         case 'S':
             if (cli_parse_u64(optarg, &seed) < 0)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
@@ -97,6 +102,8 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     } else if (!(spec->prof = profile_find(pos[0]))) {
         return error("unknown profile '%s' (see 'fsbench list')", pos[0]), EXIT_USAGE;
     }
+    if (scaled && spec->prof && cli_check_scale(scale_arg, spec->prof, scale) < 0)
+        return EXIT_USAGE;
     spec->scale = scale;
     spec->seed = seed;
     if (size) {

@@ -7,6 +7,7 @@
 #define FSBENCH_OS_BLOCKDEV_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct os_blockdev {
@@ -22,5 +23,8 @@ bool os_dev_is_block(dev_t dev);
 /* Fills *bd for block device number rdev if the system knows it; bd->valid false
  * otherwise. */
 void os_blockdev_of(dev_t rdev, struct os_blockdev *bd);
+/* The size in bytes of the block device at path (opened read-only, nothing written): 0, or
+ * -1 with errno (the POSIX fallback: ENOSYS). */
+int os_blockdev_size(const char *path, uint64_t *bytes);
 
 #endif

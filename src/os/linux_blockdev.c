@@ -2,9 +2,13 @@
  * and its stat file, which linux_blockstat.c reads). */
 #include "os/blockdev.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <linux/fs.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -47,4 +51,23 @@ void os_blockdev_of(dev_t rdev, struct os_blockdev *bd)
             snprintf(bd->name, sizeof bd->name, "%s", slash ? slash + 1 : buf);
         }
     }
+}
+
+int os_blockdev_size(const char *path, uint64_t *bytes)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    uint64_t b = 0;
+    int rc = fstat(fd, &st) < 0 ? -1 : !S_ISBLK(st.st_mode) ? (errno = ENOTBLK, -1)
+                                                            : ioctl(fd, BLKGETSIZE64, &b);
+    int e = errno;
+    close(fd);
+    if (rc < 0) {
+        errno = e;
+        return -1;
+    }
+    *bytes = b;
+    return 0;
 }

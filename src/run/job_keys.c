@@ -180,6 +180,13 @@ int job_key_check(const struct job_keys *keys, bool global, const char *key, con
             return -1;
         o = job_key_option(keys, *name);
     } else if (!(o = job_key_option(keys, key))) {
+        for (const struct option *x = keys->opts; x->name; x++)
+            if (!strcmp(x->name, key)) { /* an option, but no key: consent, help, dry-run */
+                snprintf(why, len, "'%s' is not a job key: it is given on the command line "
+                                   "only (--%s)",
+                         key, key);
+                return -1;
+            }
         const char *names[128];
         key_names(keys, names, 128);
         const char *near = job_nearest(key, names);

@@ -8,6 +8,7 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "os/blockdev.h"
 #include "run/sizing.h"
 
 static uint64_t free_at(const char *path)
@@ -24,13 +25,16 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
     bool dropcaches, cold;
     sizing_phases(o->phases, o->nphases, &dropcaches, &cold, &p->copies);
     if (o->tree.prof) {
-        struct tree_totals t;
-        if (tree_measure(&o->tree, &t) < 0 || sizing_measure(&o->tree, &p->bytes, &p->disk) < 0)
+        struct tree_estimate *t = &p->est;
+        if (tree_estimate(&o->tree, SIZING_BLOCK, t) < 0)
             return -1;
         p->tree_known = true;
-        p->files = t.files;
-        p->dirs = t.dirs;
-        p->symlinks = t.symlinks;
+        p->estimated = !t->exact;
+        p->files = t->files;
+        p->dirs = t->dirs;
+        p->symlinks = t->symlinks;
+        p->bytes = t->bytes;
+        p->disk = t->disk;
     } else if (tree_arg && !strncmp(tree_arg, "tar:", 4)) {
         /* unknown until decompressed: the archive's own size is a floor */
         struct stat st;
@@ -53,6 +57,34 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
         const char *dir = o->dir ? o->dir : tmp && *tmp ? tmp : "/tmp";
         snprintf(p->where, sizeof p->where, "%s", dir);
         p->free_bytes = free_at(dir);
+    }
+    for (size_t i = 0; i < o->nphases; i++)
+        p->ages |= (o->phases[i]->flags & PHASE_KEEPS_TREE) != 0;
+    if (p->ages) {
+        uint64_t dev_bytes;
+        if (o->tspec && o->tspec->device) {
+            /* the device's size, read without writing; a fresh file system is all free */
+            if (os_blockdev_size(o->tspec->device, &dev_bytes) == 0) {
+                sizing_age(&o->params, dev_bytes, dev_bytes, &p->age);
+                p->age_known = true;
+            }
+        } else if (o->tspec) {
+            sizing_age(&o->params, o->tspec->image_bytes, o->tspec->image_bytes, &p->age);
+            p->age_known = true;
+            /* the sparse image grows to what is written into it: age writes it over */
+            uint64_t grown = p->age.written < o->tspec->image_bytes ? p->age.written
+                                                                    : o->tspec->image_bytes;
+            if (grown > p->need)
+                p->need = grown;
+        } else {
+            const char *dir = o->dir ? o->dir : tmp && *tmp ? tmp : "/tmp";
+            p->age_host = true;
+            if (sizing_age_at(&o->params, dir, &p->age) == 0) {
+                p->age_known = true;
+                if (p->age.peak > p->need)
+                    p->need = p->age.peak;
+            }
+        }
     }
     if (o->tspec) {
         p->needs_root = true;

@@ -1,5 +1,7 @@
 /* job_plan.h — what a run would do, for `fsbench run --dry-run`: computed from the runner's
- * options without touching anything (the tree is streamed, never written).
+ * options without touching anything. The tree's totals cost no more than a fraction of a
+ * second whatever its size: exact for a tree of up to TREE_ESTIMATE_EXACT files (streamed,
+ * never written), estimated with stated 95% intervals above (tree_estimate.h).
  */
 #ifndef FSBENCH_JOB_PLAN_H
 #define FSBENCH_JOB_PLAN_H
@@ -8,15 +10,24 @@
 #include <stdint.h>
 
 #include "run/runner.h"
+#include "run/sizing.h"
+#include "tree/tree_estimate.h"
 
 struct job_plan {
-    bool tree_known; /* a profile (not an archive): the counts below are exact */
+    bool tree_known; /* a profile (not an archive): the counts below are known ... */
+    bool estimated;  /* ... but estimated (a big tree: tree_estimate.h), within est */
+    struct tree_estimate est; /* the estimate, with its half-widths */
     uint64_t files, dirs, symlinks, bytes;
     uint64_t disk;       /* the tree on disk, every file and directory in blocks */
     unsigned copies;     /* trees on the target at once (2 with copy) */
     uint64_t need;       /* free space the runs need */
     uint64_t free_bytes; /* free where they go (0: unknown) */
     char where[4096];    /* that place */
+    /* an age phase: what it writes and takes of the file system it ages */
+    bool ages;
+    bool age_known;          /* the file system's size is known (age is filled) */
+    bool age_host;           /* that file system is the one holding --dir, not fsbench's */
+    struct sizing_age age;
     bool needs_root;     /* fails without root */
     bool wants_root;     /* runs without, but phases are skipped (dropcaches) */
     char root_why[256];

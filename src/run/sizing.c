@@ -4,8 +4,9 @@
  * Bytes grow with the file count (tree.c widens every level as the scale grows), so the
  * scale is found by proportion: measure the tree at a scale, multiply the scale by
  * target / measured, and repeat until within 1% (at most SIZE_ITER times). Measuring
- * streams the tree without writing it; trees over SIZING_MEASURE_FILES files are not
- * measured but extrapolated from one of that many files.
+ * streams the tree without writing it; a tree over TREE_ESTIMATE_EXACT files is not
+ * streamed but estimated from samples of itself (tree_estimate.h), so sizing a 1 TB tree
+ * costs a second, not the minutes streaming 130 million entries would.
  *
  * The --size auto rule: the question the seeds ask ("test set size vs physmem?") has two
  * answers. If cold-read phases (walk, statwalk, read, copy) run and the caches can be
@@ -30,7 +31,9 @@
 
 #include "base/err.h"
 #include "os/machine.h"
+#include "phase/workload.h"
 #include "target/target.h"
+#include "tree/tree_estimate.h"
 
 #define SIZE_ITER 8
 #define SIZE_CLOSE 0.01
@@ -57,22 +60,20 @@ int sizing_measure(const struct tree_spec *base, uint64_t *bytes, uint64_t *disk
     return 0;
 }
 
-/* Bytes and disk estimate at a scale: measured, or extrapolated from a tree of
- * SIZING_MEASURE_FILES files when the tree is bigger. */
+/* Bytes and disk estimate at a scale: measured (streamed) up to TREE_ESTIMATE_EXACT files,
+ * estimated from samples of that very tree above (tree_estimate.h), in bounded time. */
 static int estimate(const struct tree_spec *base, double scale, double *bytes, double *disk)
 {
-    double files = (double)base->prof->files * scale, s = scale;
+    double files = (double)base->prof->files * scale;
     if (files > SIZE_MAX_FILES)
         return error("tree %s: scale %g exceeds %g files", base->prof->name, scale,
                      SIZE_MAX_FILES);
-    if (files > SIZING_MEASURE_FILES)
-        s = SIZING_MEASURE_FILES / (double)base->prof->files;
-    struct tree_spec sp = {.prof = base->prof, .scale = s, .seed = base->seed};
-    uint64_t b, d;
-    if (sizing_measure(&sp, &b, &d) < 0)
+    struct tree_spec sp = {.prof = base->prof, .scale = scale, .seed = base->seed};
+    struct tree_estimate e;
+    if (tree_estimate(&sp, SIZING_BLOCK, &e) < 0)
         return -1;
-    *bytes = (double)b * scale / s;
-    *disk = (double)d * scale / s;
+    *bytes = (double)e.bytes;
+    *disk = (double)e.disk;
     return 0;
 }
 
@@ -106,10 +107,12 @@ int sizing_scale_for_bytes(const struct tree_spec *base, uint64_t bytes, double 
     return 0;
 }
 
-/* "1.5 GiB", "300 MiB". */
+/* "2.0 TiB", "1.5 GiB", "300 MiB". */
 static const char *human(double bytes, char *buf, size_t len)
 {
-    if (bytes >= (double)(1ull << 30))
+    if (bytes >= (double)(1ull << 40))
+        snprintf(buf, len, "%.1f TiB", bytes / (double)(1ull << 40));
+    else if (bytes >= (double)(1ull << 30))
         snprintf(buf, len, "%.1f GiB", bytes / (double)(1ull << 30));
     else
         snprintf(buf, len, "%.0f MiB", bytes / (double)(1ull << 20));
@@ -178,6 +181,56 @@ int sizing_auto(const struct tree_spec *base, bool can_drop, bool has_dropcaches
     }
     *scale = s;
     return 0;
+}
+
+void sizing_age(const struct phase_params *p, uint64_t fs_bytes, uint64_t avail_bytes,
+                struct sizing_age *a)
+{
+    double want = p ? p->age_written : WL_DEFAULT_AGE_WRITTEN;
+    double full = p ? p->age_fullness : WL_DEFAULT_AGE_FULLNESS;
+    memset(a, 0, sizeof *a);
+    a->fs_bytes = fs_bytes;
+    a->avail_bytes = avail_bytes;
+    a->safety = !(want > 0 && want < WL_AGE_SAFETY);
+    a->written_x = a->safety ? WL_AGE_SAFETY : want;
+    a->written = (uint64_t)(a->written_x * (double)fs_bytes);
+    a->fullness = full > 0 && full < 1 ? full : 0;
+    /* phase_age stops once less than (1 - fullness) x the size is free */
+    double floor_free = a->fullness > 0 ? (1 - a->fullness) * (double)fs_bytes : 0;
+    double peak = (double)avail_bytes - floor_free;
+    a->peak = peak > 0 ? (uint64_t)peak : 0;
+    if (a->peak > a->written)
+        a->peak = a->written;
+}
+
+int sizing_age_at(const struct phase_params *p, const char *dir, struct sizing_age *a)
+{
+    struct statvfs sv;
+    if (statvfs(dir, &sv) < 0)
+        return -1;
+    sizing_age(p, (uint64_t)sv.f_blocks * sv.f_frsize, (uint64_t)sv.f_bavail * sv.f_frsize, a);
+    return 0;
+}
+
+const char *sizing_age_text(const struct sizing_age *a, char *buf, size_t len)
+{
+    char w[32], fs[32], pk[32], av[32];
+    human((double)a->written, w, sizeof w);
+    human((double)a->fs_bytes, fs, sizeof fs);
+    human((double)a->peak, pk, sizeof pk);
+    human((double)a->avail_bytes, av, sizeof av);
+    if (a->fullness > 0)
+        snprintf(buf, len,
+                 "writes up to %s (%gx its %s%s) and fills it to %.0f%% full (up to %s of its %s "
+                 "free)",
+                 w, a->written_x, fs, a->safety ? ": the safety limit, age-written is 0" : "",
+                 a->fullness * 100, pk, av);
+    else
+        snprintf(buf, len,
+                 "writes up to %s (%gx its %s%s) and fills it until it is full (all of its %s "
+                 "free: age-fullness is 0)",
+                 w, a->written_x, fs, a->safety ? ": the safety limit, age-written is 0" : "", av);
+    return buf;
 }
 
 void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dropcaches,

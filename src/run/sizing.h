@@ -3,10 +3,10 @@
  * caches, and the free space of the target).
  *
  * Precision of sizing_scale_for_bytes(): the returned scale gives a tree whose bytes are
- * within 2% of the target when the tree has at most SIZING_MEASURE_FILES files (it is
- * measured: streamed, nothing written), and within 5% above that (extrapolated from a
- * measured tree of SIZING_MEASURE_FILES files). Trees smaller than one file's worth stay
- * at one file.
+ * within 2% of the target when the tree has at most TREE_ESTIMATE_EXACT files (it is
+ * measured: streamed, nothing written), and within 2% plus the estimate's 95% interval
+ * above that (estimated from samples of the tree itself: under 1% for the built-in
+ * profiles). Trees smaller than one file's worth stay at one file.
  */
 #ifndef FSBENCH_SIZING_H
 #define FSBENCH_SIZING_H
@@ -18,7 +18,6 @@
 #include "phase/phase.h"
 #include "tree/tree.h"
 
-#define SIZING_MEASURE_FILES 2000000.0
 #define SIZING_MODEST_MIN (256ull << 20)    /* the smallest "modest" tree */
 #define SIZING_BLOCK 4096                   /* block size assumed for the on-disk estimate */
 
@@ -43,6 +42,29 @@ int sizing_auto(const struct tree_spec *base, bool can_drop, bool has_dropcaches
  * statwalk, read, copy) and how many trees are on the target at once (2 with copy). */
 void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dropcaches,
                    bool *cold_phases, unsigned *copies);
+
+/* What the age phase may take of the file system it ages (phase_age.c's stopping rules):
+ * it writes until written_x times the file system's size (age-written, or the safety limit
+ * when that is 0), until the file system is `fullness` full (0: no such limit, it fills
+ * the file system until ENOSPC), whichever comes first. */
+struct sizing_age {
+    uint64_t fs_bytes, avail_bytes; /* the file system's size and free space now */
+    double written_x;               /* the written limit in file-system sizes */
+    bool safety;                    /* written_x is the safety limit (age-written 0) */
+    uint64_t written;               /* most bytes written: written_x x fs_bytes */
+    double fullness;                /* stops when this full; 0: fills it (ENOSPC) */
+    uint64_t peak;                  /* most bytes of its free space taken at once */
+};
+
+/* Fills *a for params p (NULL: the defaults) and a file system of fs_bytes with avail_bytes
+ * free. Pure. */
+void sizing_age(const struct phase_params *p, uint64_t fs_bytes, uint64_t avail_bytes,
+                struct sizing_age *a);
+/* The same for the file system holding dir (statvfs): 0, or -1 with errno. */
+int sizing_age_at(const struct phase_params *p, const char *dir, struct sizing_age *a);
+/* One line for a: "writes up to 1008.0 GiB (4x its 252.0 GiB) and fills it to 80% full
+ * (up to 81.6 GiB of its 120.0 GiB free)", into buf. Returns buf. */
+const char *sizing_age_text(const struct sizing_age *a, char *buf, size_t len);
 
 /* RAM the page cache can use: physical memory, or the cgroup v2 memory.max if lower. */
 uint64_t sizing_ram(void);

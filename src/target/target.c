@@ -12,6 +12,9 @@
  * - The loop device is attached without LO_FLAGS_AUTOCLEAR: we detach it ourselves, and only
  *   if it is still backed by our image.
  * - Create and destroy are called from one thread; the registry has no lock.
+ * - mkfs and mount options are data: target_mkfs() and target_mount() pass on only what
+ *   fsopts.h allows for the file system (no path, no device, no stray operand), and mkfs runs
+ *   in the empty mount point, so that not even a relative name could reach a file.
  * The safety checks for real devices, loop devices and mount calls are the system's:
  * os/devcheck.h, os/loop.h and os/mount.h.
  */
@@ -36,6 +39,7 @@
 #include "os/loop.h"
 #include "os/mount.h"
 #include "os/pipe.h"
+#include "target/fsopts.h"
 
 #define TARGET_MAX 8
 #define TARGET_DATA_MAX 4096 /* mount(2) data is at most a page */
@@ -326,7 +330,10 @@ int target_mkfs(struct target *t)
         return error("no file system type set for %s", t->device);
     if (t->mounted)
         return error("refusing to mkfs %s while it is mounted", t->device);
-    char prog[64], path[PATH_MAX], opts[sizeof t->mkfs_opts];
+    char prog[64], path[PATH_MAX], opts[sizeof t->mkfs_opts], why[1024];
+    /* the options are data: only what fsopts allows reaches mkfs (never a path or operand) */
+    if (fsopts_check_mkfs(t->fstype, t->mkfs_opts, why, sizeof why) < 0)
+        return error("mkfs options: %s", why);
     snprintf(prog, sizeof prog, "mkfs.%s", t->fstype);
     if (target_find_prog(prog, path, sizeof path) < 0)
         return target_mkfs_missing(prog, t->fstype);
@@ -338,8 +345,8 @@ int target_mkfs(struct target *t)
     if (i >= 0 && target_mkfs_tab[i].quiet)
         argv[argc++] = (char *)target_mkfs_tab[i].quiet;
     memcpy(opts, t->mkfs_opts, sizeof opts);
-    for (char *save = NULL, *w = strtok_r(opts, " \t\n", &save); w;
-         w = strtok_r(NULL, " \t\n", &save))
+    for (char *save = NULL, *w = strtok_r(opts, FSOPTS_BLANKS, &save); w;
+         w = strtok_r(NULL, FSOPTS_BLANKS, &save))
         argv[argc++] = w;
     argv[argc++] = t->device;
     argv[argc] = NULL;
@@ -364,7 +371,9 @@ int target_mkfs(struct target *t)
             dup2(null, 0);
         dup2(out[1], 1);
         dup2(out[1], 2);
-        execv(path, argv);
+        /* in our empty mount point, so that no relative name could reach a file */
+        if (chdir(t->mnt) == 0)
+            execv(path, argv);
         int e = errno;
         ssize_t w = write(ex[1], &e, sizeof e);
         (void)w;
@@ -417,6 +426,9 @@ int target_mount(struct target *t, const char *mount_opts)
     unsigned long flags;
     char data[TARGET_DATA_MAX];
     const char *shown = mount_opts ? mount_opts : "defaults";
+    char refused[1024];
+    if (fsopts_check_mount(t->fstype, mount_opts, refused, sizeof refused) < 0)
+        return error("mount options: %s", refused);
     if (os_mount_parse_opts(mount_opts, &flags, data, sizeof data) < 0)
         return error("mount options too long: '%s'", shown);
     if (os_mount(t->device, t->mnt, t->fstype, flags, data[0] ? data : NULL) < 0) {

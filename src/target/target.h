@@ -22,7 +22,8 @@ struct target_spec {
     bool destroy_data;          /* required with device */
     bool force;                 /* allow a device carrying a signature */
     const char *fstype;         /* "ext4", "xfs", "btrfs", ... */
-    const char *mkfs_opts;      /* extra mkfs options, split on blanks (may be NULL) */
+    const char *mkfs_opts;      /* extra mkfs options, split on blanks (may be NULL); only
+                                   what fsopts.h allows for the file system is passed on */
 };
 
 struct target;
@@ -32,9 +33,11 @@ struct target;
 struct target *target_create(const struct target_spec *spec);
 /* Chooses the file system the next target_mkfs() makes (a matrix has several). 0 or -1. */
 int target_set_fs(struct target *t, const char *fstype);
-/* mkfs.<fstype> with the options; a missing mkfs names its Debian package. 0 or -1. */
+/* mkfs.<fstype> with the options (refused, naming the word, unless fsopts_check_mkfs()
+ * allows them); a missing mkfs names its Debian package. 0 or -1. */
 int target_mkfs(struct target *t);
-/* Mounts on the private mount point with mount_opts ("defaults" or NULL: none).
+/* Mounts on the private mount point with mount_opts ("defaults" or NULL: none), refused
+ * unless fsopts_check_mount() allows them.
  * Options mount(2) takes as flags (ro, sync, noatime, nodiratime, relatime, dirsync, ...) are
  * turned into flags; the rest is passed as data. 0 or -1 after error(). */
 int target_mount(struct target *t, const char *mount_opts);

@@ -56,92 +56,17 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "tree/tree_internal.h"
 
 _Static_assert(TREE_HIST_BUCKETS == PROFILE_HIST_BUCKETS, "one bucket layout");
 
 #define PATTERN_LEN ((size_t)2 << 20)
 #define DATA_OFFSET_RANGE ((uint64_t)1 << 20)
-#define PATH_BUF 4096
-#define FILES_LIMIT ((uint64_t)1 << 40)
 /* Lognormal sigma of the fan-out noise, chosen so that the directory count varies ~5%
  * between seeds. */
 #define FANOUT_SIGMA 0.5
 #define GOLDEN 0x9e3779b97f4a7c15ull
 
-/* What a draw is for; part of the counter so that draws never share a value. */
-enum purpose {
-    P_FILES = 1,
-    P_FANOUT,
-    P_FIXED,
-    P_SPLIT,
-    P_DIRNAME,
-    P_DIRSTEM,
-    P_SIZE,
-    P_NAME,
-    P_STEM,
-    P_DATA,
-    P_SYM,
-    P_SYMNAME,
-    P_SYMSTEM,
-    P_SYMTARGET,
-};
-
-/* One directory being walked. */
-struct frame {
-    uint64_t key;        /* hash key of the directory (from seed and id) */
-    uint64_t gbase;      /* ordinal of its first file */
-    uint64_t nfiles;     /* files it holds itself */
-    uint64_t next_file;  /* next file to emit */
-    uint64_t nchild;     /* subdirectories */
-    uint64_t next_child; /* next subdirectory to emit */
-    uint64_t child_rem;  /* files left for subdirectories next_child.. */
-    uint64_t child_g;    /* ordinal of the next subdirectory's first file */
-    uint32_t fixed_mask; /* which fixed names are present */
-    uint32_t nfixed;     /* files that carry fixed names (the first ones) */
-    uint32_t pathlen;    /* length of this directory's path ("" for the root) */
-    uint32_t nameoff;    /* where its own name starts in the path */
-    int sym_pending;     /* a symlink follows file next_file - 1 */
-};
-
-struct tree_gen {
-    const struct profile *p;
-    uint64_t nfiles_total;
-    uint64_t dir_seed, file_seed;
-    unsigned max_depth;
-
-    /* body and large-file size distributions (inverse CDF over [lo, lo + span]) */
-    double mu, sigma, lo, span, smin_d, smax_d;
-    double lmu, lsigma, llo, lspan, lmax_d;
-    double lshare, lphase, lweyl;
-    uint64_t lcount; /* large files in the whole tree */
-
-    double fpd_mu, fpd_sigma;       /* files-per-directory lognormal */
-    const double *fcdf;             /* ... or its empirical table (captured shapes) */
-    const double *scdf;             /* empirical size table (captured shapes), or NULL */
-    double stilt;                   /* its placement inside a bucket */
-    uint64_t perm_key[4];           /* Feistel round keys of the size strata */
-    unsigned perm_half;             /* bits of one Feistel half */
-    uint64_t perm_mask;
-    double cap[TREE_MAX_DEPTH + 2]; /* expected files in a subtree rooted at a depth */
-    double sym_share;
-
-    const char *suf[PROFILE_SUFFIXES_MAX];
-    uint8_t suf_len[PROFILE_SUFFIXES_MAX];
-    uint8_t suf_tmpl[PROFILE_SUFFIXES_MAX];
-    uint8_t suf_exec[PROFILE_SUFFIXES_MAX];
-    uint64_t suf_cum[PROFILE_SUFFIXES_MAX];
-    uint64_t suf_total;
-    const char *fixed[32];
-    uint8_t fixed_len[32];
-    unsigned len_min, len_range;
-
-    const unsigned char *pattern; /* own_pattern or the spec's */
-    unsigned char *own_pattern;
-    int top, done;
-    struct frame st[TREE_MAX_DEPTH + 1];
-    char target[PATH_BUF];
-    char path[PATH_BUF];
-};
 
 /* splitmix64's finaliser: a bijection on 64 bits with good avalanche. */
 static inline uint64_t mix(uint64_t x)
@@ -339,9 +264,8 @@ static size_t file_name(const struct tree_gen *g, const struct frame *fr, uint64
     return gen_name(g, out, h, file_draw(fkey, P_STEM), 2 * j, *suf);
 }
 
-/* Sets up frame fr for the directory with the given budget, first ordinal and depth. */
-static void enter_dir(struct tree_gen *g, struct frame *fr, uint64_t budget, uint64_t gbase,
-                      unsigned depth)
+void tree_dir_shape(const struct tree_gen *g, uint64_t budget, uint64_t gbase, unsigned depth,
+                    struct tree_dir_shape *s)
 {
     uint64_t key = mix(g->dir_seed ^ mix((gbase << 6) | depth));
     uint64_t f = budget, k = 0;
@@ -368,6 +292,18 @@ static void enter_dir(struct tree_gen *g, struct frame *fr, uint64_t budget, uin
                 k = 1;
         }
     }
+    s->key = key;
+    s->nfiles = f;
+    s->nchild = k;
+}
+
+/* Sets up frame fr for the directory with the given budget, first ordinal and depth. */
+static void enter_dir(struct tree_gen *g, struct frame *fr, uint64_t budget, uint64_t gbase,
+                      unsigned depth)
+{
+    struct tree_dir_shape sh;
+    tree_dir_shape(g, budget, gbase, depth, &sh);
+    uint64_t key = sh.key, f = sh.nfiles, k = sh.nchild;
     uint32_t mask = 0, nfixed = 0;
     for (unsigned j = 0; j < 32 && g->fixed[j]; j++) {
         if (u01(dir_draw(key, P_FIXED, j)) < g->p->fixed_names[j].share) {
@@ -438,7 +374,7 @@ unsigned char *tree_pattern_new(uint64_t seed)
 }
 
 /* Prepares suffix, fixed-name and distribution tables from the profile. */
-static void init_tables(struct tree_gen *g, const struct tree_spec *spec)
+void tree_gen_init(struct tree_gen *g, const struct tree_spec *spec)
 {
     const struct profile *p = spec->prof;
     g->p = p;
@@ -514,23 +450,24 @@ static void init_tables(struct tree_gen *g, const struct tree_spec *spec)
     g->len_range = p->name_len_max - p->name_len_min + 1;
 }
 
+int tree_spec_check(const struct tree_spec *spec)
+{
+    if (!spec || !spec->prof)
+        return error("tree: no profile");
+    if (profile_check(spec->prof) < 0)
+        return -1;
+    if (!(spec->scale > 0) || !isfinite(spec->scale))
+        return error("tree: scale must be a positive number");
+    if ((double)spec->prof->files * spec->scale > (double)TREE_FILES_MAX)
+        return error("tree: profile %s at scale %g exceeds %llu files", spec->prof->name,
+                     spec->scale, (unsigned long long)TREE_FILES_MAX);
+    return 0;
+}
+
 struct tree_gen *tree_open(const struct tree_spec *spec)
 {
-    if (!spec || !spec->prof) {
-        error("tree: no profile");
+    if (tree_spec_check(spec) < 0)
         return NULL;
-    }
-    if (profile_check(spec->prof) < 0)
-        return NULL;
-    if (!(spec->scale > 0) || !isfinite(spec->scale)) {
-        error("tree: scale must be a positive number");
-        return NULL;
-    }
-    if ((double)spec->prof->files * spec->scale > (double)FILES_LIMIT) {
-        error("tree: profile %s at scale %g exceeds %llu files", spec->prof->name, spec->scale,
-              (unsigned long long)FILES_LIMIT);
-        return NULL;
-    }
     struct tree_gen *g = calloc(1, sizeof *g);
     if (g && !(g->pattern = spec->pattern))
         g->pattern = g->own_pattern = malloc(PATTERN_LEN);
@@ -539,11 +476,56 @@ struct tree_gen *tree_open(const struct tree_spec *spec)
         error("tree: out of memory");
         return NULL;
     }
-    init_tables(g, spec);
+    tree_gen_init(g, spec);
     if (g->own_pattern)
         fill_pattern(g->own_pattern, spec->seed);
     enter_dir(g, &g->st[0], g->nfiles_total, 0, 0);
     return g;
+}
+
+bool tree_file_is_large(const struct tree_gen *g, uint64_t gidx)
+{
+    return g->lshare > 0 && floor((double)(gidx + 1) * g->lshare + g->lphase) >
+                                floor((double)gidx * g->lshare + g->lphase);
+}
+
+uint64_t tree_large_size(const struct tree_gen *g, uint64_t k)
+{
+    /* the K large files take the K points of a randomly shifted lattice, in a scrambled
+     * order: they cover their distribution evenly, so the total varies little with the seed
+     * (the mixed profile must stay under 2 GiB) */
+    uint64_t j = g->lcount % 7919 ? k * 7919 % g->lcount : k;
+    double u = g->lweyl + (double)j / (double)g->lcount;
+    u -= floor(u);
+    if (u <= 0)
+        u = 0x1p-53;
+    return lognormal_size(g->lmu, g->lsigma, g->llo, g->lspan, 0, g->lmax_d, u);
+}
+
+/* The size of file gidx, whose key is fkey. */
+static inline uint64_t file_size(const struct tree_gen *g, uint64_t gidx, uint64_t fkey)
+{
+    if (tree_file_is_large(g, gidx))
+        return tree_large_size(g, (uint64_t)floor((double)gidx * g->lshare + g->lphase));
+    if (g->scdf)
+        return empirical_size(g, gidx, fkey);
+    return lognormal_size(g->mu, g->sigma, g->lo, g->span, g->smin_d, g->smax_d,
+                          u01(file_draw(fkey, P_SIZE)));
+}
+
+static inline bool has_symlink(const struct tree_gen *g, uint64_t fkey)
+{
+    return g->sym_share > 0 && u01(file_draw(fkey, P_SYM)) < g->sym_share;
+}
+
+uint64_t tree_file_size(const struct tree_gen *g, uint64_t gidx)
+{
+    return file_size(g, gidx, file_key(g, gidx));
+}
+
+bool tree_file_has_symlink(const struct tree_gen *g, uint64_t gidx)
+{
+    return has_symlink(g, file_key(g, gidx));
 }
 
 /* Fills e for file i of directory fr, whose name is already at g->path + pos. */
@@ -551,25 +533,7 @@ static void emit_file(struct tree_gen *g, struct frame *fr, struct tree_entry *e
                       int suf)
 {
     uint64_t gidx = fr->gbase + fr->next_file, fkey = file_key(g, gidx);
-    uint64_t size;
-    if (g->lshare > 0 && floor((double)(gidx + 1) * g->lshare + g->lphase) >
-                             floor((double)gidx * g->lshare + g->lphase)) {
-        /* the K large files take the K points of a randomly shifted lattice, in a
-         * scrambled order: they cover their distribution evenly, so the total varies
-         * little with the seed (the mixed profile must stay under 2 GiB) */
-        uint64_t k = (uint64_t)floor((double)gidx * g->lshare + g->lphase);
-        uint64_t j = g->lcount % 7919 ? k * 7919 % g->lcount : k;
-        double u = g->lweyl + (double)j / (double)g->lcount;
-        u -= floor(u);
-        if (u <= 0)
-            u = 0x1p-53;
-        size = lognormal_size(g->lmu, g->lsigma, g->llo, g->lspan, 0, g->lmax_d, u);
-    } else if (g->scdf) {
-        size = empirical_size(g, gidx, fkey);
-    } else {
-        size = lognormal_size(g->mu, g->sigma, g->lo, g->span, g->smin_d, g->smax_d,
-                              u01(file_draw(fkey, P_SIZE)));
-    }
+    uint64_t size = file_size(g, gidx, fkey);
     e->kind = TREE_FILE;
     e->name = g->path + pos;
     e->size = size;
@@ -577,7 +541,7 @@ static void emit_file(struct tree_gen *g, struct frame *fr, struct tree_entry *e
     e->data = g->pattern + file_draw(fkey, P_DATA) % DATA_OFFSET_RANGE;
     e->data_len = size == 0 ? 1 : size < TREE_DATA_LEN ? (size_t)size : TREE_DATA_LEN;
     e->target = NULL;
-    if (g->sym_share > 0 && u01(file_draw(fkey, P_SYM)) < g->sym_share)
+    if (has_symlink(g, fkey))
         fr->sym_pending = 1;
     fr->next_file++;
 }
@@ -602,20 +566,22 @@ static void emit_symlink(struct tree_gen *g, struct frame *fr, struct tree_entry
     fr->sym_pending = 0;
 }
 
+uint64_t tree_child_budget(uint64_t key, uint64_t c, uint64_t nleft, uint64_t rem)
+{
+    if (nleft == 1)
+        return rem;
+    uint64_t extra = rem - nleft; /* beyond the 1 file each child gets */
+    double u = u01(dir_draw(key, P_SPLIT, c));
+    double v = -expm1(log1p(-u) / (double)(nleft - 1)); /* Beta(1, n-1) quantile */
+    uint64_t b = 1 + (uint64_t)((double)extra * v);
+    return b > extra + 1 ? extra + 1 : b;
+}
+
 /* Emits the next subdirectory of fr: splits the budget, names it, pushes its frame. */
 static void emit_dir(struct tree_gen *g, struct frame *fr, struct tree_entry *e, size_t pos)
 {
-    uint64_t c = fr->next_child, n = fr->nchild - c, b;
-    if (n == 1) {
-        b = fr->child_rem;
-    } else {
-        uint64_t extra = fr->child_rem - n; /* beyond the 1 file each child gets */
-        double u = u01(dir_draw(fr->key, P_SPLIT, c));
-        double v = -expm1(log1p(-u) / (double)(n - 1)); /* Beta(1, n-1) quantile */
-        b = 1 + (uint64_t)((double)extra * v);
-        if (b > extra + 1)
-            b = extra + 1;
-    }
+    uint64_t c = fr->next_child;
+    uint64_t b = tree_child_budget(fr->key, c, fr->nchild - c, fr->child_rem);
     uint64_t gbase = fr->child_g;
     fr->child_g += b;
     fr->child_rem -= b;

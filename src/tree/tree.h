@@ -55,6 +55,9 @@ struct tree_gen;
 
 /* Deepest directory level a profile may ask for (bounds the generator's stack). */
 #define TREE_MAX_DEPTH PROFILE_MAX_DEPTH
+/* Most files a tree may have: tree_open() refuses a scale past it, and the options that
+ * set a scale check it first (a usage error, not a failed run). */
+#define TREE_FILES_MAX ((uint64_t)1 << 40)
 /* data_len of a file: min(size, TREE_DATA_LEN), at least 1. The period is odd on purpose,
  * so that the repetitions of a large file never line up with block boundaries and a
  * deduplicating file system sees no identical blocks within ~4 GiB of one file. */

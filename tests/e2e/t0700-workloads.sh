@@ -176,7 +176,7 @@ is "$(ls -A "$T")" "" "tmpfs: empty after the compilebench runs"
 cvs_createsync "tmpfs" "$T"
 
 # age: half the file system's size written, on 128 MiB.
-run_fsbench run age --tree tiny --age-written 0.5 --dir "$T" --no-save --json "$SCRATCH/age.json"
+run_fsbench run age --tree tiny --age-written 0.5 --dir "$T" --age-host-fs --no-save --json "$SCRATCH/age.json"
 is "$RC" 0 "tmpfs: age exits 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 J=$SCRATCH/age.json
@@ -205,6 +205,6 @@ is "$(field "$rd" .files)" "$(field "$sw" .files)" "read read what statwalk saw"
 cmp_ok "$(field "$rd" .bytes_read)" ">" 0 "read read the aged data"
 is "$(ls -A "$T")" "" "tmpfs: empty after age"
 # Same seed, same file system size: the same aging.
-run_fsbench run age --tree tiny --age-written 0.5 --dir "$T" --no-save --json "$SCRATCH/age2.json"
+run_fsbench run age --tree tiny --age-written 0.5 --dir "$T" --age-host-fs --no-save --json "$SCRATCH/age2.json"
 is "$(field "$(phase "$SCRATCH/age2.json" age)" .note)" "$note" "age again: the same note (deterministic)"
 done_testing

@@ -25,7 +25,7 @@ bad() {
 bad unknown-key $'[second]\nmount-opt = sync' "unknown key 'mount-opt': did you mean mount-opts\?"
 bad unknown-key-far $'[second]\nfrobnicate = 1' "unknown key 'frobnicate' \(see fsbench run --help\)"
 bad bad-value $'[second]\nscale = abc' "scale: 'abc' is not a positive number"
-bad bad-runs $'[second]\nruns = 0' "runs: '0' is not a positive whole number or auto"
+bad bad-runs $'[second]\nruns = 0' "runs: '0' is not a whole number from 1 to 100000 or auto"
 bad bad-flag $'[second]\nfsync-dir = maybe' "fsync-dir: 'maybe' is not a flag value"
 bad bad-profile $'[second]\ntree = pkgsrk' "tree: unknown profile 'pkgsrk'"
 bad bad-phase $'[second]\nphases = extract,wlak' "unknown phase 'wlak'"

@@ -238,8 +238,13 @@ static void test_errors(void **state)
     expect_error("[global]\ntree = tiny\nmount-opt = sync\n",
                  "t.ini:3: unknown key 'mount-opt': did you mean mount-opts?");
     expect_error("[global]\nfrobnicate = 1\n", "t.ini:2: unknown key 'frobnicate' (see");
-    expect_error("[global]\nhelp = 1\n", "unknown key 'help'");
-    expect_error("[global]\njob = x.ini\n", "unknown key 'job'");
+    expect_error("[global]\nhelp = 1\n", "t.ini:2: 'help' is not a job key");
+    expect_error("[global]\njob = x.ini\n", "t.ini:2: 'job' is not a job key");
+    /* consent to age a file system fsbench does not manage: the command line's alone */
+    expect_error("[global]\nage-host-fs = 1\n",
+                 "t.ini:2: 'age-host-fs' is not a job key: it is given on the command line only "
+                 "(--age-host-fs)");
+    expect_error("[x]\nage-host-fs = yes\n", "t.ini:2: 'age-host-fs' is not a job key");
     expect_error("[a]\n[b]\n[a]\n", "t.ini:3: duplicate job name 'a' (first at t.ini:1)");
     expect_error("[a]\n[global]\n", "t.ini:2: [global] must come before the jobs");
     expect_error("[a b]\n", "t.ini:1: [a b]: a job name is");

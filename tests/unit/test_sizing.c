@@ -150,6 +150,53 @@ static void test_phases(void **state)
     assert_true(sizing_ram() > 0);
 }
 
+/* age's footprint follows phase_age's stopping rules: the written limit, the fullness floor,
+ * the safety limit when age-written is 0 and ENOSPC when age-fullness is 0. */
+static void test_age_footprint(void **state)
+{
+    (void)state;
+    struct sizing_age a;
+    char text[512];
+    /* the defaults (NULL params): 4x written, filled to 80% */
+    sizing_age(NULL, 252 * GIB, 77 * GIB, &a);
+    assert_true(a.written_x == 4 && !a.safety);
+    assert_int_equal(a.written, 1008 * GIB);
+    assert_true(a.fullness == 0.8);
+    /* from 77 GiB free down to 20% of 252 GiB free: 26.6 GiB taken */
+    assert_true(fabs((double)a.peak - (77.0 - 0.2 * 252) * GIB) < 2);
+    sizing_age_text(&a, text, sizeof text);
+    assert_string_equal(text, "writes up to 1008.0 GiB (4x its 252.0 GiB) and fills it to 80% "
+                              "full (up to 26.6 GiB of its 77.0 GiB free)");
+    /* age-written 0: the safety limit; age-fullness 0: until the file system is full */
+    struct phase_params p = {.age_written = 0, .age_fullness = 0};
+    sizing_age(&p, 32 * MIB, 30 * MIB, &a);
+    assert_true(a.safety && a.written_x == 50);
+    assert_int_equal(a.written, 1600 * MIB);
+    assert_true(a.fullness == 0);
+    assert_int_equal(a.peak, 30 * MIB);
+    sizing_age_text(&a, text, sizeof text);
+    assert_string_equal(text, "writes up to 1.6 GiB (50x its 32 MiB: the safety limit, "
+                              "age-written is 0) and fills it until it is full (all of its "
+                              "30 MiB free: age-fullness is 0)");
+    /* already fuller than the fullness target: it takes nothing (it stops at once) */
+    p = (struct phase_params){.age_written = 4, .age_fullness = 0.5};
+    sizing_age(&p, 100 * GIB, 30 * GIB, &a);
+    assert_int_equal(a.peak, 0);
+    /* the written limit caps the peak: 0.1x of an empty file system takes at most 0.1x */
+    p = (struct phase_params){.age_written = 0.1, .age_fullness = 0.8};
+    sizing_age(&p, 10 * GIB, 10 * GIB, &a);
+    assert_int_equal(a.written, GIB);
+    assert_int_equal(a.peak, GIB);
+    /* at or over the safety limit: the safety limit */
+    p = (struct phase_params){.age_written = 50, .age_fullness = 0.8};
+    sizing_age(&p, GIB, GIB, &a);
+    assert_true(a.safety && a.written_x == 50);
+    /* a file system big enough for TiB */
+    sizing_age(NULL, 2048 * GIB, 2048 * GIB, &a);
+    sizing_age_text(&a, text, sizeof text);
+    assert_non_null(strstr(text, "writes up to 8.0 TiB (4x its 2.0 TiB)"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -159,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_auto_cold_without_drop),
         cmocka_unit_test(test_auto_free_space_cap),
         cmocka_unit_test(test_phases),
+        cmocka_unit_test(test_age_footprint),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

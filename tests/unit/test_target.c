@@ -304,7 +304,7 @@ static void test_mkfs_failure_and_destroy_all(void **state)
     struct target_spec spec = {.image_bytes = 16ull << 20,
                                .image_dir = tmpdir,
                                .fstype = "ext4",
-                               .mkfs_opts = "-O no_such_feature"};
+                               .mkfs_opts = "-I 100"}; /* allowed, but no inode size */
     struct target *a = target_create(&spec);
     assert_non_null(a);
     assert_int_equal(target_mkfs(a), -1); /* mkfs.ext4 fails */
