@@ -437,6 +437,24 @@ static int check_schema(struct store *s, int v, bool *none)
                  nothers > 4 ? ", ..." : "");
 }
 
+/* Reads the schema version into *v and checks the tables against it, both from one
+ * snapshot: another process creating the database at the same moment may commit its
+ * tables and version between two separate reads, which would look like a foreign schema.
+ * 0 or -1 after error(). */
+static int identify(struct store *s, int *v, bool *none)
+{
+    if (exec_retry(s, "BEGIN", "cannot start a transaction") < 0)
+        return -1;
+    int rc = user_version(s, v);
+    if (rc == 0 && *v > STORE_SCHEMA_VERSION)
+        rc = too_new(s, *v);
+    if (rc == 0)
+        rc = check_schema(s, *v, none);
+    if (exec(s, "COMMIT", "cannot end a read transaction") < 0)
+        rc = -1;
+    return rc;
+}
+
 /* Opens s->db on name (a path, or a file: URI with SQLITE_OPEN_URI): 0 or -1 after error. */
 static int connect(struct store *s, const char *name, int flags)
 {
@@ -515,13 +533,7 @@ static struct store *open_db(const char *path, bool read_only)
     }
     int v;
     bool none = false;
-    if (read_only && readable_as_immutable(s, &v) < 0) {
-        store_close(s);
-        return NULL;
-    }
-    if ((!read_only && user_version(s, &v) < 0) ||
-        (v > STORE_SCHEMA_VERSION && too_new(s, v) < 0) ||
-        check_schema(s, v, &none) < 0) {
+    if ((read_only && readable_as_immutable(s, &v) < 0) || identify(s, &v, &none) < 0) {
         store_close(s);
         return NULL;
     }
