@@ -450,9 +450,11 @@ static int identify(struct store *s, int *v, bool *none)
         rc = too_new(s, *v);
     if (rc == 0)
         rc = check_schema(s, *v, none);
-    if (exec(s, "COMMIT", "cannot end a read transaction") < 0)
-        rc = -1;
-    return rc;
+    if (rc < 0) {
+        sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL); /* the error is said already */
+        return -1;
+    }
+    return exec(s, "COMMIT", "cannot end a read transaction");
 }
 
 /* Opens s->db on name (a path, or a file: URI with SQLITE_OPEN_URI): 0 or -1 after error. */
