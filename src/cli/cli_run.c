@@ -7,10 +7,12 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "base/text.h"
 #include "phase/phase.h"
 #include "results/resjson.h"
 #include "results/store.h"
+#include "target/target.h"
 #include "phase/workload.h"
 
 struct save_state {
@@ -45,22 +47,16 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
     return store_add_run(s->store, s->set_id, run);
 }
 
-static void on_signal(int sig)
+static void release_targets(void)
 {
-    phase_interrupt = 1;
+    target_destroy_all();
 }
 
-/* SIGINT, SIGTERM and SIGHUP stop the phase under way; cleanup then runs to the end, and
- * a second signal only sets the same flag again, so it cannot leave a mount behind. */
-static void install_signals(void)
+int cli_signals_install(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* a fault's last resort: whatever a managed target mounted and attached is released */
+    sig_at_fatal(release_targets);
+    return sig_install(&phase_interrupt);
 }
 
 static void join_argv(char *buf, size_t len, int argc, char **argv)
@@ -133,7 +129,6 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->run_done = on_run_done;
     ro->arg = &ss;
 
-    install_signals();
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     if (rs.nruns > 0 && rep)

@@ -583,5 +583,7 @@ static int run_main(int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
+    if (cli_signals_install() < 0)
+        return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
 }

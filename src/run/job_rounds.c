@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "phase/phase.h"
 
 struct fwd {
@@ -73,8 +74,10 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
     for (unsigned r = 0; r < jr->runs; r++) {
         runner_round_order(jr->seed, r, jr->n, order);
         for (size_t i = 0; i < jr->n; i++) {
-            if (phase_interrupt)
-                return error("interrupted by a signal");
+            if (phase_interrupt) {
+                char name[32];
+                return error("interrupted by %s", sig_name(phase_interrupt, name, sizeof name));
+            }
             struct runner_opts o = *jr->ro[order[i]];
             o.runs = 1;
             o.runs_auto = false;

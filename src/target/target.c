@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "os/devcheck.h"
 #include "os/loop.h"
 #include "os/mount.h"
@@ -371,6 +372,7 @@ int target_mkfs(struct target *t)
             dup2(null, 0);
         dup2(out[1], 1);
         dup2(out[1], 2);
+        sig_child_reset();
         /* in our empty mount point, so that no relative name could reach a file */
         if (chdir(t->mnt) == 0)
             execv(path, argv);

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -338,12 +339,12 @@ static void test_clear_ignores_interrupt(void **state)
     make_dir(sub(f, "w/tree"));
     make_dir(sub(f, "w/tree/d"));
     make_file(sub(f, "w/tree/d/f"), "x");
-    phase_interrupt = 1;
+    phase_interrupt = SIGINT;
     int rc = ws_clear(&ws);
     int still = phase_interrupt;
     phase_interrupt = 0;
     assert_int_equal(rc, 0);
-    assert_int_equal(still, 1);
+    assert_int_equal(still, SIGINT);
     assert_false(exists(sub(f, "w/tree")));
     assert_int_equal(ws_close(&ws), 0);
 }
