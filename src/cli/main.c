@@ -28,6 +28,7 @@ static const struct command commands[] = {
     {"export", cmd_export, "export a stored run set as JSON or CSV"},
     {"import", cmd_import, "store a run set from a JSON file"},
     {"forget", cmd_forget, "delete the stored run sets with a label"},
+    {"cleanup", cmd_cleanup, "release what killed runs left: mounts, loop devices, images, trees"},
     {NULL, NULL, NULL},
 };
 
