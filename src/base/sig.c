@@ -70,8 +70,17 @@ const char *sig_name(int sig, char *buf, size_t len)
             return buf;
         }
 #ifdef SIGRTMIN
+    /* as kill -l names them: the lower half from SIGRTMIN up, the upper from SIGRTMAX down */
     if (sig >= SIGRTMIN && sig <= SIGRTMAX) {
-        snprintf(buf, len, "SIGRTMIN+%d", sig - SIGRTMIN);
+        int up = sig - SIGRTMIN, down = SIGRTMAX - sig;
+        if (up == 0)
+            snprintf(buf, len, "SIGRTMIN");
+        else if (down == 0)
+            snprintf(buf, len, "SIGRTMAX");
+        else if (up <= (SIGRTMAX - SIGRTMIN) / 2)
+            snprintf(buf, len, "SIGRTMIN+%d", up);
+        else
+            snprintf(buf, len, "SIGRTMAX-%d", down);
         return buf;
     }
 #endif
@@ -151,12 +160,21 @@ int sig_install(volatile atomic_int *flag)
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
     sa.sa_handler = sig_on_interrupt;
-    for (size_t i = 0; sig_caught[i]; i++)
+    /* a signal ignored when fsbench started stays ignored (nohup's SIGHUP, a shell's
+     * background jobs' SIGINT): whoever started it asked for that */
+    for (size_t i = 0; sig_caught[i]; i++) {
+        struct sigaction cur;
+        if (sigaction(sig_caught[i], NULL, &cur) == 0 && cur.sa_handler == SIG_IGN)
+            continue;
         if (sig_set(sig_caught[i], &sa, NULL) < 0)
             return -1;
+    }
 #ifdef SIGRTMIN
-    for (int s = SIGRTMIN; s <= SIGRTMAX; s++)
-        sigaction(s, &sa, NULL); /* some may be the C library's own: best effort */
+    for (int s = SIGRTMIN; s <= SIGRTMAX; s++) {
+        struct sigaction cur;
+        if (sigaction(s, NULL, &cur) == 0 && cur.sa_handler != SIG_IGN)
+            sigaction(s, &sa, NULL); /* best effort: some may be the C library's */
+    }
 #endif
     struct sigaction fa;
     memset(&fa, 0, sizeof fa);

@@ -3,7 +3,8 @@
  * Every signal whose default action ends the process and that can be caught is caught:
  * SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGVTALRM, SIGPROF, SIGXCPU,
  * SIGXFSZ, SIGPOLL, SIGSTKFLT, SIGPWR, the real-time signals, and SIGABRT, SIGSEGV, SIGBUS,
- * SIGILL, SIGFPE, SIGSYS and SIGTRAP when another process sends them. The handler only
+ * SIGILL, SIGFPE, SIGSYS and SIGTRAP when another process sends them (a signal ignored
+ * when fsbench started, as nohup does with SIGHUP, stays ignored). The handler only
  * stores the signal's number in the flag given to sig_install(); the phase under way stops
  * at its next check and the cleanup (unmount, detach, remove) runs to its end, so a signal
  * never leaves a mount, a loop device or an image behind. A second signal only stores its
