@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/outcheck.h"
 #include "base/sig.h"
 #include "base/text.h"
 #include "phase/phase.h"
@@ -155,12 +156,19 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     }
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
+    char kept[RES_NAME_MAX + 64] = "";
     if (ss.store) {
         if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
             fprintf(rep, "saved as '%s' (%zu run%s)\n", rs.label, rs.nruns,
                     rs.nruns == 1 ? "" : "s");
+        if (rs.nruns > 0)
+            snprintf(kept, sizeof kept, "the %zu run%s %s saved as '%s'", rs.nruns,
+                     rs.nruns == 1 ? "" : "s", rs.nruns == 1 ? "is" : "are", rs.label);
         store_close(ss.store);
     }
+    /* a closed or full standard output is said now, with what is kept; the exit status
+     * (main's check) says it too, but a job file's later jobs still run */
+    outcheck_stdout(kept);
     run_set_free(&rs);
     return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

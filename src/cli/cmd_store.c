@@ -18,6 +18,7 @@
 
 #include "cli/cli.h"
 #include "base/err.h"
+#include "base/outcheck.h"
 #include "base/outfile.h"
 #include "base/text.h"
 #include "report/report.h"
@@ -227,7 +228,7 @@ int cmd_runs(int argc, char **argv)
                x->scenario, wt, x->tree, wg, x->target, x->nruns);
     }
     free(l.v);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* ---------------------------------------------------------------- show */
@@ -276,7 +277,7 @@ int cmd_show(int argc, char **argv)
         }
     }
     run_set_free(&rs);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* ---------------------------------------------------------------- export */
