@@ -63,6 +63,19 @@ like "$ERR" "removed what fsbench pid $FS_PID \(no longer running\) left in $D" 
 like "$OUT" "^cleanup: released 0 targets and 1 run directory left by killed runs" "and counts it"
 is "$(ls -A "$D")" "" "the directory is empty again"
 
+# leftovers that cannot be removed (an immutable file): the run fails in one line, not two
+mkdir -p "$D/tree/x" && touch "$D/.fsbench-workspace" "$D/tree/x/f"
+if chattr +i "$D/tree/x/f" 2>/dev/null; then
+    run_fsbench run --dir "$D" --tree tiny --no-save -q
+    is "$RC" 1 "leftovers that cannot be removed: exit 1"
+    is "$(printf '%s\n' "$ERR" | grep -c "cannot clean $D: unlink tree/x/f: Operation not permitted")" 1 \
+        "the failure is said once (it was said twice)"
+    chattr -i "$D/tree/x/f"
+else
+    skip "chattr +i is not supported here" 2
+fi
+rm -rf "$D/tree" "$D/.fsbench-workspace"
+
 # a killed run's temporary run directory (no --dir): fsbench cleanup removes it
 held run --tree tiny --phases extract,sync,delete --no-save -q
 for _ in $(seq 1 200); do ls -d "$TMPDIR"/fsbench.*/tree >/dev/null 2>&1 && break; sleep 0.02; done
