@@ -363,6 +363,75 @@ static void test_open_too_long(void **state)
     free(p);
 }
 
+/* The marker names the run's pid and is locked while it runs: a second ws_open of the same
+ * directory (another open file, as another process would have) is refused, naming the pid,
+ * and removes nothing; once the first is closed the directory is free again. */
+static void test_second_open_in_use(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    struct workspace a, b;
+    assert_int_equal(ws_open(&a, sub(f, "w")), 0);
+    make_dir(sub(f, "w/tree"));
+    make_file(sub(f, "w/tree/live"), "x");
+    char text[64] = "";
+    int fd = open(sub(f, "w/" WS_MARKER), O_RDONLY);
+    assert_true(fd >= 0);
+    assert_true(read(fd, text, sizeof text - 1) > 0);
+    close(fd); /* flock: another open file of it does not release the lock */
+    char want[64];
+    snprintf(want, sizeof want, "fsbench pid %ld\n", (long)getpid());
+    assert_string_equal(text, want);
+    char why[512] = "";
+    err_capture_begin(why, sizeof why);
+    int rc = ws_open(&b, sub(f, "w"));
+    err_capture_end();
+    assert_int_equal(rc, -1);
+    char in_use[600];
+    snprintf(in_use, sizeof in_use, "%s is in use by fsbench pid %ld", sub(f, "w"), (long)getpid());
+    assert_non_null(strstr(why, in_use));
+    assert_int_equal(ws_close(&b), 0); /* holds nothing */
+    assert_true(exists(sub(f, "w/tree/live")));
+    assert_int_equal(ws_close(&a), 0);
+    assert_int_equal(ws_open(&b, sub(f, "w")), 0);
+    assert_int_equal(ws_close(&b), 0);
+}
+
+/* ws_clean_leftover: a live run's directory is left alone; a killed run's (marker
+ * unlocked) is cleaned, and a temporary one removed; --dry-run changes nothing. */
+static void test_clean_leftover(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    struct workspace a;
+    assert_int_equal(ws_open(&a, sub(f, "w")), 0);
+    make_dir(sub(f, "w/tree"));
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 0);
+    assert_true(exists(sub(f, "w/tree")));
+    /* killed: the lock goes with the process; here, with the descriptor */
+    close(a.lock_fd);
+    close(a.fd);
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, true), 1);
+    assert_true(exists(sub(f, "w/tree")));
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 1);
+    assert_false(exists(sub(f, "w/tree")));
+    assert_false(exists(sub(f, "w/" WS_MARKER)));
+    assert_true(exists(sub(f, "w")));
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 0); /* nothing left */
+    /* a temporary run directory (mode 0700) is removed with its content */
+    assert_int_equal(mkdir(sub(f, "t"), 0700), 0);
+    make_file(sub(f, "t/" WS_MARKER), "");
+    make_dir(sub(f, "t/copy"));
+    assert_int_equal(ws_clean_leftover(sub(f, "t"), true, false), 1);
+    assert_false(exists(sub(f, "t")));
+    /* one holding something not fsbench's is not touched */
+    make_dir(sub(f, "u"));
+    make_file(sub(f, "u/" WS_MARKER), "");
+    make_file(sub(f, "u/mine"), "x");
+    assert_int_equal(ws_clean_leftover(sub(f, "u"), false, false), 0);
+    assert_true(exists(sub(f, "u/mine")));
+}
+
 int main(void)
 {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -382,6 +451,8 @@ int main(void)
         T(test_clear_does_not_follow_symlink),
         T(test_clear_ignores_interrupt),
         T(test_open_too_long),
+        T(test_second_open_in_use),
+        T(test_clean_leftover),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
