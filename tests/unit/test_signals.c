@@ -217,20 +217,40 @@ static void test_outcheck_closed_pipe(void **state)
     assert_int_equal(outcheck_stdout(NULL), 0); /* ours is fine */
 }
 
-/* A lock held through one open file refuses another, until it is closed. */
+/* A lock held by another process refuses ours until that process ends (flock and the
+ * POSIX fallback's fcntl lock agree on that much). */
 static void test_lockfile(void **state)
 {
     (void)state;
     char dir[4096], path[4200];
     assert_non_null(tu_scratch_dir(dir, sizeof dir, "lock"));
     snprintf(path, sizeof path, "%s/l", dir);
-    int a = open(path, O_RDWR | O_CREAT, 0600), b = open(path, O_RDWR);
-    assert_true(a >= 0 && b >= 0);
-    assert_int_equal(os_lock_try(a), 0);
+    int ready[2], go[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(go), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int fd = open(path, O_RDWR | O_CREAT, 0600);
+        int rc = fd >= 0 ? os_lock_try(fd) : -1;
+        ssize_t w = write(ready[1], rc == 0 ? "y" : "n", 1);
+        char c;
+        w = read(go[0], &c, 1); /* hold it until told */
+        (void)w;
+        _exit(0);
+    }
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    int b = open(path, O_RDWR);
+    assert_true(b >= 0);
     assert_int_equal(os_lock_try(b), 1);
-    close(a);
+    assert_int_equal(write(go[1], "g", 1), 1);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_int_equal(os_lock_try(b), 0);
     close(b);
+    close(ready[0]), close(ready[1]), close(go[0]), close(go[1]);
     assert_int_equal(tu_rm_tree(dir), 0);
 }
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -363,36 +364,74 @@ static void test_open_too_long(void **state)
     free(p);
 }
 
-/* The marker names the run's pid and is locked while it runs: a second ws_open of the same
- * directory (another open file, as another process would have) is refused, naming the pid,
- * and removes nothing; once the first is closed the directory is free again. */
+/* Opens the workspace dir in a child that holds it until told (a live run in another
+ * process): its pid, with *go the pipe end that releases it. */
+static pid_t hold_in_child(const char *dir, int *go)
+{
+    int ready[2], g[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(g), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct workspace ws;
+        int rc = ws_open(&ws, dir);
+        ssize_t w = write(ready[1], rc == 0 ? "y" : "n", 1);
+        char c;
+        w = read(g[0], &c, 1);
+        (void)w;
+        _exit(rc == 0 && ws_close(&ws) == 0 ? 0 : 1);
+    }
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    close(ready[0]), close(ready[1]), close(g[0]);
+    *go = g[1];
+    return pid;
+}
+
+static void release_child(pid_t pid, int go)
+{
+    assert_int_equal(write(go, "g", 1), 1);
+    close(go);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* The marker names the run's pid and is locked while it runs: a second run's ws_open of the
+ * same directory is refused, naming the pid, and removes nothing; once the first is closed
+ * the directory is free again. */
 static void test_second_open_in_use(void **state)
 {
     struct fix *f = *state;
     make_dir(sub(f, "w"));
-    struct workspace a, b;
-    assert_int_equal(ws_open(&a, sub(f, "w")), 0);
+    int go;
+    pid_t pid = hold_in_child(sub(f, "w"), &go);
     make_dir(sub(f, "w/tree"));
     make_file(sub(f, "w/tree/live"), "x");
     char text[64] = "";
     int fd = open(sub(f, "w/" WS_MARKER), O_RDONLY);
     assert_true(fd >= 0);
     assert_true(read(fd, text, sizeof text - 1) > 0);
-    close(fd); /* flock: another open file of it does not release the lock */
+    close(fd);
     char want[64];
-    snprintf(want, sizeof want, "fsbench pid %ld\n", (long)getpid());
+    snprintf(want, sizeof want, "fsbench pid %ld\n", (long)pid);
     assert_string_equal(text, want);
+    struct workspace b;
     char why[512] = "";
     err_capture_begin(why, sizeof why);
     int rc = ws_open(&b, sub(f, "w"));
     err_capture_end();
     assert_int_equal(rc, -1);
     char in_use[600];
-    snprintf(in_use, sizeof in_use, "%s is in use by fsbench pid %ld", sub(f, "w"), (long)getpid());
+    snprintf(in_use, sizeof in_use, "%s is in use by fsbench pid %ld", sub(f, "w"), (long)pid);
     assert_non_null(strstr(why, in_use));
     assert_int_equal(ws_close(&b), 0); /* holds nothing */
     assert_true(exists(sub(f, "w/tree/live")));
-    assert_int_equal(ws_close(&a), 0);
+    assert_int_equal(unlink(sub(f, "w/tree/live")), 0);
+    release_child(pid, go);
     assert_int_equal(ws_open(&b, sub(f, "w")), 0);
     assert_int_equal(ws_close(&b), 0);
 }
@@ -403,14 +442,15 @@ static void test_clean_leftover(void **state)
 {
     struct fix *f = *state;
     make_dir(sub(f, "w"));
-    struct workspace a;
-    assert_int_equal(ws_open(&a, sub(f, "w")), 0);
+    int go;
+    pid_t pid = hold_in_child(sub(f, "w"), &go);
     make_dir(sub(f, "w/tree"));
     assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 0);
     assert_true(exists(sub(f, "w/tree")));
-    /* killed: the lock goes with the process; here, with the descriptor */
-    close(a.lock_fd);
-    close(a.fd);
+    /* killed: the lock goes with the process */
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(go);
     assert_int_equal(ws_clean_leftover(sub(f, "w"), false, true), 1);
     assert_true(exists(sub(f, "w/tree")));
     assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 1);
