@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <sys/file.h>
 
+const bool os_lock_readonly = true;
+
 int os_lock_try(int fd)
 {
     while (flock(fd, LOCK_EX | LOCK_NB) < 0) {

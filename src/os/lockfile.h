@@ -8,8 +8,15 @@
 #ifndef FSBENCH_OS_LOCKFILE_H
 #define FSBENCH_OS_LOCKFILE_H
 
-/* Takes an exclusive lock on fd (open for writing) without waiting: 0 when taken, 1 when
- * another holder has it, -1 with errno on failure. */
+#include <stdbool.h>
+
+/* Takes an exclusive lock on fd without waiting: 0 when taken, 1 when another holder has
+ * it, -1 with errno on failure. fd may be open read-only where os_lock_readonly is true;
+ * else it must be open for writing. */
 int os_lock_try(int fd);
+/* Whether a read-only descriptor can hold the lock (flock: yes; fcntl: no). A lock held
+ * through a descriptor open for writing keeps its file system from being remounted
+ * read-only, so holders use a read-only one where they can. */
+extern const bool os_lock_readonly;
 
 #endif

@@ -5,6 +5,8 @@
 #include <fcntl.h>
 #include <string.h>
 
+const bool os_lock_readonly = false;
+
 int os_lock_try(int fd)
 {
     struct flock fl;

@@ -79,8 +79,11 @@ static long marker_pid(int fd)
     return pid;
 }
 
-/* Opens (creating it when absent: *created) and locks the marker of the workspace in fd.
- * The fd of the locked marker, or -1 after error() (a live run holds it: "in use"). */
+/* Opens (creating it when absent: *created) and locks the marker of the workspace in fd,
+ * and writes this run's pid in it. The fd that holds the lock, or -1 after error() (a live
+ * run holds it: "in use"). Where the lock works on a read-only descriptor (flock), the fd
+ * kept is read-only: a file held open for writing would keep the run's file system from
+ * being remounted read-only while the run lives. */
 static int lock_marker(const char *path, int fd, bool *created)
 {
     for (int attempt = 0; attempt < 8; attempt++) {
@@ -99,10 +102,25 @@ static int lock_marker(const char *path, int fd, bool *created)
             close(m);
             return error("%s/%s is not fsbench's marker (not a regular file)", path, WS_MARKER);
         }
-        int l = os_lock_try(m);
-        if (l > 0) {
-            long pid = marker_pid(m);
+        int hold = m;
+        if (os_lock_readonly) {
+            hold = openat(fd, WS_MARKER, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+            if (hold < 0 || fstat(hold, &b) < 0 || a.st_dev != b.st_dev || a.st_ino != b.st_ino) {
+                if (hold >= 0)
+                    close(hold);
+                close(m);
+                continue;
+            }
+        }
+        int l = os_lock_try(hold);
+        if (l != 0) {
+            int e = errno;
+            long pid = l > 0 ? marker_pid(m) : 0;
+            if (hold != m)
+                close(hold);
             close(m);
+            if (l < 0)
+                return error_num(e, "cannot lock %s/%s", path, WS_MARKER);
             if (pid > 0)
                 return error("%s is in use by fsbench pid %ld (a run in progress): give "
                              "another --dir, or wait for it",
@@ -111,15 +129,12 @@ static int lock_marker(const char *path, int fd, bool *created)
                          "--dir, or wait for it",
                          path);
         }
-        if (l < 0) {
-            int e = errno;
-            close(m);
-            return error_num(e, "cannot lock %s/%s", path, WS_MARKER);
-        }
         /* the marker locked must still be the one in the directory (its run may have
          * removed it between our open and our lock) */
         if (fstatat(fd, WS_MARKER, &b, AT_SYMLINK_NOFOLLOW) < 0 || a.st_dev != b.st_dev ||
             a.st_ino != b.st_ino) {
+            if (hold != m)
+                close(hold);
             close(m);
             continue;
         }
@@ -127,10 +142,14 @@ static int lock_marker(const char *path, int fd, bool *created)
         int n = snprintf(text, sizeof text, "fsbench pid %ld\n", (long)getpid());
         if (ftruncate(m, 0) < 0 || pwrite(m, text, (size_t)n, 0) != n) {
             int e = errno;
+            if (hold != m)
+                close(hold);
             close(m);
             return error_num(e, "cannot write in %s", path);
         }
-        return m;
+        if (hold != m)
+            close(m); /* flock: the lock stays with hold's open file */
+        return hold;
     }
     return error("%s: its marker keeps changing: is another fsbench starting there?", path);
 }
@@ -300,7 +319,8 @@ int ws_clean_leftover(const char *dir, bool remove_dir, bool dry_run)
         close(ws.fd);
         return found < 0 ? -1 : 0;
     }
-    ws.lock_fd = openat(ws.fd, WS_MARKER, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    ws.lock_fd = openat(ws.fd, WS_MARKER,
+                        (os_lock_readonly ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_CLOEXEC);
     int l = ws.lock_fd < 0 ? -1 : os_lock_try(ws.lock_fd);
     if (l != 0) {
         long pid = l > 0 ? marker_pid(ws.lock_fd) : 0;

@@ -1050,8 +1050,11 @@ int store_list(struct store *s, store_list_cb cb, void *arg)
         COL_STR(st, 8, device);
         COL_STR(st, 9, path);
         COL_STR(st, 10, opts);
-        snprintf(info.tree, sizeof info.tree, "%s x%g seed %llu", *profile ? profile : "?",
-                 scale, (unsigned long long)seed);
+        if (*profile) /* fsbench cmd makes no tree */
+            snprintf(info.tree, sizeof info.tree, "%s x%g seed %llu", profile, scale,
+                     (unsigned long long)seed);
+        else
+            snprintf(info.tree, sizeof info.tree, "-");
         int n = snprintf(info.target, sizeof info.target, "%s %s%s%s%s", *fstype ? fstype : "?",
                          *device ? device : path, *opts ? " (" : "", opts, *opts ? ")" : "");
         if (n < 0)
