@@ -79,9 +79,8 @@ void cmp_summary_legend(char *buf, size_t len, const struct cmp_result *r)
     int conf = (int)lround(r->opt.confidence * 100);
     snprintf(buf, len,
              "cells: the baseline's geometric mean, then each group's geometric-mean ratio to "
-             "it, exp(mean of ln B - ln A) over the runs (the pairs of a round when "
-             "interleaved), the ratio the interval and the verdict are about; * a difference "
-             "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs",
+             "it (exp of the mean log ratio, over the pairs of a round when interleaved); * a "
+             "difference shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs",
              conf, r->opt.min_effect * 100);
 }
 

@@ -357,7 +357,7 @@ static void test_summary_cell_is_named_statistic(void **state)
     assert_null(strstr(buf, "median"));
     char legend[512], c[64];
     cmp_summary_legend(legend, sizeof legend, &r);
-    assert_non_null(strstr(legend, "exp(mean of ln B - ln A)"));
+    assert_non_null(strstr(legend, "(exp of the mean log ratio"));
     cmp_summary_cell(c, sizeof c, &r, 0, 1);
     assert_string_equal(c, "1.59  "); /* 3 pairs: no difference shown */
     free(buf);
