@@ -251,8 +251,8 @@ static json_t *latency_json(struct model *m, const struct phase_ref *p,
         for (size_t g = 0; g < m->ngroups; g++)
             for (size_t i = 0; i < counts[g]; i++) {
                 const struct lat_summary *l = &per[g][i]->lat[k];
-                double each = l->mean_ns > 0 && isfinite(l->mean_ns) ? l->mean_ns
-                                                                     : (double)l->p50_ns;
+                double each =
+                    l->mean_ns > 0 && isfinite(l->mean_ns) ? l->mean_ns : (double)l->p50_ns;
                 tot[k] += (double)l->count * each;
             }
         int j = k;
@@ -375,8 +375,9 @@ static const struct {
     const char *text;
 } warn_kinds[] = {
     {STATS_W_FEW_RUNS, "too few runs for a verdict: use --runs 5 or more, or --runs auto"},
-    {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5): something else ran, or a cache "
-                       "was warm; look at the runs with fsbench show"},
+    {STATS_W_OUTLIERS,
+     "outliers (modified z-score above 3.5, looked for from 5 runs on): something else ran, "
+     "or a cache was warm; look at the runs with fsbench show"},
     {STATS_W_NOISY, "runs vary by more than 10 %: stop other work, use a dedicated device, or "
                     "--runs auto"},
     {STATS_W_AUTOCORR, "consecutive runs are correlated: the machine drifts; run the "
@@ -529,14 +530,14 @@ static void verdicts(struct model *m, json_t *o)
             bool okst = v->status == CMP_ST_OK;
             m->bad |= push(vs, json_pack("{s:I, s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o}",
                                          "phase", (json_int_t)p, "group", (json_int_t)g, "cls",
-                                         verdict_class(v), "text",
-                                         text, "ratio", okst ? num(v->ratio.ratio) : json_null(),
-                                         "lo", okst ? num(v->ratio.lo) : json_null(), "hi",
+                                         verdict_class(v), "text", text, "ratio",
+                                         okst ? num(v->ratio.ratio) : json_null(), "lo",
+                                         okst ? num(v->ratio.lo) : json_null(), "hi",
                                          okst ? num(v->ratio.hi) : json_null(), "p",
                                          okst ? num(v->ratio.p) : json_null(), "method",
-                                         v->interleaved ? "paired by round" : "batches",
-                                         "shown", okst && (v->verdict.kind == STATS_BETTER ||
-                                                           v->verdict.kind == STATS_WORSE),
+                                         v->interleaved ? "paired by round" : "batches", "shown",
+                                         okst && (v->verdict.kind == STATS_BETTER ||
+                                                  v->verdict.kind == STATS_WORSE),
                                          "warn", w));
         }
     }
@@ -551,11 +552,10 @@ static void verdicts(struct model *m, json_t *o)
     if (r) {
         const struct cmp_metric_info *mi = cmp_metric_get(r->opt.metric);
         bool count = mi->kind == CMP_KIND_COUNT;
-        m->bad |= put(o, "metric", json_pack("{s:s, s:s, s:b, s:s, s:s}", "name", mi->name,
-                                             "unit", mi->unit, "lower_better",
-                                             mi->sense == STATS_LOWER_BETTER, "better",
-                                             count ? "fewer" : "faster", "worse",
-                                             count ? "more" : "slower"));
+        m->bad |= put(o, "metric",
+                      json_pack("{s:s, s:s, s:b, s:s, s:s}", "name", mi->name, "unit", mi->unit,
+                                "lower_better", mi->sense == STATS_LOWER_BETTER, "better",
+                                count ? "fewer" : "faster", "worse", count ? "more" : "slower"));
         m->bad |= put(o, "matrix", matrix_json(m));
         m->bad |= put(o, "confidence", num(r->opt.confidence * 100));
         m->bad |= put(o, "min_effect", num(r->opt.min_effect * 100));

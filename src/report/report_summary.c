@@ -254,7 +254,7 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         const char *what;
     } kinds[] = {
         {STATS_W_FEW_RUNS, "too few runs for a verdict"},
-        {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5)"},
+        {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5, from 5 runs on)"},
         {STATS_W_NOISY, "runs vary by more than 10%"},
         {STATS_W_AUTOCORR, "consecutive runs are correlated"},
     };
