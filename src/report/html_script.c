@@ -301,7 +301,7 @@ const char html_script[] =
     "    cmp.appendChild(el(\"p\", \"Each group against the baseline \" + G[0] + \", metric \" +\n"
     "      D.metric.name + \" (\" + D.metric.unit + \", \" + (D.metric.lower_better ? \"lower\" : \"higher\") +\n"
     "      \" is better), \" + D.confidence + \" % confidence, effect of interest \" + D.min_effect + \" %.\"));\n"
-    "    cmp.appendChild(table([\"phase\", \"group\", \"ratio\", D.confidence + \" % CI\", \"p\", \"design\",\n"
+    "    cmp.appendChild(table([\"phase\", \"group\", \"geometric-mean ratio\", D.confidence + \" % CI\", \"p\", \"design\",\n"
     "                           \"verdict\", \"warnings\"],\n"
     "      D.verdicts.map(function (v) {\n"
     "        var verdict = el(\"span\", v.text, \"v-\" + v.cls + (v.shown ? \" shown\" : \"\"));\n"

@@ -89,7 +89,7 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
         fputc(')', out);
         break;
     case STATS_NO_DIFFERENCE:
-        fprintf(out, "no difference shown at %s (ratio %.3f, %s CI %.3f-%.3f)", conf,
+        fprintf(out, "no difference shown at %s (geometric-mean ratio %.3f, %s CI %.3f-%.3f)", conf,
                 vs->ratio.ratio, conf, vs->ratio.lo, vs->ratio.hi);
         break;
     }
