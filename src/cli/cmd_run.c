@@ -146,7 +146,9 @@ const struct option cmd_run_options[] = {
 /* Options that are no keys of a job file, and those given once per value. age-host-fs is
  * consent to age a file system fsbench does not manage: it comes from the command line only. */
 const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", NULL};
-const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
+/* List options: each repeat adds to the list (--fs ext4 --fs xfs is --fs ext4,xfs), on the
+ * command line and as repeated keys of a job file; every other option takes one value. */
+const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-opts", NULL};
 /* Options that say where the results go, not what runs, and consent (given again each
  * time): not folded into the stored job. */
 const char *const cmd_run_not_stored[] = {"label",        "db",    "json",        "no-save",
@@ -197,6 +199,8 @@ struct target_args {
     struct target_spec spec;
     const char *image;
     const char *fs_list;
+    char fs_acc[256];    /* --fs given more than once: the lists joined with ',' */
+    char mkfs_acc[512];  /* --mkfs-opts given more than once: joined with ' ' */
     const char *mount_opts[MAX_MOUNT_OPTS];
     size_t nmount;
     char fs_buf[256];
@@ -302,6 +306,48 @@ static int age_refused(const char *phase, const char *dir, const struct phase_pa
            EXIT_USAGE;
 }
 
+/* A list option given again: its values appended to acc (sep between them); *val then
+ * points at acc. 0, or EXIT_USAGE after error() when they do not fit. */
+static int list_append(const char *opt, const char **val, const char *more, char *acc,
+                       size_t len, char sep)
+{
+    if (!*val) {
+        *val = more;
+        return 0;
+    }
+    if (*val != acc && (size_t)snprintf(acc, len, "%s", *val) >= len)
+        return error("--%s: the list is too long", opt), EXIT_USAGE;
+    size_t used = strlen(acc);
+    if ((size_t)snprintf(acc + used, len - used, "%c%s", sep, more) >= len - used)
+        return error("--%s: the list is too long (at most %zu bytes)", opt, len - 1), EXIT_USAGE;
+    *val = acc;
+    return 0;
+}
+
+/* An option that takes one value, given again: fine with the same value, refused (naming
+ * both) with another. seen[] holds each option's first value, by its index in the table.
+ * 0, or EXIT_USAGE after error(). */
+static int given_once(int c, int idx, const char **seen)
+{
+    if (idx < 0)
+        for (int i = 0; cmd_run_options[i].name; i++)
+            if (cmd_run_options[i].val == c)
+                idx = i;
+    if (idx < 0 || cmd_run_options[idx].has_arg == no_argument)
+        return 0;
+    const char *name = cmd_run_options[idx].name;
+    for (size_t i = 0; cmd_run_repeatable[i]; i++)
+        if (!strcmp(name, cmd_run_repeatable[i]))
+            return 0;
+    if (seen[idx] && strcmp(seen[idx], optarg))
+        return error("--%s given twice, as '%s' and as '%s': it takes one value (list "
+                     "options such as --fs and --mount-opts take several)",
+                     name, seen[idx], optarg),
+               EXIT_USAGE;
+    seen[idx] = optarg;
+    return 0;
+}
+
 int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 {
     struct mpirun_opts mo = {0};
@@ -327,7 +373,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
     bool quiet = false;
-    while ((c = getopt_long(argc, argv, "hi:j:qr:", cmd_run_options, &idx)) != -1) {
+    const char *seen[sizeof cmd_run_options / sizeof cmd_run_options[0]] = {0};
+    char phases_acc[4096];
+    while ((idx = -1, c = getopt_long(argc, argv, "hi:j:qr:", cmd_run_options, &idx)) != -1) {
+        if (c != '?' && c != ':' && given_once(c, idx, seen))
+            return EXIT_USAGE;
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -435,14 +485,24 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             break;
         case 'q': quiet = true; break;
-        case OPT_PHASES: phases = optarg; break;
+        case OPT_PHASES:
+            if (list_append("phases", &phases, optarg, phases_acc, sizeof phases_acc, ','))
+                return EXIT_USAGE;
+            break;
         case OPT_IMAGE: ta.image = optarg; break;
         case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
         case OPT_DEVICE: ta.spec.device = optarg; break;
         case OPT_DESTROY: ta.spec.destroy_data = true; break;
         case OPT_FORCE: ta.spec.force = true; break;
-        case OPT_FS: ta.fs_list = optarg; break;
-        case OPT_MKFS_OPTS: ta.spec.mkfs_opts = optarg; break;
+        case OPT_FS:
+            if (list_append("fs", &ta.fs_list, optarg, ta.fs_acc, sizeof ta.fs_acc, ','))
+                return EXIT_USAGE;
+            break;
+        case OPT_MKFS_OPTS:
+            if (list_append("mkfs-opts", &ta.spec.mkfs_opts, optarg, ta.mkfs_acc,
+                            sizeof ta.mkfs_acc, ' '))
+                return EXIT_USAGE;
+            break;
         case OPT_MOUNT_OPTS:
             if (ta.nmount == MAX_MOUNT_OPTS)
                 return error("--mount-opts: at most %d option sets", MAX_MOUNT_OPTS), EXIT_USAGE;
