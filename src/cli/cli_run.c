@@ -1,5 +1,6 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
 #include "cli/cli_run.h"
+#include "cli/cli_resume.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@ struct save_state {
     struct store *store;
     int64_t set_id;
     const struct runner_opts *ro;
+    const struct cli_output *out;
 };
 
 static int on_set_ready(void *arg, struct run_set *rs)
@@ -31,7 +33,9 @@ static int on_set_ready(void *arg, struct run_set *rs)
             break;
         used += (size_t)n;
     }
-    if (!s->store)
+    if (s->out->resume && cli_resume_ready(s->store, s->out->resume_id, s->out->resume, rs) < 0)
+        return -1;
+    if (!s->store || s->out->resume)
         return 0;
     s->set_id = store_begin_set(s->store, rs);
     return s->set_id < 0 ? -1 : 0;
@@ -105,7 +109,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         snprintf(rs.label, sizeof rs.label, "%s-%s", rs.scenario, stamp);
     }
 
-    struct save_state ss = {.ro = ro};
+    struct save_state ss = {.ro = ro, .out = out, .set_id = out->resume ? out->resume_id : 0};
+    cli_resume_describe(&rs, out->args_json, ro);
     if (out->save) {
         char path[4096];
         const char *db = out->db;
@@ -133,11 +138,17 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->run_done = on_run_done;
     ro->arg = &ss;
 
+    if (out->resume)
+        cli_resume_adopt(&rs, out->resume, ro);
     install_signals();
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
+    if (ss.store && ss.set_id > 0)
+        cli_resume_end(ss.store, ss.set_id, ro, &rs, rc);
     if (rs.nruns > 0 && rep)
         report_run_set(rep, &rs, out->format);
+    if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
+        report_failures(rep, &rs); /* which configuration failed, in which round and phase */
     struct cb_summary cb;
     char cbtext[4096];
     bool cb_ran = false;
@@ -146,7 +157,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     if (rep && cb_ran && compilebench_last(&cb) == 0 &&
         compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
         fprintf(rep, "\ncompilebench's summary of the last run:\n%s", cbtext);
-    if (rep && rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
+    if (rep && rc >= 0 && ro->runs_auto && out->format == REPORT_TABLE) {
         if (ra.precise)
             fprintf(rep,
                     "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
@@ -167,5 +178,5 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         store_close(ss.store);
     }
     run_set_free(&rs);
-    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    return rc != 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

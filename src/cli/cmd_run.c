@@ -97,7 +97,9 @@ enum {
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
-    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS
+    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS,
+    /* a set that never wastes a night: pre-flight, failures, resume */
+    OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
 
 /* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
@@ -140,12 +142,17 @@ const struct option cmd_run_options[] = {
     {"stonewall", required_argument, NULL, OPT_STONEWALL},
     {"job", required_argument, NULL, OPT_JOB},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"skip-bad", no_argument, NULL, OPT_SKIP_BAD},
+    {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
+    {"resume", required_argument, NULL, OPT_RESUME},
     {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 };
 
 /* Options that are no keys of a job file, and those given once per value. age-host-fs is
  * consent to age a file system fsbench does not manage: it comes from the command line only. */
-const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", NULL};
+const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", "check",
+                                        "resume", NULL};
 /* List options: each repeat adds to the list (--fs ext4 --fs xfs is --fs ext4,xfs), on the
  * command line and as repeated keys of a job file; every other option takes one value. */
 const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-opts", NULL};
@@ -153,7 +160,7 @@ const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-op
  * time): not folded into the stored job. */
 const char *const cmd_run_not_stored[] = {"label",        "db",    "json",        "no-save",
                                           "format",       "quiet", "age-host-fs", "destroy-data",
-                                          "force",        NULL};
+                                          "force",        "resume", "check",      NULL};
 /* Consent to destroying data: the command line's alone, never a job file's key. */
 const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 
@@ -242,20 +249,34 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     }
     if (!ta->nfs)
         return error("--fs: no file system named"), EXIT_USAGE;
-    /* mkfs and mount options are data: only what the file system's allow-list takes */
-    char why[1024];
+    /* mkfs and mount options are data: only what the file system's allow-list takes. An
+     * option no file system named takes is bad usage; one that some take fails only the
+     * configurations of the others, in the pre-flight (--skip-bad runs the rest). */
+    char why[1024], first[1024] = "";
+    bool mkfs_ok = false;
     for (size_t i = 0; i < ta->nfs; i++) {
-        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) < 0)
-            return error("--mkfs-opts: %s", why), EXIT_USAGE;
-        for (size_t j = 0; j < ta->nmount; j++)
-            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) < 0)
-                return error("--mount-opts: %s", why), EXIT_USAGE;
+        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) == 0)
+            mkfs_ok = true;
+        else if (!first[0])
+            snprintf(first, sizeof first, "%s", why);
+    }
+    if (!mkfs_ok)
+        return error("--mkfs-opts: %s", first), EXIT_USAGE;
+    for (size_t j = 0; j < ta->nmount; j++) {
+        bool ok = false;
+        first[0] = '\0';
+        for (size_t i = 0; i < ta->nfs; i++) {
+            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) == 0)
+                ok = true;
+            else if (!first[0])
+                snprintf(first, sizeof first, "%s", why);
+        }
+        if (!ok)
+            return error("--mount-opts: %s", first), EXIT_USAGE;
     }
     if (geteuid() != 0)
         return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
-    for (size_t i = 0; i < ta->nfs; i++)
-        if (target_check_fstype(ta->fs[i]) < 0)
-            return EXIT_RUN_FAILED;
+    /* a missing mkfs is the pre-flight's to say, with every other failure at once */
     if (ro->keep_fs && ta->nfs > 1 && !ro->no_interleave)
         return error("--keep-fs with several --fs needs --no-interleave: there is one image, "
                      "so interleaved rounds would mkfs it before every run"), EXIT_USAGE;
@@ -364,7 +385,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long max_runs = 30;
     const char *size_arg = NULL, *scale_arg = NULL;
     int scaled = 0, fsync_rounds_given = 0;
-    bool age_host_fs = false;
+    bool age_host_fs = false, skip_bad = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -514,7 +535,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case OPT_JOB:
-        case OPT_DRY_RUN: break; /* cmd_run_job.c's */
+        case OPT_CHECK:
+        case OPT_RESUME:
+        case OPT_DRY_RUN: break; /* cmd_run_job.c's and cmd_run_resume.c's */
+        case OPT_FAIL_FAST: ro.fail_fast = true; break;
+        case OPT_SKIP_BAD: skip_bad = true; break;
         case OPT_RANKS_DIR:
         case OPT_RANK_SHIFT:
         case OPT_STONEWALL:
@@ -610,13 +635,18 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     struct cli_output out = {
         .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
-        .quiet = quiet,
+        .quiet = quiet, .skip_bad = skip_bad,
     };
     if (hook && hook->ready) {
         int h = hook->ready(hook->arg, &ro, &out, profile);
         if (h != RUN_HOOK_GO)
             return h;
     }
+    /* a job file's jobs had their pre-flight before the first of them ran */
+    if (!hook && (trc = cmd_run_preflight(&ro, profile, skip_bad)) != EXIT_OK)
+        return trc;
+    out.args_json = cmd_run_args_json(out.argc, out.argv);
+    out.resume = cmd_run_resuming(&out.resume_id);
     if (cli_mpi_setup(&mo, &ro, &out) < 0)
         return EXIT_RUN_FAILED;
     if (!ro.tree.prof) {
@@ -633,6 +663,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 /* A job file, or the options alone. */
 static int run_main(int argc, char **argv)
 {
+    if (cmd_run_resume_wanted(argc, argv))
+        return cmd_run_resume(argc, argv);
     if (cmd_run_job_wanted(argc, argv))
         return cmd_run_job(argc, argv);
     return cmd_run_with(argc, argv, NULL);
