@@ -550,7 +550,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         default: run_usage(stderr); return EXIT_USAGE;
         }
     }
-    ro.progress = !quiet && isatty(STDERR_FILENO);
+    ro.progress = !quiet; /* a line rewritten on a terminal, else a line a run */
     if (argc - optind > 1)
         return error("run: one scenario at most, got '%s' and '%s'", argv[optind],
                      argv[optind + 1]), EXIT_USAGE;

@@ -504,6 +504,22 @@ static int build_args(struct jctx *c, size_t i, const struct job_keys *keys,
     return 0;
 }
 
+/* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
+static int preflight_all(struct jctx *c, const struct run_hook *h)
+{
+    enum mode was = c->mode;
+    c->mode = MODE_PREFLIGHT;
+    for (c->job = 0; c->job < c->n; c->job++) {
+        if (not_resumed(c, c->job))
+            continue;
+        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], h);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    c->mode = was;
+    return cmd_run_preflight_verdict(&c->bad, c->skip_bad);
+}
+
 static int run_jobs(struct jctx *c, const struct cmdline *cl)
 {
     struct run_hook h = {.ready = ready, .arg = c, .dry_run = cl->dry};
@@ -520,21 +536,10 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
         }
     }
     /* every job checks: now every configuration of every job is tried for real, before
-     * the first run of any (with --dry-run, only when --check asks) */
-    bool preflight = !cl->dry || cl->check;
-    if (preflight) {
-        c->mode = MODE_PREFLIGHT;
-        for (c->job = 0; c->job < c->n; c->job++) {
-            if (not_resumed(c, c->job))
-                continue;
-            int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
-            if (rc != EXIT_OK)
-                return rc;
-        }
-        int rc = cmd_run_preflight_verdict(&c->bad, c->skip_bad);
-        if (rc != EXIT_OK)
-            return rc;
-    }
+     * the first run of any (with --dry-run, after the plan and only when --check asks) */
+    int rc = cl->dry ? EXIT_OK : preflight_all(c, &h);
+    if (rc != EXIT_OK)
+        return rc;
     if (cl->dry) {
         c->mode = MODE_PLAN;
         if (c->from_file)
@@ -545,18 +550,22 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
                          "job once a round in a seeded random order"
                        : ", run one after the other in file order");
         for (c->job = 0; c->job < c->n; c->job++) {
-            int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+            rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
             if (rc != EXIT_OK)
                 return rc;
         }
         if (c->jf->interleave && c->n > 1)
             printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
                    c->runs0 * (unsigned)c->n);
-        if (preflight)
+        if (cl->check) {
+            fflush(stdout);
+            if ((rc = preflight_all(c, &h)) != EXIT_OK)
+                return rc;
             printf("pre-flight: %zu of %zu configuration%s can run (each file system made, "
                    "mounted with its options and unmounted once)\n",
                    c->bad.total - c->bad.n, c->bad.total, c->bad.total == 1 ? "" : "s");
-        printf(preflight ? "dry run: nothing was run or stored\n"
+        }
+        printf(cl->check ? "dry run: nothing was run or stored\n"
                          : "dry run: nothing was run, created or changed\n");
         return EXIT_OK;
     }
@@ -569,7 +578,7 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
     for (c->job = 0; c->job < c->n; c->job++) {
         if (not_resumed(c, c->job))
             continue;
-        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
         if (rc != EXIT_OK)
             return rc;
     }

@@ -13,6 +13,7 @@
 #include "measure/measure.h"
 #include "os/cputime.h"
 #include "run/progress.h"
+#include "run/work_expect.h"
 #include "stats/stats.h"
 #include "tree/tarsrc.h"
 #include "phase/workspace.h"
@@ -39,6 +40,7 @@ struct env {
     struct tree_spec tree;      /* o->tree with its content pattern made once, untimed */
     struct progress *prog;      /* the live progress line, or NULL */
     bool failed[RUNNER_MAX_CONFIGS]; /* configurations that failed: left out of the rest */
+    bool failed_before[RUNNER_MAX_CONFIGS]; /* ... before this set began (a resumed one) */
     size_t nfailed;
 };
 
@@ -185,22 +187,22 @@ int runner_plan_from(const struct run_set *rs, const char *config, unsigned roun
         const struct run_result *r = &rs->runs[i];
         if (r->interrupted || strcmp(r->config, config))
             continue;
-        bool ok = true;
-        for (size_t p = 0; p < r->nphases; p++)
-            ok &= r->phases[p].status != PHASE_FAILED;
-        if (!ok)
-            return RUNNER_FAILED;
         if (r->round == round)
-            plan = RUNNER_DONE;
+            return RUNNER_DONE; /* made (finished, or the one that failed) */
+        for (size_t p = 0; p < r->nphases; p++)
+            if (r->phases[p].status == PHASE_FAILED)
+                plan = RUNNER_FAILED;
     }
     return plan;
 }
 
-static void mark_failed(struct env *env, size_t ci)
+/* Configuration ci failed in round `round` of this set: left out of its later rounds. */
+static void mark_failed(struct env *env, size_t ci, unsigned round)
 {
     if (ci < RUNNER_MAX_CONFIGS && !env->failed[ci]) {
         env->failed[ci] = true;
         env->nfailed++;
+        progress_runs_dropped(env->prog, env->o->runs > round + 1 ? env->o->runs - round - 1 : 0);
     }
 }
 
@@ -212,8 +214,15 @@ static bool wanted(struct env *env, const struct runner_config *c, size_t ci, un
     if (ci < RUNNER_MAX_CONFIGS && env->failed[ci])
         return false;
     int plan = o->plan ? o->plan(o->plan_arg, c ? c->name : "", round) : RUNNER_RUN;
-    if (plan == RUNNER_FAILED)
-        mark_failed(env, ci);
+    if (plan == RUNNER_FAILED) {
+        /* it failed before this set began (a resumed set): each of its rounds is one run
+         * fewer, as it comes */
+        if (ci < RUNNER_MAX_CONFIGS && !env->failed_before[ci])
+            env->nfailed++;
+        if (ci < RUNNER_MAX_CONFIGS)
+            env->failed_before[ci] = true;
+        progress_runs_dropped(env->prog, 1);
+    }
     return plan == RUNNER_RUN;
 }
 
@@ -224,7 +233,7 @@ static int config_failed(struct env *env, const struct runner_config *c, size_t 
 {
     const struct runner_opts *o = env->o;
     size_t n = o->nconfigs ? o->nconfigs : 1;
-    mark_failed(env, ci);
+    mark_failed(env, ci, run->round);
     const struct phase_result *pr = &run->phases[run->nphases - 1];
     if (env->nfailed < n)
         error("run %u of %s (round %u), phase %s: %s; %s is left out of the rest of the set "
@@ -274,7 +283,10 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
         err_capture_end();
         if (prc < 0) {
             struct run_result *run = setup_failed(env, c, round, why);
-            if (!run || (o->run_done && o->run_done(o->arg, rs, run) < 0))
+            if (!run)
+                return -1;
+            progress_run_end(env->prog, run, meas_now_ns());
+            if (o->run_done && o->run_done(o->arg, rs, run) < 0)
                 return -1;
             return config_failed(env, c, ci, run);
         }
@@ -319,7 +331,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             ctx.w = &env->wa[0];
             ctx.workers = env->wa;
         }
-        progress_phase_begin(env->prog, run->config, run->index, round, p, o->phases[p]->name,
+        progress_phase_begin(env->prog, run->config, round, p, o->phases[p]->name,
                              meas_now_ns());
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
@@ -330,13 +342,14 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     }
     run->nphases = done;
     run->interrupted = failed && phase_interrupt;
+    progress_run_end(env->prog, run, meas_now_ns());
     if (o->run_done && o->run_done(o->arg, rs, run) < 0)
         return -1;
     if (failed && !run->interrupted && !o->fail_fast &&
         (env->tgt || env->nfailed + 1 < (o->nconfigs ? o->nconfigs : 1)))
         return config_failed(env, c, ci, run);
     if (failed && !run->interrupted)
-        mark_failed(env, ci);
+        mark_failed(env, ci, round);
     if (failed) {
         /* No run follows a failed one: release the directory now, so that a cleanup that
          * fails too (a read-only file system) is told in the same one line. */
@@ -429,7 +442,8 @@ static bool precise_local(struct env *env, struct runner_auto *ra)
     for (size_t c = 0; c < n; c++) {
         const char *cfg = o->nconfigs ? o->configs[c].name : "";
         /* one configuration: its own median; several: each one's ratio to the first */
-        if ((n > 1 && c == 0) || (c < RUNNER_MAX_CONFIGS && env->failed[c]))
+        if ((n > 1 && c == 0) ||
+            (c < RUNNER_MAX_CONFIGS && (env->failed[c] || env->failed_before[c])))
             continue;
         const char *base = n > 1 ? o->configs[0].name : NULL;
         for (size_t p = 0; p < o->nphases; p++) {
@@ -640,6 +654,24 @@ static void stop_workers(const struct engine *e, struct eng_worker *w, unsigned 
         e->worker_fini(&w[i]);
 }
 
+/* The progress of the set (run/progress.h), with each phase's operations known from the
+ * tree before it runs, and the runs the set holds from before; NULL when it cannot be. */
+static struct progress *start_progress(struct env *env)
+{
+    const struct runner_opts *o = env->o;
+    uint64_t *expect = calloc(o->nphases ? o->nphases : 1, sizeof *expect);
+    struct work_tree w;
+    if (expect && work_tree_count(&env->tree, o->tar, IO_BUF_SIZE, &w) == 0)
+        work_expect(o->phases, o->nphases, &w, &o->params, expect);
+    unsigned total = o->runs * (unsigned)(o->nconfigs ? o->nconfigs : 1);
+    struct progress *p =
+        progress_new(STDERR_FILENO, isatty(STDERR_FILENO), total, o->nphases, expect);
+    free(expect);
+    for (size_t i = 0; p && i < env->rs->nruns; i++)
+        progress_run_known(p, &env->rs->runs[i]);
+    return p;
+}
+
 int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra)
 {
     struct runner_auto scratch;
@@ -687,11 +719,8 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         rc = -1;
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
-    if (rc == 0 && o->progress) {
-        unsigned total = o->runs * (unsigned)(o->nconfigs ? o->nconfigs : 1);
-        env.prog = progress_new(STDERR_FILENO, total, o->nphases,
-                                rs->tree.files + rs->tree.dirs + rs->tree.symlinks);
-    }
+    if (rc == 0 && o->progress)
+        env.prog = start_progress(&env);
     if (rc == 0)
         rc = run_all(&env);
     if (rc == 0 && env.nfailed)

@@ -117,9 +117,9 @@ enum { RUNNER_RUN, RUNNER_DONE, RUNNER_FAILED };
 int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra);
 
 /* What rs already holds of run (config, round), as runner_opts.plan answers it: a run of
- * the configuration that failed (not interrupted) in any round gives RUNNER_FAILED, a
- * finished run of that round RUNNER_DONE, else RUNNER_RUN (runs marked interrupted count
- * as not made). */
+ * that round (finished or failed) gives RUNNER_DONE, else a failed run of the
+ * configuration in another round RUNNER_FAILED, else RUNNER_RUN (runs marked interrupted
+ * count as not made). */
 int runner_plan_from(const struct run_set *rs, const char *config, unsigned round);
 
 /* Relative half-width of the confidence interval of a phase's wall time over the counted
