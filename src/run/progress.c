@@ -39,6 +39,7 @@ struct progress {
     char name[RES_NAME_MAX];
     char cfg_name[RES_NAME_MAX];
     uint64_t run_start_ns, phase_start_ns;
+    bool run_begun; /* a phase of the current run began (run_start_ns is its start) */
     struct timeline_point prev; /* the rate is taken over about a second */
     bool drawn;
 };
@@ -144,8 +145,9 @@ void progress_phase_begin(struct progress *p, const char *config, unsigned round
     p->round = round;
     p->phase = phase < p->nphases ? phase : 0;
     snprintf(p->name, sizeof p->name, "%s", name);
-    if (phase == 0)
+    if (phase == 0 || !p->run_begun)
         p->run_start_ns = now_ns;
+    p->run_begun = true;
     p->phase_start_ns = now_ns;
     memset(&p->prev, 0, sizeof p->prev);
 }
@@ -266,7 +268,7 @@ void progress_format(const struct progress *p, const struct timeline_point *pt, 
     } else {
         char el[16];
         fmt_dur(el, sizeof el, t);
-        snprintf(what, sizeof what, "%s ops %s", cnt, el);
+        snprintf(what, sizeof what, "%s%s%s", pt->ops ? cnt : "", pt->ops ? " ops " : "", el);
     }
     double rate = pt->t - p->prev.t > 0 ? (double)(pt->ops - p->prev.ops) / (pt->t - p->prev.t)
                                         : 0;
@@ -331,11 +333,13 @@ void progress_run_end(struct progress *p, const struct run_result *r, uint64_t n
         return;
     erase(p);
     p->done++;
+    bool begun = p->run_begun;
+    p->run_begun = false;
     if (p->tty)
         return;
     char line[512];
     memcpy(line, "fsbench: ", 9);
-    progress_format_run(p, r, p->run_start_ns ? (double)(now_ns - p->run_start_ns) / 1e9 : 0,
+    progress_format_run(p, r, begun ? (double)(now_ns - p->run_start_ns) / 1e9 : 0,
                         line + 9, sizeof line - 10);
     size_t l = strlen(line);
     line[l++] = '\n';
