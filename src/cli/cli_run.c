@@ -56,7 +56,7 @@ static void on_signal(int sig)
 
 /* SIGINT, SIGTERM and SIGHUP stop the phase under way; cleanup then runs to the end, and
  * a second signal only sets the same flag again, so it cannot leave a mount behind. */
-static void install_signals(void)
+void cli_install_signals(void)
 {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -140,7 +140,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 
     if (out->resume)
         cli_resume_adopt(&rs, out->resume, ro);
-    install_signals();
+    cli_install_signals();
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     if (ss.store && ss.set_id > 0)

@@ -38,6 +38,10 @@ struct cli_output {
     void *run_arg;
 };
 
+/* Makes SIGINT, SIGTERM and SIGHUP set phase_interrupt (the phase under way stops, and
+ * what was set up is released) instead of ending the process. */
+void cli_install_signals(void);
+
 /* Checks a --label value: 0, or EXIT_USAGE after error(). */
 int cli_check_label(const char *label);
 

@@ -25,6 +25,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
+#include "phase/phase.h"
 #include "cli/cmd_run.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
@@ -509,7 +510,7 @@ static int preflight_all(struct jctx *c, const struct run_hook *h)
 {
     enum mode was = c->mode;
     c->mode = MODE_PREFLIGHT;
-    for (c->job = 0; c->job < c->n; c->job++) {
+    for (c->job = 0; c->job < c->n && !phase_interrupt; c->job++) {
         if (not_resumed(c, c->job))
             continue;
         int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], h);

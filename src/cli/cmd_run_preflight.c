@@ -9,6 +9,7 @@
 
 #include "base/err.h"
 #include "cli/cmd_run.h"
+#include "phase/phase.h"
 #include "run/preflight.h"
 
 /* "job/config", "job", "config" or "" into buf. */
@@ -25,10 +26,15 @@ size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_ar
 {
     struct preflight pf;
     size_t n = ro->nconfigs ? ro->nconfigs : 1;
+    cli_install_signals(); /* a signal now ends the pre-flight, releasing what it made */
     preflight_run(ro, tree_arg, &pf);
     bad->total += n;
+    bool all_said = false; /* a failure of every configuration is said once */
     for (size_t i = 0; i < pf.nfail; i++) {
         const struct preflight_fail *f = &pf.fail[i];
+        if (f->config == PREFLIGHT_ALL && all_said)
+            continue;
+        all_said |= f->config == PREFLIGHT_ALL;
         char name[RES_NAME_MAX * 2] = "";
         if (f->config != PREFLIGHT_ALL)
             full_name(job, ro->configs[f->config].name, name, sizeof name);
@@ -83,6 +89,8 @@ int cmd_run_preflight_verdict(const struct cmd_run_bad *bad, bool skip_bad)
         used += w > 0 ? (size_t)w : 0;
     }
     size_t left = bad->total - bad->n;
+    if (bad->total == 1 || phase_interrupt)
+        return EXIT_RUN_FAILED; /* its one line said it */
     if (!skip_bad || !left)
         return error("pre-flight: %zu of %zu configuration%s cannot run (%s): nothing was run%s",
                      bad->n, bad->total, bad->total == 1 ? "" : "s", list,

@@ -9,11 +9,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "os/kmsg.h"
+#include "phase/phase.h"
 #include "run/job_plan.h"
 #include "target/fsopts.h"
 #include "target/target.h"
@@ -70,16 +72,14 @@ static int probe_write(int dirfd, char *why, size_t len)
 /* A plain directory: --dir, or where the temporary one would be made. */
 static void check_dir(const struct runner_opts *o, struct preflight *pf)
 {
-    char why[512];
     if (o->dir) {
-        int fd = open(o->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-        if (fd < 0) {
-            fail(pf, PREFLIGHT_ALL, "--dir %s: %s", o->dir, strerror(errno));
+        /* one that is missing or no directory: the workspace says so (ws_open); nothing is
+         * made in it (it must be empty, and it is the user's) */
+        struct stat st;
+        if (stat(o->dir, &st) < 0 || !S_ISDIR(st.st_mode))
             return;
-        }
-        if (probe_write(fd, why, sizeof why) < 0)
-            fail(pf, PREFLIGHT_ALL, "--dir %s: %s", o->dir, why);
-        close(fd);
+        if (access(o->dir, W_OK | X_OK) < 0)
+            fail(pf, PREFLIGHT_ALL, "--dir %s is not writable: %s", o->dir, strerror(errno));
         return;
     }
     const char *tmp = getenv("TMPDIR");
@@ -190,8 +190,9 @@ static void check_target(const struct runner_opts *o, struct preflight *pf)
         fail(pf, PREFLIGHT_ALL, "%s", said(why));
         return;
     }
-    /* each file system once, with its configurations one after the other */
-    for (size_t i = 0; i < n; i++) {
+    /* each file system once, with its configurations one after the other; a signal ends
+     * it, and what it made is released */
+    for (size_t i = 0; i < n && !phase_interrupt; i++) {
         const char *fs = o->configs[i].fstype;
         bool first = true;
         for (size_t k = 0; k < i && first; k++)
@@ -202,7 +203,7 @@ static void check_target(const struct runner_opts *o, struct preflight *pf)
         err_capture_begin(why, sizeof why);
         int rc = target_set_fs(t, fs) < 0 || target_mkfs(t) < 0 ? -1 : 0;
         err_capture_end();
-        for (size_t k = i; k < n; k++) {
+        for (size_t k = i; k < n && !phase_interrupt; k++) {
             if (strcmp(o->configs[k].fstype, fs) || pf->bad[k])
                 continue;
             if (rc < 0)
@@ -223,13 +224,15 @@ size_t preflight_run(const struct runner_opts *o, const char *tree_arg, struct p
 {
     memset(pf, 0, sizeof *pf);
     size_t n = o->nconfigs ? o->nconfigs : 1;
-    check_plan(o, tree_arg, pf);
-    if (pf->nfail) /* every configuration's: no use making a target */
-        ;
-    else if (o->tspec && o->nconfigs)
-        check_target(o, pf);
-    else if (!o->tspec && !o->ws_join && !o->hooks)
+    /* where the runs go first: a directory that cannot be written needs no space */
+    if (!o->tspec && !o->ws_join && !o->hooks)
         check_dir(o, pf);
+    if (!pf->nfail)
+        check_plan(o, tree_arg, pf);
+    if (!pf->nfail && o->tspec && o->nconfigs) /* else every configuration's failure */
+        check_target(o, pf);
+    if (phase_interrupt)
+        fail(pf, PREFLIGHT_ALL, "interrupted by a signal");
     for (size_t i = 0; i < pf->nfail; i++)
         if (pf->fail[i].config == PREFLIGHT_ALL)
             for (size_t k = 0; k < n && k < RUNNER_MAX_CONFIGS; k++)

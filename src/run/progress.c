@@ -333,9 +333,11 @@ void progress_run_end(struct progress *p, const struct run_result *r, uint64_t n
         return;
     erase(p);
     p->done++;
-    bool begun = p->run_begun;
+    bool begun = p->run_begun, failed = r->interrupted;
     p->run_begun = false;
-    if (p->tty)
+    for (size_t i = 0; i < r->nphases; i++)
+        failed |= r->phases[i].status == PHASE_FAILED;
+    if (p->tty || failed) /* a failed run has its error line */
         return;
     char line[512];
     memcpy(line, "fsbench: ", 9);

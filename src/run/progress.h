@@ -54,7 +54,7 @@ void progress_phase_begin(struct progress *p, const char *config, unsigned round
 /* The phase ended with result r: its operations and wall time feed the estimates. */
 void progress_phase_end(struct progress *p, const struct phase_result *r);
 /* Run r (finished or failed) ended at now_ns: one more done; the plain line when not on a
- * terminal. */
+ * terminal and r finished (a failed run has its error line). */
 void progress_run_end(struct progress *p, const struct run_result *r, uint64_t now_ns);
 /* Redraws the line for the sample pt (a meas_sampler tick: void *arg is the progress). */
 void progress_tick(void *arg, const struct timeline_point *pt);
