@@ -54,7 +54,10 @@ int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept
                      "cannot be finished in the same rounds",
                      kept->label, was[0] ? was : "(one)", now[0] ? now : "(one)");
     }
-    if (store_drop_interrupted(s, set_id) < 0 || store_set_state(s, set_id, "running") < 0)
+    int claim = store_claim_set(s, set_id);
+    if (claim == 1)
+        return error("--resume: '%s' is being finished by another fsbench", kept->label);
+    if (claim < 0 || store_drop_interrupted(s, set_id) < 0)
         return -1;
     return 0;
 }

@@ -24,8 +24,9 @@ void cli_resume_describe(struct run_set *rs, const char *args_json, const struct
 void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro);
 
 /* When the resumed set's runs begin (set_ready): its configurations must be those stored
- * (kept->target.configs; rs's are the new ones), then its interrupted runs are deleted and
- * it is marked running. 0, or -1 after error(). */
+ * (kept->target.configs; rs's are the new ones), no other live process may be finishing it
+ * (it is claimed, marked running by this one), then its interrupted runs are deleted.
+ * 0, or -1 after error(). */
 int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
                      const struct run_set *rs);
 

@@ -40,6 +40,8 @@ struct store {
     bool empty; /* read-only and no schema yet: holds no runs */
 };
 
+static bool owner_alive(const char *owner);
+
 /* The files SQLite keeps beside a database, and what each is. */
 static const char *const side_files[] = {"-wal", "-shm", "-journal", NULL};
 static const char *const side_names[] = {"write-ahead log", "shared-memory index", "journal"};
@@ -818,6 +820,37 @@ int store_set_state(struct store *s, int64_t set_id, const char *state)
         return -1;
     }
     return 0;
+}
+
+int store_claim_set(struct store *s, int64_t set_id)
+{
+    char me[STORE_OWNER_MAX];
+    store_owner(me, sizeof me);
+    if (tx_begin(s) < 0) /* the write lock: no other process claims it in between */
+        return -1;
+    sqlite3_stmt *st = prepare(s, "SELECT state, owner FROM run_sets WHERE id = ?1");
+    int rc = -1;
+    if (st && sqlite3_bind_int64(st, 1, set_id) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        char state[16], owner[STORE_OWNER_MAX];
+        COL_STR(st, 0, state);
+        COL_STR(st, 1, owner);
+        rc = !strcmp(state, "running") && strcmp(owner, me) && owner_alive(owner) ? 1 : 0;
+    } else if (st) {
+        sqerr(s, "cannot read the run set's state");
+    }
+    sqlite3_finalize(st);
+    if (rc == 0) {
+        st = prepare(s, "UPDATE run_sets SET state = 'running', owner = ?1 WHERE id = ?2");
+        if (!st || sqlite3_bind_text(st, 1, me, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+            sqlite3_bind_int64(st, 2, set_id) != SQLITE_OK || sqlite3_step(st) != SQLITE_DONE)
+            rc = st ? sqerr(s, "cannot record the run set's state") : -1;
+        sqlite3_finalize(st);
+    }
+    if (rc < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return rc;
 }
 
 int store_drop_interrupted(struct store *s, int64_t set_id)

@@ -49,6 +49,10 @@ int64_t store_begin_set(struct store *s, const struct run_set *rs);
  * run made, or its configuration failed). A set left "running" by a process that is gone
  * (kill -9, a power cut) reads as "interrupted". 0 or -1 after error(). */
 int store_set_state(struct store *s, int64_t set_id, const char *state);
+/* Marks set_id "running" by this process unless another live process runs it (a second
+ * resume of the same set): 0 when claimed, 1 when another has it (no message), -1 after
+ * error(). One transaction: two processes cannot both claim it. */
+int store_claim_set(struct store *s, int64_t set_id);
 /* Deletes the runs of set_id stopped by a signal (a resume runs them again): how many, or
  * -1 after error(). */
 int store_drop_interrupted(struct store *s, int64_t set_id);
