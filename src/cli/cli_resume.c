@@ -12,8 +12,7 @@
 void cli_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
 {
     rs->args[0] = rs->cwd[0] = '\0';
-    if (args_json && strlen(args_json) < sizeof rs->args &&
-        getcwd(rs->cwd, sizeof rs->cwd) != NULL)
+    if (args_json && strlen(args_json) < sizeof rs->args && getcwd(rs->cwd, sizeof rs->cwd) != NULL)
         snprintf(rs->args, sizeof rs->args, "%s", args_json);
     else
         rs->cwd[0] = '\0';

@@ -162,16 +162,16 @@ const struct option cmd_run_options[] = {
 
 /* Options that are no keys of a job file, and those given once per value. age-host-fs is
  * consent to age a file system fsbench does not manage: it comes from the command line only. */
-const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", "check",
-                                        "resume", NULL};
+const char *const cmd_run_not_keys[] = {"help",  "job",    "dry-run", "age-host-fs",
+                                        "check", "resume", NULL};
 /* List options: each repeat adds to the list (--fs ext4 --fs xfs is --fs ext4,xfs), on the
  * command line and as repeated keys of a job file; every other option takes one value. */
 const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-opts", NULL};
 /* Options that say where the results go, not what runs, and consent (given again each
  * time): not folded into the stored job. */
-const char *const cmd_run_not_stored[] = {"label",        "db",    "json",        "no-save",
-                                          "format",       "quiet", "age-host-fs", "destroy-data",
-                                          "force",        "resume", "check",      NULL};
+const char *const cmd_run_not_stored[] = {"label",  "db",     "json",        "no-save",
+                                          "format", "quiet",  "age-host-fs", "destroy-data",
+                                          "force",  "resume", "check",       NULL};
 /* Consent to destroying data: the command line's alone, never a job file's key. */
 const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 
@@ -340,8 +340,8 @@ static int age_refused(const char *phase, const char *dir, const struct phase_pa
 
 /* A list option given again: its values appended to acc (sep between them); *val then
  * points at acc. 0, or EXIT_USAGE after error() when they do not fit. */
-static int list_append(const char *opt, const char **val, const char *more, char *acc,
-                       size_t len, char sep)
+static int list_append(const char *opt, const char **val, const char *more, char *acc, size_t len,
+                       char sep)
 {
     if (!*val) {
         *val = more;

@@ -48,16 +48,16 @@ int cmd_run_job(int argc, char **argv);
 const char *cmd_run_default_phases(void);
 
 /* cmd_run_preflight.c: the pre-flight (run/preflight.h) said on the command line. */
-struct cmd_run_bad {                          /* the configurations that failed it */
+struct cmd_run_bad {                             /* the configurations that failed it */
     char job[RUNNER_MAX_CONFIGS][RES_NAME_MAX];  /* their job ("" outside a job file) */
     char name[RUNNER_MAX_CONFIGS][RES_NAME_MAX]; /* their names ("": the one unnamed) */
     size_t n;
-    size_t total;                             /* configurations checked */
+    size_t total; /* configurations checked */
 };
 /* Checks ro's configurations (of job `job`, or NULL), one error line for each failure,
  * and adds them to *bad (zero it first): how many of ro's cannot run. */
-size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg,
-                               const char *job, struct cmd_run_bad *bad);
+size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg, const char *job,
+                               struct cmd_run_bad *bad);
 /* After every set was checked: EXIT_OK when all can run, or with skip_bad when some can
  * (a line says which are left out); else EXIT_RUN_FAILED after a line saying nothing ran. */
 int cmd_run_preflight_verdict(const struct cmd_run_bad *bad, bool skip_bad);

@@ -74,8 +74,8 @@ struct jctx {
     const char *tree_arg[JOB_MAX_JOBS];
     struct job_rounds jr;
     char json[4096]; /* MODE_RUN: this job's --json file */
-    struct cmd_run_bad bad; /* the configurations that failed the pre-flight */
-    bool skip_bad;          /* --skip-bad (the command line's or a job's) */
+    struct cmd_run_bad bad;      /* the configurations that failed the pre-flight */
+    bool skip_bad;               /* --skip-bad (the command line's or a job's) */
     bool left_out[JOB_MAX_JOBS]; /* jobs none of whose configurations can run */
 };
 

@@ -21,8 +21,8 @@ static void full_name(const char *job, const char *config, char *buf, size_t len
         snprintf(buf, len, "%s", config);
 }
 
-size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg,
-                               const char *job, struct cmd_run_bad *bad)
+size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg, const char *job,
+                               struct cmd_run_bad *bad)
 {
     struct preflight pf;
     size_t n = ro->nconfigs ? ro->nconfigs : 1;

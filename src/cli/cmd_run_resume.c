@@ -21,9 +21,9 @@
 #include "results/store.h"
 
 /* What --resume may be given with. */
-static const char *const resume_allowed[] = {
-    "resume", "db", "json", "format", "quiet", "destroy-data", "force", "age-host-fs",
-    "fail-fast", "help", NULL};
+static const char *const resume_allowed[] = {"resume",    "db",           "json",  "format",
+                                             "quiet",     "destroy-data", "force", "age-host-fs",
+                                             "fail-fast", "help",         NULL};
 
 static struct {
     struct run_set *set;
@@ -176,8 +176,8 @@ static int finish(const char *label, const char *db, const char *const *extra)
         db = dbbuf;
     }
     if (access(db, F_OK) != 0)
-        return error("--resume: no run set labelled '%s' (there is no results database %s)",
-                     label, db),
+        return error("--resume: no run set labelled '%s' (there is no results database %s)", label,
+                     db),
                EXIT_USAGE;
     struct store *s = store_open(db);
     if (!s)
@@ -198,8 +198,7 @@ static int finish(const char *label, const char *db, const char *const *extra)
                EXIT_USAGE;
     }
     if (info.running)
-        return error("--resume: '%s' is still running (another fsbench is making its runs)",
-                     label),
+        return error("--resume: '%s' is still running (another fsbench is making its runs)", label),
                EXIT_RUN_FAILED;
     if (!info.resumable)
         return error("--resume: '%s' cannot be resumed: it was made by fsbench cmd, an import "
@@ -208,8 +207,10 @@ static int finish(const char *label, const char *db, const char *const *extra)
                EXIT_USAGE;
     if (!strcmp(info.state, "done")) {
         inform("--resume: '%s' is complete: %u of %u runs%s; nothing to do", label, info.nruns,
-               info.planned, info.nruns < info.planned ? " (its failed configurations' later "
-                                                         "rounds were not run)" : "");
+               info.planned,
+               info.nruns < info.planned ? " (its failed configurations' later "
+                                           "rounds were not run)"
+                                         : "");
         return EXIT_OK;
     }
     /* the run a signal stopped is made again */
@@ -233,8 +234,8 @@ static int finish(const char *label, const char *db, const char *const *extra)
         rc = EXIT_RUN_FAILED;
     }
     if (rc == EXIT_OK) {
-        inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state,
-               kept, info.planned);
+        inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state, kept,
+               info.planned);
         resuming.set = set;
         resuming.id = info.id;
         rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv)
@@ -290,8 +291,8 @@ int cmd_run_resume(int argc, char **argv)
             extra[nx] = opt[nx];
             nx++;
             if (optarg)
-                extra[nx++] = !strcmp(name, "json") ? absolute(optarg, jsonabs, sizeof jsonabs)
-                                                    : optarg;
+                extra[nx++] =
+                    !strcmp(name, "json") ? absolute(optarg, jsonabs, sizeof jsonabs) : optarg;
         }
     }
     opterr = saved;

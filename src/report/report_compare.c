@@ -230,8 +230,9 @@ void cmp_report_failures(FILE *out, const struct cmp_result *r)
         const struct cmp_failure *f = &r->failures[i];
         char note[RES_NOTE_MAX * 4];
         text_escape(note, sizeof note, f->note);
-        fprintf(out, "failed: %s in round %u (run %u), phase %s: %s; its later rounds were not "
-                     "run, and its figures are of the rounds before\n",
+        fprintf(out,
+                "failed: %s in round %u (run %u), phase %s: %s; its later rounds were not "
+                "run, and its figures are of the rounds before\n",
                 r->groups[f->group].name, f->round + 1, f->run + 1, f->phase, note);
     }
 }

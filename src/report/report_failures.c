@@ -31,12 +31,13 @@ void report_failures(FILE *out, const struct run_set *rs)
         text_escape(note, sizeof note, failed->note);
         if (r->interrupted)
             fprintf(out, "interrupted: run %zu%s%s (round %u), phase %s: %s%s%s\n", i + 1,
-                    r->config[0] ? " of " : "", text_shown(r->config), r->round + 1,
-                    failed->name, note, rs->args[0] ? "; fsbench run --resume " : "",
+                    r->config[0] ? " of " : "", text_shown(r->config), r->round + 1, failed->name,
+                    note, rs->args[0] ? "; fsbench run --resume " : "",
                     rs->args[0] ? text_shown(rs->label) : "");
         else
-            fprintf(out, "failed: %s in round %u (run %zu), phase %s: %s; its later rounds were "
-                         "not run\n",
+            fprintf(out,
+                    "failed: %s in round %u (run %zu), phase %s: %s; its later rounds were "
+                    "not run\n",
                     text_shown(r->config), r->round + 1, i + 1, failed->name, note);
     }
 }

@@ -1061,12 +1061,12 @@ int store_load_set(struct store *s, int64_t set_id, struct run_set *out)
 }
 
 /* The columns set_info() reads, from run_sets. */
-#define SET_INFO_COLUMNS                                                                    \
-    "SELECT id, label, created, scenario, tree_profile, tree_scale, tree_seed,"            \
-    " fstype, device, target_path, mount_opts,"                                            \
-    " (SELECT count(*) FROM runs WHERE set_id = run_sets.id AND interrupted = 0),"         \
-    " planned, state, owner, args_json != '',"                                             \
-    " (SELECT count(*) FROM runs WHERE set_id = run_sets.id AND interrupted = 1)"          \
+#define SET_INFO_COLUMNS                                                                           \
+    "SELECT id, label, created, scenario, tree_profile, tree_scale, tree_seed,"                    \
+    " fstype, device, target_path, mount_opts,"                                                    \
+    " (SELECT count(*) FROM runs WHERE set_id = run_sets.id AND interrupted = 0),"                 \
+    " planned, state, owner, args_json != '',"                                                     \
+    " (SELECT count(*) FROM runs WHERE set_id = run_sets.id AND interrupted = 1)"                  \
     " FROM run_sets"
 
 /* Whether the process owner names (store_owner()'s text) still runs. */
@@ -1074,8 +1074,8 @@ static bool owner_alive(const char *owner)
 {
     char *end, now[STORE_OWNER_MAX];
     long pid = strtol(owner, &end, 10);
-    return *owner && end != owner && pid > 0 &&
-           os_process_identity(pid, now, sizeof now) == 0 && !strcmp(now, owner);
+    return *owner && end != owner && pid > 0 && os_process_identity(pid, now, sizeof now) == 0 &&
+           !strcmp(now, owner);
 }
 
 /* *info from a row of SET_INFO_COLUMNS. */
@@ -1094,8 +1094,8 @@ static void set_info(sqlite3_stmt *st, struct store_set_info *info)
     COL_STR(st, 8, device);
     COL_STR(st, 9, path);
     COL_STR(st, 10, opts);
-    snprintf(info->tree, sizeof info->tree, "%s x%g seed %llu", *profile ? profile : "?",
-             scale, (unsigned long long)seed);
+    snprintf(info->tree, sizeof info->tree, "%s x%g seed %llu", *profile ? profile : "?", scale,
+             (unsigned long long)seed);
     int n = snprintf(info->target, sizeof info->target, "%s %s%s%s%s", *fstype ? fstype : "?",
                      *device ? device : path, *opts ? " (" : "", opts, *opts ? ")" : "");
     if (n < 0)
@@ -1120,9 +1120,8 @@ int store_last_set(struct store *s, const char *label, struct store_set_info *in
                                                    " id DESC LIMIT 1");
     if (!st)
         return -1;
-    int rc = sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) == SQLITE_OK
-                 ? sqlite3_step(st)
-                 : SQLITE_ERROR;
+    int rc = sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) == SQLITE_OK ? sqlite3_step(st)
+                                                                                : SQLITE_ERROR;
     if (rc == SQLITE_ROW)
         set_info(st, info);
     sqlite3_finalize(st);

@@ -39,7 +39,7 @@ struct progress {
     char name[RES_NAME_MAX];
     char cfg_name[RES_NAME_MAX];
     uint64_t run_start_ns, phase_start_ns;
-    bool run_begun; /* a phase of the current run began (run_start_ns is its start) */
+    bool run_begun;             /* a phase of the current run began (run_start_ns is its start) */
     struct timeline_point prev; /* the rate is taken over about a second */
     bool drawn;
 };
@@ -232,8 +232,8 @@ static void fmt_eta(char *buf, size_t len, double s)
 
 /* " | set 24% ETA 4m10s": the set with frac of a run under way done, rest seconds of it
  * left (-1: unknown) and `later` runs after it. */
-static void fmt_set(const struct progress *p, double frac, double rest, unsigned later,
-                    char *buf, size_t len)
+static void fmt_set(const struct progress *p, double frac, double rest, unsigned later, char *buf,
+                    size_t len)
 {
     double mean = mean_run(p), eta = -1;
     if (rest >= 0 && (later == 0 || mean >= 0))
@@ -263,15 +263,14 @@ void progress_format(const struct progress *p, const struct timeline_point *pt, 
         f = t / ewall;
         f = f > PROGRESS_MAX_FRACTION ? PROGRESS_MAX_FRACTION : f;
         eta = ewall > t ? ewall - t : 0;
-        snprintf(what, sizeof what, "%.0f%%%s%s%s", 100 * f, pt->ops ? " " : "",
-                 pt->ops ? cnt : "", pt->ops ? " ops" : "");
+        snprintf(what, sizeof what, "%.0f%%%s%s%s", 100 * f, pt->ops ? " " : "", pt->ops ? cnt : "",
+                 pt->ops ? " ops" : "");
     } else {
         char el[16];
         fmt_dur(el, sizeof el, t);
         snprintf(what, sizeof what, "%s%s%s", pt->ops ? cnt : "", pt->ops ? " ops " : "", el);
     }
-    double rate = pt->t - p->prev.t > 0 ? (double)(pt->ops - p->prev.ops) / (pt->t - p->prev.t)
-                                        : 0;
+    double rate = pt->t - p->prev.t > 0 ? (double)(pt->ops - p->prev.ops) / (pt->t - p->prev.t) : 0;
     fmt_count(r, sizeof r, (uint64_t)(rate + 0.5));
     fmt_eta(e, sizeof e, eta);
 
@@ -282,9 +281,9 @@ void progress_format(const struct progress *p, const struct timeline_point *pt, 
         rest = w < 0 ? -1 : rest + w;
     }
     double run_el = (double)(p->phase_start_ns - p->run_start_ns) / 1e9 + t;
-    double frac = rest >= 0 && run_el + rest > 0
-                      ? run_el / (run_el + rest)
-                      : ((double)p->phase + (f > 0 ? f : 0)) / (double)(p->nphases ? p->nphases : 1);
+    double frac = rest >= 0 && run_el + rest > 0 ? run_el / (run_el + rest)
+                                                 : ((double)p->phase + (f > 0 ? f : 0)) /
+                                                       (double)(p->nphases ? p->nphases : 1);
     char set[64], rated[48] = "";
     fmt_set(p, frac, rest, p->total > p->done + 1 ? p->total - p->done - 1 : 0, set, sizeof set);
     if (pt->ops || eops >= PROGRESS_MIN_OPS) /* else nothing to rate: "sync 45% ETA 2.1s" */
@@ -322,9 +321,12 @@ void progress_format_run(const struct progress *p, const struct run_result *r, d
     char d[16], set[64];
     fmt_dur(d, sizeof d, wall_s);
     fmt_set(p, 0, 0, p->total > p->done ? p->total - p->done : 0, set, sizeof set);
-    snprintf(buf, len, "%s%srun %u/%u (round %u) %s in %s%s", r->config,
-             r->config[0] ? " " : "", p->done, p->total, r->round + 1,
-             r->interrupted ? "interrupted" : failed ? "failed" : "done", d, set);
+    snprintf(buf, len, "%s%srun %u/%u (round %u) %s in %s%s", r->config, r->config[0] ? " " : "",
+             p->done, p->total, r->round + 1,
+             r->interrupted ? "interrupted"
+             : failed       ? "failed"
+                            : "done",
+             d, set);
 }
 
 void progress_run_end(struct progress *p, const struct run_result *r, uint64_t now_ns)
@@ -341,8 +343,8 @@ void progress_run_end(struct progress *p, const struct run_result *r, uint64_t n
         return;
     char line[512];
     memcpy(line, "fsbench: ", 9);
-    progress_format_run(p, r, begun ? (double)(now_ns - p->run_start_ns) / 1e9 : 0,
-                        line + 9, sizeof line - 10);
+    progress_format_run(p, r, begun ? (double)(now_ns - p->run_start_ns) / 1e9 : 0, line + 9,
+                        sizeof line - 10);
     size_t l = strlen(line);
     line[l++] = '\n';
     ssize_t rc = write(p->fd, line, l);

@@ -39,7 +39,7 @@ struct env {
     void **buf;                 /* each worker's I/O buffer */
     struct tree_spec tree;      /* o->tree with its content pattern made once, untimed */
     struct progress *prog;      /* the live progress line, or NULL */
-    bool failed[RUNNER_MAX_CONFIGS]; /* configurations that failed: left out of the rest */
+    bool failed[RUNNER_MAX_CONFIGS];        /* configurations that failed: left out of the rest */
     bool failed_before[RUNNER_MAX_CONFIGS]; /* ... before this set began (a resumed one) */
     size_t nfailed;
 };
@@ -331,8 +331,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             ctx.w = &env->wa[0];
             ctx.workers = env->wa;
         }
-        progress_phase_begin(env->prog, run->config, round, p, o->phases[p]->name,
-                             meas_now_ns());
+        progress_phase_begin(env->prog, run->config, round, p, o->phases[p]->name, meas_now_ns());
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
         progress_phase_end(env->prog, &run->phases[p]);

@@ -87,7 +87,7 @@ struct runner_opts {
     int (*run_done)(void *arg, const struct run_set *rs, const struct run_result *run);
     void *arg;
     /* Failures and resuming (see runner_plan_from()): */
-    bool fail_fast;                 /* the first failed run ends the set */
+    bool fail_fast; /* the first failed run ends the set */
     /* Whether run (config, round) is made: RUNNER_RUN, RUNNER_DONE (made before: skipped),
      * RUNNER_FAILED (its configuration failed before: it and its later rounds skipped).
      * NULL: every run. */

@@ -87,8 +87,8 @@ void work_expect(const struct phase_def *const *phases, size_t n, const struct w
                  const struct phase_params *pp, uint64_t *ops)
 {
     uint64_t d1 = w->dirs + 1, f = w->files, s = w->symlinks;
-    unsigned trees = 0;  /* trees of the tree's shape on the target: the tree and its copy */
-    bool other = false;  /* compilebench's trees are there: delete's count is not known */
+    unsigned trees = 0; /* trees of the tree's shape on the target: the tree and its copy */
+    bool other = false; /* compilebench's trees are there: delete's count is not known */
     for (size_t i = 0; i < n; i++) {
         const char *name = phases[i]->name;
         uint64_t o = 0;
@@ -102,8 +102,7 @@ void work_expect(const struct phase_def *const *phases, size_t n, const struct w
             o = (pp ? pp->cb_initial : 0) * extract_ops(w) + CB_INITIAL_EXTRA;
             other = true;
         } else if (!strcmp(name, "cb_random")) {
-            o = (uint64_t)((pp ? pp->cb_runs : 0) * CB_RANDOM_PER_EXTRACT *
-                           (double)extract_ops(w));
+            o = (uint64_t)((pp ? pp->cb_runs : 0) * CB_RANDOM_PER_EXTRACT * (double)extract_ops(w));
             other = true;
         } else if (!strcmp(name, "delete")) {
             o = other ? 0 : trees * (5 * d1 + f + s + 1);

@@ -26,10 +26,10 @@
 /* What the formulas need of the tree. */
 struct work_tree {
     uint64_t files, dirs, symlinks; /* dirs without the tree's own root */
-    uint64_t writes;                /* extract's write calls: a file's size in TREE_DATA_LEN chunks */
-    uint64_t reads;                 /* read calls of every file through a buflen buffer, the
-                                     * read that finds the end included */
-    uint64_t chunks;                /* an archive's data in buflen chunks */
+    uint64_t writes; /* extract's write calls: a file's size in TREE_DATA_LEN chunks */
+    uint64_t reads;  /* read calls of every file through a buflen buffer, the
+                      * read that finds the end included */
+    uint64_t chunks; /* an archive's data in buflen chunks */
     bool archive;
 };
 

@@ -117,8 +117,8 @@ struct cmp_phase {
  * signal): its first failed run, and the phase it failed in. */
 struct cmp_failure {
     size_t group;
-    unsigned round;                 /* 0-based */
-    unsigned run;                   /* 0-based, in its set */
+    unsigned round; /* 0-based */
+    unsigned run;   /* 0-based, in its set */
     char phase[RES_NAME_MAX];
     char note[RES_NOTE_MAX];
 };
@@ -130,7 +130,7 @@ struct cmp_result {
     size_t nphases;
     struct cmp_phase *phases;
     bool any_batch; /* some comparison was not interleaved */
-    struct cmp_failure *failures;   /* owned */
+    struct cmp_failure *failures; /* owned */
     size_t nfailures;
 };
 

@@ -269,8 +269,8 @@ struct target *target_create(const struct target_spec *spec)
     }
     if (spec->fstype && target_check_fstype(spec->fstype) < 0)
         return NULL;
-    if (!image && target_check_device(spec->device,
-                                      spec->force || target_made_here(spec->device)) < 0)
+    if (!image &&
+        target_check_device(spec->device, spec->force || target_made_here(spec->device)) < 0)
         return NULL;
     struct target *t = target_slot();
     if (!t)

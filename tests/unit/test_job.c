@@ -143,8 +143,7 @@ static void test_inherit_and_override(void **state)
     assert_string_equal(a, "--tree=tiny --scale=3");
     job_free(&jf);
     /* list keys accumulate: fs, phases, mkfs-opts as mount-opts */
-    assert_int_equal(parse("l.ini", "fs = ext4\nfs = xfs\nphases = extract\nphases = sync\n",
-                           &jf),
+    assert_int_equal(parse("l.ini", "fs = ext4\nfs = xfs\nphases = extract\nphases = sync\n", &jf),
                      0);
     args_of(&jf, 0, NULL, a, sizeof a);
     assert_string_equal(a, "--fs=ext4 --fs=xfs --phases=extract --phases=sync");

@@ -689,12 +689,17 @@ int main(void)
 {
     err_set_quiet(1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_open_creates_schema), cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_open_creates_schema),
+        cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_migrate_and_resume_state),
-        cmocka_unit_test(test_save_load_merge),     cmocka_unit_test(test_list_and_forget),
-        cmocka_unit_test(test_default_path),        cmocka_unit_test(test_concurrent_writers),
-        cmocka_unit_test(test_kill_during_runs),    cmocka_unit_test(test_untrusted_paths),
-        cmocka_unit_test(test_read_only),           cmocka_unit_test(test_check_output),
+        cmocka_unit_test(test_save_load_merge),
+        cmocka_unit_test(test_list_and_forget),
+        cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_concurrent_writers),
+        cmocka_unit_test(test_kill_during_runs),
+        cmocka_unit_test(test_untrusted_paths),
+        cmocka_unit_test(test_read_only),
+        cmocka_unit_test(test_check_output),
     };
     return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }

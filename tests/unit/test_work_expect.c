@@ -52,8 +52,8 @@ static void check(const char *prof, double scale, unsigned threads, const char *
         if (err < 0)
             err = -err;
         if (err > tol[p])
-            fail_msg("%s x%g -j %u: %s made %.0f operations, expected %.0f", prof, scale,
-                     threads, o.phases[p]->name, got, want);
+            fail_msg("%s x%g -j %u: %s made %.0f operations, expected %.0f", prof, scale, threads,
+                     o.phases[p]->name, got, want);
     }
     run_set_free(&rs);
     rmdir(dir);
@@ -87,8 +87,8 @@ static void test_unknown_work(void **state)
     (void)state;
     /* phases whose work is not counted in operations, and tree phases with no tree */
     const struct phase_def *ph[SCENARIO_MAX_PHASES];
-    int n = scenario_resolve("sync,walk,dropcaches,extract,walk,delete,read", ph,
-                             SCENARIO_MAX_PHASES);
+    int n =
+        scenario_resolve("sync,walk,dropcaches,extract,walk,delete,read", ph, SCENARIO_MAX_PHASES);
     assert_int_equal(n, 7);
     struct work_tree w = {.files = 10, .dirs = 2, .writes = 10, .reads = 20};
     uint64_t ops[7];
