@@ -660,8 +660,10 @@ static struct progress *start_progress(struct env *env)
     const struct runner_opts *o = env->o;
     uint64_t *expect = calloc(o->nphases ? o->nphases : 1, sizeof *expect);
     struct work_tree w;
-    if (expect && work_tree_count(&env->tree, o->tar, IO_BUF_SIZE, &w) == 0)
+    if (expect && work_tree_count(&env->tree, o->tar, IO_BUF_SIZE, &w) == 0) {
+        w.copy_offload = (o->eng->caps & ENG_CAP_COPY_OFFLOAD) != 0;
         work_expect(o->phases, o->nphases, &w, &o->params, expect);
+    }
     unsigned total = o->runs * (unsigned)(o->nconfigs ? o->nconfigs : 1);
     struct progress *p =
         progress_new(STDERR_FILENO, isatty(STDERR_FILENO), total, o->nphases, expect);

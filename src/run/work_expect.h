@@ -31,6 +31,9 @@ struct work_tree {
                       * read that finds the end included */
     uint64_t chunks; /* an archive's data in buflen chunks */
     bool archive;
+    /* copy copies a file in one call (the engine's ENG_CAP_COPY_OFFLOAD), else by reads and
+     * writes */
+    bool copy_offload;
 };
 
 /* The tree's counts for a synthetic tree (t->prof set) or an archive (tar), read through

@@ -41,6 +41,7 @@ static void check(const char *prof, double scale, unsigned threads, const char *
     o.nphases = (size_t)n;
     struct work_tree w;
     assert_int_equal(work_tree_count(&o.tree, NULL, IO_BUF, &w), 0);
+    w.copy_offload = (o.eng->caps & ENG_CAP_COPY_OFFLOAD) != 0;
     uint64_t expect[SCENARIO_MAX_PHASES];
     work_expect(o.phases, o.nphases, &w, &o.params, expect);
     struct run_set rs = {0};
