@@ -284,6 +284,8 @@ int cmd_show(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     report_run_set(stdout, &rs, (enum report_format)f);
+    if (f == REPORT_TABLE)
+        report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
     if (rs.job_text[0] && f == REPORT_TABLE) {
         printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n",
                text_shown(rs.job_hash), text_shown(argv[optind]));

@@ -55,6 +55,7 @@ static int forward(void *arg, const struct run_set *jrs, const struct run_result
         return -1;
     r->round = f->round;
     r->warmup = run->warmup;
+    r->interrupted = run->interrupted;
     r->started = run->started;
     job_rounds_config_name(f->job, run->config, r->config, sizeof r->config);
     for (size_t p = 0; p < run->nphases; p++) {
