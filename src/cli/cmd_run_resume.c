@@ -284,7 +284,7 @@ int cmd_run_resume(int argc, char **argv)
             label = optarg;
         } else if (!strcmp(name, "db")) {
             db = absolute(optarg, dbabs, sizeof dbabs);
-        } else if (nx + 2 < sizeof extra / sizeof extra[0]) {
+        } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
             /* kept for the stored arguments' run: --json, --format, -q and consent */
             static char opt[24][64];
             snprintf(opt[nx], sizeof opt[nx], "--%s", name);
