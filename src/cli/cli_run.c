@@ -8,18 +8,30 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/outcheck.h"
+#include "base/sig.h"
 #include "base/text.h"
+#include "cli/cli_store.h"
 #include "phase/phase.h"
 #include "results/resjson.h"
+#include "results/spool.h"
 #include "results/store.h"
+#include "target/target.h"
 #include "phase/workload.h"
 
 struct save_state {
     struct store *store;
+    const char *db;         /* its path, for the spool */
     int64_t set_id;
     const struct runner_opts *ro;
     const struct cli_output *out;
+    unsigned saved;         /* runs of this set in the store */
+    unsigned waiting;       /* runs in the spool (the store was locked) */
 };
+
+/* Between runs, runs that wait in the spool get a moment to join the store, not the full
+ * wait (the next run should not wait a minute for a lock that is still held). */
+#define SPOOL_RETRY_MS 1000
 
 static int on_set_ready(void *arg, struct run_set *rs)
 {
@@ -33,12 +45,27 @@ static int on_set_ready(void *arg, struct run_set *rs)
             break;
         used += (size_t)n;
     }
-    if (s->out->resume && cli_resume_ready(s->store, s->out->resume_id, s->out->resume, rs) < 0)
-        return -1;
+    if (s->out->resume) {
+        /* the stored set's creation time: runs that wait in the spool find their set by it */
+        rs->created = s->out->resume->created;
+        if (cli_resume_ready(s->store, s->out->resume_id, s->out->resume, rs) < 0)
+            return -1;
+    }
     if (!s->store || s->out->resume)
         return 0;
     s->set_id = store_begin_set(s->store, rs);
     return s->set_id < 0 ? -1 : 0;
+}
+
+/* Empties the spool into the store, waiting at most wait_ms for the lock. */
+static void retry_spool(struct save_state *s, unsigned wait_ms)
+{
+    unsigned added = 0, left = 0;
+    store_set_lock_wait(s->store, wait_ms);
+    spool_flush(s->store, s->db, &added, &left);
+    store_set_lock_wait(s->store, store_lock_wait_ms());
+    s->saved += added;
+    s->waiting = left;
 }
 
 static int on_run_done(void *arg, const struct run_set *rs, const struct run_result *run)
@@ -46,25 +73,37 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
     struct save_state *s = arg;
     if (!s->store || s->set_id <= 0)
         return 0;
-    return store_add_run(s->store, s->set_id, run);
+    if (s->waiting)
+        retry_spool(s, SPOOL_RETRY_MS);
+    /* while runs wait, the store is still locked: this one waits with them */
+    int rc = s->waiting ? STORE_BUSY : store_add_run(s->store, s->set_id, run);
+    if (rc == 0)
+        s->saved++;
+    if (rc != STORE_BUSY)
+        return rc;
+    if (spool_put(s->db, s->set_id, rs, run) < 0)
+        return -1;
+    if (!s->waiting) {
+        char dir[4200];
+        warning("the results store %s is locked by another process (waited %.0f s): run %u "
+                "waits in %s until it is free; the set goes on",
+                s->db, store_lock_wait_ms() / 1000.0, run->index + 1,
+                spool_dir(s->db, dir, sizeof dir));
+    }
+    s->waiting++;
+    return 0;
 }
 
-static void on_signal(int sig)
+static void release_targets(void)
 {
-    phase_interrupt = 1;
+    target_destroy_all();
 }
 
-/* SIGINT, SIGTERM and SIGHUP stop the phase under way; cleanup then runs to the end, and
- * a second signal only sets the same flag again, so it cannot leave a mount behind. */
-void cli_install_signals(void)
+int cli_signals_install(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* a fault's last resort: whatever a managed target mounted and attached is released */
+    sig_at_fatal(release_targets);
+    return sig_install(&phase_interrupt);
 }
 
 static void join_argv(char *buf, size_t len, int argc, char **argv)
@@ -110,6 +149,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     }
 
     struct save_state ss = {.ro = ro, .out = out, .set_id = out->resume ? out->resume_id : 0};
+    char db_path[4096];
     cli_resume_describe(&rs, out->args_json, ro);
     if (out->save) {
         char path[4096];
@@ -122,9 +162,11 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         }
         if (out->json && store_check_output(db, out->json, "--json") < 0)
             return EXIT_USAGE;
-        ss.store = store_open(db);
+        ss.store = cli_store_open_write(db);
         if (!ss.store)
             return EXIT_RUN_FAILED;
+        snprintf(db_path, sizeof db_path, "%s", db);
+        ss.db = db_path;
     }
     /* what a destroyed device held cannot come back: say which one, before it goes */
     if (ro->tspec && ro->tspec->device)
@@ -138,13 +180,13 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->run_done = on_run_done;
     ro->arg = &ss;
 
-    if (out->resume)
+    if (out->resume) {
         cli_resume_adopt(&rs, out->resume, ro);
-    cli_install_signals();
+        ss.saved = (unsigned)rs.nruns; /* the set's runs already stored */
+    }
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
-    if (ss.store && ss.set_id > 0)
-        cli_resume_end(ss.store, ss.set_id, ro, &rs, rc);
+    int run_rc = rc;
     if (rs.nruns > 0 && rep)
         report_run_set(rep, &rs, out->format);
     if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
@@ -171,12 +213,37 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     }
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
+    char kept[RES_NAME_MAX + 64] = "";
     if (ss.store) {
-        if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
-            fprintf(rep, "saved as '%s' (%zu run%s)\n", rs.label, rs.nruns,
-                    rs.nruns == 1 ? "" : "s");
+        /* runs that waited get the full wait now: the set is done */
+        if (ss.waiting)
+            retry_spool(&ss, store_lock_wait_ms());
+        /* the set's state; with runs still in the spool the store is locked: the set stays
+         * "running" by a process that is gone, which reads as interrupted, and --resume
+         * finishes it once they joined */
+        if (ss.set_id > 0 && !ss.waiting)
+            cli_resume_end(ss.store, ss.set_id, ro, &rs, run_rc);
+        if (rep && ss.saved > 0 && out->format == REPORT_TABLE)
+            fprintf(rep, "saved as '%s' (%u run%s)\n", rs.label, ss.saved,
+                    ss.saved == 1 ? "" : "s");
+        if (ss.saved > 0)
+            snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,
+                     ss.saved == 1 ? "" : "s", ss.saved == 1 ? "is" : "are", rs.label);
+        if (ss.waiting) {
+            char dir[4200];
+            error("the results store %s stayed locked by another process: %u run%s of '%s' "
+                  "wait%s in %s and join%s the set when fsbench next opens the store to write "
+                  "(%u saved)",
+                  ss.db, ss.waiting, ss.waiting == 1 ? "" : "s", rs.label,
+                  ss.waiting == 1 ? "s" : "", spool_dir(ss.db, dir, sizeof dir),
+                  ss.waiting == 1 ? "s" : "", ss.saved);
+            rc = -1;
+        }
         store_close(ss.store);
     }
+    /* a closed or full standard output is said now, with what is kept; the exit status
+     * (main's check) says it too, but a job file's later jobs still run */
+    outcheck_stdout(kept);
     run_set_free(&rs);
     return rc != 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

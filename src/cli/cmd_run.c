@@ -648,6 +648,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
         .quiet = quiet, .skip_bad = skip_bad,
     };
+    bool mpi_first = hook && hook->mpi_first;
+    if (mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
+        return EXIT_RUN_FAILED;
     if (hook && hook->ready) {
         int h = hook->ready(hook->arg, &ro, &out, profile);
         if (h != RUN_HOOK_GO)
@@ -658,7 +661,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         return trc;
     out.args_json = cmd_run_args_json(out.argc, out.argv);
     out.resume = cmd_run_resuming(&out.resume_id);
-    if (cli_mpi_setup(&mo, &ro, &out) < 0)
+    if (!mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
         return EXIT_RUN_FAILED;
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
@@ -683,5 +686,7 @@ static int run_main(int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
+    if (cli_signals_install() < 0)
+        return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
 }

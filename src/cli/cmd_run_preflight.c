@@ -26,7 +26,6 @@ size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_ar
 {
     struct preflight pf;
     size_t n = ro->nconfigs ? ro->nconfigs : 1;
-    cli_install_signals(); /* a signal now ends the pre-flight, releasing what it made */
     preflight_run(ro, tree_arg, &pf);
     bad->total += n;
     bool all_said = false; /* a failure of every configuration is said once */

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "os/kmsg.h"
 #include "phase/phase.h"
 #include "run/job_plan.h"
@@ -231,8 +232,10 @@ size_t preflight_run(const struct runner_opts *o, const char *tree_arg, struct p
         check_plan(o, tree_arg, pf);
     if (!pf->nfail && o->tspec && o->nconfigs) /* else every configuration's failure */
         check_target(o, pf);
-    if (phase_interrupt)
-        fail(pf, PREFLIGHT_ALL, "interrupted by a signal");
+    if (phase_interrupt) {
+        char name[32];
+        fail(pf, PREFLIGHT_ALL, "interrupted by %s", sig_name(phase_interrupt, name, sizeof name));
+    }
     for (size_t i = 0; i < pf->nfail; i++)
         if (pf->fail[i].config == PREFLIGHT_ALL)
             for (size_t k = 0; k < n && k < RUNNER_MAX_CONFIGS; k++)

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "measure/measure.h"
 #include "os/cputime.h"
 #include "run/progress.h"
@@ -270,8 +271,10 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
 {
     const struct runner_opts *o = env->o;
     struct run_set *rs = env->rs;
-    if (phase_interrupt)
-        return error("interrupted by a signal");
+    if (phase_interrupt) {
+        char name[32];
+        return error("interrupted by %s", sig_name(phase_interrupt, name, sizeof name));
+    }
     size_t ci = c ? (size_t)(c - o->configs) : 0;
     if (!wanted(env, c, ci, round))
         return 0;
