@@ -17,6 +17,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
+#include "cli/cli_store.h"
 #include "cli/cmd_run.h"
 #include "results/store.h"
 
@@ -179,7 +180,9 @@ static int finish(const char *label, const char *db, const char *const *extra)
         return error("--resume: no run set labelled '%s' (there is no results database %s)", label,
                      db),
                EXIT_USAGE;
-    struct store *s = store_open(db);
+    /* opened to write: runs that waited in the spool join the set before it is read, so
+     * that they are not made again */
+    struct store *s = cli_store_open_write(db);
     if (!s)
         return EXIT_RUN_FAILED;
     struct store_set_info info;
