@@ -59,7 +59,7 @@ for sig in INT TERM; do
     RC=$?
     ERR=$(grep -v '^strace: ' "$SCRATCH/err")
     is "$RC" 1 "$name: exit status 1"
-    one_line "$name" "^fsbench: pre-flight: interrupted by a signal$"
+    one_line "$name" "^fsbench: pre-flight: interrupted by SIG$sig$"
     store_check "$DB" "$before" "$name"
     is "$(sqlite3 "$DB" "select count(*) from run_sets where label = 'preflight'")" 0 "$name: no set stored"
     nothing_left "$name"

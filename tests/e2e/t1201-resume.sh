@@ -43,8 +43,8 @@ ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     "$FSBENCH" run "${M[@]}" --label sig >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
 is "$?" 1 "SIGINT: exit 1"
 diag "$(grep -v '^strace' "$SCRATCH/err")"
-like "$(cat "$SCRATCH/err")" "phase extract: interrupted by a signal" "SIGINT: the run is named as interrupted"
-like "$(cat "$SCRATCH/out")" "^interrupted: run 4 of .* \(round 2\), phase extract: interrupted by a signal; fsbench run --resume sig$" \
+like "$(cat "$SCRATCH/err")" "phase extract: interrupted by SIGINT" "SIGINT: the run is named as interrupted"
+like "$(cat "$SCRATCH/out")" "^interrupted: run 4 of .* \(round 2\), phase extract: interrupted by SIGINT; fsbench run --resume sig$" \
     "SIGINT: the summary says how to finish the set"
 is "$(runs_line sig | sed 's/.*  //')" "3 of 6 runs (interrupted; fsbench run --resume sig)" \
     "runs: 3 of 6 runs (interrupted; fsbench run --resume sig)"
