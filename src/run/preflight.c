@@ -183,6 +183,9 @@ static void check_target(const struct runner_opts *o, struct preflight *pf)
         left += !pf->bad[i];
     if (!left)
         return;
+    /* what killed runs left is released and said first: target_create's lines are
+     * captured here */
+    target_release_leftovers(o->tspec);
     why[0] = '\0';
     err_capture_begin(why, sizeof why);
     struct target *t = target_create(o->tspec);

@@ -288,6 +288,27 @@ static int target_make_owner(struct target *t)
     return 0;
 }
 
+/* Where the target directories of spec's images go. */
+static const char *image_base(const struct target_spec *spec)
+{
+    const char *base = spec->image_dir;
+    if (!base || !*base)
+        base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    return base;
+}
+
+void target_release_leftovers(const struct target_spec *spec)
+{
+    if (geteuid() != 0)
+        return;
+    /* what killed runs left (a mount, a loop device, an image) goes first, said in a line
+     * each; one that cannot be released is a warning, not this run's failure */
+    const char *base = image_base(spec);
+    leftover_release(&base, 1, false, true, NULL);
+}
+
 struct target *target_create(const struct target_spec *spec)
 {
     bool image = spec->image_bytes > 0;
@@ -308,14 +329,8 @@ struct target *target_create(const struct target_spec *spec)
     if (!image &&
         target_check_device(spec->device, spec->force || target_made_here(spec->device)) < 0)
         return NULL;
-    const char *base = spec->image_dir;
-    if (!base || !*base)
-        base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
-    /* what killed runs left (a mount, a loop device, an image) goes first, said in a line
-     * each; one that cannot be released is a warning, not this run's failure */
-    leftover_release(&base, 1, false, true, NULL);
+    const char *base = image_base(spec);
+    target_release_leftovers(spec);
     struct target *t = target_slot();
     if (!t)
         return NULL;
