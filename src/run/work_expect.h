@@ -7,9 +7,10 @@
  * archive's index; compilebench's from its plan (-i, -r). Each phase's formula follows the
  * operations it makes (its calls through the engine, as counted in ops_total), which do not
  * depend on -j; they are exact for the tree phases of a synthetic tree (walk, statwalk,
- * read, copy, delete, createsync, fsyncstorm, extract), close for an archive's extract, and
- * a mean for compilebench's random operations. A phase whose work is not counted in
- * operations (sync, dropcaches, the mount cycle, cmd, age, layout) has none: 0.
+ * read, copy, delete, createsync, fsyncstorm, extract), close for an archive's extract and
+ * read (its index gives the files' bytes in total, not each file's calls), and a mean for
+ * compilebench's random operations. A phase whose work is not counted in operations (sync,
+ * dropcaches, the mount cycle, cmd, age, layout) has none: 0.
  * tests/unit/test_work_expect.c holds the formulas to the phases' real counts.
  */
 #ifndef FSBENCH_WORK_EXPECT_H
