@@ -2,8 +2,7 @@
  * (run/work_expect.h), against what the phases really make: every tree phase of a
  * synthetic tree run by the runner in a scratch directory, on several profiles and with
  * -j 1 or 2 (the counts do not depend on it), an archive's tree, and compilebench's initial
- * trees. A phase
- * whose code changes its calls fails here until its formula follows.
+ * trees. A phase whose code changes its calls fails here until its formula follows.
  */
 #include "testutil.h"
 
