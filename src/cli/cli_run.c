@@ -25,7 +25,8 @@ struct save_state {
     int64_t set_id;
     const struct runner_opts *ro;
     const struct cli_output *out;
-    unsigned saved;         /* runs of this set in the store */
+    unsigned saved;         /* runs of this set in the store, the interrupted one apart */
+    bool partial;           /* the phases of a run a signal stopped are in the store too */
     unsigned waiting;       /* runs in the spool (the store was locked) */
 };
 
@@ -77,7 +78,9 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
         retry_spool(s, SPOOL_RETRY_MS);
     /* while runs wait, the store is still locked: this one waits with them */
     int rc = s->waiting ? STORE_BUSY : store_add_run(s->store, s->set_id, run);
-    if (rc == 0)
+    if (rc == 0 && run->interrupted)
+        s->partial = true; /* kept to be seen; --resume runs it again */
+    else if (rc == 0)
         s->saved++;
     if (rc != STORE_BUSY)
         return rc;
@@ -223,9 +226,10 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
          * finishes it once they joined */
         if (ss.set_id > 0 && !ss.waiting)
             cli_resume_end(ss.store, ss.set_id, ro, &rs, run_rc);
-        if (rep && ss.saved > 0 && out->format == REPORT_TABLE)
-            fprintf(rep, "saved as '%s' (%u run%s)\n", rs.label, ss.saved,
-                    ss.saved == 1 ? "" : "s");
+        if (rep && (ss.saved > 0 || ss.partial) && out->format == REPORT_TABLE)
+            fprintf(rep, "saved as '%s' (%u run%s%s)\n", rs.label, ss.saved,
+                    ss.saved == 1 ? "" : "s",
+                    ss.partial ? ", and the phases of the one interrupted" : "");
         if (ss.saved > 0)
             snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,
                      ss.saved == 1 ? "" : "s", ss.saved == 1 ? "is" : "are", rs.label);

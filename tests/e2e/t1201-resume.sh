@@ -46,6 +46,8 @@ diag "$(grep -v '^strace' "$SCRATCH/err")"
 like "$(cat "$SCRATCH/err")" "phase extract: interrupted by SIGINT" "SIGINT: the run is named as interrupted"
 like "$(cat "$SCRATCH/out")" "^interrupted: run 4 of .* \(round 2\), phase extract: interrupted by SIGINT; fsbench run --resume sig$" \
     "SIGINT: the summary says how to finish the set"
+like "$(cat "$SCRATCH/out")" "^saved as 'sig' \(3 runs, and the phases of the one interrupted\)$" \
+    "SIGINT: the finished runs are counted apart from the interrupted one"
 is "$(runs_line sig | sed 's/.*  //')" "3 of 6 runs (interrupted; fsbench run --resume sig)" \
     "runs: 3 of 6 runs (interrupted; fsbench run --resume sig)"
 nothing_left "SIGINT"
