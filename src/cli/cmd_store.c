@@ -169,6 +169,24 @@ static int width(int w, const char *s)
     return n > w ? n : w;
 }
 
+/* The runs of a set: "12", or for one that is not done "7 of 12 runs (interrupted;
+ * fsbench run --resume LABEL)". */
+static void runs_cell(const struct store_set_info *x, char *buf, size_t len)
+{
+    bool done = !strcmp(x->state, "done");
+    if (!x->planned || (done && x->nruns >= x->planned)) {
+        snprintf(buf, len, "%u", x->nruns);
+        return;
+    }
+    const char *how = x->running                     ? "running"
+                      : !strcmp(x->state, "stopped") ? "stopped at a failure"
+                      : done                         ? "a configuration failed"
+                                                     : "interrupted";
+    bool resume = !done && !x->running && x->resumable;
+    snprintf(buf, len, "%u of %u runs (%s%s%s)", x->nruns, x->planned, how,
+             resume ? "; fsbench run --resume " : "", resume ? x->label : "");
+}
+
 int cmd_runs(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -236,8 +254,10 @@ int cmd_runs(int argc, char **argv)
         const struct store_set_info *x = &l.v[i];
         snprintf(id, sizeof id, "%" PRId64, x->id);
         local_date(x->created, date, sizeof date);
-        printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %u\n", wid, id, wl, x->label, wd, date, ws,
-               x->scenario, wt, x->tree, wg, x->target, x->nruns);
+        char runs[RES_NAME_MAX + 128];
+        runs_cell(x, runs, sizeof runs);
+        printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wid, id, wl, x->label, wd, date, ws,
+               x->scenario, wt, x->tree, wg, x->target, runs);
     }
     free(l.v);
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
@@ -277,6 +297,8 @@ int cmd_show(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     report_run_set(stdout, &rs, (enum report_format)f);
+    if (f == REPORT_TABLE)
+        report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
     if (rs.job_text[0] && f == REPORT_TABLE) {
         printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n",
                text_shown(rs.job_hash), text_shown(argv[optind]));
