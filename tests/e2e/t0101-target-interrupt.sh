@@ -18,13 +18,6 @@ set +m
 
 # Wait up to 20 s for the run's mount to appear: one with the run's directory in it (the
 # pre-flight's mount of the same image, before the run, holds none).
-run_mounted() {
-    local m
-    for m in $(our_mounts); do
-        [ -d "$m/fsbench" ] && return 0
-    done
-    return 1
-}
 for _ in $(seq 1 400); do
     run_mounted && break
     kill -0 "$PID" 2>/dev/null || break
