@@ -169,18 +169,41 @@ static int width(int w, const char *s)
     return n > w ? n : w;
 }
 
+/* runs --labels: each label once, oldest set first, one a line and nothing else (for
+ * scripts and the shell's completion); a label that would need escaping is left out. */
+static int print_labels(const struct listing *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const char *label = l->v[i].label;
+        bool seen = text_needs_escape(label) || strchr(label, ' ');
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(l->v[j].label, label);
+        if (!seen)
+            printf("%s\n", label);
+    }
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
 int cmd_runs(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB}, {"help", no_argument, NULL, 'h'}, {0}};
+    enum { OPT_LABELS = OPT_DB + 1 };
+    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
+                                         {"labels", no_argument, NULL, OPT_LABELS},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0}};
     const char *db = NULL;
+    bool labels = false;
     int c;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
-        case 'h': printf("usage: fsbench runs [--db FILE]\n"); return EXIT_OK;
+        case OPT_LABELS: labels = true; break;
+        case 'h':
+            printf("usage: fsbench runs [--db FILE] [--labels]\n"
+                   "  --labels  only the labels, each once, one a line\n");
+            return EXIT_OK;
         default: return cli_bad_option("runs", c, argv);
         }
     }
@@ -193,6 +216,11 @@ int cmd_runs(int argc, char **argv)
     struct listing l = {0};
     int rc = s ? store_list(s, collect, &l) : 0;
     store_close(s);
+    if (labels) {
+        int out = rc < 0 ? EXIT_RUN_FAILED : print_labels(&l);
+        free(l.v);
+        return out;
+    }
     /* runs a locked store could not take yet are not listed: say that they exist */
     char path[4096], dir[4200];
     unsigned waiting = db_path("runs", db, path, sizeof path) == 0 ? spool_count(path) : 0;
