@@ -167,4 +167,4 @@ _fsbench()
     esac
     return 0
 }
-complete -F _fsbench fsbench
+complete -F _fsbench fsbench fsbench-mpi
