@@ -1,6 +1,7 @@
-/* cmd_list.c — `fsbench list`: the scenarios (the shipped job files), phases, tree profiles (with their file count,
- * total size and the source of their shape, computed by streaming each tree), engines and
- * report formats.
+/* cmd_list.c — `fsbench list`: the scenarios (the shipped job files), phases, tree profiles (with
+ * their file count, total size and the source of their shape, computed by streaming each tree),
+ * engines and report formats; `fsbench list --names KIND` prints one kind's names alone, one a
+ * line, for scripts and the bash completion.
  */
 #include <stdio.h>
 #include <string.h>

@@ -1,6 +1,7 @@
-/* cmd_store.c — the sub-commands over the results store: runs, show, export, import and
- * forget (see cli.h). Each parses its own options, opens the database (--db FILE, else the
- * default path), does one thing, and returns an exit status; messages are one line,
+/* cmd_store.c — the sub-commands over the results store: runs (also runs --labels, the labels
+ * alone for scripts and the bash completion), show, export, import and forget (see cli.h).
+ * Each parses its own options, opens the database (--db FILE, else the default path), does
+ * one thing, and returns an exit status; messages are one line,
  * "fsbench: <command>: <what was wrong>". Commands that only read never create a database
  * (a missing one is an empty store) and open it read-only, so a results.db the user may
  * not write is read. What came from the store or an import is printed with its control
