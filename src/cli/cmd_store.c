@@ -1,6 +1,7 @@
-/* cmd_store.c — the sub-commands over the results store: runs, show, export, import and
- * forget (see cli.h). Each parses its own options, opens the database (--db FILE, else the
- * default path), does one thing, and returns an exit status; messages are one line,
+/* cmd_store.c — the sub-commands over the results store: runs (also runs --labels, the labels
+ * alone for scripts and the bash completion), show, export, import and forget (see cli.h).
+ * Each parses its own options, opens the database (--db FILE, else the default path), does
+ * one thing, and returns an exit status; messages are one line,
  * "fsbench: <command>: <what was wrong>". Commands that only read never create a database
  * (a missing one is an empty store) and open it read-only, so a results.db the user may
  * not write is read. What came from the store or an import is printed with its control
@@ -187,18 +188,41 @@ static void runs_cell(const struct store_set_info *x, char *buf, size_t len)
              resume ? "; fsbench run --resume " : "", resume ? x->label : "");
 }
 
+/* runs --labels: each label once, oldest set first, one a line and nothing else (for
+ * scripts and the shell's completion); a label that would need escaping is left out. */
+static int print_labels(const struct listing *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const char *label = l->v[i].label;
+        bool seen = text_needs_escape(label) || strchr(label, ' ');
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(l->v[j].label, label);
+        if (!seen)
+            printf("%s\n", label);
+    }
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
 int cmd_runs(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB}, {"help", no_argument, NULL, 'h'}, {0}};
+    enum { OPT_LABELS = OPT_DB + 1 };
+    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
+                                         {"labels", no_argument, NULL, OPT_LABELS},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0}};
     const char *db = NULL;
+    bool labels = false;
     int c;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
-        case 'h': printf("usage: fsbench runs [--db FILE]\n"); return EXIT_OK;
+        case OPT_LABELS: labels = true; break;
+        case 'h':
+            printf("usage: fsbench runs [--db FILE] [--labels]\n"
+                   "  --labels  only the labels, each once, one a line\n");
+            return EXIT_OK;
         default: return cli_bad_option("runs", c, argv);
         }
     }
@@ -211,6 +235,11 @@ int cmd_runs(int argc, char **argv)
     struct listing l = {0};
     int rc = s ? store_list(s, collect, &l) : 0;
     store_close(s);
+    if (labels) {
+        int out = rc < 0 ? EXIT_RUN_FAILED : print_labels(&l);
+        free(l.v);
+        return out;
+    }
     /* runs a locked store could not take yet are not listed: say that they exist */
     char path[4096], dir[4200];
     unsigned waiting = db_path("runs", db, path, sizeof path) == 0 ? spool_count(path) : 0;
