@@ -10,10 +10,14 @@
  *                      run nearest the median: ops/s, MB/s, device MB/s read and written,
  *                      requests in flight, between kept points
  *               stalls [[group, run, start s, length s, busy (1, 0, -1 no device), ops]]
- *               lat    [{kind, rows [[group, p50, p90, p99, p99.9, max]]}]  ns, medians
- *                      over the runs (max: the largest)}]
- *   verdicts  [{phase, group, text, ratio, lo, hi, p, method, warn [indices]}]
- *   warnings  [{text, places}], advice [text], metric, confidence, min_effect
+ *               lat    [{kind, ns, rows [[group, p50, p90, p99, p99.9, max]]}]  ns, medians
+ *                      over the runs (max: the largest); kinds in order of the time they
+ *                      took (ns: count x mean latency summed over every run)}]
+ *   verdicts  [{phase, group, cls, text, ratio, lo, hi, p, method, warn [indices]}]; cls
+ *             better, worse, small, same or few, as compare's matrix marks the cell
+ *   matrix    {legend, rows [[cell per group]]}  compare's matrix, as it prints it
+ *   warnings  [{text, places}], advice [text], metric {name, unit, lower_better, better,
+ *             worse}, confidence, min_effect
  *
  * Strings from the run sets go through U() (text_shown: control characters and bytes that
  * are not UTF-8 escaped), so every one is valid UTF-8 for jansson whatever was stored, and
@@ -239,7 +243,25 @@ static json_t *latency_json(struct model *m, const struct phase_ref *p,
         m->bad = 1;
         return NULL;
     }
+    /* the kinds in order of the time they took, the main one first */
+    double tot[OP_KINDS];
+    int order[OP_KINDS];
     for (int k = 0; k < OP_KINDS; k++) {
+        tot[k] = 0;
+        for (size_t g = 0; g < m->ngroups; g++)
+            for (size_t i = 0; i < counts[g]; i++) {
+                const struct lat_summary *l = &per[g][i]->lat[k];
+                double each =
+                    l->mean_ns > 0 && isfinite(l->mean_ns) ? l->mean_ns : (double)l->p50_ns;
+                tot[k] += (double)l->count * each;
+            }
+        int j = k;
+        for (; j > 0 && tot[order[j - 1]] < tot[k]; j--)
+            order[j] = order[j - 1];
+        order[j] = k;
+    }
+    for (int oi = 0; oi < OP_KINDS; oi++) {
+        int k = order[oi];
         json_t *rows = json_array();
         for (size_t g = 0; rows && g < m->ngroups; g++) {
             const struct phase_result **pr = per[g];
@@ -270,8 +292,8 @@ static json_t *latency_json(struct model *m, const struct phase_ref *p,
             m->bad |= push(rows, row);
         }
         if (rows && json_array_size(rows))
-            m->bad |= push(lat, json_pack("{s:s, s:o}", "kind", op_kind_name((enum op_kind)k),
-                                          "rows", rows));
+            m->bad |= push(lat, json_pack("{s:s, s:o, s:o}", "kind", op_kind_name((enum op_kind)k),
+                                          "ns", num(tot[k]), "rows", rows));
         else
             json_decref(rows);
     }
@@ -353,8 +375,9 @@ static const struct {
     const char *text;
 } warn_kinds[] = {
     {STATS_W_FEW_RUNS, "too few runs for a verdict: use --runs 5 or more, or --runs auto"},
-    {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5): something else ran, or a cache "
-                       "was warm; look at the runs with fsbench show"},
+    {STATS_W_OUTLIERS,
+     "outliers (modified z-score above 3.5, looked for from 5 runs on): something else ran, "
+     "or a cache was warm; look at the runs with fsbench show"},
     {STATS_W_NOISY, "runs vary by more than 10 %: stop other work, use a dedicated device, or "
                     "--runs auto"},
     {STATS_W_AUTOCORR, "consecutive runs are correlated: the machine drifts; run the "
@@ -402,6 +425,44 @@ static void verdict_text(char *buf, size_t len, const struct cmp_result *r, cons
         snprintf(buf, len, "no difference shown");
         break;
     }
+}
+
+/* The verdict's class, as the matrix marks it: "better" or "worse" (* a difference shown),
+ * "small" (~ below the effect of interest), "few" (? too few runs, or no ratio), "same"
+ * (no difference shown). */
+static const char *verdict_class(const struct cmp_vs *vs)
+{
+    if (vs->status != CMP_ST_OK)
+        return "few";
+    switch (vs->verdict.kind) {
+    case STATS_BETTER:
+        return "better";
+    case STATS_WORSE:
+        return "worse";
+    case STATS_BELOW_EFFECT:
+        return "small";
+    case STATS_NO_DIFFERENCE:
+        break;
+    }
+    return vs->few ? "few" : "same";
+}
+
+/* compare's matrix as it prints it: the legend, and per phase one cell per group. */
+static json_t *matrix_json(struct model *m)
+{
+    const struct cmp_result *r = m->r;
+    char legend[512], c[64];
+    cmp_summary_legend(legend, sizeof legend, r);
+    json_t *rows = json_array();
+    for (size_t p = 0; rows && p < r->nphases; p++) {
+        json_t *row = json_array();
+        for (size_t g = 0; row && g < r->ngroups; g++) {
+            cmp_summary_cell(c, sizeof c, r, p, g);
+            m->bad |= push(row, json_string(c));
+        }
+        m->bad |= push(rows, row);
+    }
+    return json_pack("{s:s, s:o}", "legend", legend, "rows", rows);
 }
 
 static void verdicts(struct model *m, json_t *o)
@@ -467,15 +528,16 @@ static void verdicts(struct model *m, json_t *o)
                 if ((f & warn_kinds[k].flag) && widx[k] >= 0)
                     m->bad |= push(w, json_integer(widx[k]));
             bool okst = v->status == CMP_ST_OK;
-            m->bad |= push(vs, json_pack("{s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o}",
-                                         "phase", (json_int_t)p, "group", (json_int_t)g, "text",
-                                         text, "ratio", okst ? num(v->ratio.ratio) : json_null(),
-                                         "lo", okst ? num(v->ratio.lo) : json_null(), "hi",
+            m->bad |= push(vs, json_pack("{s:I, s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o}",
+                                         "phase", (json_int_t)p, "group", (json_int_t)g, "cls",
+                                         verdict_class(v), "text", text, "ratio",
+                                         okst ? num(v->ratio.ratio) : json_null(), "lo",
+                                         okst ? num(v->ratio.lo) : json_null(), "hi",
                                          okst ? num(v->ratio.hi) : json_null(), "p",
                                          okst ? num(v->ratio.p) : json_null(), "method",
-                                         v->interleaved ? "paired by round" : "batches",
-                                         "shown", okst && (v->verdict.kind == STATS_BETTER ||
-                                                           v->verdict.kind == STATS_WORSE),
+                                         v->interleaved ? "paired by round" : "batches", "shown",
+                                         okst && (v->verdict.kind == STATS_BETTER ||
+                                                  v->verdict.kind == STATS_WORSE),
                                          "warn", w));
         }
     }
@@ -489,9 +551,12 @@ static void verdicts(struct model *m, json_t *o)
     m->bad |= put(o, "advice", advice);
     if (r) {
         const struct cmp_metric_info *mi = cmp_metric_get(r->opt.metric);
-        m->bad |= put(o, "metric", json_pack("{s:s, s:s, s:b}", "name", mi->name, "unit",
-                                             mi->unit, "lower_better",
-                                             mi->sense == STATS_LOWER_BETTER));
+        bool count = mi->kind == CMP_KIND_COUNT;
+        m->bad |= put(o, "metric",
+                      json_pack("{s:s, s:s, s:b, s:s, s:s}", "name", mi->name, "unit", mi->unit,
+                                "lower_better", mi->sense == STATS_LOWER_BETTER, "better",
+                                count ? "fewer" : "faster", "worse", count ? "more" : "slower"));
+        m->bad |= put(o, "matrix", matrix_json(m));
         m->bad |= put(o, "confidence", num(r->opt.confidence * 100));
         m->bad |= put(o, "min_effect", num(r->opt.min_effect * 100));
     }

@@ -101,11 +101,17 @@ int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct 
             html_style);
     put_title(out, in, nin);
     fputs("</h1>\n<div id=\"status\" data-errors=\"0\"></div>\n<ul id=\"errors\"></ul>\n", out);
+    /* first what compare says, at a glance; the details below */
+    fputs("<section id=\"overview\">\n<h2>Overview</h2>\n<div id=\"overview-chart\"></div>\n"
+          "<div id=\"matrix\"></div>\n</section>\n<h2>Set-up</h2>\n<div id=\"setup\"></div>\n"
+          "<details id=\"verdicts\">\n<summary>Every verdict (<span id=\"verdict-count\">0</span> "
+          "rows: ratio, interval, p, design, warnings)</summary>\n<div id=\"compare\"></div>\n"
+          "</details>\n",
+          out);
     fprintf(out, "<p class=\"note\">Time lines: the run nearest each group's median, %s%zu "
                  "points at most.</p>\n",
             cut ? "cut to stay under the size cap: " : "", points);
-    fputs("<h2>Set-up</h2>\n<div id=\"setup\"></div>\n<h2>Compare</h2>\n<div "
-          "id=\"compare\"></div>\n<div id=\"legend\"></div>\n<div id=\"phases\"></div>\n"
+    fputs("<div id=\"legend\"></div>\n<div id=\"phases\"></div>\n"
           "<script type=\"application/json\" id=\"data\">",
           out);
     /* '<' only occurs inside JSON strings: as \u003c no "</script" or "<!--" can end

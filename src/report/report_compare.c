@@ -90,7 +90,7 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
         fputc(')', out);
         break;
     case STATS_NO_DIFFERENCE:
-        fprintf(out, "no difference shown at %s (ratio %.3f, %s CI %.3f-%.3f)", conf,
+        fprintf(out, "no difference shown at %s (geometric-mean ratio %.3f, %s CI %.3f-%.3f)", conf,
                 vs->ratio.ratio, conf, vs->ratio.lo, vs->ratio.hi);
         break;
     }
@@ -116,7 +116,9 @@ static void print_sample_warnings(FILE *out, const struct cmp_result *r, const c
         fprintf(out, "  warning: %s: only %zu measured run%s; %zu are needed for a verdict at %s\n",
                 name, w->n, w->n == 1 ? "" : "s", w->n_min, conf);
     if (w->flags & STATS_W_OUTLIERS)
-        fprintf(out, "  warning: %s: %zu of %zu runs are outliers (modified z-score above 3.5)\n",
+        fprintf(out,
+                "  warning: %s: %zu of %zu runs are outliers (modified z-score above 3.5, looked "
+                "for from 5 runs on)\n",
                 name, w->outliers, w->n);
     if (w->flags & STATS_W_NOISY)
         fprintf(out, "  warning: %s: runs vary by %.0f%% (coefficient of variation above 10%%)\n",

@@ -1,11 +1,16 @@
 /* report_summary.c — compare's compact summary (see compare.h): one matrix, phases x
- * groups, each cell the ratio of a group to the baseline with a mark when a difference is
+ * groups, the baseline's geometric mean then each group's geometric-mean ratio to it (the
+ * statistic the interval and the verdict are about) with a mark when a difference is
  * shown, as mmtests' compare-kernels prints it; then each kind of warning once, naming the
  * phases and groups it concerns, and the advice for it once.
  *
  *   compare wall (s, lower is better), 95% confidence, baseline ext4:defaults
  *   phase      ext4:defaults  ext4:sync  xfs:defaults
  *   extract          1.234 s     1.52 *        0.91 ~
+ *
+ * The baseline's cell is its geometric mean, not its median: the ratio is exp(mean of
+ * ln B - ln A), which is the ratio of the two geometric means (of the paired runs when
+ * interleaved), so that the baseline's figure times a cell is the group's figure.
  *
  * Computes nothing: ratios and verdicts come from cmp_result.
  */
@@ -37,6 +42,10 @@ static const char *mark(const struct cmp_vs *vs)
 static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
 {
     const struct cmp_vs *vs = &ph->vs[g];
+    if (g == 0) {
+        snprintf(buf, len, "-");
+        return;
+    }
     if (ph->s[g].n == 0)
         snprintf(buf, len, "-");
     else if (vs->status != CMP_ST_OK)
@@ -45,14 +54,34 @@ static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
         snprintf(buf, len, "%.2f %s", vs->ratio.ratio, mark(vs));
 }
 
-/* The baseline's cell: its median with the unit. */
+/* The baseline's cell: its geometric mean with the unit ("n/a" when a value is 0). */
 static void baseline_cell(char *buf, size_t len, const struct cmp_phase *ph,
                           const struct cmp_metric_info *mi)
 {
-    if (ph->s[0].n)
-        snprintf(buf, len, "%.4g %s", ph->s[0].sum.median, mi->unit);
-    else
+    if (!ph->s[0].n)
         snprintf(buf, len, "-");
+    else if (isfinite(ph->s[0].sum.gmean))
+        snprintf(buf, len, "%.4g %s", ph->s[0].sum.gmean, mi->unit);
+    else
+        snprintf(buf, len, "n/a");
+}
+
+void cmp_summary_cell(char *buf, size_t len, const struct cmp_result *r, size_t phase, size_t g)
+{
+    if (g == 0)
+        baseline_cell(buf, len, &r->phases[phase], cmp_metric_get(r->opt.metric));
+    else
+        cell(buf, len, &r->phases[phase], g);
+}
+
+void cmp_summary_legend(char *buf, size_t len, const struct cmp_result *r)
+{
+    int conf = (int)lround(r->opt.confidence * 100);
+    snprintf(buf, len,
+             "cells: the baseline's geometric mean, then each group's geometric-mean ratio to "
+             "it (exp of the mean log ratio, over the pairs of a round when interleaved); * a "
+             "difference shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs",
+             conf, r->opt.min_effect * 100);
 }
 
 static bool sample_hit(const struct cmp_result *r, const struct cmp_phase *ph, size_t g,
@@ -152,9 +181,19 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
     fprintf(out, "compare %s (%s, %s is better), %d%% confidence, baseline %s\n", mi->name,
             mi->unit, mi->sense == STATS_LOWER_BETTER ? "lower" : "higher", conf,
             r->groups[0].name);
-    fprintf(out, "cells: the baseline's median, then each group's ratio to it; * a difference "
-                 "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs\n\n",
-            conf, r->opt.min_effect * 100);
+    char legend[512];
+    cmp_summary_legend(legend, sizeof legend, r);
+    /* word by word, wrapped as the warnings are */
+    int lcol = 0;
+    for (char *w = legend, *sp; *w; w = sp) {
+        sp = strchr(w + 1, ' ');
+        if (!sp)
+            sp = w + strlen(w);
+        char word[128];
+        snprintf(word, sizeof word, "%.*s", (int)(sp - w), w);
+        wrapped(out, &lcol, word);
+    }
+    fputs("\n\n", out);
 
     int pw = 5;
     for (size_t p = 0; p < r->nphases; p++)
@@ -176,10 +215,7 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         vw[g] = CELL_MIN;
         for (size_t p = 0; p < r->nphases; p++) {
             char buf[64];
-            if (g == 0)
-                baseline_cell(buf, sizeof buf, &r->phases[p], mi);
-            else
-                cell(buf, sizeof buf, &r->phases[p], g);
+            cmp_summary_cell(buf, sizeof buf, r, p, g);
             if ((int)strlen(buf) > vw[g])
                 vw[g] = (int)strlen(buf);
         }
@@ -218,7 +254,7 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         const char *what;
     } kinds[] = {
         {STATS_W_FEW_RUNS, "too few runs for a verdict"},
-        {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5)"},
+        {STATS_W_OUTLIERS, "outliers (modified z-score above 3.5, from 5 runs on)"},
         {STATS_W_NOISY, "runs vary by more than 10%"},
         {STATS_W_AUTOCORR, "consecutive runs are correlated"},
     };

@@ -154,9 +154,14 @@ void cmp_report_failures(FILE *out, const struct cmp_result *r);
 
 /* ------------------------------------------------------------------ report_summary.c */
 
-/* The compact summary: a matrix of phases x groups, each cell the ratio of the group to
- * the baseline with a mark for a shown difference; each kind of warning once below it. */
+/* The compact summary: a matrix of phases x groups, the baseline's geometric mean then
+ * each cell the geometric-mean ratio of the group to the baseline (vs[g].ratio.ratio)
+ * with a mark for a shown difference; each kind of warning once below it. */
 void cmp_report_summary(FILE *out, const struct cmp_result *r);
+/* One cell of that matrix as printed ("0.01234 s", "1.52 *", "n/a ?", "-"). */
+void cmp_summary_cell(char *buf, size_t len, const struct cmp_result *r, size_t phase, size_t g);
+/* The line naming what the cells are and what the marks mean ("cells: ..."). */
+void cmp_summary_legend(char *buf, size_t len, const struct cmp_result *r);
 
 /* The verdict table: per phase one row per group (n, median, mean, sd), a verdict line
  * per compared group, warnings and notes under it. */

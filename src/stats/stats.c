@@ -386,7 +386,8 @@ void stats_check(const double *x, size_t n, const struct stats_summary *s, size_
     w->r1_limit = n > 0 ? 2 / sqrt((double)n) : INFINITY;
     if (n < n_min)
         w->flags |= STATS_W_FEW_RUNS;
-    w->outliers = stats_count_outliers(x, n, s->median, s->mad);
+    if (n >= STATS_OUTLIER_MIN_RUNS)
+        w->outliers = stats_count_outliers(x, n, s->median, s->mad);
     if (w->outliers)
         w->flags |= STATS_W_OUTLIERS;
     if (n >= 2 && s->cv > 0.10)

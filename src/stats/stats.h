@@ -133,11 +133,16 @@ void stats_verdict(const struct stats_ratio *r, enum stats_sense sense, double m
 /* ------------------------------------------------------------------ warnings */
 
 enum stats_warn_flag {
-    STATS_W_OUTLIERS = 1 << 0, /* modified z-score |0.6745 (x - median) / MAD| > 3.5 */
+    STATS_W_OUTLIERS = 1 << 0, /* modified z-score |0.6745 (x - median) / MAD| > 3.5, from
+                                * STATS_OUTLIER_MIN_RUNS runs on */
     STATS_W_NOISY = 1 << 1,    /* coefficient of variation above 10% */
     STATS_W_AUTOCORR = 1 << 2, /* |lag-1 autocorrelation| above 2 / sqrt(n) */
     STATS_W_FEW_RUNS = 1 << 3, /* fewer runs than stats_min_runs() */
 };
+
+/* Fewest runs for outliers to be looked for: the MAD of 3 or 4 values is one or two of
+ * the values themselves, and a z-score against it flags ordinary spread. */
+#define STATS_OUTLIER_MIN_RUNS 5
 
 struct stats_warnings {
     unsigned flags;
@@ -153,7 +158,8 @@ size_t stats_count_outliers(const double *x, size_t n, double median, double mad
 /* Fewest runs (pairs for STATS_PAIRED, runs per group for STATS_BATCH) worth a verdict
  * at this confidence: 3 pairs / 5 runs, one more at 99% and above. */
 size_t stats_min_runs(enum stats_method m, double confidence);
-/* Checks one sample (in run order) against every warning; n_min from stats_min_runs(). */
+/* Checks one sample (in run order) against every warning; n_min from stats_min_runs().
+ * Outliers are counted only from STATS_OUTLIER_MIN_RUNS runs on. */
 void stats_check(const double *x, size_t n, const struct stats_summary *s, size_t n_min,
                  struct stats_warnings *w);
 

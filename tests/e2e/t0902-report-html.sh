@@ -4,20 +4,18 @@
 # one median per group, as many as the data holds; a label from the store and the same run
 # set exported to JSON give the same page (the same bytes); 20 configurations x 30 runs with long time lines
 # stay under 10 MB and still draw every mark; bad input is one line and exit 2.
+# The page begins with the overview: every ratio with its interval (one point per verdict
+# that has a ratio, coloured by verdict), then compare's matrix cell for cell as compare
+# prints it; the verdict table below it, collapsed. Axis ticks are in human units; latency
+# is a chart of percentiles per group; 20 groups get 20 colours (t0904: six configurations
+# and the first screen's screenshot).
 . "$(dirname "$0")/../lib/tap.sh"
+. "$(dirname "$0")/../lib/page.sh"
 need_cmd jq
 need_cmd chromium
 
 DB=$SCRATCH/r.db
 mkdir "$SCRATCH/w"
-
-# dump PAGE: the DOM after the page's scripts ran, into $DOM; console lines into $CONSOLE.
-dump() {
-    timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr --v=0 \
-        --user-data-dir="$SCRATCH/chromium" --dump-dom "file://$1" >"$SCRATCH/dom" 2>"$SCRATCH/chr"
-    DOM=$(cat "$SCRATCH/dom")
-    CONSOLE=$(grep ':CONSOLE' "$SCRATCH/chr")
-}
 
 # check_page NAME JSON: status, console, and the marks of every runs chart against JSON.
 check_page() {
@@ -50,6 +48,15 @@ ok $(grep -q 'Chart.js v' "$SCRATCH/store.html" && echo 0 || echo 1) "Chart.js i
 dump "$SCRATCH/store.html"
 check_page "store" "$SCRATCH/three.json"
 like "$DOM" '<td>cmd</td><td>sleep 0.04</td><td>[0-9.]+</td>' "verdict table: a row per phase and configuration"
+check_overview "store" "$SCRATCH/store.html"
+# the matrix is compare's, cell for cell
+run_fsbench compare --db "$DB" three
+want=$(printf '%s\n' "$OUT" | awk '$1 == "cmd"' | sed -E 's/ *$//; s/  +/|/g')
+got=$(printf '%s\n' "$DOM" | tr -d '\n' | grep -o '<table class="matrix">.*</table>' | sed 's/<\/table>.*//' |
+    grep -o '<tr><td>cmd</td>.*' | sed -E 's/<\/tr>.*//; s/<t[dr][^>]*>//g; s/<\/td>/|/g; s/ *\|/|/g; s/\|$//')
+is "$got" "$want" "the overview's matrix is compare's row for row"
+like "$DOM" "cells: the baseline's geometric mean, then each group's geometric-mean ratio" \
+    "the overview names the statistic as compare does"
 
 run_fsbench report "$SCRATCH/three.json" -o "$SCRATCH/json.html"
 is "$RC" 0 "report FILE.json exits 0"
@@ -65,14 +72,18 @@ done
 run_fsbench report --db "$DB" a b -o "$SCRATCH/ab.html"
 is "$RC" 0 "report a b exits 0"
 dump "$SCRATCH/ab.html"
-like "$DOM" '<div id="status" data-errors="0" data-charts="[4-6]" data-done="1">' \
-    "a b: three runs charts and time lines (phases of 3 samples or more), no error"
+like "$DOM" '<div id="status" data-errors="0" data-charts="([6-9]|10)" data-done="1">' \
+    "a b: the overview, three runs charts, time lines (phases of 3 samples or more) and latency charts, no error"
 ok $(printf '%s\n' "$DOM" | grep -q '<canvas class="timeline-chart"[^>]*data-stalls="0"' && echo 0 || echo 1) \
     "a b: extract's time line is drawn"
 is "$CONSOLE" "" "a b: nothing on the console"
 is "$(printf '%s\n' "$DOM" | grep -o '<canvas class="runs-chart"[^>]*>' | grep -c 'data-runs="6" data-medians="2"')" 3 \
     "a b: every phase shows 6 runs and 2 medians"
 like "$DOM" '<th>p99.9</th>' "a b: latency percentiles"
+lat=$(printf '%s\n' "$DOM" | grep -o '<canvas class="latency-chart"[^>]*>')
+ok $([ -n "$lat" ] && echo 0 || echo 1) "a b: latency as a chart of percentiles"
+is "$(printf '%s\n' "$lat" | grep -cvE 'data-lines="2" data-expect-lines="2"')" 0 "a b: a line per group in every latency chart"
+check_overview "a b" "$SCRATCH/ab.html"
 like "$DOM" '<td>create</td><td>a</td>' "a b: per operation kind and group"
 like "$DOM" 'batches' "a b: the design of the comparison is named"
 
@@ -91,6 +102,9 @@ diag "20 x 30: $size bytes"
 ok $([ "$size" -le 10000000 ] && echo 0 || echo 1) "20 x 30: the page is under 10 MB ($size bytes)"
 dump "$SCRATCH/big.html"
 check_page "20 x 30" "$SCRATCH/big.json"
+colors=$(printf '%s\n' "$DOM" | grep -o '<span class="key" style="border-color: [^"]*"' | sed 's/.*border-color: //')
+is "$(printf '%s\n' "$colors" | grep -c .)" 20 "20 x 30: a key for every configuration"
+is "$(printf '%s\n' "$colors" | sort -u | grep -c .)" 20 "20 x 30: 20 distinct colours"
 run_fsbench report "$SCRATCH/big.json" -o "$SCRATCH/cut.html" --points 16
 is "$RC" 0 "--points 16 exits 0"
 ok $([ "$(stat -c %s "$SCRATCH/cut.html")" -lt "$size" ] && echo 0 || echo 1) "--points 16: a smaller page"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# compare's compact summary: one matrix, phases x configurations, the baseline's median
+# compare's compact summary: one matrix, phases x configurations, the baseline's geometric mean
 # then each configuration's ratio to it with a mark for a shown difference, and each kind
 # of warning once below it; the detailed blocks only with --verbose.
 . "$(dirname "$0")/../lib/tap.sh"
@@ -14,7 +14,7 @@ is "$RC" 0 "compare exits 0"
 like "$OUT" '^compare wall \(s, lower is better\), 95% confidence, baseline sleep 0\.05$' "header"
 like "$OUT" '^phase +sleep 0\.05 +sleep 0\.5 +sleep 0\.051$' "one column per configuration"
 like "$OUT" '^cmd +0\.[0-9]+ s +[0-9]+\.[0-9][0-9] \* +[0-9]\.[0-9][0-9] [ *~?]$' \
-    "one row per phase: the baseline's median, the ratios, * on the shown difference"
+    "one row per phase: the baseline's geometric mean, the ratios, * on the shown difference"
 is "$(printf '%s\n' "$OUT" | grep -c '^cmd ')" 1 "exactly one row for the phase"
 ok $(printf '%s\n' "$OUT" | grep -q ' vs sleep' && echo 1 || echo 0) "no detail block without --verbose"
 w=$(printf '%s\n' "$OUT" | grep '^warning: ' | sed 's/^warning: \([^:]*\):.*/\1/' | sort | uniq -d)

@@ -318,6 +318,53 @@ static void test_ministat_format(void **state)
     run_set_free(&b);
 }
 
+/* The matrix names its statistic truthfully: on a set whose medians' ratio (2.00) and
+ * geometric-mean ratio (1.59) differ clearly, the cell is the geometric-mean ratio, the
+ * baseline's cell its geometric mean (2, where its median is 1), and the legend says so. */
+static void test_summary_cell_is_named_statistic(void **state)
+{
+    struct run_set rs = {0};
+    const double a[] = {1, 1, 8}, b[] = {1, 2, 16};
+    for (unsigned round = 0; round < 3; round++) {
+        add_run(&rs, "a", round, false, a[round]);
+        add_run(&rs, "b", round, false, b[round]);
+    }
+    struct cmp_input in[] = {{"set", &rs}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    assert_int_equal(cmp_build(in, 1, &opt, &r), 0);
+    const struct cmp_phase *ph = &r.phases[0];
+    double gm = exp((log(1.0) + log(2.0) + log(2.0)) / 3);
+    assert_true(fabs(ph->vs[1].ratio.ratio - gm) < 1e-12);
+    assert_true(fabs(ph->s[1].sum.median / ph->s[0].sum.median - 2) < 1e-12);
+
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cmp_report_summary(f, &r);
+    fclose(f);
+    const char *row = strstr(buf, "\nextract ");
+    assert_non_null(row);
+    char base[32], cellv[32];
+    assert_int_equal(sscanf(row, " extract %31s s %31s", base, cellv), 2);
+    /* the cell is exp(mean of the log ratios), not the medians' ratio */
+    assert_true(fabs(strtod(cellv, NULL) - gm) < 0.005);
+    assert_false(fabs(strtod(cellv, NULL) - 2) < 0.05);
+    /* the baseline's figure is its geometric mean: figure x cell = the group's */
+    assert_true(fabs(strtod(base, NULL) - 2) < 1e-9);
+    assert_non_null(strstr(buf, "the baseline's geometric mean, then each group's"));
+    assert_non_null(strstr(buf, "geometric-mean ratio"));
+    assert_null(strstr(buf, "median"));
+    char legend[512], c[64];
+    cmp_summary_legend(legend, sizeof legend, &r);
+    assert_non_null(strstr(legend, "(exp of the mean log ratio"));
+    cmp_summary_cell(c, sizeof c, &r, 0, 1);
+    assert_string_equal(c, "1.59  "); /* 3 pairs: no difference shown */
+    free(buf);
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +376,7 @@ int main(void)
         cmocka_unit_test(test_nothing_to_compare),
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_ministat_format),
+        cmocka_unit_test(test_summary_cell_is_named_statistic),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -131,6 +131,92 @@ static void test_model(void **state)
     run_set_free(&rs);
 }
 
+/* The overview's data: compare's matrix cell for cell with its legend, each verdict's
+ * class as the matrix marks it, the words of the metric's verdicts, and latency kinds in
+ * order of the time they took. */
+static void test_overview_model(void **state)
+{
+    struct run_set rs;
+    struct cmp_input in;
+    struct cmp_result r;
+    compared(&rs, &in, &r);
+    /* writes: more time than the creates (1000 x 5 us against 10 x about 2 us) */
+    for (size_t i = 0; i < rs.nruns; i++)
+        rs.runs[i].phases[0].lat[OP_WRITE] =
+            (struct lat_summary){.count = 1000, .p50_ns = 4000, .p90_ns = 6000, .p99_ns = 8000,
+                                 .p999_ns = 9000, .max_ns = 10000, .mean_ns = 5000};
+    json_t *m = html_model(&in, 1, &r, 64);
+    assert_non_null(m);
+    json_t *mx = json_object_get(m, "matrix");
+    char want[512];
+    cmp_summary_legend(want, sizeof want, &r);
+    assert_string_equal(json_string_value(json_object_get(mx, "legend")), want);
+    assert_non_null(strstr(want, "geometric-mean ratio"));
+    json_t *rows = json_object_get(mx, "rows");
+    assert_int_equal(json_array_size(rows), r.nphases);
+    for (size_t p = 0; p < r.nphases; p++)
+        for (size_t g = 0; g < r.ngroups; g++) {
+            cmp_summary_cell(want, sizeof want, &r, p, g);
+            assert_string_equal(json_string_value(json_array_get(json_array_get(rows, p), g)),
+                                want);
+        }
+    /* extract: b is exactly twice a, round for round: slower; sync: 2 pairs, too few */
+    json_t *vs = json_object_get(m, "verdicts");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(vs, 0), "cls")), "worse");
+    assert_true(fabs(json_number_value(json_object_get(json_array_get(vs, 0), "ratio")) - 2) <
+                1e-9);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(vs, 1), "cls")), "few");
+    json_t *metric = json_object_get(m, "metric");
+    assert_string_equal(json_string_value(json_object_get(metric, "better")), "faster");
+    assert_string_equal(json_string_value(json_object_get(metric, "worse")), "slower");
+    /* latency: writes first (most time), then creates */
+    json_t *lat = json_object_get(json_array_get(json_object_get(m, "phases"), 0), "lat");
+    assert_int_equal(json_array_size(lat), 2);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(lat, 0), "kind")),
+                        "write");
+    assert_string_equal(json_string_value(json_object_get(json_array_get(lat, 1), "kind")),
+                        "create");
+    assert_true(json_number_value(json_object_get(json_array_get(lat, 0), "ns")) >
+                json_number_value(json_object_get(json_array_get(lat, 1), "ns")));
+    json_decref(m);
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
+/* The page begins with the overview; the verdict table is collapsed below it. */
+static void test_page_overview_first(void **state)
+{
+    struct run_set rs;
+    struct cmp_input in;
+    struct cmp_result r;
+    compared(&rs, &in, &r);
+    char lib[] = "/tmp/fsbench-html-lib.XXXXXX";
+    int fd = mkstemp(lib);
+    assert_true(fd >= 0);
+    assert_int_equal(write(fd, "/* lib */", 9), 9);
+    close(fd);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_int_equal(report_html(f, &in, 1, &r, &(struct html_opts){.chartjs = lib}), 0);
+    fclose(f);
+    unlink(lib);
+    char *body = strstr(buf, "<body>");
+    assert_non_null(body);
+    char *ov = strstr(body, "<section id=\"overview\">");
+    char *h2 = strstr(body, "<h2>");
+    char *det = strstr(body, "<details id=\"verdicts\">");
+    char *cmpdiv = strstr(body, "<div id=\"compare\">");
+    assert_non_null(ov);
+    assert_non_null(det);
+    assert_non_null(cmpdiv);
+    assert_true(ov < h2 && h2 == strstr(ov, "<h2>Overview</h2>"));
+    assert_true(ov < det && det < cmpdiv && cmpdiv < strstr(det, "</details>"));
+    free(buf);
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
 static void test_page(void **state)
 {
     char lib[] = "/tmp/fsbench-html-lib.XXXXXX";
@@ -189,6 +275,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_overview_model),
+        cmocka_unit_test(test_page_overview_first),
         cmocka_unit_test(test_page),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

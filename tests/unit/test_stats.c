@@ -327,6 +327,31 @@ static void test_warnings(void **state)
     assert_int_equal(stats_count_outliers(m, 7, s.median, s.mad), 1);
 }
 
+/* The MAD of 3 or 4 values is one of their own distances: outliers are looked for only
+ * from 5 runs on, where the same far value is still caught. */
+static void test_outliers_from_five_runs(void **state)
+{
+    (void)state;
+    struct stats_summary s;
+    struct stats_warnings w;
+    const double three[] = {1.00, 1.01, 3.0};
+    stats_summarize(three, 3, &s);
+    assert_int_equal(stats_count_outliers(three, 3, s.median, s.mad), 1);
+    stats_check(three, 3, &s, 5, &w);
+    assert_false(w.flags & STATS_W_OUTLIERS);
+    assert_int_equal(w.outliers, 0);
+    const double four[] = {1.00, 1.01, 0.99, 3.0};
+    stats_summarize(four, 4, &s);
+    stats_check(four, 4, &s, 3, &w);
+    assert_false(w.flags & STATS_W_OUTLIERS);
+    const double five[] = {1.00, 1.01, 0.99, 1.02, 3.0};
+    stats_summarize(five, 5, &s);
+    stats_check(five, 5, &s, 5, &w);
+    assert_true(w.flags & STATS_W_OUTLIERS);
+    assert_int_equal(w.outliers, 1);
+    assert_int_equal(STATS_OUTLIER_MIN_RUNS, 5);
+}
+
 static void test_runs_needed(void **state)
 {
     const double e[] = {10.0, 12.0, 9.0, 11.0, 13.0};
@@ -359,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_ministat_numbers),
         cmocka_unit_test(test_verdicts),
         cmocka_unit_test(test_warnings),
+        cmocka_unit_test(test_outliers_from_five_runs),
         cmocka_unit_test(test_runs_needed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
