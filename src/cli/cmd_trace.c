@@ -1,0 +1,219 @@
+/* cmd_trace.c — `fsbench trace stats FILE [--json]`: what a trace made by `fsbench record`
+ * holds (its calls per kind and as the operation kinds a replay reports, bytes, threads,
+ * duration, what was left out, the initial state). The whole trace is read, so this is
+ * also the check of a trace someone sent.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/err.h"
+#include "base/text.h"
+#include "cli/cli.h"
+#include "trace/trace_read.h"
+#include "trace/trace_stats.h"
+
+static void trace_usage(FILE *out)
+{
+    fprintf(out, "usage: fsbench trace stats FILE [--json]\n"
+                 "       fsbench trace dump FILE\n"
+                 "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
+                 "  duration, what was left out and its initial state (--json: as JSON)\n"
+                 "  dump: its initial state and every record, one a line\n");
+}
+
+/* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */
+static void dump_call(uint64_t seq, const struct trace_call *c)
+{
+    unsigned f = trace_kind_fields(c->kind);
+    printf("%llu t%u +%.6f %s", (unsigned long long)seq, c->thread, (double)c->start_ns / 1e9,
+           trace_kind_name(c->kind));
+    char p[TRACE_PATH_MAX];
+    if (f & TF_PATH) {
+        snprintf(p, sizeof p, "%.*s", (int)c->path_len, c->path);
+        printf(" %s", text_shown(p));
+    }
+    if (f & TF_PATH2) {
+        snprintf(p, sizeof p, "%.*s", (int)c->path2_len, c->path2);
+        printf(" %s", text_shown(p));
+    }
+    if (f & TF_SLOT)
+        printf(" slot=%u", c->slot);
+    if (f & TF_SLOT2)
+        printf(" slot2=%u", c->slot2);
+    if (f & TF_SIZE)
+        printf(" size=%llu", (unsigned long long)c->size);
+    if (f & TF_OFF)
+        printf(" off=%llu", (unsigned long long)c->off);
+    if (f & TF_OFF2)
+        printf(" off2=%llu", (unsigned long long)c->off2);
+    if (f & TF_SOFF)
+        printf(" off=%lld", (long long)c->soff);
+    if (f & TF_FLAGS)
+        printf(" flags=0x%x", c->flags);
+    if (f & TF_MODE)
+        printf(" mode=%o", c->mode);
+    if (f & TF_AUX)
+        printf(" parent=t%u", c->aux);
+    if (c->result < 0)
+        printf(" = %s", trace_err_name((unsigned)-c->result));
+    else if (trace_kind_result(c->kind) == TR_SLOT)
+        printf(" = slot %lld", (long long)c->result);
+    else
+        printf(" = %lld", (long long)c->result);
+    printf(" (%.1f us)\n", (double)c->dur_ns / 1e3);
+}
+
+static int dump(struct trace_file *t)
+{
+    char why[1200];
+    struct trace_stream *s = trace_state_open(t, why, sizeof why);
+    if (!s)
+        return error("%s", why);
+    struct trace_entry e;
+    int r;
+    while ((r = trace_next_entry(s, &e)) > 0) {
+        char p[TRACE_PATH_MAX];
+        snprintf(p, sizeof p, "%.*s", (int)e.path_len, e.path);
+        printf("state %s %s mode=%o size=%llu\n",
+               e.type == TT_DIR ? "dir" : e.type == TT_REG ? "file" : "symlink", text_shown(p),
+               e.mode, (unsigned long long)e.size);
+    }
+    if (r < 0)
+        error("%s", trace_stream_error(s));
+    trace_stream_close(s);
+    if (r < 0 || !(s = trace_calls_open(t, why, sizeof why)))
+        return r < 0 ? -1 : error("%s", why);
+    struct trace_call c;
+    uint64_t seq = 0;
+    while ((r = trace_next_call(s, &c)) > 0)
+        dump_call(++seq, &c);
+    if (r < 0)
+        error("%s", trace_stream_error(s));
+    trace_stream_close(s);
+    return r < 0 ? -1 : 0;
+}
+
+static int print_json(const struct trace_info *in, const struct trace_stats *s)
+{
+    json_t *kinds = json_object(), *ops = json_object();
+    for (unsigned k = 1; k < TK_CALL_KINDS; k++)
+        if (s->calls[k])
+            json_object_set_new(kinds, trace_kind_name(k), json_integer((json_int_t)s->calls[k]));
+    for (int k = 0; k < OP_KINDS; k++)
+        if (s->ops[k])
+            json_object_set_new(ops, op_kind_name((enum op_kind)k),
+                                json_integer((json_int_t)s->ops[k]));
+    json_t *o = json_pack(
+        "{s:i, s:s, s:s, s:s, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I,"
+        " s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
+        "format", 1, "command", in->command, "root", in->root, "tracer", in->tracer, "calls",
+        (json_int_t)in->ncalls, "duration_s", (double)in->duration_ns / 1e9, "threads",
+        (json_int_t)in->nthreads, "threads_at_once", (json_int_t)in->max_concurrency,
+        "descriptors_at_once", (json_int_t)in->nslots, "bytes_read",
+        (json_int_t)in->bytes_read, "bytes_written", (json_int_t)in->bytes_written, "failed",
+        (json_int_t)s->failed, "kinds", kinds, "ops", ops, "records", (json_int_t)in->nrecords,
+        "max_io", (json_int_t)in->max_io, "left_out", "outside", (json_int_t)in->left_outside,
+        "before_start", (json_int_t)in->left_prestart, "unreadable",
+        (json_int_t)in->left_other, "initial_state", "entries", (json_int_t)in->nstate,
+        "files", (json_int_t)s->state[TT_REG], "directories", (json_int_t)s->state[TT_DIR],
+        "symlinks", (json_int_t)s->state[TT_SYMLINK], "bytes", (json_int_t)in->state_bytes,
+        "tracer_gap_ns", (json_int_t)in->tracer_gap_ns, "tracer_dur_ns",
+        (json_int_t)in->tracer_dur_ns);
+    if (!o)
+        return error("trace stats: out of memory");
+    int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
+    fputc('\n', stdout);
+    json_decref(o);
+    return rc;
+}
+
+static void print_text(const char *path, const struct trace_info *in, const struct trace_stats *s)
+{
+    char a[32], b[32], c[32], when[64];
+    time_t t = (time_t)(in->started_unix_ns / 1000000000u);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+    printf("trace %s (format 1), recorded %s with %s\n", text_shown(path), when,
+           in->tracer[0] ? text_shown(in->tracer) : "strace");
+    printf("command: %s\n", text_shown(in->command));
+    printf("directory: %s\n", text_shown(in->root));
+    printf("calls: %s in %.3f s (%s failed); threads: %u (%u at once); descriptors: %u at "
+           "once\n",
+           trace_count_str(in->ncalls, a, sizeof a), (double)in->duration_ns / 1e9,
+           trace_count_str(s->failed, b, sizeof b), in->nthreads, in->max_concurrency,
+           in->nslots);
+    printf("bytes: %s read, %s written\n", trace_count_str(in->bytes_read, a, sizeof a),
+           trace_count_str(in->bytes_written, b, sizeof b));
+    printf("left out: %s calls outside the directory, %s on descriptors opened before the "
+           "start, %s unreadable\n",
+           trace_count_str(in->left_outside, a, sizeof a),
+           trace_count_str(in->left_prestart, b, sizeof b),
+           trace_count_str(in->left_other, c, sizeof c));
+    printf("initial state: %s entries (%s files, %llu directories, %llu symlinks), %s bytes\n",
+           trace_count_str(in->nstate, a, sizeof a),
+           trace_count_str(s->state[TT_REG], b, sizeof b),
+           (unsigned long long)s->state[TT_DIR], (unsigned long long)s->state[TT_SYMLINK],
+           trace_count_str(in->state_bytes, c, sizeof c));
+    printf("calls by kind:\n");
+    for (unsigned k = 1; k < TK_CALL_KINDS; k++)
+        if (s->calls[k])
+            printf("  %-16s %14s\n", trace_kind_name(k), trace_count_str(s->calls[k], a, sizeof a));
+    printf("as fsbench's operations (what a replay counts):\n");
+    for (int k = 0; k < OP_KINDS; k++)
+        if (s->ops[k])
+            printf("  %-16s %14s\n", op_kind_name((enum op_kind)k),
+                   trace_count_str(s->ops[k], a, sizeof a));
+    printf("processes and threads: %llu started, %llu ended; descriptors: %llu inherited, "
+           "%llu closed by exit or exec\n",
+           (unsigned long long)s->spawns, (unsigned long long)s->exits,
+           (unsigned long long)s->inherits, (unsigned long long)s->drops);
+    printf("\n");
+}
+
+int cmd_trace(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'J'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    bool json = false;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+        switch (c) {
+        case 'J': json = true; break;
+        case 'h': trace_usage(stdout); return EXIT_OK;
+        default: return cli_bad_option("trace", c, argv);
+        }
+    }
+    if (optind >= argc || (strcmp(argv[optind], "stats") && strcmp(argv[optind], "dump"))) {
+        trace_usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (argc - optind != 2)
+        return error("trace %s: one trace file, please", argv[optind]), EXIT_USAGE;
+    const char *path = argv[optind + 1];
+    struct trace_file *t = trace_open(path);
+    if (!t)
+        return EXIT_RUN_FAILED;
+    if (!strcmp(argv[optind], "dump")) {
+        int d = dump(t);
+        trace_close(t);
+        return d < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    }
+    struct trace_stats s;
+    int rc = trace_stats_compute(t, &s);
+    if (rc == 0) {
+        if (json)
+            rc = print_json(trace_file_info(t), &s);
+        else
+            print_text(path, trace_file_info(t), &s);
+    }
+    trace_close(t);
+    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}

@@ -1,0 +1,311 @@
+/* strace_run.c — strace as `fsbench record` runs it (strace_run.h): a private FIFO, the
+ * command under strace, the lines read with poll() so that a strace that never starts is
+ * noticed, and a calibration of the tracer's own cost.
+ */
+#include "trace/strace_run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "trace/strace_parse.h"
+
+/* Every call a trace may hold, and those the recorder follows processes and descriptors
+ * by. '?': strace skips a name this architecture does not have. */
+#define TRACED                                                                                 \
+    "trace=?open,?openat,?openat2,?creat,?close,?close_range,?read,?readv,?pread64,?preadv,"   \
+    "?preadv2,?write,?writev,?pwrite64,?pwritev,?pwritev2,?lseek,?getdents,?getdents64,"       \
+    "?fsync,?fdatasync,?sync_file_range,?fallocate,?ftruncate,?truncate,?dup,?dup2,?dup3,"     \
+    "?fcntl,?fcntl64,?fstat,?newfstatat,?fstatat64,?stat,?lstat,?statx,?access,?faccessat,"    \
+    "?faccessat2,?statfs,?fstatfs,?mkdir,?mkdirat,?rmdir,?unlink,?unlinkat,?rename,?renameat," \
+    "?renameat2,?link,?linkat,?symlink,?symlinkat,?readlink,?readlinkat,?chmod,?fchmod,"       \
+    "?fchmodat,?chown,?fchown,?lchown,?fchownat,?utime,?utimes,?futimesat,?utimensat,?sync,"  \
+    "?syncfs,?copy_file_range,?sendfile,?chdir,?fchdir,?clone,?clone3,?fork,?vfork,?execve,"   \
+    "?execveat"
+
+const char *const strace_run_options[] = {
+    "-f", "-q", "--seccomp-bpf", "--absolute-timestamps=format:unix,precision:ns",
+    "--syscall-times=ns", "-y", "-xx", "-s", "0", "-e", "signal=none", NULL,
+};
+
+#define MAX_ARGS 4096
+
+static struct strace_run *running; /* for SIGTERM */
+
+static void pass_term(int sig)
+{
+    if (running && running->pid > 0)
+        kill(running->pid, sig);
+}
+
+/* argv for strace: its options, the call filter, -o out, --, the command. */
+static int build_argv(const char **v, size_t max, const char *filter, const char *out,
+                      char *const cmd[])
+{
+    size_t n = 0;
+    v[n++] = "strace";
+    for (size_t i = 0; strace_run_options[i]; i++)
+        v[n++] = strace_run_options[i];
+    v[n++] = "-e";
+    v[n++] = filter;
+    v[n++] = "-o";
+    v[n++] = out;
+    v[n++] = "--";
+    for (size_t i = 0; cmd[i]; i++) {
+        if (n + 1 >= max)
+            return -1;
+        v[n++] = cmd[i];
+    }
+    v[n] = NULL;
+    return 0;
+}
+
+/* Forks and execs v (execvp); the child's stdio is ours, or /dev/null when quiet. */
+static pid_t spawn(const char *const *v, int quiet)
+{
+    pid_t pid = fork();
+    if (pid != 0)
+        return pid;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (quiet) {
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+    }
+    execvp(v[0], (char *const *)v);
+    _exit(127);
+}
+
+static int private_dir(char *dir, size_t len)
+{
+    const char *t = getenv("TMPDIR");
+    snprintf(dir, len, "%s/fsbench-record.XXXXXX", t && *t ? t : "/tmp");
+    if (!mkdtemp(dir))
+        return error_errno("record: cannot make a directory in %s", t && *t ? t : "/tmp");
+    return 0;
+}
+
+int strace_run_start(struct strace_run *s, char *const argv[])
+{
+    memset(s, 0, sizeof *s);
+    s->fd = -1;
+    s->pid = -1;
+    if (private_dir(s->dir, sizeof s->dir) < 0)
+        return -1;
+    snprintf(s->fifo, sizeof s->fifo, "%s/strace", s->dir);
+    if (mkfifo(s->fifo, 0600) < 0) {
+        error_errno("record: cannot make a FIFO in %s", s->dir);
+        rmdir(s->dir);
+        return -1;
+    }
+    /* opened first without blocking: strace's open for writing then succeeds at once */
+    s->fd = open(s->fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    const char *v[MAX_ARGS];
+    if (s->fd < 0 || build_argv(v, MAX_ARGS, TRACED, s->fifo, argv) < 0) {
+        int e = errno;
+        if (s->fd >= 0)
+            close(s->fd);
+        unlink(s->fifo);
+        rmdir(s->dir);
+        return s->fd < 0 ? error_num(e, "record: cannot open %s", s->fifo)
+                         : error("record: the command has too many arguments");
+    }
+    signal(SIGINT, SIG_IGN);
+    signal(SIGQUIT, SIG_IGN);
+    running = s;
+    struct sigaction sa = {.sa_handler = pass_term};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGTERM, &sa, NULL);
+    s->pid = spawn(v, 0);
+    if (s->pid < 0) {
+        error_errno("record: cannot start strace");
+        strace_run_wait(s);
+        return -1;
+    }
+    return 0;
+}
+
+long strace_run_read(struct strace_run *s, char *buf, size_t len)
+{
+    for (;;) {
+        struct pollfd p = {.fd = s->fd, .events = POLLIN};
+        int n = poll(&p, 1, 200);
+        if (n < 0 && errno != EINTR)
+            return error_errno("record: reading strace's output");
+        if (n > 0 && (p.revents & (POLLIN | POLLHUP))) {
+            ssize_t k = read(s->fd, buf, len);
+            if (k > 0) {
+                s->connected = 1;
+                return (long)k;
+            }
+            if (k == 0 && (s->connected || (p.revents & POLLHUP)))
+                return 0;
+            if (k < 0 && errno != EAGAIN && errno != EINTR)
+                return error_errno("record: reading strace's output");
+            if (!(p.revents & POLLIN) && !s->connected) {
+                s->connected = 1; /* POLLHUP: it came and went */
+                continue;
+            }
+        }
+        if (!s->connected) {
+            /* strace that never opened the FIFO: it could not start */
+            int st;
+            pid_t w = waitpid(s->pid, &st, WNOHANG);
+            if (w == s->pid) {
+                s->pid = -1;
+                if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+                    return error("record needs strace (Debian package strace): it cannot be "
+                                 "run here");
+                return error("record: strace ended before it started the command (exit "
+                             "status %d)", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+            }
+        }
+    }
+}
+
+int strace_run_wait(struct strace_run *s)
+{
+    int status = 0, rc = 0;
+    if (s->pid > 0) {
+        while (waitpid(s->pid, &status, 0) < 0)
+            if (errno != EINTR) {
+                rc = error_errno("record: waiting for strace");
+                break;
+            }
+        if (rc == 0)
+            rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    }
+    s->pid = -1;
+    running = NULL;
+    signal(SIGINT, SIG_DFL);
+    signal(SIGQUIT, SIG_DFL);
+    signal(SIGTERM, SIG_DFL);
+    if (s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    if (s->fifo[0])
+        unlink(s->fifo);
+    if (s->dir[0])
+        rmdir(s->dir);
+    return rc;
+}
+
+void strace_run_version(char *buf, size_t len)
+{
+    buf[0] = '\0';
+    FILE *p = popen("strace -V 2>/dev/null", "r");
+    if (!p)
+        return;
+    if (fgets(buf, (int)len, p))
+        buf[strcspn(buf, "\n")] = '\0';
+    else
+        buf[0] = '\0';
+    pclose(p);
+}
+
+/* ---- calibration ---- */
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int wait_quiet(pid_t pid)
+{
+    int st;
+    if (pid < 0)
+        return -1;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+#define CAL_CALLS 3000
+
+int strace_run_calibrate(uint64_t *gap_ns, uint64_t *dur_ns)
+{
+    *gap_ns = *dur_ns = 0;
+    char dir[4096], out[4200];
+    err_set_quiet(1);
+    int ok = private_dir(dir, sizeof dir) == 0;
+    err_set_quiet(0);
+    if (!ok)
+        return -1;
+    snprintf(out, sizeof out, "%s/calibrate", dir);
+    /* dd copies one byte at a time: a read and a write back to back */
+    char count[32];
+    snprintf(count, sizeof count, "count=%d", CAL_CALLS / 2);
+    char *dd[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=1", count, "status=none", NULL};
+    const char *v[64];
+    int rc = -1;
+    uint64_t *gaps = NULL, *durs = NULL;
+    FILE *f = NULL;
+    if (build_argv(v, 64, "trace=read,write", out, dd) < 0 || wait_quiet(spawn(v, 1)) < 0)
+        goto done;
+    /* the same without strace, ten times over, for the calls' own time */
+    char count2[32];
+    snprintf(count2, sizeof count2, "count=%d", CAL_CALLS * 5);
+    char *dd2[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=1", count2, "status=none", NULL};
+    double t0 = now_s();
+    if (wait_quiet(spawn((const char *const *)dd2, 1)) < 0)
+        goto done;
+    double plain_ns = (now_s() - t0) * 1e9 / (CAL_CALLS * 10.0);
+    gaps = malloc(CAL_CALLS * sizeof *gaps);
+    durs = malloc(CAL_CALLS * sizeof *durs);
+    f = fopen(out, "r");
+    if (!gaps || !durs || !f)
+        goto done;
+    char line[1024];
+    size_t ng = 0, nd = 0, seen = 0;
+    uint64_t prev_end = 0;
+    while (fgets(line, sizeof line, f)) {
+        struct strace_line l;
+        strace_parse_line(line, strcspn(line, "\n"), &l);
+        if (l.kind != SL_CALL || !l.dur_ns)
+            continue;
+        /* past dd's start-up: the loop's calls on /dev/zero and /dev/null */
+        if (++seen > 50 && prev_end && l.ts_ns > prev_end && ng < CAL_CALLS)
+            gaps[ng++] = l.ts_ns - prev_end;
+        if (seen > 50 && nd < CAL_CALLS)
+            durs[nd++] = l.dur_ns;
+        prev_end = l.ts_ns + l.dur_ns;
+    }
+    if (ng < 100 || nd < 100)
+        goto done;
+    qsort(gaps, ng, sizeof *gaps, cmp_u64);
+    qsort(durs, nd, sizeof *durs, cmp_u64);
+    *gap_ns = gaps[ng / 2];
+    *dur_ns = (double)durs[nd / 2] > plain_ns ? durs[nd / 2] - (uint64_t)plain_ns : 0;
+    rc = 0;
+done:
+    if (f)
+        fclose(f);
+    free(gaps);
+    free(durs);
+    unlink(out);
+    rmdir(dir);
+    return rc;
+}

@@ -1,0 +1,45 @@
+/* strace_run.h — running a command under Debian's strace for `fsbench record`, and
+ * measuring what tracing itself costs.
+ *
+ * strace writes its lines into a FIFO in a private directory (mode 0700 under $TMPDIR):
+ * the traced program inherits no extra descriptor, and fsbench reads the lines as they
+ * come, so a long recording needs no space for strace's text. The command runs with
+ * fsbench's standard input, output and error; fsbench ignores SIGINT and SIGQUIT while it
+ * runs (as system(3) does: the terminal's ^C goes to the command) and passes SIGTERM on.
+ */
+#ifndef FSBENCH_STRACE_RUN_H
+#define FSBENCH_STRACE_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+/* The options fsbench gives strace (strace_parse.h reads what they make). */
+extern const char *const strace_run_options[];
+
+struct strace_run {
+    pid_t pid;
+    int fd;              /* the FIFO's read end */
+    int connected;       /* strace has opened it */
+    char dir[4096];      /* the private directory */
+    char fifo[4200];
+};
+
+/* Starts strace on argv (NULL-terminated) with the given working directory (NULL: ours).
+ * 0, or -1 after error() ("record needs strace ..."). */
+int strace_run_start(struct strace_run *s, char *const argv[]);
+/* Reads strace's output: bytes (> 0), 0 at the end, -1 after error(). */
+long strace_run_read(struct strace_run *s, char *buf, size_t len);
+/* Waits for strace (and so the command) to end and removes the FIFO: the command's exit
+ * status as the shell gives it (128 + signal when killed), or -1 after error(). */
+int strace_run_wait(struct strace_run *s);
+
+/* strace's version line ("strace -- version 6.1"), or "" when it cannot be run. */
+void strace_run_version(char *buf, size_t len);
+
+/* Measures, on this machine, what strace adds between two calls of a program that makes
+ * them back to back (*gap_ns) and to each call's duration (*dur_ns): medians over a few
+ * thousand calls of dd(1). 0, or -1 (no message; the figures are then 0). */
+int strace_run_calibrate(uint64_t *gap_ns, uint64_t *dur_ns);
+
+#endif

@@ -1,0 +1,45 @@
+/* trace_record.h — turning strace's lines into trace records: which calls touch the
+ * recorded directory, what each descriptor is, which thread and process did what.
+ *
+ * The recorder follows every thread and process strace reports: their descriptor tables
+ * (shared between threads, copied by fork: each copied descriptor below the directory
+ * becomes an "inherit" record of the child), their working directories (for calls that
+ * take a relative path without a directory descriptor), close-on-exec at execve, and
+ * every descriptor a process still holds when it ends (a "drop" record each), so a replay
+ * holds exactly the descriptors the program held. A call is recorded when its path, or the
+ * descriptor it acts on, lies below the directory; other calls are counted as left out
+ * (outside the directory, or on a descriptor opened before the program started).
+ *
+ * Lines of a thread strace reports before the clone that made it has returned (strace
+ * shows the child's first calls first, now and then) wait until that clone is seen.
+ */
+#ifndef FSBENCH_TRACE_RECORD_H
+#define FSBENCH_TRACE_RECORD_H
+
+#include <stddef.h>
+
+#include "trace/trace.h"
+#include "trace/trace_prescan.h"
+
+struct trace_recorder;
+
+struct trace_rec_opts {
+    const char *root;   /* the directory, absolute and resolved (realpath) */
+    const char *cwd;    /* the program's first working directory, absolute */
+    struct trace_prescan *pre; /* what root held before; NULL: nothing (marks uses) */
+    /* Each record, in order. 0, or -1 (after error()) to stop the recording. */
+    int (*emit)(void *arg, const struct trace_call *c);
+    void *arg;
+};
+
+/* NULL after error() (out of memory). */
+struct trace_recorder *trace_rec_new(const struct trace_rec_opts *o);
+/* One line of strace's output (no newline). 0, or -1 when emit failed or memory ran out
+ * (after error()). A line the recorder cannot use is counted in left_other, not refused. */
+int trace_rec_line(struct trace_recorder *r, const char *line, size_t n);
+/* Ends the recording: every thread still known ends (its descriptors dropped), and info's
+ * counts are filled (strings and the state counts are the caller's). 0 or -1. */
+int trace_rec_finish(struct trace_recorder *r, struct trace_info *info);
+void trace_rec_free(struct trace_recorder *r);
+
+#endif
