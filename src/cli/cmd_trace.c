@@ -3,15 +3,23 @@
  * duration, what was left out, the initial state). The whole trace is read, so this is
  * also the check of a trace someone sent.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
+#include "engine/engine.h"
+#include "measure/measure.h"
+#include "phase/replay.h"
 #include "trace/trace_read.h"
 #include "trace/trace_stats.h"
 
@@ -19,9 +27,12 @@ static void trace_usage(FILE *out)
 {
     fprintf(out, "usage: fsbench trace stats FILE [--json]\n"
                  "       fsbench trace dump FILE\n"
+                 "       fsbench trace replay FILE DIR [--timing afap|original] [-j N]\n"
                  "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
                  "  duration, what was left out and its initial state (--json: as JSON)\n"
-                 "  dump: its initial state and every record, one a line\n");
+                 "  dump: its initial state and every record, one a line\n"
+                 "  replay: replays it once into DIR/tree (DIR empty or new) and leaves the\n"
+                 "  result there, as the replay phase would make it, untimed\n");
 }
 
 /* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */
@@ -173,38 +184,111 @@ static void print_text(const char *path, const struct trace_info *in, const stru
     printf("\n");
 }
 
+/* `trace replay FILE DIR`: the replay phase run once outside the runner, its result left. */
+static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads)
+{
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return error_errno("trace replay: cannot create %s", text_shown(dir));
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return error_errno("trace replay: cannot open %s", text_shown(dir));
+    struct stat st;
+    if (fstatat(fd, PHASE_TREE_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        close(fd);
+        return error("trace replay: %s/%s exists: give a directory without it",
+                     text_shown(dir), PHASE_TREE_DIR);
+    }
+    unsigned n = replay_threads_wanted(trace_file_info(t), threads);
+    struct opstats *ops = calloc(n, sizeof *ops);
+    struct eng_worker *w = calloc(n, sizeof *w);
+    int rc = -1;
+    if (!ops || !w) {
+        error("out of memory");
+        goto out;
+    }
+    for (unsigned i = 0; i < n; i++)
+        w[i].st = &ops[i];
+    struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n};
+    struct phase_result res = {0};
+    struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .res = &res,
+                            .params = &params, .workers = w, .nworkers = n};
+    snprintf(res.name, sizeof res.name, "replay");
+    if (phase_replay_setup(&ctx) < 0) {
+        error("trace replay: %s", res.note);
+        goto out;
+    }
+    uint64_t t0 = meas_now_ns();
+    rc = phase_replay(&ctx);
+    double secs = (double)(meas_now_ns() - t0) / 1e9;
+    if (rc < 0)
+        error("trace replay: %s", res.note);
+    else
+        printf("replayed into %s/%s in %.3f s: %s\n", text_shown(dir), PHASE_TREE_DIR, secs,
+               text_shown(res.note));
+out:
+    free(ops);
+    free(w);
+    close(fd);
+    return rc;
+}
+
 int cmd_trace(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", no_argument, NULL, 'J'},
+        {"timing", required_argument, NULL, 'T'},
+        {"threads", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
+    static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
     bool json = false;
+    unsigned timing = REPLAY_AFAP, threads = 0;
+    double d;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
         switch (c) {
         case 'J': json = true; break;
+        case 'T':
+            if (!strcmp(optarg, "afap") || !strcmp(optarg, "original"))
+                timing = optarg[0] == 'a' ? REPLAY_AFAP : REPLAY_ORIGINAL;
+            else
+                return error("trace: --timing: '%s' is neither afap nor original", optarg),
+                       EXIT_USAGE;
+            break;
+        case 'j':
+            if (cli_option_number("--threads", optarg, &range_threads, &d) < 0)
+                return EXIT_USAGE;
+            threads = (unsigned)d;
+            break;
         case 'h': trace_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("trace", c, argv);
         }
     }
-    if (optind >= argc || (strcmp(argv[optind], "stats") && strcmp(argv[optind], "dump"))) {
+    const char *verb = optind < argc ? argv[optind] : "";
+    if (strcmp(verb, "stats") && strcmp(verb, "dump") && strcmp(verb, "replay")) {
         trace_usage(stderr);
         return EXIT_USAGE;
     }
-    if (argc - optind != 2)
-        return error("trace %s: one trace file, please", argv[optind]), EXIT_USAGE;
+    if (argc - optind != (strcmp(verb, "replay") ? 2 : 3))
+        return error("trace %s: %s, please", verb,
+                     strcmp(verb, "replay") ? "one trace file" : "a trace file and a directory"),
+               EXIT_USAGE;
     const char *path = argv[optind + 1];
     struct trace_file *t = trace_open(path);
     if (!t)
         return EXIT_RUN_FAILED;
-    if (!strcmp(argv[optind], "dump")) {
-        int d = dump(t);
+    if (!strcmp(verb, "replay")) {
+        int r = trace_check(t) < 0 ? -1 : replay_into(t, argv[optind + 2], timing, threads);
         trace_close(t);
-        return d < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+        return r < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    }
+    if (!strcmp(argv[optind], "dump")) {
+        int dr = dump(t);
+        trace_close(t);
+        return dr < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }
     struct trace_stats s;
     int rc = trace_stats_compute(t, &s);

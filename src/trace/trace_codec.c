@@ -188,9 +188,10 @@ long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struc
     if ((f & TF_AUX) && aux >= cc->nthreads)
         return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
                         kind, aux, cc->nthreads), -1;
-    if (slot >= cc->nslots || slot2 >= cc->nslots)
+    bool bad1 = (f & TF_SLOT) && slot >= cc->nslots, bad2 = (f & TF_SLOT2) && slot2 >= cc->nslots;
+    if (bad1 || bad2)
         return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", kind,
-                        slot >= cc->nslots ? slot : slot2, cc->nslots), -1;
+                        bad1 ? slot : slot2, cc->nslots), -1;
     if ((f & TF_PATH) && !trace_path_valid(c->path, c->path_len))
         return snprintf(why, whylen, "%s record: a path that is not relative and plain "
                         "(empty, absolute, '.', '..' or an empty component)", kind), -1;

@@ -2,8 +2,8 @@
  * sections lie. Shared by trace_write.c and trace_read.c.
  *
  *   header  16 bytes   "FSBTRACE", format version (u32 little-endian), flags (u32, 0)
- *   calls   zstd       the call records, streamed as the program ran
- *   info    zstd       the info block, then the initial state's entries
+ *   calls   zstd       "FSBC", then the call records, streamed as the program ran
+ *   info    zstd       "FSBI", then the info block, then the initial state's entries
  *   footer  48 bytes   "FSBTEND\0", calls offset and length, info offset and length
  *                      (u64 each), format version (u32), 0 (u32)
  *
@@ -21,6 +21,10 @@
 #define TRACE_FORMAT_VERSION 1u
 #define TRACE_HEADER_LEN 16u
 #define TRACE_FOOTER_LEN 48u
+/* Each section's first bytes, once decompressed. */
+#define TRACE_CALLS_TAG "FSBC"
+#define TRACE_INFO_TAG "FSBI"
+#define TRACE_TAG_LEN 4u
 
 static inline void trace_put_le(uint8_t *p, uint64_t v, unsigned bytes)
 {

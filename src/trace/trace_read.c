@@ -81,6 +81,8 @@ static int say(struct trace_stream *s, const char *fmt, const char *detail)
     return -1;
 }
 
+static int fill(struct trace_stream *s, size_t want);
+
 static struct trace_stream *stream_open(struct trace_file *t, int which, char *why, size_t len)
 {
     struct trace_stream *s = calloc(1, sizeof *s);
@@ -107,9 +109,7 @@ static struct trace_stream *stream_open(struct trace_file *t, int which, char *w
         r = archive_read_open(a, s, NULL, on_read, NULL);
     if (r == ARCHIVE_OK)
         r = archive_read_next_header(a, &e);
-    if (r == ARCHIVE_EOF) {
-        s->eof = true; /* an empty stream */
-    } else if (r != ARCHIVE_OK) {
+    if (r != ARCHIVE_OK) {
         snprintf(why, len, "its %s section is not a zstd stream: %s", what,
                  a && archive_error_string(a) ? archive_error_string(a) : "?");
         trace_stream_close(s);
@@ -119,6 +119,19 @@ static struct trace_stream *stream_open(struct trace_file *t, int which, char *w
         trace_stream_close(s);
         return NULL;
     }
+    const char *tag = which == S_CALLS ? TRACE_CALLS_TAG : TRACE_INFO_TAG;
+    if (fill(s, TRACE_TAG_LEN) < 0) {
+        snprintf(why, len, "its %s section cannot be decompressed: %s", what,
+                 archive_error_string(a) ? archive_error_string(a) : "?");
+        trace_stream_close(s);
+        return NULL;
+    }
+    if (s->len < TRACE_TAG_LEN || memcmp(s->buf, tag, TRACE_TAG_LEN)) {
+        snprintf(why, len, "its %s section does not begin with %s", what, tag);
+        trace_stream_close(s);
+        return NULL;
+    }
+    s->pos = TRACE_TAG_LEN;
     return s;
 }
 

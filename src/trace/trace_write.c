@@ -41,7 +41,9 @@ static la_ssize_t on_write(struct archive *a, void *arg, const void *p, size_t n
     return (la_ssize_t)n;
 }
 
-static int section_begin(struct trace_writer *w)
+/* Starts a section's zstd stream with its tag (never empty: libarchive's raw reader
+ * cannot tell an empty stream from no stream). */
+static int section_begin(struct trace_writer *w, const char *tag)
 {
     struct archive *a = archive_write_new();
     struct archive_entry *e = archive_entry_new();
@@ -61,6 +63,8 @@ static int section_begin(struct trace_writer *w)
     if (!ok)
         return error("trace %s: cannot start a zstd stream: %s", w->out.path,
                      archive_error_string(a) ? archive_error_string(a) : "libarchive failed");
+    memcpy(w->buf + w->used, tag, TRACE_TAG_LEN);
+    w->used += TRACE_TAG_LEN;
     return 0;
 }
 
@@ -117,7 +121,7 @@ struct trace_writer *trace_writer_open(const char *path)
     trace_put_le(h + 8, TRACE_FORMAT_VERSION, 4);
     w->cc.nthreads = TRACE_THREADS_MAX;
     w->cc.nslots = TRACE_SLOTS_MAX;
-    if (put_raw(w, h, sizeof h) < 0 || section_begin(w) < 0) {
+    if (put_raw(w, h, sizeof h) < 0 || section_begin(w, TRACE_CALLS_TAG) < 0) {
         trace_writer_discard(w);
         return NULL;
     }
@@ -138,7 +142,7 @@ int trace_writer_info(struct trace_writer *w, const struct trace_info *info)
     if (section_end(w, w->calls_off, &w->calls_len) < 0)
         return -1;
     w->info_off = w->written;
-    if (section_begin(w) < 0)
+    if (section_begin(w, TRACE_INFO_TAG) < 0)
         return -1;
     uint8_t *b = malloc(TRACE_INFO_MAX);
     if (!b)
