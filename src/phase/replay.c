@@ -182,13 +182,17 @@ static void wait_until(struct replay *rp, uint64_t target)
 
 /* ---- the replay threads ---- */
 
+/* Free chunks the dispatcher waits for before it goes on: it then fills a quarter of the
+ * pool in one go, and the threads wake it once per so many chunks, not once a chunk. */
+#define POOL_REFILL (RP_POOL_CHUNKS / 4)
+
 static void chunk_put(struct replay *rp, struct rp_chunk *c)
 {
     pthread_mutex_lock(&rp->pool_mu);
     c->next = rp->free;
     rp->free = c;
-    rp->nfree++;
-    pthread_cond_signal(&rp->pool_cv);
+    if (++rp->nfree == POOL_REFILL)
+        pthread_cond_signal(&rp->pool_cv);
     pthread_mutex_unlock(&rp->pool_mu);
 }
 
@@ -285,7 +289,7 @@ static struct rp_chunk *chunk_get(struct replay *rp)
         pthread_mutex_unlock(&rp->pool_mu);
         push_all(rp); /* so the earliest waiting call can run, and free a chunk */
         pthread_mutex_lock(&rp->pool_mu);
-        while (!rp->free && !atomic_load(&rp->stop))
+        while (rp->nfree < POOL_REFILL && !atomic_load(&rp->stop))
             pthread_cond_wait(&rp->pool_cv, &rp->pool_mu);
     }
     struct rp_chunk *c = rp->free;

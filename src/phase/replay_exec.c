@@ -116,11 +116,17 @@ static int parent_fd(struct rp_thread *me, const char *path, uint32_t len, const
         return me->rp->root;
     uint32_t plen = k - 1;
     uint64_t h = key_hash(path, plen);
+    /* the directory of the last call, most of the time (tar, cp, rm work a directory at a
+     * time): checked first */
+    struct rp_dircache_ent *m = &me->cache[me->mru];
+    if (m->path && m->hash == h && m->len == plen && !memcmp(m->path, path, plen))
+        return m->fd;
     struct rp_dircache_ent *victim = &me->cache[0];
     for (int i = 0; i < RP_DIRCACHE; i++) {
         struct rp_dircache_ent *e = &me->cache[i];
         if (e->path && e->hash == h && e->len == plen && !memcmp(e->path, path, plen)) {
             e->used = ++me->cache_clock;
+            me->mru = (unsigned)i;
             return e->fd;
         }
         if (victim->path && (!e->path || e->used < victim->used))
@@ -140,6 +146,7 @@ static int parent_fd(struct rp_thread *me, const char *path, uint32_t len, const
         cache_drop(victim);
     *victim = (struct rp_dircache_ent){.path = copy, .len = plen, .hash = h,
                                        .used = ++me->cache_clock, .fd = fd};
+    me->mru = (unsigned)(victim - me->cache);
     return fd;
 }
 
@@ -503,10 +510,10 @@ void rp_exec(struct rp_thread *me, const struct rp_call *c, const char *base)
     if (!call)
         return; /* inherit, drop: the replay's bookkeeping, not the program's calls */
     if (t0) { /* issued (else its descriptor or directory could not be had) */
-        uint64_t rd, wr;
-        struct trace_call tc = {.kind = c->kind, .result = got};
-        trace_call_bytes(&tc, &rd, &wr);
-        opstats_record(me->t.w->st, ok, t0, meas_op_clock(), ok == OP_READ ? rd : wr);
+        uint64_t bytes = got > 0 && (ok == OP_READ || ok == OP_WRITE || ok == OP_COPY)
+                             ? (uint64_t)got
+                             : 0;
+        opstats_record(me->t.w->st, ok, t0, meas_op_clock(), bytes);
         me->issued[c->kind]++;
     }
     check(me, c, base, got);

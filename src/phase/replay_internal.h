@@ -97,6 +97,7 @@ struct rp_thread {
     struct phase_ctx t;         /* its copy of the phase context (its worker, buffer) */
     struct rp_dircache_ent cache[RP_DIRCACHE];
     uint64_t cache_clock, gen_seen;
+    unsigned mru;               /* the cache entry used last */
     char *rbuf;                 /* reads land here */
     size_t rbuf_len;
     uint64_t issued[TK_CALL_KINDS], diverged[TK_CALL_KINDS];
