@@ -18,6 +18,7 @@
 
 #include "base/err.h"
 #include "trace/strace_parse.h"
+#include "trace/trace_record.h"
 
 /* Every call a trace may hold, and those the recorder follows processes and descriptors
  * by. '?': strace skips a name this architecture does not have. */
@@ -99,7 +100,8 @@ static int private_dir(char *dir, size_t len)
     return 0;
 }
 
-int strace_run_start(struct strace_run *s, char *const argv[])
+/* strace_run_start with the call filter given. */
+static int start(struct strace_run *s, char *const argv[], const char *filter)
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
@@ -115,7 +117,7 @@ int strace_run_start(struct strace_run *s, char *const argv[])
     /* opened first without blocking: strace's open for writing then succeeds at once */
     s->fd = open(s->fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     const char *v[MAX_ARGS];
-    if (s->fd < 0 || build_argv(v, MAX_ARGS, TRACED, s->fifo, argv) < 0) {
+    if (s->fd < 0 || build_argv(v, MAX_ARGS, filter, s->fifo, argv) < 0) {
         int e = errno;
         if (s->fd >= 0)
             close(s->fd);
@@ -137,6 +139,11 @@ int strace_run_start(struct strace_run *s, char *const argv[])
         return -1;
     }
     return 0;
+}
+
+int strace_run_start(struct strace_run *s, char *const argv[])
+{
+    return start(s, argv, TRACED);
 }
 
 long strace_run_read(struct strace_run *s, char *buf, size_t len)
@@ -237,6 +244,12 @@ static int wait_quiet(pid_t pid)
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+static int no_emit(void *arg, const struct trace_call *c)
+{
+    (void)arg, (void)c;
+    return 0;
+}
+
 static int cmp_u64(const void *a, const void *b)
 {
     uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
@@ -248,22 +261,47 @@ static int cmp_u64(const void *a, const void *b)
 int strace_run_calibrate(uint64_t *gap_ns, uint64_t *dur_ns)
 {
     *gap_ns = *dur_ns = 0;
-    char dir[4096], out[4200];
-    err_set_quiet(1);
-    int ok = private_dir(dir, sizeof dir) == 0;
-    err_set_quiet(0);
-    if (!ok)
-        return -1;
-    snprintf(out, sizeof out, "%s/calibrate", dir);
-    /* dd copies one byte at a time: a read and a write back to back */
+    /* dd copies one byte at a time: a read and a write back to back; traced the way a
+     * recording is (through the FIFO, each line parsed and followed by a recorder), so
+     * what is measured includes the reader's share of the machine */
     char count[32];
     snprintf(count, sizeof count, "count=%d", CAL_CALLS / 2);
     char *dd[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=1", count, "status=none", NULL};
-    const char *v[64];
+    uint64_t *gaps = malloc(CAL_CALLS * sizeof *gaps), *durs = malloc(CAL_CALLS * sizeof *durs);
+    struct trace_rec_opts ro = {.root = "/nonexistent/fsbench-calibration", .cwd = "/",
+                                .emit = no_emit};
+    struct trace_recorder *rec = trace_rec_new(&ro);
+    struct strace_run sr;
     int rc = -1;
-    uint64_t *gaps = NULL, *durs = NULL;
-    FILE *f = NULL;
-    if (build_argv(v, 64, "trace=read,write", out, dd) < 0 || wait_quiet(spawn(v, 1)) < 0)
+    err_set_quiet(1);
+    if (!gaps || !durs || !rec || start(&sr, dd, "trace=read,write") < 0)
+        goto done;
+    size_t ng = 0, nd = 0, seen = 0, len = 0;
+    uint64_t prev_end = 0;
+    char chunk[65536], line[4096];
+    long n;
+    while ((n = strace_run_read(&sr, chunk, sizeof chunk)) > 0) {
+        for (long i = 0; i < n; i++) {
+            if (chunk[i] != '\n') {
+                if (len < sizeof line)
+                    line[len++] = chunk[i];
+                continue;
+            }
+            struct strace_line l;
+            strace_parse_line(line, len, &l);
+            trace_rec_line(rec, line, len);
+            len = 0;
+            if (l.kind != SL_CALL || !l.dur_ns)
+                continue;
+            /* past dd's start-up: the loop's calls on /dev/zero and /dev/null */
+            if (++seen > 50 && prev_end && l.ts_ns > prev_end && ng < CAL_CALLS)
+                gaps[ng++] = l.ts_ns - prev_end;
+            if (seen > 50 && nd < CAL_CALLS)
+                durs[nd++] = l.dur_ns;
+            prev_end = l.ts_ns + l.dur_ns;
+        }
+    }
+    if (strace_run_wait(&sr) != 0 || n < 0 || ng < 100 || nd < 100)
         goto done;
     /* the same without strace, ten times over, for the calls' own time */
     char count2[32];
@@ -273,39 +311,24 @@ int strace_run_calibrate(uint64_t *gap_ns, uint64_t *dur_ns)
     if (wait_quiet(spawn((const char *const *)dd2, 1)) < 0)
         goto done;
     double plain_ns = (now_s() - t0) * 1e9 / (CAL_CALLS * 10.0);
-    gaps = malloc(CAL_CALLS * sizeof *gaps);
-    durs = malloc(CAL_CALLS * sizeof *durs);
-    f = fopen(out, "r");
-    if (!gaps || !durs || !f)
-        goto done;
-    char line[1024];
-    size_t ng = 0, nd = 0, seen = 0;
-    uint64_t prev_end = 0;
-    while (fgets(line, sizeof line, f)) {
-        struct strace_line l;
-        strace_parse_line(line, strcspn(line, "\n"), &l);
-        if (l.kind != SL_CALL || !l.dur_ns)
-            continue;
-        /* past dd's start-up: the loop's calls on /dev/zero and /dev/null */
-        if (++seen > 50 && prev_end && l.ts_ns > prev_end && ng < CAL_CALLS)
-            gaps[ng++] = l.ts_ns - prev_end;
-        if (seen > 50 && nd < CAL_CALLS)
-            durs[nd++] = l.dur_ns;
-        prev_end = l.ts_ns + l.dur_ns;
-    }
-    if (ng < 100 || nd < 100)
-        goto done;
+    /* means, not medians: what is taken off is a sum over many calls; the slowest 1 %
+     * (a preemption of the tracer) are left out */
     qsort(gaps, ng, sizeof *gaps, cmp_u64);
     qsort(durs, nd, sizeof *durs, cmp_u64);
-    *gap_ns = gaps[ng / 2];
-    *dur_ns = (double)durs[nd / 2] > plain_ns ? durs[nd / 2] - (uint64_t)plain_ns : 0;
+    double g = 0, d = 0;
+    for (size_t i = 0; i < ng - ng / 100; i++)
+        g += (double)gaps[i];
+    for (size_t i = 0; i < nd - nd / 100; i++)
+        d += (double)durs[i];
+    g /= (double)(ng - ng / 100);
+    d /= (double)(nd - nd / 100);
+    *gap_ns = (uint64_t)g;
+    *dur_ns = d > plain_ns ? (uint64_t)(d - plain_ns) : 0;
     rc = 0;
 done:
-    if (f)
-        fclose(f);
+    err_set_quiet(0);
+    trace_rec_free(rec);
     free(gaps);
     free(durs);
-    unlink(out);
-    rmdir(dir);
     return rc;
 }
