@@ -212,13 +212,14 @@ int cmd_record(int argc, char **argv)
     if (!pre)
         return EXIT_RUN_FAILED;
     /* 2. what tracing costs here */
-    uint64_t gap = 0, dur = 0;
-    strace_run_calibrate(&gap, &dur);
+    uint64_t gap = 0, p10 = 0, dur = 0;
+    strace_run_calibrate(&gap, &p10, &dur);
     char version[256];
     strace_run_version(version, sizeof version);
     /* 3. the command */
     struct trace_writer *w = trace_writer_open(out);
-    struct trace_rec_opts ro = {.root = root, .cwd = cwd, .pre = pre, .emit = emit, .arg = w};
+    struct trace_rec_opts ro = {.root = root, .cwd = cwd, .pre = pre, .emit = emit, .arg = w,
+                                .calib_gap_ns = gap, .calib_p10_ns = p10, .calib_dur_ns = dur};
     struct trace_recorder *rec = w ? trace_rec_new(&ro) : NULL;
     struct strace_run sr;
     if (!rec || strace_run_start(&sr, argv + optind) < 0) {
@@ -246,8 +247,6 @@ int cmd_record(int argc, char **argv)
     info.command = quoted(argv + optind);
     info.root = strdup(root);
     info.tracer = strdup(version);
-    info.tracer_gap_ns = gap;
-    info.tracer_dur_ns = dur;
     trace_prescan_used(pre, NULL, NULL, &info.nstate, &info.state_bytes);
     if (!info.command || !info.root || !info.tracer) {
         error("out of memory");

@@ -133,6 +133,11 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
         "symlinks", (json_int_t)s->state[TT_SYMLINK], "bytes", (json_int_t)in->state_bytes,
         "tracer_gap_ns", (json_int_t)in->tracer_gap_ns, "tracer_dur_ns",
         (json_int_t)in->tracer_dur_ns);
+    json_object_set_new(o, "think", json_pack("{s:I, s:I, s:I, s:f}", "calibration_gap_ns",
+                                              (json_int_t)in->calib_gap_ns, "calibration_p10_ns",
+                                              (json_int_t)in->calib_p10_ns, "trace_p10_ns",
+                                              (json_int_t)in->gap_p10_ns, "scale",
+                                              (double)in->think_scale_ppm / 1e6));
     if (!o)
         return error("trace stats: out of memory");
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
@@ -168,6 +173,12 @@ static void print_text(const char *path, const struct trace_info *in, const stru
            trace_count_str(s->state[TT_REG], b, sizeof b),
            (unsigned long long)s->state[TT_DIR], (unsigned long long)s->state[TT_SYMLINK],
            trace_count_str(in->state_bytes, c, sizeof c));
+    printf("tracer: %.1f us between calls, %.1f us in each taken off as its own (calibrated: "
+           "%.1f us, quickest tenth %.1f us here and %.1f us there); think time scaled by "
+           "%.3f\n",
+           (double)in->tracer_gap_ns / 1e3, (double)in->tracer_dur_ns / 1e3,
+           (double)in->calib_gap_ns / 1e3, (double)in->gap_p10_ns / 1e3,
+           (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
     printf("calls by kind:\n");
     for (unsigned k = 1; k < TK_CALL_KINDS; k++)
         if (s->calls[k])

@@ -345,7 +345,10 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         } else if (c->kind < TK_CALL_KINDS) {
             uint64_t last = rp->rec_end[r];
             uint64_t gap = last && c->start_ns > last ? c->start_ns - last : 0;
-            think = gap > rp->gap_ns ? gap - rp->gap_ns : 0;
+            /* the program's own time, the tracer's taken off (trace_record.h) */
+            think = gap > rp->gap_ns
+                        ? (uint64_t)((double)(gap - rp->gap_ns) * rp->think_scale)
+                        : 0;
             rp->rec_end[r] = c->start_ns + c->dur_ns;
         }
     }
@@ -547,6 +550,7 @@ int phase_replay(struct phase_ctx *ctx)
     struct replay rp = {.ctx = ctx, .info = trace_file_info(tf), .root = -1};
     rp.timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
     rp.gap_ns = rp.info->tracer_gap_ns;
+    rp.think_scale = (double)rp.info->think_scale_ppm / 1e6;
     rp.real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
     unsigned n = replay_threads_wanted(rp.info, ctx->params->replay_threads);
     rp.nthreads = n < phase_threads(ctx) ? n : phase_threads(ctx);

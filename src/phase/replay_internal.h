@@ -149,6 +149,7 @@ struct replay {
     uint64_t *rec_end;
     uint64_t *rep_end;
     uint64_t gap_ns;            /* the tracer's own gap, taken off each think time */
+    double think_scale;         /* and what is left, scaled by this */
     /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */
     uint32_t *map;
     struct rp_deps deps;

@@ -258,9 +258,9 @@ static int cmp_u64(const void *a, const void *b)
 
 #define CAL_CALLS 3000
 
-int strace_run_calibrate(uint64_t *gap_ns, uint64_t *dur_ns)
+int strace_run_calibrate(uint64_t *gap_ns, uint64_t *p10_ns, uint64_t *dur_ns)
 {
-    *gap_ns = *dur_ns = 0;
+    *gap_ns = *p10_ns = *dur_ns = 0;
     /* dd copies one byte at a time: a read and a write back to back; traced the way a
      * recording is (through the FIFO, each line parsed and followed by a recorder), so
      * what is measured includes the reader's share of the machine */
@@ -323,6 +323,7 @@ int strace_run_calibrate(uint64_t *gap_ns, uint64_t *dur_ns)
     g /= (double)(ng - ng / 100);
     d /= (double)(nd - nd / 100);
     *gap_ns = (uint64_t)g;
+    *p10_ns = gaps[ng / 10];
     *dur_ns = d > plain_ns ? (uint64_t)(d - plain_ns) : 0;
     rc = 0;
 done:

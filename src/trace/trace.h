@@ -203,8 +203,15 @@ struct trace_info {
     uint64_t left_outside;      /* calls on paths or descriptors outside the directory */
     uint64_t left_prestart;     /* calls on descriptors opened before the start */
     uint64_t left_other;        /* lines the recorder could not use (unsupported forms) */
-    uint64_t tracer_gap_ns;     /* the tracer's own time between two calls (calibrated) */
+    uint64_t tracer_gap_ns;     /* the tracer's own time between two calls: taken off each
+                                 * gap to give the program's think time (trace_record.h) */
     uint64_t tracer_dur_ns;     /* what the tracer adds to a call's duration */
+    uint64_t calib_gap_ns;      /* the calibration's mean gap (dd, traced as recorded) */
+    uint64_t gap_p10_ns;        /* the quickest tenth of this trace's gaps, and the
+                                 * calibration's: their ratio is how much busier the
+                                 * recording was than the calibration */
+    uint64_t calib_p10_ns;
+    uint64_t think_scale_ppm;   /* think time = (gap - tracer_gap) x this / 1e6 (<= 1e6) */
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */

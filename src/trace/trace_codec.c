@@ -301,7 +301,8 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
                           info->nslots, info->max_concurrency, info->max_io, info->ncalls,
                           info->nrecords, info->left_outside, info->left_prestart,
                           info->left_other, info->tracer_gap_ns, info->tracer_dur_ns,
-                          info->bytes_read, info->bytes_written};
+                          info->bytes_read, info->bytes_written, info->calib_gap_ns,
+                          info->gap_p10_ns, info->calib_p10_ns, info->think_scale_ppm};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         n += trace_put_varint(out + n, v[i]);
     n += trace_put_varint(out + n, TK_CALL_KINDS);
@@ -338,7 +339,9 @@ long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char
     uint64_t *dst[] = {&info->started_unix_ns, &info->duration_ns, NULL, NULL, NULL,
                        &info->max_io, &info->ncalls, &info->nrecords, &info->left_outside,
                        &info->left_prestart, &info->left_other, &info->tracer_gap_ns,
-                       &info->tracer_dur_ns, &info->bytes_read, &info->bytes_written};
+                       &info->tracer_dur_ns, &info->bytes_read, &info->bytes_written,
+                       &info->calib_gap_ns, &info->gap_p10_ns, &info->calib_p10_ns,
+                       &info->think_scale_ppm};
     uint64_t small[3];
     for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++) {
         uint64_t v = get(&k, "header");
@@ -379,7 +382,8 @@ long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char
             sum = UINT64_MAX;
     }
     if (info->count[0] || sum != info->ncalls || info->ncalls > info->nrecords ||
-        info->nrecords > TRACE_SIZE_MAX || info->max_io > TRACE_IO_MAX) {
+        info->nrecords > TRACE_SIZE_MAX || info->max_io > TRACE_IO_MAX ||
+        info->think_scale_ppm > 1000000 || info->tracer_gap_ns > TRACE_SIZE_MAX) {
         snprintf(why, whylen, "its info block's counts do not add up");
         return -1;
     }

@@ -77,6 +77,11 @@ struct trace_recorder *trace_rec_new(const struct trace_rec_opts *o)
         return NULL;
     }
     r->o = *o;
+    if (!(r->gaps = calloc(1, sizeof *r->gaps))) {
+        free(r);
+        error("out of memory");
+        return NULL;
+    }
     r->rootlen = strlen(o->root);
     while (r->rootlen > 1 && o->root[r->rootlen - 1] == '/')
         r->rootlen--;
@@ -141,6 +146,15 @@ int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line 
         in->duration_ns = c->start_ns + c->dur_ns;
     in->nrecords++;
     if (c->kind < TK_CALL_KINDS) {
+        if (t->last_end && c->start_ns > t->last_end) {
+            uint64_t g = c->start_ns - t->last_end, b = g / 1000;
+            b = b < GAP_BUCKETS - 1 ? b : GAP_BUCKETS - 1;
+            r->gaps->count[b]++;
+            r->gaps->sum[b] += g;
+            r->gaps->n++;
+            r->gaps->total += g;
+        }
+        t->last_end = c->start_ns + c->dur_ns;
         in->ncalls++;
         in->count[c->kind]++;
         uint64_t rd, wr;
@@ -460,6 +474,51 @@ int trace_rec_line(struct trace_recorder *r, const char *line, size_t n)
     return adopt(r, l.tid) < 0 ? -1 : process(r, t, line, n);
 }
 
+/* The gap at quantile q of h, ns (to the microsecond). */
+static uint64_t gap_quantile(const struct gap_hist *h, double q)
+{
+    uint64_t want = (uint64_t)(q * (double)h->n), seen = 0;
+    for (size_t b = 0; b < GAP_BUCKETS; b++) {
+        seen += h->count[b];
+        if (seen > want)
+            return b * 1000 + 500;
+    }
+    return 0;
+}
+
+/* The think-time model (trace_record.h): tracer_gap_ns and think_scale_ppm. */
+static void think_model(const struct trace_recorder *r, struct trace_info *in)
+{
+    const struct gap_hist *h = r->gaps;
+    in->calib_gap_ns = r->o.calib_gap_ns;
+    in->calib_p10_ns = r->o.calib_p10_ns;
+    in->tracer_dur_ns = r->o.calib_dur_ns;
+    in->think_scale_ppm = 1000000;
+    if (!h->n)
+        return;
+    in->gap_p10_ns = gap_quantile(h, 0.10);
+    double o = (double)in->gap_p10_ns; /* without a calibration: a lower bound */
+    if (in->calib_gap_ns && in->calib_p10_ns) {
+        double busier = (double)in->gap_p10_ns / (double)in->calib_p10_ns;
+        busier = busier < 0.8 ? 0.8 : busier > 1.6 ? 1.6 : busier;
+        o = (double)in->calib_gap_ns * busier;
+    }
+    in->tracer_gap_ns = (uint64_t)o;
+    /* what is left of every gap once the tracer's part is off, against what clipping each
+     * at zero would leave: the scale keeps the sum right */
+    double above = 0;
+    for (size_t b = 0; b < GAP_BUCKETS; b++) {
+        if (!h->count[b])
+            continue;
+        double mean = (double)h->sum[b] / (double)h->count[b];
+        if (mean > o)
+            above += (mean - o) * (double)h->count[b];
+    }
+    double left = (double)h->total - o * (double)h->n;
+    double scale = above > 0 && left > 0 ? left / above : 0;
+    in->think_scale_ppm = (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
+}
+
 int trace_rec_finish(struct trace_recorder *r, struct trace_info *info)
 {
     int rc = 0;
@@ -480,6 +539,7 @@ int trace_rec_finish(struct trace_recorder *r, struct trace_info *info)
         while (r->map[b] && rc == 0)
             rc = task_end(r, r->map[b], &last);
     r->info.nslots = r->slot_hw;
+    think_model(r, &r->info);
     if (r->info.nthreads == 0)
         r->info.nthreads = 1; /* a trace of nothing still has its one thread */
     *info = r->info;
@@ -511,5 +571,7 @@ void trace_rec_free(struct trace_recorder *r)
     }
     free(r->free_slots);
     free(r->line);
+    free(r->gaps);
     free(r);
 }
+

@@ -12,6 +12,14 @@
  *
  * Lines of a thread strace reports before the clone that made it has returned (strace
  * shows the child's first calls first, now and then) wait until that clone is seen.
+ *
+ * Think time: the gap between a thread's calls is the program's own work plus what the
+ * tracer adds (stopping it twice a call, decoding, writing the line). The tracer's part
+ * is estimated as the calibration's mean gap (a program that makes calls back to back,
+ * traced the same way), scaled by how much slower this recording's quickest tenth of gaps
+ * were than the calibration's (the machine may be busier now): that is tracer_gap_ns, and
+ * a replay waits (gap - tracer_gap_ns) x think_scale where the gap is larger, the scale
+ * making the sum of those waits the sum of all gaps less the tracer's part of each.
  */
 #ifndef FSBENCH_TRACE_RECORD_H
 #define FSBENCH_TRACE_RECORD_H
@@ -30,6 +38,8 @@ struct trace_rec_opts {
     /* Each record, in order. 0, or -1 (after error()) to stop the recording. */
     int (*emit)(void *arg, const struct trace_call *c);
     void *arg;
+    /* The tracer's cost as strace_run_calibrate measured it (0: unknown). */
+    uint64_t calib_gap_ns, calib_p10_ns, calib_dur_ns;
 };
 
 /* NULL after error() (out of memory). */

@@ -42,6 +42,7 @@ struct task {
     uint32_t thread;
     struct fdtab *fds;
     struct fsctx *fs;
+    uint64_t last_end;      /* the recorded end of its last call (0: none yet) */
     char *pending;          /* an unfinished call: "name(args" */
     uint64_t pending_ts;
     struct task *next;      /* in the tid map */
@@ -55,6 +56,14 @@ struct orphan {
 };
 
 #define REC_BUCKETS 4096
+/* Gaps between a thread's calls, by microsecond up to 10 ms (the last bucket: longer). */
+#define GAP_BUCKETS 10001
+
+struct gap_hist {
+    uint64_t count[GAP_BUCKETS];
+    uint64_t sum[GAP_BUCKETS]; /* ns */
+    uint64_t n, total;
+};
 
 struct trace_recorder {
     struct trace_rec_opts o;
@@ -71,6 +80,7 @@ struct trace_recorder {
     struct trace_info info;
     char *line;             /* a resumed call put back together */
     size_t line_cap;
+    struct gap_hist *gaps;
 };
 
 /* trace_record.c */
