@@ -6,8 +6,9 @@
  * limits are said in its last lines, every time.
  *
  * Order: DIR is scanned first (before the command can change it), the tracer's own cost
- * is measured (a few thousand calls of dd), then the command runs; its lines stream
- * through the recorder into the trace file, which is renamed into place only when whole.
+ * is measured (cat of a few hundred small files, traced alike), then the command runs;
+ * its lines stream through the recorder into the trace file, which is renamed into place
+ * only when whole.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -100,8 +100,8 @@ static int private_dir(char *dir, size_t len)
     return 0;
 }
 
-/* strace_run_start with the call filter given. */
-static int start(struct strace_run *s, char *const argv[], const char *filter)
+/* strace_run_start with the call filter given; quiet: the command's output to /dev/null. */
+static int start(struct strace_run *s, char *const argv[], const char *filter, int quiet)
 {
     memset(s, 0, sizeof *s);
     s->fd = -1;
@@ -132,7 +132,7 @@ static int start(struct strace_run *s, char *const argv[], const char *filter)
     struct sigaction sa = {.sa_handler = pass_term};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGTERM, &sa, NULL);
-    s->pid = spawn(v, 0);
+    s->pid = spawn(v, quiet);
     if (s->pid < 0) {
         error_errno("record: cannot start strace");
         strace_run_wait(s);
@@ -143,7 +143,7 @@ static int start(struct strace_run *s, char *const argv[], const char *filter)
 
 int strace_run_start(struct strace_run *s, char *const argv[])
 {
-    return start(s, argv, TRACED);
+    return start(s, argv, TRACED, 0);
 }
 
 long strace_run_read(struct strace_run *s, char *buf, size_t len)
@@ -256,25 +256,61 @@ static int cmp_u64(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-#define CAL_CALLS 3000
+#define CAL_FILES 500
+#define CAL_LINES 8000
+
+/* Makes CAL_FILES one-byte files in dir and argv "cat" and their paths (into names, which
+ * holds them). 0 or -1. */
+static int cal_files(const char *dir, char **argv, char *names, size_t len)
+{
+    size_t at = 0;
+    argv[0] = "cat";
+    for (int i = 0; i < CAL_FILES; i++) {
+        char *p = names + at;
+        int n = snprintf(p, len - at, "%s/f%03d", dir, i);
+        if (n < 0 || (size_t)n >= len - at)
+            return -1;
+        int fd = open(p, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 || write(fd, "x", 1) != 1 || close(fd) < 0)
+            return -1;
+        argv[i + 1] = p;
+        at += (size_t)n + 1;
+    }
+    argv[CAL_FILES + 1] = NULL;
+    return 0;
+}
+
+static void cal_clean(const char *dir)
+{
+    char p[4200];
+    for (int i = 0; i < CAL_FILES; i++) {
+        snprintf(p, sizeof p, "%s/f%03d", dir, i);
+        unlink(p);
+    }
+    rmdir(dir);
+}
 
 int strace_run_calibrate(uint64_t *gap_ns, uint64_t *p10_ns, uint64_t *dur_ns)
 {
     *gap_ns = *p10_ns = *dur_ns = 0;
-    /* dd copies one byte at a time: a read and a write back to back; traced the way a
-     * recording is (through the FIFO, each line parsed and followed by a recorder), so
-     * what is measured includes the reader's share of the machine */
-    char count[32];
-    snprintf(count, sizeof count, "count=%d", CAL_CALLS / 2);
-    char *dd[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=1", count, "status=none", NULL};
-    uint64_t *gaps = malloc(CAL_CALLS * sizeof *gaps), *durs = malloc(CAL_CALLS * sizeof *durs);
+    /* cat of many small files: open, fstat, read, write, close back to back, the calls of
+     * most file-system programs; traced the way a recording is (the same options, through
+     * the FIFO, each line parsed and followed by a recorder), so that what is measured
+     * includes the reader's share of the machine */
+    char dir[4096], *names = malloc((size_t)CAL_FILES * 4200);
+    char **argv = malloc((CAL_FILES + 2) * sizeof *argv);
+    uint64_t *gaps = malloc(CAL_LINES * sizeof *gaps), *durs = malloc(CAL_LINES * sizeof *durs);
     struct trace_rec_opts ro = {.root = "/nonexistent/fsbench-calibration", .cwd = "/",
                                 .emit = no_emit};
     struct trace_recorder *rec = trace_rec_new(&ro);
     struct strace_run sr;
-    int rc = -1;
+    int rc = -1, made = 0;
     err_set_quiet(1);
-    if (!gaps || !durs || !rec || start(&sr, dd, "trace=read,write") < 0)
+    if (!names || !argv || !gaps || !durs || !rec || private_dir(dir, sizeof dir) < 0)
+        goto done;
+    made = 1;
+    if (cal_files(dir, argv, names, (size_t)CAL_FILES * 4200) < 0 ||
+        start(&sr, argv, TRACED, 1) < 0)
         goto done;
     size_t ng = 0, nd = 0, seen = 0, len = 0;
     uint64_t prev_end = 0;
@@ -293,24 +329,23 @@ int strace_run_calibrate(uint64_t *gap_ns, uint64_t *p10_ns, uint64_t *dur_ns)
             len = 0;
             if (l.kind != SL_CALL || !l.dur_ns)
                 continue;
-            /* past dd's start-up: the loop's calls on /dev/zero and /dev/null */
-            if (++seen > 50 && prev_end && l.ts_ns > prev_end && ng < CAL_CALLS)
-                gaps[ng++] = l.ts_ns - prev_end;
-            if (seen > 50 && nd < CAL_CALLS)
-                durs[nd++] = l.dur_ns;
+            /* past cat's start-up (the dynamic loader's calls) */
+            if (++seen > 50) {
+                if (prev_end && l.ts_ns > prev_end && ng < CAL_LINES)
+                    gaps[ng++] = l.ts_ns - prev_end;
+                if (nd < CAL_LINES)
+                    durs[nd++] = l.dur_ns;
+            }
             prev_end = l.ts_ns + l.dur_ns;
         }
     }
     if (strace_run_wait(&sr) != 0 || n < 0 || ng < 100 || nd < 100)
         goto done;
-    /* the same without strace, ten times over, for the calls' own time */
-    char count2[32];
-    snprintf(count2, sizeof count2, "count=%d", CAL_CALLS * 5);
-    char *dd2[] = {"dd", "if=/dev/zero", "of=/dev/null", "bs=1", count2, "status=none", NULL};
+    /* the same without strace, for the calls' own time */
     double t0 = now_s();
-    if (wait_quiet(spawn((const char *const *)dd2, 1)) < 0)
+    if (wait_quiet(spawn((const char *const *)argv, 1)) < 0)
         goto done;
-    double plain_ns = (now_s() - t0) * 1e9 / (CAL_CALLS * 10.0);
+    double plain_ns = (now_s() - t0) * 1e9 / (double)(seen + 50);
     /* means, not medians: what is taken off is a sum over many calls; the slowest 1 %
      * (a preemption of the tracer) are left out */
     qsort(gaps, ng, sizeof *gaps, cmp_u64);
@@ -328,7 +363,11 @@ int strace_run_calibrate(uint64_t *gap_ns, uint64_t *p10_ns, uint64_t *dur_ns)
     rc = 0;
 done:
     err_set_quiet(0);
+    if (made)
+        cal_clean(dir);
     trace_rec_free(rec);
+    free(names);
+    free(argv);
     free(gaps);
     free(durs);
     return rc;

@@ -39,7 +39,8 @@ void strace_run_version(char *buf, size_t len);
 
 /* Measures, on this machine, what strace adds between two calls of a program that makes
  * them back to back (*gap_ns) and to each call's duration (*dur_ns): means (the slowest
- * 1 % left out) over a few thousand calls of dd(1), traced through the same FIFO and
+ * 1 % left out) over a few thousand calls of cat(1) on small files, traced with the same
+ * options, through the same FIFO and
  * parsing as a recording, so that the reader's share of the machine is in them; *p10_ns
  * is the quickest tenth's gap. 0, or -1 (no message; the figures are then 0). */
 int strace_run_calibrate(uint64_t *gap_ns, uint64_t *p10_ns, uint64_t *dur_ns);
