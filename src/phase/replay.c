@@ -206,9 +206,20 @@ static void run_chunk(struct rp_thread *me, struct rp_chunk *ch)
         for (uint16_t k = 0; k < c->ndeps; k++)
             wait_dep(rp, ch->deps[c->dep + k]);
         if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads) {
-            uint64_t last = rp->rep_end[c->rthread];
-            if (last && c->think_ns)
-                wait_until(rp, last + c->think_ns);
+            uint64_t last = rp->rep_end[c->rthread], think = c->think_ns;
+            /* a wait that ran late (the replay's own scheduling: a preemption, a sleep's
+             * slack) is made good on the next think times, so that their sum holds */
+            uint64_t *late = &rp->rep_late[c->rthread];
+            uint64_t take = *late < think ? *late : think;
+            think -= take;
+            *late -= take;
+            if (last && think) {
+                uint64_t target = last + think;
+                wait_until(rp, target);
+                uint64_t now = meas_now_ns();
+                if (now > target)
+                    *late += now - target;
+            }
         }
         rp_exec(me, c, ch->arena);
         if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads)
@@ -439,6 +450,7 @@ static void free_replay(struct replay *rp, struct rp_chunk *chunks)
     free(rp->wbuf);
     free(rp->rec_end);
     free(rp->rep_end);
+    free(rp->rep_late);
     free(rp->map);
     free(chunks);
     rp_deps_free(rp);
@@ -467,9 +479,10 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
     if (rp->timing == REPLAY_ORIGINAL) {
         rp->rec_end = calloc(in->nthreads, sizeof *rp->rec_end);
         rp->rep_end = calloc(in->nthreads, sizeof *rp->rep_end);
+        rp->rep_late = calloc(in->nthreads, sizeof *rp->rep_late);
     }
     if (!rp->th || !rp->slots || !rp->wbuf || !rp->map || !*chunks ||
-        (rp->timing == REPLAY_ORIGINAL && (!rp->rec_end || !rp->rep_end)) ||
+        (rp->timing == REPLAY_ORIGINAL && (!rp->rec_end || !rp->rep_end || !rp->rep_late)) ||
         (rp->nthreads > 1 && rp_deps_init(rp) < 0))
         return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
     memset(rp->th, 0, thsz);

@@ -148,6 +148,7 @@ struct replay {
      * dispatcher's) and when its last replayed call ended (its replay thread's) */
     uint64_t *rec_end;
     uint64_t *rep_end;
+    uint64_t *rep_late;         /* per recorded thread: waits that ran late, to make good */
     uint64_t gap_ns;            /* the tracer's own gap, taken off each think time */
     double think_scale;         /* and what is left, scaled by this */
     /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */
