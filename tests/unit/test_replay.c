@@ -91,6 +91,7 @@ static void begin(struct fix *f, uint32_t nthreads, uint32_t nslots)
     f->in.nthreads = nthreads;
     f->in.nslots = nslots;
     f->in.max_concurrency = nthreads;
+    f->in.think_scale_ppm = 1000000; /* think time: every gap, whole */
     f->t = 1000;
 }
 
