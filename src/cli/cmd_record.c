@@ -8,7 +8,7 @@
  * Order: DIR is scanned first (before the command can change it), the tracer's own cost
  * is measured (cat of a few hundred small files, traced alike), then the command runs;
  * its lines stream through the recorder into the trace file, which is renamed into place
- * only when whole.
+ * only when whole, after the tracer's cost is measured once more (the two averaged).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -234,8 +234,16 @@ int cmd_record(int argc, char **argv)
         kill(sr.pid, SIGTERM); /* stop tracing: nothing more is read */
     int status = strace_run_wait(&sr);
     struct trace_info info = {0};
-    if (rc == 0 && status >= 0)
+    if (rc == 0 && status >= 0 && status <= 128) {
+        /* what tracing costs, once more: the average of before and after the command */
+        uint64_t g2, p2, d2;
+        if (strace_run_calibrate(&g2, &p2, &d2) == 0) {
+            if (gap && p10)
+                g2 = (gap + g2) / 2, p2 = (p10 + p2) / 2, d2 = (dur + d2) / 2;
+            trace_rec_set_calibration(rec, g2, p2, d2);
+        }
         rc = trace_rec_finish(rec, &info);
+    }
     trace_rec_free(rec);
     if (rc < 0 || status < 0 || status > 128) {
         if (rc == 0 && status > 128)

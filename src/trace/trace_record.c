@@ -497,12 +497,15 @@ static void think_model(const struct trace_recorder *r, struct trace_info *in)
     if (!h->n)
         return;
     in->gap_p10_ns = gap_quantile(h, 0.10);
-    double o = (double)in->gap_p10_ns; /* without a calibration: a lower bound */
-    if (in->calib_gap_ns && in->calib_p10_ns) {
-        double busier = (double)in->gap_p10_ns / (double)in->calib_p10_ns;
-        busier = busier < 0.8 ? 0.8 : busier > 1.6 ? 1.6 : busier;
-        o = (double)in->calib_gap_ns * busier;
-    }
+    /* the tracer's gap: this trace's quickest tenth (a level the tracer alone reaches, now,
+     * on this machine) times the calibration's mean over its quickest tenth (how far above
+     * that level the tracer's gaps lie on average); that ratio is bounded, as a busy moment
+     * during the calibration stretches its tail more than its quickest tenth */
+    double k = in->calib_gap_ns && in->calib_p10_ns
+                   ? (double)in->calib_gap_ns / (double)in->calib_p10_ns
+                   : 1.25;
+    k = k < 1.1 ? 1.1 : k > 1.4 ? 1.4 : k;
+    double o = (double)in->gap_p10_ns * k;
     in->tracer_gap_ns = (uint64_t)o;
     /* what is left of every gap once the tracer's part is off, against what clipping each
      * at zero would leave: the scale keeps the sum right */
@@ -517,6 +520,14 @@ static void think_model(const struct trace_recorder *r, struct trace_info *in)
     double left = (double)h->total - o * (double)h->n;
     double scale = above > 0 && left > 0 ? left / above : 0;
     in->think_scale_ppm = (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
+}
+
+void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64_t p10_ns,
+                               uint64_t dur_ns)
+{
+    r->o.calib_gap_ns = gap_ns;
+    r->o.calib_p10_ns = p10_ns;
+    r->o.calib_dur_ns = dur_ns;
 }
 
 int trace_rec_finish(struct trace_recorder *r, struct trace_info *info)

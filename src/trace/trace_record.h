@@ -15,11 +15,12 @@
  *
  * Think time: the gap between a thread's calls is the program's own work plus what the
  * tracer adds (stopping it twice a call, decoding, writing the line). The tracer's part
- * is estimated as the calibration's mean gap (a program that makes calls back to back,
- * traced the same way), scaled by how much slower this recording's quickest tenth of gaps
- * were than the calibration's (the machine may be busier now): that is tracer_gap_ns, and
- * a replay waits (gap - tracer_gap_ns) x think_scale where the gap is larger, the scale
- * making the sum of those waits the sum of all gaps less the tracer's part of each.
+ * is estimated from this recording's quickest tenth of gaps (a level the tracer alone
+ * reaches, measured at the same time on the same machine) times how far above its own
+ * quickest tenth a calibration's mean gap lies (a program that makes calls back to back,
+ * traced the same way; the ratio bounded to 1.1-1.4): that is tracer_gap_ns, and a replay
+ * waits (gap - tracer_gap_ns) x think_scale where the gap is larger, the scale making the
+ * sum of those waits the sum of all gaps less the tracer's part of each.
  */
 #ifndef FSBENCH_TRACE_RECORD_H
 #define FSBENCH_TRACE_RECORD_H
@@ -47,6 +48,10 @@ struct trace_recorder *trace_rec_new(const struct trace_rec_opts *o);
 /* One line of strace's output (no newline). 0, or -1 when emit failed or memory ran out
  * (after error()). A line the recorder cannot use is counted in left_other, not refused. */
 int trace_rec_line(struct trace_recorder *r, const char *line, size_t n);
+/* Replaces the calibration of the options (a second one, after the command, averaged with
+ * the first). */
+void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64_t p10_ns,
+                               uint64_t dur_ns);
 /* Ends the recording: every thread still known ends (its descriptors dropped), and info's
  * counts are filled (strings and the state counts are the caller's). 0 or -1. */
 int trace_rec_finish(struct trace_recorder *r, struct trace_info *info);
