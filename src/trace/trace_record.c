@@ -497,15 +497,15 @@ static void think_model(const struct trace_recorder *r, struct trace_info *in)
     if (!h->n)
         return;
     in->gap_p10_ns = gap_quantile(h, 0.10);
-    /* the tracer's gap: this trace's quickest tenth (a level the tracer alone reaches, now,
-     * on this machine) times the calibration's mean over its quickest tenth (how far above
-     * that level the tracer's gaps lie on average); that ratio is bounded, as a busy moment
-     * during the calibration stretches its tail more than its quickest tenth */
-    double k = in->calib_gap_ns && in->calib_p10_ns
-                   ? (double)in->calib_gap_ns / (double)in->calib_p10_ns
-                   : 1.25;
-    k = k < 1.1 ? 1.1 : k > 1.4 ? 1.4 : k;
-    double o = (double)in->gap_p10_ns * k;
+    /* the tracer's gap: the calibration's mean (a program making calls back to back, traced
+     * the same way just before and after), scaled by how much slower this recording's
+     * quickest tenth of gaps was than the calibration's (a busier or quieter moment) */
+    double o = (double)in->gap_p10_ns; /* without a calibration: a lower bound */
+    if (in->calib_gap_ns && in->calib_p10_ns) {
+        double busier = (double)in->gap_p10_ns / (double)in->calib_p10_ns;
+        busier = busier < 0.6 ? 0.6 : busier > 1.6 ? 1.6 : busier;
+        o = (double)in->calib_gap_ns * busier;
+    }
     in->tracer_gap_ns = (uint64_t)o;
     /* what is left of every gap once the tracer's part is off, against what clipping each
      * at zero would leave: the scale keeps the sum right */

@@ -15,12 +15,13 @@
  *
  * Think time: the gap between a thread's calls is the program's own work plus what the
  * tracer adds (stopping it twice a call, decoding, writing the line). The tracer's part
- * is estimated from this recording's quickest tenth of gaps (a level the tracer alone
- * reaches, measured at the same time on the same machine) times how far above its own
- * quickest tenth a calibration's mean gap lies (a program that makes calls back to back,
- * traced the same way; the ratio bounded to 1.1-1.4): that is tracer_gap_ns, and a replay
- * waits (gap - tracer_gap_ns) x think_scale where the gap is larger, the scale making the
- * sum of those waits the sum of all gaps less the tracer's part of each.
+ * is estimated as a calibration's mean gap (a program that makes calls back to back,
+ * traced the same way, just before and just after the recording), scaled by how much
+ * slower this recording's quickest tenth of gaps was than the calibration's (a busier or
+ * quieter moment; the scale bounded to 0.6-1.6): that is tracer_gap_ns, and a replay waits
+ * (gap - tracer_gap_ns) x think_scale where the gap is larger, the scale making the sum of
+ * those waits the sum of all gaps less the tracer's part of each. On a machine whose load
+ * changes from one second to the next this stays an estimate: trace stats shows its parts.
  */
 #ifndef FSBENCH_TRACE_RECORD_H
 #define FSBENCH_TRACE_RECORD_H
