@@ -28,11 +28,14 @@ static void trace_usage(FILE *out)
     fprintf(out, "usage: fsbench trace stats FILE [--json]\n"
                  "       fsbench trace dump FILE\n"
                  "       fsbench trace replay FILE DIR [--timing afap|original] [-j N]\n"
+                 "                                     [--part state|calls] [--limit N]\n"
                  "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
                  "  duration, what was left out and its initial state (--json: as JSON)\n"
                  "  dump: its initial state and every record, one a line\n"
                  "  replay: replays it once into DIR/tree (DIR empty or new) and leaves the\n"
-                 "  result there, as the replay phase would make it, untimed\n");
+                 "  result there, as the replay phase would make it, untimed; --part state\n"
+                 "  lays down the initial state only, --part calls makes the calls only (on\n"
+                 "  what --part state laid down), --limit N the first N calls only\n");
 }
 
 /* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */
@@ -196,7 +199,10 @@ static void print_text(const char *path, const struct trace_info *in, const stru
 }
 
 /* `trace replay FILE DIR`: the replay phase run once outside the runner, its result left. */
-static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads)
+enum { PART_ALL, PART_STATE, PART_CALLS };
+
+static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads,
+                       int part, uint64_t limit)
 {
     if (mkdir(dir, 0755) < 0 && errno != EEXIST)
         return error_errno("trace replay: cannot create %s", text_shown(dir));
@@ -204,7 +210,7 @@ static int replay_into(struct trace_file *t, const char *dir, unsigned timing, u
     if (fd < 0)
         return error_errno("trace replay: cannot open %s", text_shown(dir));
     struct stat st;
-    if (fstatat(fd, PHASE_TREE_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+    if (part != PART_CALLS && fstatat(fd, PHASE_TREE_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
         close(fd);
         return error("trace replay: %s/%s exists: give a directory without it",
                      text_shown(dir), PHASE_TREE_DIR);
@@ -219,13 +225,18 @@ static int replay_into(struct trace_file *t, const char *dir, unsigned timing, u
     }
     for (unsigned i = 0; i < n; i++)
         w[i].st = &ops[i];
-    struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n};
+    struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n,
+                                  .replay_limit = limit};
     struct phase_result res = {0};
     struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .res = &res,
                             .params = &params, .workers = w, .nworkers = n};
     snprintf(res.name, sizeof res.name, "replay");
-    if (phase_replay_setup(&ctx) < 0) {
+    if (part != PART_CALLS && phase_replay_setup(&ctx) < 0) {
         error("trace replay: %s", res.note);
+        goto out;
+    }
+    if (part == PART_STATE) {
+        rc = 0;
         goto out;
     }
     uint64_t t0 = meas_now_ns();
@@ -249,12 +260,16 @@ int cmd_trace(int argc, char **argv)
         {"json", no_argument, NULL, 'J'},
         {"timing", required_argument, NULL, 'T'},
         {"threads", required_argument, NULL, 'j'},
+        {"part", required_argument, NULL, 'P'},
+        {"limit", required_argument, NULL, 'L'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
     bool json = false;
     unsigned timing = REPLAY_AFAP, threads = 0;
+    int part = PART_ALL;
+    unsigned long long limit = 0;
     double d;
     int c;
     optind = 1;
@@ -274,6 +289,17 @@ int cmd_trace(int argc, char **argv)
                 return EXIT_USAGE;
             threads = (unsigned)d;
             break;
+        case 'P':
+            if (!strcmp(optarg, "state") || !strcmp(optarg, "calls"))
+                part = optarg[0] == 's' ? PART_STATE : PART_CALLS;
+            else
+                return error("trace: --part: '%s' is neither state nor calls", optarg),
+                       EXIT_USAGE;
+            break;
+        case 'L':
+            if (cli_parse_u64(optarg, &limit) < 0)
+                return error("trace: --limit: '%s' is not a whole number", optarg), EXIT_USAGE;
+            break;
         case 'h': trace_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("trace", c, argv);
         }
@@ -292,7 +318,9 @@ int cmd_trace(int argc, char **argv)
     if (!t)
         return EXIT_RUN_FAILED;
     if (!strcmp(verb, "replay")) {
-        int r = trace_check(t) < 0 ? -1 : replay_into(t, argv[optind + 2], timing, threads);
+        int r = trace_check(t) < 0 ? -1
+                                   : replay_into(t, argv[optind + 2], timing, threads, part,
+                                                 limit);
         trace_close(t);
         return r < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }

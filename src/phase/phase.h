@@ -47,6 +47,7 @@ struct phase_params {
     struct trace_file *replay;  /* replay: the trace (--replay FILE), checked; NULL: none */
     unsigned replay_timing;     /* replay: enum replay_timing (phase/replay.h) */
     unsigned replay_threads;    /* replay: at most this many threads (0: the most) */
+    uint64_t replay_limit;      /* replay: the first N calls only (0: all; record's use) */
 };
 
 struct phase_ctx {

@@ -528,7 +528,9 @@ static int conclude(struct replay *rp, struct phase_ctx *ctx)
             first = &t->first;
     }
     char a[32], b[32];
-    uint64_t calls = rp->info->ncalls;
+    uint64_t calls = rp->ctx->params->replay_limit && rp->handed < rp->info->ncalls
+                         ? rp->handed
+                         : rp->info->ncalls;
     if (!diverged) {
         snprintf(ctx->res->note, sizeof ctx->res->note,
                  "%s calls replayed on %u thread%s (%s), none diverged",
@@ -586,8 +588,11 @@ int phase_replay(struct phase_ctx *ctx)
     struct trace_call c;
     uint64_t seq = 0;
     int r = 0;
+    uint64_t limit = ctx->params->replay_limit;
     while (rc == 0 && (r = trace_next_call(s, &c)) > 0) {
         seq++;
+        if (c.kind < TK_CALL_KINDS && limit && ++rp.handed > limit)
+            break; /* the first `limit` calls only */
         if ((seq & 1023) == 0) {
             if (phase_interrupt || atomic_load(&rp.stop))
                 break;

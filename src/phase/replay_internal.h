@@ -154,6 +154,7 @@ struct replay {
     /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */
     uint32_t *map;
     struct rp_deps deps;
+    uint64_t handed;            /* calls handed out (with a limit) */
 };
 
 /* replay_deps.c */

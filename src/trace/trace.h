@@ -212,6 +212,8 @@ struct trace_info {
                                  * recording was than the calibration */
     uint64_t calib_p10_ns;
     uint64_t think_scale_ppm;   /* think time = (gap - tracer_gap) x this / 1e6 (<= 1e6) */
+    uint64_t mirror_gap_ns;     /* the mean gap of a replay of this trace, traced the same
+                                 * way (0: not measured); the tracer's gap when measured */
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */

@@ -403,6 +403,17 @@ const char *trace_file_path(const struct trace_file *t)
     return t->path;
 }
 
+int trace_file_fd(const struct trace_file *t)
+{
+    return t->fd;
+}
+
+void trace_file_calls_section(const struct trace_file *t, uint64_t *off, uint64_t *len)
+{
+    *off = t->calls_off;
+    *len = t->calls_len;
+}
+
 int trace_check(struct trace_file *t)
 {
     char why[1200];

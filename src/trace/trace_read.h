@@ -23,6 +23,9 @@ struct trace_file *trace_open(const char *path);
 void trace_close(struct trace_file *t);
 const struct trace_info *trace_file_info(const struct trace_file *t);
 const char *trace_file_path(const struct trace_file *t);
+/* The open file, and where its compressed calls section lies (trace_write's copy). */
+int trace_file_fd(const struct trace_file *t);
+void trace_file_calls_section(const struct trace_file *t, uint64_t *off, uint64_t *len);
 
 /* Reads the whole trace once, checking every record and entry and the counts. 0, or -1
  * after error(). */

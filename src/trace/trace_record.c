@@ -486,6 +486,24 @@ static uint64_t gap_quantile(const struct gap_hist *h, double q)
     return 0;
 }
 
+/* The think-time model's scale for a tracer gap o (trace_record.h): what is left of every
+ * gap once the tracer's part is off, against what clipping each at zero would leave, so
+ * that the sum of the think times is right. */
+static uint64_t think_scale(const struct gap_hist *h, double o)
+{
+    double above = 0;
+    for (size_t b = 0; b < GAP_BUCKETS; b++) {
+        if (!h->count[b])
+            continue;
+        double mean = (double)h->sum[b] / (double)h->count[b];
+        if (mean > o)
+            above += (mean - o) * (double)h->count[b];
+    }
+    double left = (double)h->total - o * (double)h->n;
+    double scale = above > 0 && left > 0 ? left / above : 0;
+    return (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
+}
+
 /* The think-time model (trace_record.h): tracer_gap_ns and think_scale_ppm. */
 static void think_model(const struct trace_recorder *r, struct trace_info *in)
 {
@@ -507,19 +525,20 @@ static void think_model(const struct trace_recorder *r, struct trace_info *in)
         o = (double)in->calib_gap_ns * busier;
     }
     in->tracer_gap_ns = (uint64_t)o;
-    /* what is left of every gap once the tracer's part is off, against what clipping each
-     * at zero would leave: the scale keeps the sum right */
-    double above = 0;
-    for (size_t b = 0; b < GAP_BUCKETS; b++) {
-        if (!h->count[b])
-            continue;
-        double mean = (double)h->sum[b] / (double)h->count[b];
-        if (mean > o)
-            above += (mean - o) * (double)h->count[b];
-    }
-    double left = (double)h->total - o * (double)h->n;
-    double scale = above > 0 && left > 0 ? left / above : 0;
-    in->think_scale_ppm = (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
+    in->think_scale_ppm = think_scale(h, o);
+}
+
+void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct trace_info *info)
+{
+    info->mirror_gap_ns = gap_ns;
+    info->tracer_gap_ns = gap_ns;
+    info->think_scale_ppm = r->gaps->n ? think_scale(r->gaps, (double)gap_ns) : 1000000;
+}
+
+void trace_rec_gaps(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns)
+{
+    *n = r->gaps->n;
+    *total_ns = r->gaps->total;
 }
 
 void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64_t p10_ns,

@@ -20,8 +20,11 @@
  * slower this recording's quickest tenth of gaps was than the calibration's (a busier or
  * quieter moment; the scale bounded to 0.6-1.6): that is tracer_gap_ns, and a replay waits
  * (gap - tracer_gap_ns) x think_scale where the gap is larger, the scale making the sum of
- * those waits the sum of all gaps less the tracer's part of each. On a machine whose load
- * changes from one second to the next this stays an estimate: trace stats shows its parts.
+ * those waits the sum of all gaps less the tracer's part of each. Record then measures the
+ * tracer's gap better where it can: it replays the trace just made, traced the same way
+ * (the same calls, in the same order, with no think time of their own), and takes that
+ * replay's mean gap as the tracer's (trace_rec_rethink). On a machine whose load changes
+ * from one second to the next this stays an estimate: trace stats shows its parts.
  */
 #ifndef FSBENCH_TRACE_RECORD_H
 #define FSBENCH_TRACE_RECORD_H
@@ -56,6 +59,12 @@ void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64
 /* Ends the recording: every thread still known ends (its descriptors dropped), and info's
  * counts are filled (strings and the state counts are the caller's). 0 or -1. */
 int trace_rec_finish(struct trace_recorder *r, struct trace_info *info);
+/* After trace_rec_finish: the think-time model again with the tracer's gap measured
+ * otherwise (a replay of the trace traced the same way: gap_ns), into info's
+ * tracer_gap_ns, mirror_gap_ns and think_scale_ppm. */
+void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct trace_info *info);
+/* The gaps between the calls of each thread so far: how many, their sum (ns). */
+void trace_rec_gaps(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns);
 void trace_rec_free(struct trace_recorder *r);
 
 #endif

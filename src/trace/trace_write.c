@@ -8,6 +8,8 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <stdbool.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,6 +30,7 @@ struct trace_writer {
     uint8_t *buf;
     size_t used;
     int failed;
+    bool copied;                /* the calls section was copied whole: no stream open */
 };
 
 static la_ssize_t on_write(struct archive *a, void *arg, const void *p, size_t n)
@@ -129,6 +132,42 @@ struct trace_writer *trace_writer_open(const char *path)
     return w;
 }
 
+struct trace_writer *trace_writer_open_copy(const char *path, int src_fd, uint64_t off,
+                                            uint64_t len)
+{
+    struct trace_writer *w = calloc(1, sizeof *w);
+    if (!w || !(w->buf = malloc(BUF_LEN))) {
+        free(w);
+        error("trace: out of memory");
+        return NULL;
+    }
+    if (outfile_open(&w->out, path, "record") < 0) {
+        free(w->buf);
+        free(w);
+        return NULL;
+    }
+    uint8_t h[TRACE_HEADER_LEN] = {0};
+    memcpy(h, TRACE_MAGIC, 8);
+    trace_put_le(h + 8, TRACE_FORMAT_VERSION, 4);
+    int rc = put_raw(w, h, sizeof h);
+    w->calls_off = TRACE_HEADER_LEN;
+    for (uint64_t done = 0; rc == 0 && done < len;) {
+        size_t n = len - done < BUF_LEN ? (size_t)(len - done) : BUF_LEN;
+        ssize_t k = pread(src_fd, w->buf, n, (off_t)(off + done));
+        if (k <= 0)
+            rc = error("trace %s: cannot read the trace to copy", w->out.path);
+        else
+            rc = put_raw(w, w->buf, (size_t)k), done += (uint64_t)k;
+    }
+    if (rc < 0) {
+        trace_writer_discard(w);
+        return NULL;
+    }
+    w->calls_len = len;
+    w->copied = true;
+    return w;
+}
+
 int trace_writer_call(struct trace_writer *w, const struct trace_call *c)
 {
     if (w->used > BUF_LEN - TRACE_RECORD_MAX && flush(w) < 0)
@@ -139,7 +178,7 @@ int trace_writer_call(struct trace_writer *w, const struct trace_call *c)
 
 int trace_writer_info(struct trace_writer *w, const struct trace_info *info)
 {
-    if (section_end(w, w->calls_off, &w->calls_len) < 0)
+    if (!w->copied && section_end(w, w->calls_off, &w->calls_len) < 0)
         return -1;
     w->info_off = w->written;
     if (section_begin(w, TRACE_INFO_TAG) < 0)

@@ -12,6 +12,11 @@ struct trace_writer;
 
 /* Starts a trace at path (header written, calls section open). NULL after error(). */
 struct trace_writer *trace_writer_open(const char *path);
+/* Starts a trace at path whose calls section is a byte copy of the one of trace file
+ * src_fd (at off, len bytes, compressed as it is): the info block comes next. NULL after
+ * error(). For record, which rewrites a trace's info once it has measured the tracer. */
+struct trace_writer *trace_writer_open_copy(const char *path, int src_fd, uint64_t off,
+                                            uint64_t len);
 /* Appends a record (valid: trace_codec.h). 0, or -1 after error(). */
 int trace_writer_call(struct trace_writer *w, const struct trace_call *c);
 /* Ends the calls, writes the info block (its nstate and state_bytes must be what the
