@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/outcheck.h"
 
 #define PFX(o) (o)->what ? (o)->what : "", (o)->what ? ": " : ""
 
@@ -113,10 +114,9 @@ int outfile_commit(struct outfile *o)
     int e = bad ? (errno ? errno : EIO) : 0;
     if (o->to_stdout) {
         o->f = NULL;
-        if (bad) {
-            errno = e;
-            return error_errno("%s%s%s: write failed", PFX(o), shown);
-        }
+        /* standard output's failure is said once, as every command's is (outcheck.h) */
+        if (bad)
+            return outcheck_stdout_err(e, NULL) < 0 ? -1 : error("%s%s%s: write failed", PFX(o), shown);
         return 0;
     }
     if (!bad && o->tmp && (fchmod(fileno(o->f), (mode_t)o->mode) < 0 || fsync(fileno(o->f)) < 0))

@@ -7,17 +7,29 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/outcheck.h"
+#include "base/sig.h"
 #include "base/text.h"
+#include "cli/cli_store.h"
 #include "phase/phase.h"
 #include "results/resjson.h"
+#include "results/spool.h"
 #include "results/store.h"
+#include "target/target.h"
 #include "phase/workload.h"
 
 struct save_state {
     struct store *store;
+    const char *db;         /* its path, for the spool */
     int64_t set_id;
     const struct runner_opts *ro;
+    unsigned saved;         /* runs of this set in the store */
+    unsigned waiting;       /* runs in the spool (the store was locked) */
 };
+
+/* Between runs, runs that wait in the spool get a moment to join the store, not the full
+ * wait (the next run should not wait a minute for a lock that is still held). */
+#define SPOOL_RETRY_MS 1000
 
 static int on_set_ready(void *arg, struct run_set *rs)
 {
@@ -37,30 +49,53 @@ static int on_set_ready(void *arg, struct run_set *rs)
     return s->set_id < 0 ? -1 : 0;
 }
 
+/* Empties the spool into the store, waiting at most wait_ms for the lock. */
+static void retry_spool(struct save_state *s, unsigned wait_ms)
+{
+    unsigned added = 0, left = 0;
+    store_set_lock_wait(s->store, wait_ms);
+    spool_flush(s->store, s->db, &added, &left);
+    store_set_lock_wait(s->store, store_lock_wait_ms());
+    s->saved += added;
+    s->waiting = left;
+}
+
 static int on_run_done(void *arg, const struct run_set *rs, const struct run_result *run)
 {
     struct save_state *s = arg;
     if (!s->store || s->set_id <= 0)
         return 0;
-    return store_add_run(s->store, s->set_id, run);
+    if (s->waiting)
+        retry_spool(s, SPOOL_RETRY_MS);
+    /* while runs wait, the store is still locked: this one waits with them */
+    int rc = s->waiting ? STORE_BUSY : store_add_run(s->store, s->set_id, run);
+    if (rc == 0)
+        s->saved++;
+    if (rc != STORE_BUSY)
+        return rc;
+    if (spool_put(s->db, s->set_id, rs, run) < 0)
+        return -1;
+    if (!s->waiting) {
+        char dir[4200];
+        warning("the results store %s is locked by another process (waited %.0f s): run %u "
+                "waits in %s until it is free; the set goes on",
+                s->db, store_lock_wait_ms() / 1000.0, run->index + 1,
+                spool_dir(s->db, dir, sizeof dir));
+    }
+    s->waiting++;
+    return 0;
 }
 
-static void on_signal(int sig)
+static void release_targets(void)
 {
-    phase_interrupt = 1;
+    target_destroy_all();
 }
 
-/* SIGINT, SIGTERM and SIGHUP stop the phase under way; cleanup then runs to the end, and
- * a second signal only sets the same flag again, so it cannot leave a mount behind. */
-static void install_signals(void)
+int cli_signals_install(void)
 {
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
+    /* a fault's last resort: whatever a managed target mounted and attached is released */
+    sig_at_fatal(release_targets);
+    return sig_install(&phase_interrupt);
 }
 
 static void join_argv(char *buf, size_t len, int argc, char **argv)
@@ -106,6 +141,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     }
 
     struct save_state ss = {.ro = ro};
+    char db_path[4096];
     if (out->save) {
         char path[4096];
         const char *db = out->db;
@@ -117,9 +153,11 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         }
         if (out->json && store_check_output(db, out->json, "--json") < 0)
             return EXIT_USAGE;
-        ss.store = store_open(db);
+        ss.store = cli_store_open_write(db);
         if (!ss.store)
             return EXIT_RUN_FAILED;
+        snprintf(db_path, sizeof db_path, "%s", db);
+        ss.db = db_path;
     }
     /* what a destroyed device held cannot come back: say which one, before it goes */
     if (ro->tspec && ro->tspec->device)
@@ -133,7 +171,6 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->run_done = on_run_done;
     ro->arg = &ss;
 
-    install_signals();
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     if (rs.nruns > 0 && rep)
@@ -160,12 +197,32 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     }
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
+    char kept[RES_NAME_MAX + 64] = "";
     if (ss.store) {
-        if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
-            fprintf(rep, "saved as '%s' (%zu run%s)\n", rs.label, rs.nruns,
-                    rs.nruns == 1 ? "" : "s");
+        /* runs that waited get the full wait now: the set is done */
+        if (ss.waiting)
+            retry_spool(&ss, store_lock_wait_ms());
+        if (rep && ss.saved > 0 && out->format == REPORT_TABLE)
+            fprintf(rep, "saved as '%s' (%u run%s)\n", rs.label, ss.saved,
+                    ss.saved == 1 ? "" : "s");
+        if (ss.saved > 0)
+            snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,
+                     ss.saved == 1 ? "" : "s", ss.saved == 1 ? "is" : "are", rs.label);
+        if (ss.waiting) {
+            char dir[4200];
+            error("the results store %s stayed locked by another process: %u run%s of '%s' "
+                  "wait%s in %s and join%s the set when fsbench next opens the store to write "
+                  "(%u saved)",
+                  ss.db, ss.waiting, ss.waiting == 1 ? "" : "s", rs.label,
+                  ss.waiting == 1 ? "s" : "", spool_dir(ss.db, dir, sizeof dir),
+                  ss.waiting == 1 ? "s" : "", ss.saved);
+            rc = -1;
+        }
         store_close(ss.store);
     }
+    /* a closed or full standard output is said now, with what is kept; the exit status
+     * (main's check) says it too, but a job file's later jobs still run */
+    outcheck_stdout(kept);
     run_set_free(&rs);
     return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

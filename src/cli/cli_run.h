@@ -29,6 +29,11 @@ struct cli_output {
     void *run_arg;
 };
 
+/* Catches every terminating signal as an interrupt (base/sig.h), before anything is made
+ * that a signal could leave behind (an archive's decompressed copy, a target). 0, or
+ * EXIT_RUN_FAILED after error(). */
+int cli_signals_install(void);
+
 /* Checks a --label value: 0, or EXIT_USAGE after error(). */
 int cli_check_label(const char *label);
 

@@ -84,6 +84,8 @@ int cmd_cmd(int argc, char **argv)
     unsigned long long seed = 1;
     int c;
 
+    if (cli_signals_install() < 0)
+        return EXIT_RUN_FAILED;
     optind = 1;
     opterr = 0;
     while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {

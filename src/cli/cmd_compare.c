@@ -21,6 +21,7 @@
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
 #include "base/err.h"
+#include "base/outcheck.h"
 #include "results/resjson.h"
 #include "results/store.h"
 
@@ -148,10 +149,8 @@ int cmd_compare(int argc, char **argv)
             cmp_report_text(stdout, &res);
         }
     }
-    if (status == EXIT_OK && fflush(stdout) != 0) {
-        error_errno("compare: writing the report");
+    if (status == EXIT_OK && outcheck_stdout(NULL) < 0)
         status = EXIT_RUN_FAILED;
-    }
     cmp_result_free(&res);
     cli_inputs_free(sets, in, n);
     return status;

@@ -594,12 +594,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
         .quiet = quiet,
     };
+    bool mpi_first = hook && hook->mpi_first;
+    if (mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
+        return EXIT_RUN_FAILED;
     if (hook && hook->ready) {
         int h = hook->ready(hook->arg, &ro, &out, profile);
         if (h != RUN_HOOK_GO)
             return h;
     }
-    if (cli_mpi_setup(&mo, &ro, &out) < 0)
+    if (!mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
         return EXIT_RUN_FAILED;
     if (replay) {
         /* read once here, whole, so a damaged trace stops the run before it starts */
@@ -636,5 +639,7 @@ static int run_main(int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
+    if (cli_signals_install() < 0)
+        return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
 }

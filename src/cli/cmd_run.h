@@ -27,6 +27,8 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip);
 struct run_hook {
     bool options_only; /* stop once the options are parsed: EXIT_OK or EXIT_USAGE */
     bool dry_run;      /* --dry-run: a device without --destroy-data is shown, not refused */
+    bool mpi_first;    /* set up the MPI ranks (their directories and hooks) before ready(),
+                          which keeps ro to run later (interleaved jobs) */
     /* Called when every option is checked and nothing is touched yet, with what would run
      * and tree_arg (the --tree value: a profile, SHAPE.ini or tar:FILE). It may change out.
      * Returns RUN_HOOK_GO to run, else the exit status to return. */

@@ -439,7 +439,8 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         c->out[c->job] = out;
         c->tree_arg[c->job] = tree_arg;
         if (c->job + 1 < c->n) {
-            struct run_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry};
+            struct run_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry,
+                                 .mpi_first = true};
             c->job++;
             return cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
         }
@@ -507,6 +508,7 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
     if (c->jf->interleave && c->n > 1) {
         c->mode = MODE_ROUNDS;
         c->job = 0;
+        h.mpi_first = true; /* each job's ranks set up before its options are kept */
         return cmd_run_with(c->argc[0], c->argv[0], &h);
     }
     c->mode = MODE_RUN;

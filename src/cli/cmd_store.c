@@ -17,12 +17,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_store.h"
 #include "base/err.h"
+#include "base/outcheck.h"
 #include "base/outfile.h"
 #include "base/text.h"
 #include "report/report.h"
 #include "results/resjson.h"
 #include "measure/results.h"
+#include "results/spool.h"
 #include "results/store.h"
 
 #define OPT_DB 1000
@@ -63,7 +66,7 @@ static struct store *open_store(const char *cmd, const char *db, enum open_how h
         *missing = true;
         return NULL;
     }
-    return how == OPEN_READ ? store_open_read(path) : store_open(path);
+    return how == OPEN_READ ? store_open_read(path) : cli_store_open_write(path);
 }
 
 /* The store path --db names or the default, for store_check_output(). */
@@ -190,6 +193,16 @@ int cmd_runs(int argc, char **argv)
     struct listing l = {0};
     int rc = s ? store_list(s, collect, &l) : 0;
     store_close(s);
+    /* runs a locked store could not take yet are not listed: say that they exist */
+    char path[4096], dir[4200];
+    unsigned waiting = db_path("runs", db, path, sizeof path) == 0 ? spool_count(path) : 0;
+    if (waiting)
+        inform("%u run%s wait%s in %s (the store was locked when %s finished): %s join%s "
+               "%s set%s when fsbench next opens the store to write",
+               waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
+               spool_dir(path, dir, sizeof dir), waiting == 1 ? "it" : "they",
+               waiting == 1 ? "it" : "they", waiting == 1 ? "s" : "", waiting == 1 ? "its" : "their",
+               waiting == 1 ? "" : "s");
     if (rc < 0 || l.n == 0) {
         if (rc == 0)
             printf("no stored runs\n");
@@ -227,7 +240,7 @@ int cmd_runs(int argc, char **argv)
                x->scenario, wt, x->tree, wg, x->target, x->nruns);
     }
     free(l.v);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* ---------------------------------------------------------------- show */
@@ -276,7 +289,7 @@ int cmd_show(int argc, char **argv)
         }
     }
     run_set_free(&rs);
-    return fflush(stdout) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
 /* ---------------------------------------------------------------- export */

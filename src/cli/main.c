@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "base/err.h"
+#include "base/outcheck.h"
 
 #ifndef FSBENCH_VERSION
 #define FSBENCH_VERSION "0.1.0"
@@ -30,6 +31,7 @@ static const struct command commands[] = {
     {"export", cmd_export, "export a stored run set as JSON or CSV"},
     {"import", cmd_import, "store a run set from a JSON file"},
     {"forget", cmd_forget, "delete the stored run sets with a label"},
+    {"cleanup", cmd_cleanup, "release what killed runs left: mounts, loop devices, images, trees"},
     {NULL, NULL, NULL},
 };
 
@@ -49,17 +51,23 @@ int main(int argc, char **argv)
         return EXIT_USAGE;
     }
     const char *cmd = argv[1];
+    int rc = -1;
     if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
-        return EXIT_OK;
-    }
-    if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+        rc = EXIT_OK;
+    } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
         printf("fsbench %s\n", FSBENCH_VERSION);
-        return EXIT_OK;
+        rc = EXIT_OK;
     }
-    for (const struct command *c = commands; c->name; c++)
+    for (const struct command *c = commands; rc < 0 && c->name; c++)
         if (!strcmp(c->name, cmd))
-            return c->fn(argc - 1, argv + 1);
-    error("unknown command '%s' (see 'fsbench --help')", cmd);
-    return EXIT_USAGE;
+            rc = c->fn(argc - 1, argv + 1);
+    if (rc < 0) {
+        error("unknown command '%s' (see 'fsbench --help')", cmd);
+        return EXIT_USAGE;
+    }
+    /* every command's output is checked: a closed pipe or a full disk is one line, exit 1 */
+    if (outcheck_stdout(NULL) < 0 && rc == EXIT_OK)
+        rc = EXIT_RUN_FAILED;
+    return rc;
 }

@@ -55,6 +55,48 @@ void phase_result_free(struct phase_result *pr)
     pr->nstalls = 0;
 }
 
+/* A fresh copy of n elements of size sz (NULL for none). 0 or -1 after error(). */
+static int dup_array(void **out, const void *src, size_t n, size_t sz)
+{
+    *out = NULL;
+    if (!n || !src)
+        return 0;
+    if (!(*out = malloc(n * sz)))
+        return error("out of memory");
+    memcpy(*out, src, n * sz);
+    return 0;
+}
+
+int phase_result_copy(struct phase_result *dst, const struct phase_result *src)
+{
+    *dst = *src;
+    void *tl, *st, *rk;
+    if (dup_array(&tl, src->timeline, src->timeline_len, sizeof *src->timeline) < 0) {
+        dst->timeline = NULL, dst->stalls = NULL, dst->ranks = NULL;
+        return -1;
+    }
+    dst->timeline = tl;
+    if (dup_array(&st, src->stalls, src->nstalls, sizeof *src->stalls) < 0) {
+        dst->stalls = NULL, dst->ranks = NULL;
+        phase_result_free(dst);
+        return -1;
+    }
+    dst->stalls = st;
+    if (dup_array(&rk, src->ranks, src->nranks, sizeof *src->ranks) < 0) {
+        dst->ranks = NULL;
+        phase_result_free(dst);
+        return -1;
+    }
+    dst->ranks = rk;
+    if (!tl)
+        dst->timeline_len = 0;
+    if (!st)
+        dst->nstalls = 0;
+    if (!rk)
+        dst->nranks = 0;
+    return 0;
+}
+
 void run_set_free(struct run_set *rs)
 {
     for (size_t i = 0; i < rs->nruns; i++) {

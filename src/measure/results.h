@@ -204,5 +204,8 @@ struct run_set {
 struct run_result *run_set_add_run(struct run_set *rs, size_t nphases);
 void run_set_free(struct run_set *rs);
 void phase_result_free(struct phase_result *pr);
+/* *dst = *src with its own copies of the owned arrays (time line, stalls, ranks), so the two
+ * are freed apart. 0, or -1 after error() with *dst holding no owned array. */
+int phase_result_copy(struct phase_result *dst, const struct phase_result *src);
 
 #endif

@@ -27,6 +27,8 @@ struct mpirun_state {
     bool made_rank_dir;
     int shift_fd;               /* unique with --rank-shift: the shifted rank's workspace */
     bool setup_entered;         /* mpirun_setup was called */
+    bool setup_done;            /* ...and succeeded: top and rank_dir are this job's */
+    char asked[PATH_MAX];       /* the dir it was given ("" for none) */
     bool agreed_stop;           /* every rank knows the run stopped (a failure was shared) */
     char msg[MPIRUN_MSG_MAX];   /* ranks other than 0: their last message, for rank 0 */
     double t0, t1;              /* the phase's common start and this rank's end */

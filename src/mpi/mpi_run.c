@@ -228,9 +228,26 @@ int mpirun_setup(const struct mpirun_opts *mo, const char *dir, struct tree_spec
                  struct mpirun_setup_out *out)
 {
     struct mpirun_state *s = &mpirun_st;
+    bool unique = mo->placement == MPIRUN_UNIQUE;
+    /* The jobs of a job file share the ranks' directories (interleaved, their runs
+     * alternate in them): the second job on reuses what the first set up. */
+    if (s->setup_done) {
+        if (strcmp(s->asked, dir ? dir : "") || s->opts.placement != mo->placement)
+            return error("the jobs of a job file run under MPI share one dir and one "
+                         "ranks-dir: set them in [global]");
+        s->opts = *mo;
+        if (unique)
+            tree->seed += (uint64_t)s->rank;
+        else
+            tree->scale *= s->size;
+        out->dir = unique ? s->rank_dir : s->top;
+        out->ws_join = !unique && s->rank != 0;
+        out->hooks = &hooks;
+        return 0;
+    }
     s->setup_entered = true;
     s->opts = *mo;
-    bool unique = mo->placement == MPIRUN_UNIQUE;
+    snprintf(s->asked, sizeof s->asked, "%s", dir ? dir : "");
     MPI_Comm_split_type(s->world, MPI_COMM_TYPE_SHARED, s->rank, MPI_INFO_NULL, &s->node);
     int nrank = 0, leader;
     MPI_Comm_rank(s->node, &nrank);
@@ -276,6 +293,7 @@ int mpirun_setup(const struct mpirun_opts *mo, const char *dir, struct tree_spec
         out->ws_join = s->rank != 0;
     }
     out->hooks = &hooks;
+    s->setup_done = true;
     return 0;
 }
 

@@ -2,10 +2,13 @@
  * (LOOP_SET_FD + LOOP_SET_STATUS64 before Linux 5.8), LOOP_GET_STATUS64 and LOOP_CLR_FD. */
 #include "os/loop.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <linux/loop.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -14,6 +17,14 @@
 
 #include "base/err.h"
 #include "os/linux_util.h"
+
+/* The kernel's lo_device (new_encode_dev) as a dev_t. */
+static dev_t loop_backing_dev(uint64_t lo_device)
+{
+    unsigned ma = (unsigned)((lo_device & 0xfff00) >> 8);
+    unsigned mi = (unsigned)((lo_device & 0xff) | ((lo_device >> 12) & 0xfff00));
+    return makedev(ma, mi);
+}
 
 int os_loop_attach(const char *image, char *device, size_t len)
 {
@@ -102,10 +113,7 @@ int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
         return error_num(e, "cannot query %s", device);
     }
     /* lo_device is the kernel's encoding (new_encode_dev), not necessarily glibc's dev_t */
-    unsigned lo_major = (unsigned)((info.lo_device & 0xfff00) >> 8);
-    unsigned lo_minor = (unsigned)((info.lo_device & 0xff) | ((info.lo_device >> 12) & 0xfff00));
-    if (lo_major != major(image_dev) || lo_minor != minor(image_dev) ||
-        info.lo_inode != image_ino) {
+    if (loop_backing_dev(info.lo_device) != image_dev || info.lo_inode != image_ino) {
         close(fd);
         return 0; /* someone else's now: leave it alone */
     }
@@ -121,4 +129,43 @@ int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
     if (r < 0 && e != ENXIO)
         return error_num(e, "cannot detach %s (LOOP_CLR_FD)", device);
     return 0;
+}
+
+int os_loop_each(int (*fn)(const char *device, const char *backing, dev_t dev, ino_t ino,
+                           void *arg),
+                 void *arg)
+{
+    DIR *d = opendir("/sys/block");
+    if (!d)
+        return -1;
+    struct dirent *de;
+    int rc = 0;
+    while (rc == 0 && (de = readdir(d))) {
+        unsigned nr;
+        int used = 0;
+        if (sscanf(de->d_name, "loop%u%n", &nr, &used) != 1 || de->d_name[used])
+            continue;
+        char path[PATH_MAX], backing[PATH_MAX] = "", device[64];
+        /* the full path (lo_file_name holds only its first 63 bytes) */
+        snprintf(path, sizeof path, "/sys/block/%s/loop/backing_file", de->d_name);
+        FILE *f = fopen(path, "re");
+        if (!f)
+            continue; /* not attached */
+        if (!fgets(backing, sizeof backing, f))
+            backing[0] = '\0';
+        fclose(f);
+        backing[strcspn(backing, "\n")] = '\0';
+        snprintf(device, sizeof device, "/dev/%s", de->d_name);
+        int fd = open(device, O_RDONLY | O_CLOEXEC);
+        if (fd < 0)
+            continue;
+        struct loop_info64 info;
+        int r = ioctl(fd, LOOP_GET_STATUS64, &info);
+        close(fd);
+        if (r < 0)
+            continue; /* detached meanwhile */
+        rc = fn(device, backing, loop_backing_dev(info.lo_device), (ino_t)info.lo_inode, arg);
+    }
+    closedir(d);
+    return rc;
 }

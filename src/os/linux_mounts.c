@@ -132,6 +132,29 @@ int os_mount_find(const char *path, bool want_dev, dev_t dev, struct os_mount *o
     return found_dev || best_any ? 0 : 1;
 }
 
+int os_mounts_each(int (*fn)(const struct os_mount *m, void *arg), void *arg)
+{
+    FILE *f = fopen("/proc/self/mountinfo", "re");
+    if (!f)
+        return -1;
+    struct os_mount *e = malloc(sizeof *e);
+    if (!e) {
+        fclose(f);
+        errno = ENOMEM;
+        return -1;
+    }
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    while (rc == 0 && getline(&line, &cap, f) > 0)
+        if (parse_mount_line(line, e) == 0)
+            rc = fn(e, arg);
+    free(line);
+    free(e);
+    fclose(f);
+    return rc;
+}
+
 int os_fd_path(int fd, char *buf, size_t len)
 {
     char proc[64];

@@ -17,4 +17,12 @@ int os_loop_attach(const char *image, char *device, size_t len);
  * attached, or backed by something else now (left alone); -1 after error(). */
 int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino);
 
+/* Calls fn for every attached loop device: its path ("/dev/loop3"), its backing file's path
+ * as the kernel keeps it (" (deleted)" appended once the file is removed; "" when unknown)
+ * and that file's device and inode, until fn returns non-zero (which is returned). 0, or
+ * -1 with errno when the devices cannot be listed (ENOSYS in the POSIX fallback). */
+int os_loop_each(int (*fn)(const char *device, const char *backing, dev_t dev, ino_t ino,
+                           void *arg),
+                 void *arg);
+
 #endif

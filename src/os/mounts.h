@@ -24,6 +24,10 @@ struct os_mount {
  * when the mount table cannot be read (ENOSYS: the POSIX fallback has none). */
 int os_mount_find(const char *path, bool want_dev, dev_t dev, struct os_mount *out);
 
+/* Calls fn for every mount in the mount table, in its order, until fn returns non-zero
+ * (which is returned). 0, or -1 with errno when the table cannot be read (ENOSYS: the POSIX
+ * fallback has none). */
+int os_mounts_each(int (*fn)(const struct os_mount *m, void *arg), void *arg);
 /* The path of what open fd refers to (/proc/self/fd/N on Linux), into buf: 0, or -1 with
  * errno (ENOSYS in the POSIX fallback; callers then name it otherwise). */
 int os_fd_path(int fd, char *buf, size_t len);

@@ -12,6 +12,13 @@ int os_mount_find(const char *path, bool want_dev, dev_t dev, struct os_mount *o
     return -1;
 }
 
+int os_mounts_each(int (*fn)(const struct os_mount *m, void *arg), void *arg)
+{
+    (void)fn, (void)arg;
+    errno = ENOSYS;
+    return -1;
+}
+
 int os_fd_path(int fd, char *buf, size_t len)
 {
     (void)fd, (void)buf, (void)len;

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/sig.h"
+
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal handler");
 volatile atomic_int phase_interrupt;
 atomic_int phase_stonewall;
@@ -153,7 +155,9 @@ int phase_check_interrupt(struct phase_ctx *ctx)
     if (phase_interrupt) {
         if (ctx->res->status != PHASE_FAILED) {
             ctx->res->status = PHASE_FAILED;
-            snprintf(ctx->res->note, sizeof ctx->res->note, "interrupted by a signal");
+            char name[32];
+            snprintf(ctx->res->note, sizeof ctx->res->note, "interrupted by %s",
+                     sig_name(phase_interrupt, name, sizeof name));
             if (ctx->par)
                 phase_par_publish(ctx);
         }

@@ -8,14 +8,15 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "phase/phase.h"
-
+#include "base/sig.h"
 #include "os/pipe.h"
+#include "phase/phase.h"
 
 #define TAIL_MAX 400
 
@@ -71,16 +72,22 @@ int phase_run_command(const char *command, char *why, size_t len)
         if (devnull >= 0)
             dup2(devnull, 0);
         dup2(pfd[1], 2);
-        signal(SIGINT, SIG_DFL);
-        signal(SIGTERM, SIG_DFL);
+        sig_child_reset(); /* SIGPIPE's default again: fsbench ignores it */
         execl("/bin/sh", "sh", "-c", command, (char *)NULL);
         _exit(127);
     }
     close(pfd[1]);
     struct tail t = {.len = 0};
     char buf[4096];
+    bool told = false;
     for (;;) {
         ssize_t n = read(pfd[0], buf, sizeof buf);
+        /* a signal asked fsbench to stop: the command is asked too (a terminal's ^C
+         * reaches it anyway; kill or timeout reach fsbench alone) */
+        if (n < 0 && errno == EINTR && phase_interrupt && !told) {
+            kill(pid, SIGTERM);
+            told = true;
+        }
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

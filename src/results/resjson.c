@@ -26,6 +26,7 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/outcheck.h"
 #include "base/infile.h"
 #include "base/outfile.h"
 #include "base/text.h"
@@ -624,13 +625,19 @@ int resjson_write_file(const struct run_set *rs, const char *path)
         json_decref(j);
         return -1;
     }
+    errno = 0;
     int rc = json_dumpf(j, of.f, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+    int werr = rc ? errno : 0;
     json_decref(j);
     if (rc == 0)
         fputc('\n', of.f);
+    if (rc != 0 && of.to_stdout) {
+        outfile_discard(&of);
+        return outcheck_stdout_err(werr, NULL) < 0 ? -1 : error("standard output: cannot write the JSON");
+    }
     if (rc != 0) {
         outfile_discard(&of);
-        return error("%s: cannot write the JSON", strcmp(path, "-") ? path : "standard output");
+        return error("%s: cannot write the JSON", path);
     }
     return outfile_commit(&of);
 }

@@ -36,8 +36,12 @@ struct store {
     sqlite3 *db;
     char *path;
     bool read_only;
-    bool empty; /* read-only and no schema yet: holds no runs */
+    bool empty;        /* read-only and no schema yet: holds no runs */
+    unsigned wait_ms;  /* how long a write waits for another process's lock */
 };
+
+/* SQLite's busy handler waits in steps of this; exec_retry tries again after each. */
+#define STORE_BUSY_STEP_MS 10000
 
 /* The files SQLite keeps beside a database, and what each is. */
 static const char *const side_files[] = {"-wal", "-shm", "-journal", NULL};
@@ -151,17 +155,30 @@ static int exec(struct store *s, const char *sql, const char *what)
 }
 
 /* Runs sql, retrying while the database stays busy beyond the busy timeout (a long
- * checkpoint or a slow writer); 0 or -1 after error(). */
-static int exec_retry(struct store *s, const char *sql, const char *what)
+ * checkpoint or a slow writer) until s->wait_ms have passed. 0; STORE_BUSY without a
+ * message when quiet_busy and it stayed locked; else -1 after error(). */
+static int exec_wait(struct store *s, const char *sql, const char *what, bool quiet_busy)
 {
     int rc = SQLITE_OK;
-    for (int attempt = 0; attempt < 6; attempt++) {
+    unsigned attempts = s->wait_ms / STORE_BUSY_STEP_MS;
+    sqlite3_busy_timeout(s->db, (int)(s->wait_ms < STORE_BUSY_STEP_MS ? s->wait_ms
+                                                                      : STORE_BUSY_STEP_MS));
+    for (unsigned attempt = 0; attempt < (attempts ? attempts : 1); attempt++) {
         rc = sqlite3_exec(s->db, sql, NULL, NULL, NULL);
         if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
             break;
         usleep(100000);
     }
-    return rc == SQLITE_OK ? 0 : sqerr(s, what);
+    if (rc == SQLITE_OK)
+        return 0;
+    if (quiet_busy && (rc == SQLITE_BUSY || rc == SQLITE_LOCKED))
+        return STORE_BUSY;
+    return sqerr(s, what);
+}
+
+static int exec_retry(struct store *s, const char *sql, const char *what)
+{
+    return exec_wait(s, sql, what, false);
 }
 
 static int tx_begin(struct store *s)
@@ -528,6 +545,7 @@ static struct store *open_db(const char *path, bool read_only)
         return NULL;
     }
     s->read_only = read_only;
+    s->wait_ms = store_lock_wait_ms();
     int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     if (connect(s, path, flags) < 0) {
         store_close(s);
@@ -562,6 +580,36 @@ static struct store *open_db(const char *path, bool read_only)
         return NULL;
     }
     return s;
+}
+
+unsigned store_lock_wait_ms(void)
+{
+    const char *e = getenv("FSBENCH_LOCK_WAIT");
+    char *end;
+    double sec = e && *e ? strtod(e, &end) : -1;
+    if (e && *e && *end == '\0' && sec >= 0 && sec <= 86400)
+        return (unsigned)(sec * 1000);
+    return 60000;
+}
+
+void store_set_lock_wait(struct store *s, unsigned ms)
+{
+    s->wait_ms = ms;
+}
+
+int store_has_set(struct store *s, int64_t id, const char *label, double created)
+{
+    sqlite3_stmt *st = prepare(s, "SELECT label, created FROM run_sets WHERE id = ?1");
+    if (!st)
+        return -1;
+    int found = 0;
+    if (sqlite3_bind_int64(st, 1, id) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        const unsigned char *l = sqlite3_column_text(st, 0);
+        found = l && !strcmp((const char *)l, label) &&
+                fabs(sqlite3_column_double(st, 1) - created) < 1e-6;
+    }
+    sqlite3_finalize(st);
+    return found;
 }
 
 struct store *store_open(const char *path)
@@ -760,10 +808,47 @@ int64_t store_begin_set(struct store *s, const struct run_set *rs)
     return id;
 }
 
+/* Whether set_id already holds a run of this index (inside the caller's transaction):
+ * 1, 0, or -1 after error(). */
+static int has_run(struct store *s, int64_t set_id, unsigned idx)
+{
+    sqlite3_stmt *st = prepare(s, "SELECT 1 FROM runs WHERE set_id = ?1 AND idx = ?2");
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_int64(st, 1, set_id) != SQLITE_OK ||
+                     sqlite3_bind_int64(st, 2, idx) != SQLITE_OK
+                 ? -1
+                 : sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    return sqerr(s, "cannot look up a run");
+}
+
+int store_add_run_once(struct store *s, int64_t set_id, const struct run_result *run)
+{
+    int b = exec_wait(s, "BEGIN IMMEDIATE", "cannot start a transaction", true);
+    if (b < 0)
+        return b;
+    int has = has_run(s, set_id, run->index);
+    if (has != 0) {
+        tx_rollback(s);
+        return has;
+    }
+    if (insert_run(s, set_id, run) < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return 0;
+}
+
 int store_add_run(struct store *s, int64_t set_id, const struct run_result *run)
 {
-    if (tx_begin(s) < 0)
-        return -1;
+    int b = exec_wait(s, "BEGIN IMMEDIATE", "cannot start a transaction", true);
+    if (b < 0)
+        return b; /* STORE_BUSY: the caller keeps the run (spool.h) */
     if (insert_run(s, set_id, run) < 0 || tx_commit(s) < 0) {
         tx_rollback(s);
         return -1;
@@ -965,8 +1050,11 @@ int store_list(struct store *s, store_list_cb cb, void *arg)
         COL_STR(st, 8, device);
         COL_STR(st, 9, path);
         COL_STR(st, 10, opts);
-        snprintf(info.tree, sizeof info.tree, "%s x%g seed %llu", *profile ? profile : "?",
-                 scale, (unsigned long long)seed);
+        if (*profile) /* fsbench cmd makes no tree */
+            snprintf(info.tree, sizeof info.tree, "%s x%g seed %llu", profile, scale,
+                     (unsigned long long)seed);
+        else
+            snprintf(info.tree, sizeof info.tree, "-");
         int n = snprintf(info.target, sizeof info.target, "%s %s%s%s%s", *fstype ? fstype : "?",
                          *device ? device : path, *opts ? " (" : "", opts, *opts ? ")" : "");
         if (n < 0)

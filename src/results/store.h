@@ -43,8 +43,23 @@ void store_close(struct store *s);
 /* Records the set's description (label, machine, target, tree, scenario, command line);
  * returns its id (> 0) or -1 after error(). */
 int64_t store_begin_set(struct store *s, const struct run_set *rs);
-/* Adds one finished run of set `set_id`, in one transaction. 0 or -1. */
+/* What store_add_run returns, without a message, when another process held the database
+ * locked for longer than the lock wait: the run is not stored (spool.h keeps it). */
+#define STORE_BUSY (-2)
+/* Adds one finished run of set `set_id`, in one transaction. 0, STORE_BUSY, or -1 after
+ * error(). */
 int store_add_run(struct store *s, int64_t set_id, const struct run_result *run);
+/* store_add_run unless set_id already holds a run of run->index (a spooled run added
+ * twice): 0 added, 1 already there, STORE_BUSY, or -1 after error(). */
+int store_add_run_once(struct store *s, int64_t set_id, const struct run_result *run);
+/* How long a write waits for a lock another process holds: FSBENCH_LOCK_WAIT seconds from
+ * the environment, else 60 s (in ms). */
+unsigned store_lock_wait_ms(void);
+/* Changes it for s (a retry between runs waits less). */
+void store_set_lock_wait(struct store *s, unsigned ms);
+/* Whether run set `id` exists with this label and creation time: 1, 0, or -1 after
+ * error(). */
+int store_has_set(struct store *s, int64_t id, const char *label, double created);
 /* begin + every run: for import. Returns the set id or -1. */
 int64_t store_save_set(struct store *s, const struct run_set *rs);
 

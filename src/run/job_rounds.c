@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "phase/phase.h"
 
 struct fwd {
@@ -57,20 +58,12 @@ static int forward(void *arg, const struct run_set *jrs, const struct run_result
     r->warmup = run->warmup;
     r->started = run->started;
     job_rounds_config_name(f->job, run->config, r->config, sizeof r->config);
-    for (size_t p = 0; p < run->nphases; p++) {
-        r->phases[p] = run->phases[p];
-        r->phases[p].timeline = NULL;
-        r->phases[p].timeline_len = 0;
-        size_t tl = run->phases[p].timeline_len;
-        if (tl && run->phases[p].timeline) {
-            r->phases[p].timeline = malloc(tl * sizeof *r->phases[p].timeline);
-            if (!r->phases[p].timeline)
-                return error("out of memory");
-            memcpy(r->phases[p].timeline, run->phases[p].timeline,
-                   tl * sizeof *r->phases[p].timeline);
-            r->phases[p].timeline_len = tl;
+    /* the job's scratch set frees its own arrays: the run set gets copies of them */
+    for (size_t p = 0; p < run->nphases; p++)
+        if (phase_result_copy(&r->phases[p], &run->phases[p]) < 0) {
+            r->nphases = p;
+            return -1;
         }
-    }
     return f->outer->run_done ? f->outer->run_done(f->outer->arg, f->rs, r) : 0;
 }
 
@@ -81,8 +74,10 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
     for (unsigned r = 0; r < jr->runs; r++) {
         runner_round_order(jr->seed, r, jr->n, order);
         for (size_t i = 0; i < jr->n; i++) {
-            if (phase_interrupt)
-                return error("interrupted by a signal");
+            if (phase_interrupt) {
+                char name[32];
+                return error("interrupted by %s", sig_name(phase_interrupt, name, sizeof name));
+            }
             struct runner_opts o = *jr->ro[order[i]];
             o.runs = 1;
             o.runs_auto = false;

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "measure/measure.h"
 #include "os/cputime.h"
 #include "run/progress.h"
@@ -185,8 +186,10 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
 {
     const struct runner_opts *o = env->o;
     struct run_set *rs = env->rs;
-    if (phase_interrupt)
-        return error("interrupted by a signal");
+    if (phase_interrupt) {
+        char name[32];
+        return error("interrupted by %s", sig_name(phase_interrupt, name, sizeof name));
+    }
     if (env->tgt ? prepare_target(env, c) < 0 : ws_clear(&env->ws) < 0)
         return -1;
     if (o->prepare) {

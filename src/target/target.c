@@ -35,18 +35,22 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "os/devcheck.h"
+#include "os/lockfile.h"
 #include "os/loop.h"
 #include "os/mount.h"
 #include "os/pipe.h"
 #include "target/fsopts.h"
+#include "target/leftover.h"
 
 #define TARGET_MAX 8
 #define TARGET_DATA_MAX 4096 /* mount(2) data is at most a page */
 
 struct target {
     bool in_use;
-    bool dir_made, image_made, mnt_made, loop_attached, mounted;
+    bool dir_made, owner_made, image_made, mnt_made, loop_attached, mounted;
+    int owner_fd; /* TARGET_OWNER, locked while this process lives (leftover.h) */
     dev_t image_dev; /* st_dev/st_ino of our image: LOOP_CLR_FD only if they match */
     ino_t image_ino;
     char fstype[32];
@@ -192,6 +196,7 @@ static struct target *target_slot(void)
     for (int i = 0; i < TARGET_MAX; i++)
         if (!target_reg[i].in_use) {
             memset(&target_reg[i], 0, sizeof target_reg[i]);
+            target_reg[i].owner_fd = -1;
             target_reg[i].in_use = true;
             return &target_reg[i];
         }
@@ -226,6 +231,37 @@ static int target_make_image(struct target *t, uint64_t bytes)
     return 0;
 }
 
+/* Writes what the target set up so far into its owner file, for a later fsbench that finds
+ * it left by a killed run (leftover.h): the pid, then the image and the loop device. */
+static void target_record(struct target *t)
+{
+    char text[3 * PATH_MAX + 64];
+    int n = snprintf(text, sizeof text, "pid %ld\nimage %s\ndevice %s\nmount %s\n",
+                     (long)getpid(), t->image_made ? t->image : "", t->device, t->mnt);
+    if (n < 0 || (size_t)n >= sizeof text)
+        return;
+    if (ftruncate(t->owner_fd, 0) == 0 && pwrite(t->owner_fd, text, (size_t)n, 0) < 0)
+        return; /* a record is a courtesy: the release works from the directory alone */
+}
+
+/* Creates and locks the owner file in t->dir: while this process lives, no other fsbench
+ * takes the target for a leftover. 0 or -1 after error(). */
+static int target_make_owner(struct target *t)
+{
+    char path[PATH_MAX];
+    target_join(path, t->dir, TARGET_OWNER);
+    t->owner_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (t->owner_fd < 0)
+        return error_errno("cannot create %s", path);
+    t->owner_made = true;
+    int l = os_lock_try(t->owner_fd);
+    if (l != 0)
+        return l < 0 ? error_errno("cannot lock %s", path)
+                     : error("%s is locked by another process", path);
+    target_record(t);
+    return 0;
+}
+
 struct target *target_create(const struct target_spec *spec)
 {
     bool image = spec->image_bytes > 0;
@@ -245,6 +281,14 @@ struct target *target_create(const struct target_spec *spec)
         return NULL;
     if (!image && target_check_device(spec->device, spec->force) < 0)
         return NULL;
+    const char *base = spec->image_dir;
+    if (!base || !*base)
+        base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    /* what killed runs left (a mount, a loop device, an image) goes first, said in a line
+     * each; one that cannot be released is a warning, not this run's failure */
+    leftover_release(&base, 1, false, true, NULL);
     struct target *t = target_slot();
     if (!t)
         return NULL;
@@ -254,12 +298,7 @@ struct target *target_create(const struct target_spec *spec)
         error("mkfs options too long: '%s'", spec->mkfs_opts);
         goto fail;
     }
-    const char *base = spec->image_dir;
-    if (!base || !*base)
-        base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
-    if ((size_t)snprintf(t->dir, sizeof t->dir, "%s/fsbench-target.XXXXXX", base) >=
+    if ((size_t)snprintf(t->dir, sizeof t->dir, "%s/" TARGET_DIR_PREFIX "XXXXXX", base) >=
         sizeof t->dir - 16) {
         error("image directory name too long: %s", base);
         goto fail;
@@ -269,6 +308,8 @@ struct target *target_create(const struct target_spec *spec)
         goto fail;
     }
     t->dir_made = true;
+    if (target_make_owner(t) < 0)
+        goto fail;
     target_join(t->mnt, t->dir, "mnt");
     if (mkdir(t->mnt, 0700) < 0) {
         error_errno("cannot make the mount point %s", t->mnt);
@@ -283,6 +324,7 @@ struct target *target_create(const struct target_spec *spec)
     } else {
         snprintf(t->device, sizeof t->device, "%s", spec->device);
     }
+    target_record(t);
     return t;
 fail:
     target_destroy(t);
@@ -371,6 +413,7 @@ int target_mkfs(struct target *t)
             dup2(null, 0);
         dup2(out[1], 1);
         dup2(out[1], 2);
+        sig_child_reset();
         /* in our empty mount point, so that no relative name could reach a file */
         if (chdir(t->mnt) == 0)
             execv(path, argv);
@@ -522,13 +565,27 @@ int target_destroy(struct target *t)
         else
             t->mnt_made = false;
     }
-    if (t->dir_made && !t->mnt_made && !t->image_made) {
+    /* the owner record goes last: until then a later fsbench can finish the release */
+    if (t->owner_made && !t->mounted && !t->loop_attached && !t->image_made && !t->mnt_made) {
+        char path[PATH_MAX];
+        target_join(path, t->dir, TARGET_OWNER);
+        if (unlink(path) < 0 && errno != ENOENT)
+            rc = error_errno("cannot remove %s", path);
+        else
+            t->owner_made = false;
+    }
+    if (t->owner_fd >= 0 && !t->owner_made) {
+        close(t->owner_fd);
+        t->owner_fd = -1;
+    }
+    if (t->dir_made && !t->mnt_made && !t->image_made && !t->owner_made) {
         if (rmdir(t->dir) < 0 && errno != ENOENT)
             rc = error_errno("cannot remove %s", t->dir);
         else
             t->dir_made = false;
     }
-    if (!t->mounted && !t->loop_attached && !t->image_made && !t->mnt_made && !t->dir_made)
+    if (!t->mounted && !t->loop_attached && !t->image_made && !t->mnt_made && !t->dir_made &&
+        !t->owner_made)
         t->in_use = false;
     return rc;
 }

@@ -17,6 +17,9 @@
 #include <archive_entry.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "tree/tarentry.h"
 #include "tree/tarindex.h"
 
@@ -126,6 +130,37 @@ static int write_all(int fd, const void *buf, size_t len)
     return 0;
 }
 
+/* The decompressed copies that exist now, for a fatal signal's cleanup: fixed slots, so
+ * that the handler only reads them and calls unlink(). */
+#define TARSRC_COPIES_MAX 8
+static char tarsrc_copies[TARSRC_COPIES_MAX][PATH_MAX];
+static volatile sig_atomic_t tarsrc_copy_live[TARSRC_COPIES_MAX];
+
+static void tarsrc_unlink_copies(void)
+{
+    for (int i = 0; i < TARSRC_COPIES_MAX; i++)
+        if (tarsrc_copy_live[i]) {
+            unlink(tarsrc_copies[i]);
+            tarsrc_copy_live[i] = 0;
+        }
+}
+
+static void tarsrc_copy_track(const char *path, bool live)
+{
+    for (int i = 0; i < TARSRC_COPIES_MAX; i++) {
+        if (live && !tarsrc_copy_live[i] && strlen(path) < PATH_MAX) {
+            memcpy(tarsrc_copies[i], path, strlen(path) + 1);
+            tarsrc_copy_live[i] = 1;
+            sig_at_fatal(tarsrc_unlink_copies);
+            return;
+        }
+        if (!live && tarsrc_copy_live[i] && !strcmp(tarsrc_copies[i], path)) {
+            tarsrc_copy_live[i] = 0;
+            return;
+        }
+    }
+}
+
 /* Streams the decompressed bytes of src->path into a new file in dir. 0 or -1 after
  * error(); on failure nothing is left in dir. */
 static int decompress(struct tarsrc *src, const char *dir)
@@ -142,6 +177,7 @@ static int decompress(struct tarsrc *src, const char *dir)
         src->copy = NULL;
         return -1;
     }
+    tarsrc_copy_track(src->copy, true);
     struct archive *a = archive_read_new();
     int rc = -1;
     if (!a) {
@@ -171,6 +207,13 @@ static int decompress(struct tarsrc *src, const char *dir)
             error_errno("tar:%s: writing the decompressed copy %s", src->path, src->copy);
             goto out;
         }
+        int sig = sig_stop_requested();
+        if (sig) {
+            char name[32];
+            error("tar:%s: decompression interrupted by %s (its copy removed)", src->path,
+                  sig_name(sig, name, sizeof name));
+            goto out;
+        }
     }
     rc = 0;
 out:
@@ -180,6 +223,7 @@ out:
         rc = error_errno("tar:%s: writing the decompressed copy %s", src->path, src->copy);
     if (rc < 0) {
         unlink(src->copy);
+        tarsrc_copy_track(src->copy, false);
         free(src->copy);
         src->copy = NULL;
         return -1;
@@ -289,7 +333,14 @@ struct tarsrc *tarsrc_open(const char *path, const char *scratch_dir)
         }
         c = decompress(src, scratch_dir);
     }
-    if (c < 0 || index_pass(src) < 0) {
+    int rc = c < 0 ? -1 : index_pass(src);
+    int sig = rc == 0 ? sig_stop_requested() : 0;
+    if (sig) {
+        char name[32];
+        rc = error("tar:%s: interrupted by %s while reading the archive", path,
+                   sig_name(sig, name, sizeof name));
+    }
+    if (rc < 0) {
         tarsrc_close(src);
         return NULL;
     }
@@ -311,6 +362,7 @@ void tarsrc_close(struct tarsrc *src)
         close(src->fd);
     if (src->copy) {
         unlink(src->copy);
+        tarsrc_copy_track(src->copy, false);
         free(src->copy);
     }
     free(src->path);

@@ -40,7 +40,7 @@ for i in "${!PHASES[@]}"; do
         RC=$?
         ERR=$(grep -v '^strace: ' "$SCRATCH/err")
         is "$RC" 1 "$name: exit status 1"
-        one_line "$name" "^fsbench: run 1 of ext4:defaults, phase ${PHASES[$i]}: interrupted by a signal$"
+        one_line "$name" "^fsbench: run 1 of ext4:defaults, phase ${PHASES[$i]}: interrupted by SIG(INT|TERM)$"
         store_check "$DB" 1 "$name"
         nothing_left "$name"
         sentinel_check "$SCRATCH/outside" "$name"

@@ -11,6 +11,7 @@
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd strace
+need_cmd pgrep
 
 W=$SCRATCH/w
 mount_tmpfs "$W" 512M || skip_all "cannot mount a tmpfs"
@@ -87,15 +88,22 @@ held_run unlinkat bind extract,delete 4 "delete -j4, a bind mount of the same fi
 held_run copy_file_range tmpfs extract,copy 1 "copy -j1, a tmpfs inside the tree"
 
 # The leftovers of a killed run, with a mount inside: the next run refuses to clean them.
+# The run is held at its first unlinkat (delete) once the tree is complete, and killed
+# there with SIGKILL (its own pid, strace's child), so the tree is whole every time.
 run=$W/run
 rm -rf "$run" && mkdir "$run"
-"$FSBENCH" run --dir "$run" --tree pkgsrc --scale "$SCALE" --phases extract,dropcaches,delete \
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+    strace -f -o /dev/null -e trace=unlinkat -e inject=unlinkat:delay_enter=4000000:when=1 \
+    "$FSBENCH" run --dir "$run" --tree pkgsrc --scale "$SCALE" --phases extract,delete \
     --no-save -q >/dev/null 2>&1 </dev/null &
-pid=$!
-for _ in $(seq 1 500); do [ -d "$run/tree" ] && [ -n "$(ls "$run/tree")" ] && break; sleep 0.01; done
-sleep 0.05
-kill -9 "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+spid=$!
+for _ in $(seq 1 1000); do
+    n=$(find "$run/tree" -mindepth 1 2>/dev/null | wc -l)
+    [ "$n" -ge "$TOTAL" ] && break
+    sleep 0.01
+done
+kill -9 "$(pgrep -P "$spid" | head -n 1)" 2>/dev/null
+wait "$spid" 2>/dev/null
 decoy=$W/outside/decoy
 rm -rf "$decoy" && make_decoy "$decoy"
 before=$(decoy_sum "$decoy")

@@ -15,6 +15,7 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -577,7 +578,7 @@ static void test_phase_fail_first_only(void **state)
     assert_int_equal(phase_fail(&f->ctx, "create", "tree/a/b", ENOSPC), -1);
     assert_string_equal(f->res.note, want);
     /* An interrupt after a failure keeps the failure. */
-    phase_interrupt = 1;
+    phase_interrupt = SIGINT;
     assert_int_equal(phase_check_interrupt(&f->ctx), -1);
     phase_interrupt = 0;
     assert_string_equal(f->res.note, want);
@@ -597,12 +598,12 @@ static void test_interrupt(void **state)
     struct fix *f = *state;
     reset(f);
     assert_int_equal(phase_check_interrupt(&f->ctx), 0);
-    phase_interrupt = 1;
+    phase_interrupt = SIGINT;
     int rc = phase_extract(&f->ctx);
     phase_interrupt = 0;
     assert_int_equal(rc, -1);
     assert_int_equal(f->res.status, PHASE_FAILED);
-    assert_string_equal(f->res.note, "interrupted by a signal");
+    assert_string_equal(f->res.note, "interrupted by SIGINT");
     assert_int_equal(f->res.files + f->res.dirs + f->res.symlinks, 0);
     /* Everything extract opened is closed again. */
     assert_int_equal(f->st->count[OP_OPEN] + f->st->count[OP_CREATE], f->st->count[OP_CLOSE]);
@@ -612,11 +613,11 @@ static void test_interrupt(void **state)
     assert_ok(f, phase_delete(&f->ctx));
     extract_ok(f);
     reset(f);
-    phase_interrupt = 1;
+    phase_interrupt = SIGINT;
     rc = phase_walk(&f->ctx);
     phase_interrupt = 0;
     assert_int_equal(rc, -1);
-    assert_string_equal(f->res.note, "interrupted by a signal");
+    assert_string_equal(f->res.note, "interrupted by SIGINT");
     assert_true(f->res.files + f->res.dirs + f->res.symlinks < 2);
 }
 

@@ -20,6 +20,7 @@
 #include "base/err.h"
 #include "results/resjson.h"
 #include "measure/results.h"
+#include "results/spool.h"
 #include "results/store.h"
 
 static char scratch[] = "/tmp/test_store.XXXXXX";
@@ -586,6 +587,84 @@ static int teardown(void **state)
     return system(cmd) == 0 ? 0 : -1;
 }
 
+/* Runs the store cannot take (another connection holds the write lock) wait in the spool
+ * and join their set once it can: each once, with every phase as it was; a run whose set
+ * was forgotten is dropped; a file that is no spooled run is left alone. */
+static void test_spool(void **state)
+{
+    char path[512], dir[600];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set a;
+    fill_desc(&a, "spooled", 2000.25);
+    for (unsigned i = 0; i < 3; i++)
+        fill_run(&a, i, i);
+    int64_t id = store_begin_set(s, &a);
+    assert_true(id > 0);
+    assert_int_equal(store_add_run(s, id, &a.runs[0]), 0);
+
+    /* another process's write lock: the add gives up quietly after the (short) wait */
+    sqlite3 *other;
+    assert_int_equal(sqlite3_open(path, &other), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(other, "BEGIN IMMEDIATE", NULL, NULL, NULL), SQLITE_OK);
+    store_set_lock_wait(s, 100);
+    assert_int_equal(store_add_run(s, id, &a.runs[1]), STORE_BUSY);
+    assert_int_equal(spool_put(path, id, &a, &a.runs[1]), 0);
+    assert_int_equal(spool_put(path, id, &a, &a.runs[2]), 0);
+    assert_int_equal(spool_count(path), 2);
+    unsigned added = 9, left = 9;
+    assert_int_equal(spool_flush(s, path, &added, &left), STORE_BUSY);
+    assert_int_equal(added, 0);
+    assert_int_equal(left, 2);
+    assert_int_equal(sqlite3_exec(other, "COMMIT", NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(other);
+
+    /* a file named like a spooled run that is none: left alone */
+    snprintf(dir, sizeof dir, "%s/set%lld-run7.json", spool_dir(path, dir, sizeof dir),
+             (long long)id);
+    FILE *f = fopen(dir, "w");
+    assert_non_null(f);
+    fputs("{\"not\": \"a run\"}", f);
+    fclose(f);
+    err_set_quiet(1);
+    assert_int_equal(spool_flush(s, path, &added, &left), 0);
+    err_set_quiet(0);
+    assert_int_equal(added, 2);
+    assert_int_equal(left, 0);
+    assert_int_equal(access(dir, F_OK), 0);
+    unlink(dir);
+
+    struct run_set l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "spooled", &l), 0);
+    assert_int_equal(l.nruns, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_int_equal(l.runs[i].index, i);
+        assert_phases_equal(&a.runs[i], &l.runs[i]);
+    }
+    run_set_free(&l);
+
+    /* spooled twice (a flush killed before it removed the file): stored once */
+    assert_int_equal(spool_put(path, id, &a, &a.runs[2]), 0);
+    assert_int_equal(spool_flush(s, path, &added, &left), 0);
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "spooled", &l), 0);
+    assert_int_equal(l.nruns, 3);
+    run_set_free(&l);
+
+    /* the set forgotten meanwhile: the waiting run is dropped */
+    assert_int_equal(spool_put(path, id, &a, &a.runs[1]), 0);
+    assert_int_equal(store_forget(s, "spooled"), 1);
+    err_set_quiet(1);
+    assert_int_equal(spool_flush(s, path, &added, &left), 0);
+    err_set_quiet(0);
+    assert_int_equal(added, 0);
+    assert_int_equal(spool_count(path), 0);
+    run_set_free(&a);
+    store_close(s);
+}
+
 int main(void)
 {
     err_set_quiet(1);
@@ -595,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_default_path),        cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_kill_during_runs),    cmocka_unit_test(test_untrusted_paths),
         cmocka_unit_test(test_read_only),           cmocka_unit_test(test_check_output),
+        cmocka_unit_test(test_spool),
     };
     return cmocka_run_group_tests_name("store", tests, setup, teardown);
 }

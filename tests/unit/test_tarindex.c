@@ -757,11 +757,11 @@ static void test_failures(void **state)
     extract(src, "int", 2, DISPATCH, &o);
     assert_int_equal(o.rc, 0);
     xout_free(&o);
-    phase_interrupt = 1;
+    phase_interrupt = SIGINT;
     extract(src, "int2", 2, DISPATCH, &o);
     phase_interrupt = 0;
     assert_int_equal(o.rc, -1);
-    assert_string_equal(o.res.note, "interrupted by a signal");
+    assert_string_equal(o.res.note, "interrupted by SIGINT");
     xout_free(&o);
 
     assert_int_equal(truncate(at(arc, sizeof arc, "t.tar"), 1000), 0);

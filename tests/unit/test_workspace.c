@@ -13,10 +13,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/err.h"
@@ -338,12 +340,12 @@ static void test_clear_ignores_interrupt(void **state)
     make_dir(sub(f, "w/tree"));
     make_dir(sub(f, "w/tree/d"));
     make_file(sub(f, "w/tree/d/f"), "x");
-    phase_interrupt = 1;
+    phase_interrupt = SIGINT;
     int rc = ws_clear(&ws);
     int still = phase_interrupt;
     phase_interrupt = 0;
     assert_int_equal(rc, 0);
-    assert_int_equal(still, 1);
+    assert_int_equal(still, SIGINT);
     assert_false(exists(sub(f, "w/tree")));
     assert_int_equal(ws_close(&ws), 0);
 }
@@ -360,6 +362,114 @@ static void test_open_too_long(void **state)
     assert_int_equal(ws_open(&ws, p), -1);
     close_failed(&ws);
     free(p);
+}
+
+/* Opens the workspace dir in a child that holds it until told (a live run in another
+ * process): its pid, with *go the pipe end that releases it. */
+static pid_t hold_in_child(const char *dir, int *go)
+{
+    int ready[2], g[2];
+    assert_int_equal(pipe(ready), 0);
+    assert_int_equal(pipe(g), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct workspace ws;
+        int rc = ws_open(&ws, dir);
+        ssize_t w = write(ready[1], rc == 0 ? "y" : "n", 1);
+        char c;
+        w = read(g[0], &c, 1);
+        (void)w;
+        _exit(rc == 0 && ws_close(&ws) == 0 ? 0 : 1);
+    }
+    char c = 0;
+    assert_int_equal(read(ready[0], &c, 1), 1);
+    assert_int_equal(c, 'y');
+    close(ready[0]), close(ready[1]), close(g[0]);
+    *go = g[1];
+    return pid;
+}
+
+static void release_child(pid_t pid, int go)
+{
+    assert_int_equal(write(go, "g", 1), 1);
+    close(go);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* The marker names the run's pid and is locked while it runs: a second run's ws_open of the
+ * same directory is refused, naming the pid, and removes nothing; once the first is closed
+ * the directory is free again. */
+static void test_second_open_in_use(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    int go;
+    pid_t pid = hold_in_child(sub(f, "w"), &go);
+    make_dir(sub(f, "w/tree"));
+    make_file(sub(f, "w/tree/live"), "x");
+    char text[64] = "";
+    int fd = open(sub(f, "w/" WS_MARKER), O_RDONLY);
+    assert_true(fd >= 0);
+    assert_true(read(fd, text, sizeof text - 1) > 0);
+    close(fd);
+    char want[64];
+    snprintf(want, sizeof want, "fsbench pid %ld\n", (long)pid);
+    assert_string_equal(text, want);
+    struct workspace b;
+    char why[512] = "";
+    err_capture_begin(why, sizeof why);
+    int rc = ws_open(&b, sub(f, "w"));
+    err_capture_end();
+    assert_int_equal(rc, -1);
+    char in_use[600];
+    snprintf(in_use, sizeof in_use, "%s is in use by fsbench pid %ld", sub(f, "w"), (long)pid);
+    assert_non_null(strstr(why, in_use));
+    assert_int_equal(ws_close(&b), 0); /* holds nothing */
+    assert_true(exists(sub(f, "w/tree/live")));
+    assert_int_equal(unlink(sub(f, "w/tree/live")), 0);
+    release_child(pid, go);
+    assert_int_equal(ws_open(&b, sub(f, "w")), 0);
+    assert_int_equal(ws_close(&b), 0);
+}
+
+/* ws_clean_leftover: a live run's directory is left alone; a killed run's (marker
+ * unlocked) is cleaned, and a temporary one removed; --dry-run changes nothing. */
+static void test_clean_leftover(void **state)
+{
+    struct fix *f = *state;
+    make_dir(sub(f, "w"));
+    int go;
+    pid_t pid = hold_in_child(sub(f, "w"), &go);
+    make_dir(sub(f, "w/tree"));
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 0);
+    assert_true(exists(sub(f, "w/tree")));
+    /* killed: the lock goes with the process */
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    close(go);
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, true), 1);
+    assert_true(exists(sub(f, "w/tree")));
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 1);
+    assert_false(exists(sub(f, "w/tree")));
+    assert_false(exists(sub(f, "w/" WS_MARKER)));
+    assert_true(exists(sub(f, "w")));
+    assert_int_equal(ws_clean_leftover(sub(f, "w"), false, false), 0); /* nothing left */
+    /* a temporary run directory (mode 0700) is removed with its content */
+    assert_int_equal(mkdir(sub(f, "t"), 0700), 0);
+    make_file(sub(f, "t/" WS_MARKER), "");
+    make_dir(sub(f, "t/copy"));
+    assert_int_equal(ws_clean_leftover(sub(f, "t"), true, false), 1);
+    assert_false(exists(sub(f, "t")));
+    /* one holding something not fsbench's is not touched */
+    make_dir(sub(f, "u"));
+    make_file(sub(f, "u/" WS_MARKER), "");
+    make_file(sub(f, "u/mine"), "x");
+    assert_int_equal(ws_clean_leftover(sub(f, "u"), false, false), 0);
+    assert_true(exists(sub(f, "u/mine")));
 }
 
 int main(void)
@@ -381,6 +491,8 @@ int main(void)
         T(test_clear_does_not_follow_symlink),
         T(test_clear_ignores_interrupt),
         T(test_open_too_long),
+        T(test_second_open_in_use),
+        T(test_clean_leftover),
     };
 #undef T
     return cmocka_run_group_tests(tests, NULL, NULL);
