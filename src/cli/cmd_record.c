@@ -18,21 +18,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
+#include "cli/record_mirror.h"
 #include "trace/strace_run.h"
 #include "trace/trace_prescan.h"
+#include "trace/trace_read.h"
 #include "trace/trace_record.h"
 #include "trace/trace_write.h"
 
 /* Entries below DIR the scan takes at most (about 40 bytes each). */
 #define PRESCAN_MAX ((uint64_t)50 * 1000 * 1000)
-/* The longest strace line kept (longer ones are counted as unreadable). */
-#define LINE_MAX_LEN ((size_t)1 << 20)
+/* The priority record runs at, with strace and the command (where it may). */
+#define RECORD_NICE (-10)
+/* Calls of the trace replayed under strace to measure the tracer (the first ones). */
+#define MIRROR_CALLS ((uint64_t)100000)
 
 static void record_usage(FILE *out)
 {
@@ -87,59 +92,6 @@ static char *quoted(char *const argv[])
     return s;
 }
 
-/* Reads strace's lines into the recorder until the end. 0 or -1. */
-static int pump(struct strace_run *sr, struct trace_recorder *rec)
-{
-    size_t cap = 65536, len = 0;
-    char *line = malloc(cap), chunk[65536];
-    bool skipping = false;
-    if (!line)
-        return error("out of memory");
-    int rc = 0;
-    for (;;) {
-        long n = strace_run_read(sr, chunk, sizeof chunk);
-        if (n < 0) {
-            rc = -1;
-            break;
-        }
-        if (n == 0)
-            break;
-        for (long i = 0; i < n && rc == 0;) {
-            char *nl = memchr(chunk + i, '\n', (size_t)(n - i));
-            size_t k = nl ? (size_t)(nl - (chunk + i)) : (size_t)(n - i);
-            if (!skipping && len + k + 1 > cap) {
-                size_t ncap = cap;
-                while (ncap < len + k + 1)
-                    ncap *= 2;
-                char *b = ncap <= LINE_MAX_LEN ? realloc(line, ncap) : NULL;
-                if (b) {
-                    line = b;
-                    cap = ncap;
-                } else {
-                    skipping = true; /* too long: counted as unreadable below */
-                }
-            }
-            if (!skipping) {
-                memcpy(line + len, chunk + i, k);
-                len += k;
-            }
-            i += (long)k;
-            if (nl) {
-                i++;
-                rc = trace_rec_line(rec, skipping ? "?" : line, skipping ? 1 : len);
-                len = 0;
-                skipping = false;
-            }
-        }
-        if (rc)
-            break;
-    }
-    if (rc == 0 && len)
-        rc = trace_rec_line(rec, line, len);
-    free(line);
-    return rc;
-}
-
 static void human(char *buf, size_t len, uint64_t b)
 {
     if (b < 1024)
@@ -153,7 +105,8 @@ static void human(char *buf, size_t len, uint64_t b)
 }
 
 /* The summary and the limits, on stderr (the command's own output is on stdout). */
-static void summary(const char *out, const struct trace_info *in, uint64_t skipped)
+static void summary(const char *out, const struct trace_info *in, uint64_t skipped,
+                    uint64_t think_ns, const char *why)
 {
     char a[32], b[32], c[32], d[32], e[32];
     inform("record: %s calls of %u thread%s in %.3f s below %s written to %s",
@@ -168,8 +121,83 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
     inform("record: initial state: %s entr%s (%s of files)%s",
            trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
            skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
+    if (in->mirror_gap_ns)
+        inform("record: the tracer's part of each gap between calls: %.1f us, measured by "
+               "replaying %s calls of the trace under strace; the program's own time between "
+               "calls: %.3f s",
+               (double)in->tracer_gap_ns / 1e3, trace_count_str(in->mirror_calls, a, sizeof a),
+               (double)think_ns / 1e9);
+    else
+        inform("record: the tracer's part of each gap between calls: %.1f us, from a "
+               "calibration (%s); the program's own time between calls: %.3f s",
+               (double)in->tracer_gap_ns / 1e3, why[0] ? why : "not measured by a replay",
+               (double)think_ns / 1e9);
     inform("record: limits: I/O through memory maps is not seen; calls on descriptors opened "
            "before the start are left out");
+}
+
+/* Writes the info block and the initial state after the calls and renames the trace into
+ * place (rc < 0: discards it). 0 or -1. */
+static int finish(struct trace_writer *w, const struct trace_info *info,
+                  struct trace_prescan *pre, int rc)
+{
+    if (rc == 0)
+        rc = trace_writer_info(w, info);
+    if (rc == 0)
+        rc = trace_prescan_used(pre, put_entry, w, NULL, NULL);
+    if (rc == 0)
+        return trace_writer_commit(w);
+    trace_writer_discard(w);
+    return -1;
+}
+
+/* The tracer's gap measured by replaying the trace at out under strace (record_mirror.h),
+ * and the think-time model again with it, into info. 0, or -1 with why (the trace keeps
+ * its calibration's model). */
+static int measure_tracer(const char *out, const struct trace_recorder *rec,
+                          struct trace_info *info, char *why, size_t len)
+{
+    struct record_mirror m;
+    if (record_mirror(out, MIRROR_CALLS, &m, why, len) < 0)
+        return -1;
+    /* the replay's mean gap is the tracer's part of a gap at the replay's moment; it is
+     * carried to the recording's moment by the quick calls' durations measured in both */
+    double gap = (double)m.short_total_ns / (double)m.short_gaps, o = gap;
+    uint64_t qn, qt;
+    trace_rec_quick(rec, &qn, &qt);
+    if (qn >= 100 && m.quick >= 100) {
+        double here = (double)qt / (double)qn, there = (double)m.quick_total_ns / (double)m.quick;
+        o = gap - there + here;
+        info->quick_ns = (uint64_t)here;
+        info->mirror_quick_ns = (uint64_t)there;
+    }
+    if (getenv("FSBENCH_DEBUG_MIRROR")) {
+        uint64_t n_, t_;
+        trace_rec_gaps(rec, 0, &n_, &t_);
+        fprintf(stderr, "mirror: gap %.1f quick %.1f | rec gap %.1f quick %.1f | o %.1f think %.3f (plain %.3f)\n",
+                gap / 1e3, m.quick ? (double)m.quick_total_ns / (double)m.quick / 1e3 : 0,
+                (double)t_ / (double)n_ / 1e3, qn ? (double)qt / (double)qn / 1e3 : 0, o / 1e3,
+                ((double)t_ - (double)n_ * o) / 1e9, ((double)t_ - (double)n_ * gap) / 1e9);
+    }
+    trace_rec_rethink(rec, o > 0 ? (uint64_t)o : 0, info);
+    info->mirror_gap_ns = (uint64_t)gap;
+    info->mirror_calls = m.calls;
+    return 0;
+}
+
+/* The trace at out again with info's think-time model: its calls section copied as it is,
+ * the info block and the initial state written anew. 0 or -1 (the first trace stays). */
+static int rewrite(const char *out, const struct trace_info *info, struct trace_prescan *pre)
+{
+    struct trace_file *t = trace_open(out);
+    if (!t)
+        return -1;
+    uint64_t off, len;
+    trace_file_calls_section(t, &off, &len);
+    struct trace_writer *w = trace_writer_open_copy(out, trace_file_fd(t), off, len);
+    int rc = w ? finish(w, info, pre, 0) : -1;
+    trace_close(t);
+    return rc;
 }
 
 int cmd_record(int argc, char **argv)
@@ -212,15 +240,15 @@ int cmd_record(int argc, char **argv)
     close(rootfd);
     if (!pre)
         return EXIT_RUN_FAILED;
-    /* 2. what tracing costs here */
-    uint64_t gap = 0, p10 = 0, dur = 0;
-    strace_run_calibrate(&gap, &p10, &dur);
+    /* the command, strace and the replay that measures strace at a raised priority where
+     * fsbench may: other programs' turns on the processors stay out of the gaps */
+    if (setpriority(PRIO_PROCESS, 0, RECORD_NICE) < 0)
+        errno = 0; /* not allowed: the gaps then carry more of the machine's load */
     char version[256];
     strace_run_version(version, sizeof version);
-    /* 3. the command */
+    /* 2. the command */
     struct trace_writer *w = trace_writer_open(out);
-    struct trace_rec_opts ro = {.root = root, .cwd = cwd, .pre = pre, .emit = emit, .arg = w,
-                                .calib_gap_ns = gap, .calib_p10_ns = p10, .calib_dur_ns = dur};
+    struct trace_rec_opts ro = {.root = root, .cwd = cwd, .pre = pre, .emit = emit, .arg = w};
     struct trace_recorder *rec = w ? trace_rec_new(&ro) : NULL;
     struct strace_run sr;
     if (!rec || strace_run_start(&sr, argv + optind) < 0) {
@@ -229,26 +257,24 @@ int cmd_record(int argc, char **argv)
         trace_prescan_free(pre);
         return EXIT_RUN_FAILED;
     }
-    int rc = pump(&sr, rec);
+    int rc = strace_run_pump(&sr, rec);
     if (rc < 0 && sr.pid > 0)
         kill(sr.pid, SIGTERM); /* stop tracing: nothing more is read */
     int status = strace_run_wait(&sr);
     struct trace_info info = {0};
     if (rc == 0 && status >= 0 && status <= 128) {
-        /* what tracing costs, once more: the average of before and after the command */
-        uint64_t g2, p2, d2;
-        if (strace_run_calibrate(&g2, &p2, &d2) == 0) {
-            if (gap && p10)
-                g2 = (gap + g2) / 2, p2 = (p10 + p2) / 2, d2 = (dur + d2) / 2;
-            trace_rec_set_calibration(rec, g2, p2, d2);
-        }
+        /* 3. what tracing costs here, for the think times: a calibration first (the
+         * fallback), then a replay of the trace traced the same way (below) */
+        uint64_t gap, p10, dur;
+        if (strace_run_calibrate(&gap, &p10, &dur) == 0)
+            trace_rec_set_calibration(rec, gap, p10, dur);
         rc = trace_rec_finish(rec, &info);
     }
-    trace_rec_free(rec);
     if (rc < 0 || status < 0 || status > 128) {
         if (rc == 0 && status > 128)
             error("record: %s was killed by signal %d; no trace written",
                   text_shown(argv[optind]), status - 128);
+        trace_rec_free(rec);
         trace_writer_discard(w);
         trace_prescan_free(pre);
         return EXIT_RUN_FAILED;
@@ -261,17 +287,17 @@ int cmd_record(int argc, char **argv)
         error("out of memory");
         rc = -1;
     }
-    if (rc == 0)
-        rc = trace_writer_info(w, &info);
-    if (rc == 0)
-        rc = trace_prescan_used(pre, put_entry, w, NULL, NULL);
-    if (rc == 0)
-        rc = trace_writer_commit(w);
-    else
-        trace_writer_discard(w);
+    rc = finish(w, &info, pre, rc);
+    char why[512] = "";
+    if (rc == 0 && measure_tracer(out, rec, &info, why, sizeof why) == 0)
+        rc = rewrite(out, &info, pre);
+    uint64_t ngaps, total;
+    trace_rec_gaps(rec, 0, &ngaps, &total);
+    uint64_t off = info.tracer_gap_ns * ngaps;
+    trace_rec_free(rec);
     trace_prescan_free(pre);
     if (rc == 0)
-        summary(out, &info, skipped);
+        summary(out, &info, skipped, total > off ? total - off : 0, why);
     trace_info_free(&info);
     if (rc < 0)
         return EXIT_RUN_FAILED;

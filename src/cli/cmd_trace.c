@@ -28,14 +28,15 @@ static void trace_usage(FILE *out)
     fprintf(out, "usage: fsbench trace stats FILE [--json]\n"
                  "       fsbench trace dump FILE\n"
                  "       fsbench trace replay FILE DIR [--timing afap|original] [-j N]\n"
-                 "                                     [--part state|calls] [--limit N]\n"
+                 "                                     [--part state|calls] [--limit N] [--sparse]\n"
                  "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
                  "  duration, what was left out and its initial state (--json: as JSON)\n"
                  "  dump: its initial state and every record, one a line\n"
                  "  replay: replays it once into DIR/tree (DIR empty or new) and leaves the\n"
                  "  result there, as the replay phase would make it, untimed; --part state\n"
                  "  lays down the initial state only, --part calls makes the calls only (on\n"
-                 "  what --part state laid down), --limit N the first N calls only\n");
+                 "  what --part state laid down), --limit N the first N calls only, --sparse\n"
+                 "  makes the initial state's files sparse (their sizes, no data written)\n");
 }
 
 /* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */
@@ -202,7 +203,7 @@ static void print_text(const char *path, const struct trace_info *in, const stru
 enum { PART_ALL, PART_STATE, PART_CALLS };
 
 static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads,
-                       int part, uint64_t limit)
+                       int part, uint64_t limit, bool sparse)
 {
     if (mkdir(dir, 0755) < 0 && errno != EEXIST)
         return error_errno("trace replay: cannot create %s", text_shown(dir));
@@ -226,7 +227,7 @@ static int replay_into(struct trace_file *t, const char *dir, unsigned timing, u
     for (unsigned i = 0; i < n; i++)
         w[i].st = &ops[i];
     struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n,
-                                  .replay_limit = limit};
+                                  .replay_limit = limit, .replay_sparse = sparse};
     struct phase_result res = {0};
     struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .res = &res,
                             .params = &params, .workers = w, .nworkers = n};
@@ -262,11 +263,12 @@ int cmd_trace(int argc, char **argv)
         {"threads", required_argument, NULL, 'j'},
         {"part", required_argument, NULL, 'P'},
         {"limit", required_argument, NULL, 'L'},
+        {"sparse", no_argument, NULL, 'S'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
-    bool json = false;
+    bool json = false, sparse = false;
     unsigned timing = REPLAY_AFAP, threads = 0;
     int part = PART_ALL;
     unsigned long long limit = 0;
@@ -300,6 +302,7 @@ int cmd_trace(int argc, char **argv)
             if (cli_parse_u64(optarg, &limit) < 0)
                 return error("trace: --limit: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
+        case 'S': sparse = true; break;
         case 'h': trace_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("trace", c, argv);
         }
@@ -320,7 +323,7 @@ int cmd_trace(int argc, char **argv)
     if (!strcmp(verb, "replay")) {
         int r = trace_check(t) < 0 ? -1
                                    : replay_into(t, argv[optind + 2], timing, threads, part,
-                                                 limit);
+                                                 limit, sparse);
         trace_close(t);
         return r < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }

@@ -48,6 +48,7 @@ struct phase_params {
     unsigned replay_timing;     /* replay: enum replay_timing (phase/replay.h) */
     unsigned replay_threads;    /* replay: at most this many threads (0: the most) */
     uint64_t replay_limit;      /* replay: the first N calls only (0: all; record's use) */
+    bool replay_sparse;         /* replay: the initial state's files sparse, not written */
 };
 
 struct phase_ctx {

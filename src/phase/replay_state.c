@@ -1,7 +1,8 @@
 /* replay_state.c — a trace's initial state laid down below the replay's root, untimed:
  * each directory (owner rwx added, so that what it holds can be made), each file with its
- * recorded size of pattern bytes and its mode, each symlink with its target; then a sync
- * of the file system, so that the timed replay does not write this back.
+ * recorded size of pattern bytes (or, for record's measure of the tracer, only that size:
+ * a sparse file) and its mode, each symlink with its target; then a sync of the file
+ * system, so that the timed replay does not write this back.
  *
  * Entries come in path order, so a directory comes before what it holds and entries of
  * one directory come together: the parent's descriptor (opened beneath the root, no
@@ -43,7 +44,8 @@ static int fill(int fd, uint64_t size)
     return 0;
 }
 
-static int make(int pfd, const char *name, const struct trace_entry *e, const char *target)
+static int make(int pfd, const char *name, const struct trace_entry *e, const char *target,
+                bool sparse)
 {
     if (e->type == TT_DIR) {
         if (mkdirat(pfd, name, (mode_t)(e->mode | 0700)) == 0)
@@ -65,7 +67,7 @@ static int make(int pfd, const char *name, const struct trace_entry *e, const ch
                              0600);
     if (fd < 0)
         return -errno;
-    int rc = fill(fd, e->size);
+    int rc = sparse ? (ftruncate(fd, (off_t)e->size) < 0 ? -errno : 0) : fill(fd, e->size);
     if (rc == 0 && fchmod(fd, (mode_t)e->mode) < 0)
         rc = -errno;
     if (raw_close(fd) < 0 && rc == 0)
@@ -75,7 +77,7 @@ static int make(int pfd, const char *name, const struct trace_entry *e, const ch
 
 int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, char *why, size_t len)
 {
-    (void)ctx;
+    bool sparse = ctx->params && ctx->params->replay_sparse;
     struct trace_stream *s = trace_state_open(t, why, len);
     if (!s)
         return -1;
@@ -106,7 +108,7 @@ int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, char *wh
             }
             snprintf(parent, sizeof parent, "%s", dir);
         }
-        int m = make(pfd, name, &e, target);
+        int m = make(pfd, name, &e, target, sparse);
         if (m < 0) {
             if (slash)
                 *slash = '/';

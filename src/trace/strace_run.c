@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
+#include "os/pipe.h"
 #include "trace/strace_parse.h"
 #include "trace/trace_record.h"
 
@@ -39,6 +41,10 @@ const char *const strace_run_options[] = {
 };
 
 #define MAX_ARGS 4096
+/* The FIFO's buffer where it can be grown (about a second of strace's lines), and the wait
+ * between two reads that found it nearly empty. */
+#define FIFO_BYTES (4ul << 20)
+#define BATCH_WAIT_NS 5000000L
 
 static struct strace_run *running; /* for SIGTERM */
 
@@ -79,6 +85,7 @@ static pid_t spawn(const char *const *v, int quiet)
     signal(SIGINT, SIG_DFL);
     signal(SIGQUIT, SIG_DFL);
     signal(SIGTERM, SIG_DFL);
+    sig_child_reset(); /* SIGPIPE's default again, nothing blocked */
     if (quiet) {
         int nul = open("/dev/null", O_RDWR);
         if (nul >= 0) {
@@ -116,6 +123,7 @@ static int start(struct strace_run *s, char *const argv[], const char *filter, i
     }
     /* opened first without blocking: strace's open for writing then succeeds at once */
     s->fd = open(s->fifo, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    s->grown = s->fd >= 0 && os_pipe_grow(s->fd, FIFO_BYTES) == 0;
     const char *v[MAX_ARGS];
     if (s->fd < 0 || build_argv(v, MAX_ARGS, filter, s->fifo, argv) < 0) {
         int e = errno;
@@ -146,8 +154,21 @@ int strace_run_start(struct strace_run *s, char *const argv[])
     return start(s, argv, TRACED, 0);
 }
 
+int strace_run_start_quiet(struct strace_run *s, char *const argv[])
+{
+    return start(s, argv, TRACED, 1);
+}
+
 long strace_run_read(struct strace_run *s, char *buf, size_t len)
 {
+    if (s->batch) {
+        /* the last read found little: let strace's lines gather for a while, so that the
+         * reader wakes once per batch and not once per line, taking less of the
+         * processors from the command and strace (the FIFO holds far more) */
+        struct timespec ts = {0, BATCH_WAIT_NS};
+        nanosleep(&ts, NULL);
+        s->batch = 0;
+    }
     for (;;) {
         struct pollfd p = {.fd = s->fd, .events = POLLIN};
         int n = poll(&p, 1, 200);
@@ -157,6 +178,7 @@ long strace_run_read(struct strace_run *s, char *buf, size_t len)
             ssize_t k = read(s->fd, buf, len);
             if (k > 0) {
                 s->connected = 1;
+                s->batch = s->grown && (size_t)k < len / 2;
                 return (long)k;
             }
             if (k == 0 && (s->connected || (p.revents & POLLHUP)))
@@ -222,6 +244,61 @@ void strace_run_version(char *buf, size_t len)
     else
         buf[0] = '\0';
     pclose(p);
+}
+
+/* The longest strace line kept (longer ones are counted as unreadable). */
+#define LINE_MAX_LEN ((size_t)1 << 20)
+
+int strace_run_pump(struct strace_run *sr, struct trace_recorder *rec)
+{
+    size_t cap = 65536, len = 0;
+    char *line = malloc(cap), chunk[65536];
+    bool skipping = false;
+    if (!line)
+        return error("out of memory");
+    int rc = 0;
+    for (;;) {
+        long n = strace_run_read(sr, chunk, sizeof chunk);
+        if (n < 0) {
+            rc = -1;
+            break;
+        }
+        if (n == 0)
+            break;
+        for (long i = 0; i < n && rc == 0;) {
+            char *nl = memchr(chunk + i, '\n', (size_t)(n - i));
+            size_t k = nl ? (size_t)(nl - (chunk + i)) : (size_t)(n - i);
+            if (!skipping && len + k + 1 > cap) {
+                size_t ncap = cap;
+                while (ncap < len + k + 1)
+                    ncap *= 2;
+                char *b = ncap <= LINE_MAX_LEN ? realloc(line, ncap) : NULL;
+                if (b) {
+                    line = b;
+                    cap = ncap;
+                } else {
+                    skipping = true; /* too long: counted as unreadable below */
+                }
+            }
+            if (!skipping) {
+                memcpy(line + len, chunk + i, k);
+                len += k;
+            }
+            i += (long)k;
+            if (nl) {
+                i++;
+                rc = trace_rec_line(rec, skipping ? "?" : line, skipping ? 1 : len);
+                len = 0;
+                skipping = false;
+            }
+        }
+        if (rc)
+            break;
+    }
+    if (rc == 0 && len)
+        rc = trace_rec_line(rec, line, len);
+    free(line);
+    return rc;
 }
 
 /* ---- calibration ---- */

@@ -21,15 +21,23 @@ struct strace_run {
     pid_t pid;
     int fd;              /* the FIFO's read end */
     int connected;       /* strace has opened it */
+    int grown;           /* its buffer was grown: it is read in batches */
+    int batch;           /* the last read found little: wait before the next */
     char dir[4096];      /* the private directory */
     char fifo[4200];
 };
 
-/* Starts strace on argv (NULL-terminated) with the given working directory (NULL: ours).
+/* Starts strace on argv (NULL-terminated) in our working directory.
  * 0, or -1 after error() ("record needs strace ..."). */
 int strace_run_start(struct strace_run *s, char *const argv[]);
+/* The same with the command's standard input, output and error on /dev/null. */
+int strace_run_start_quiet(struct strace_run *s, char *const argv[]);
 /* Reads strace's output: bytes (> 0), 0 at the end, -1 after error(). */
 long strace_run_read(struct strace_run *s, char *buf, size_t len);
+struct trace_recorder;
+/* Reads strace's lines into rec (trace_rec_line) until the end; a line longer than 1 MiB
+ * is given as unreadable. 0, or -1 after error() (reading, or the recorder's). */
+int strace_run_pump(struct strace_run *s, struct trace_recorder *rec);
 /* Waits for strace (and so the command) to end and removes the FIFO: the command's exit
  * status as the shell gives it (128 + signal when killed), or -1 after error(). */
 int strace_run_wait(struct strace_run *s);

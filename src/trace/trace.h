@@ -206,7 +206,7 @@ struct trace_info {
     uint64_t tracer_gap_ns;     /* the tracer's own time between two calls: taken off each
                                  * gap to give the program's think time (trace_record.h) */
     uint64_t tracer_dur_ns;     /* what the tracer adds to a call's duration */
-    uint64_t calib_gap_ns;      /* the calibration's mean gap (dd, traced as recorded) */
+    uint64_t calib_gap_ns;      /* the calibration's mean gap (cat, traced as recorded) */
     uint64_t gap_p10_ns;        /* the quickest tenth of this trace's gaps, and the
                                  * calibration's: their ratio is how much busier the
                                  * recording was than the calibration */
@@ -214,6 +214,11 @@ struct trace_info {
     uint64_t think_scale_ppm;   /* think time = (gap - tracer_gap) x this / 1e6 (<= 1e6) */
     uint64_t mirror_gap_ns;     /* the mean gap of a replay of this trace, traced the same
                                  * way (0: not measured); the tracer's gap when measured */
+    uint64_t mirror_calls;      /* the calls that replay made */
+    uint64_t quick_ns;          /* the mean duration of this trace's quick calls (close,
+                                 * fstat, lseek), and that replay's: the tracer's round
+                                 * trip at each moment (0: not measured) */
+    uint64_t mirror_quick_ns;
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */

@@ -13,6 +13,8 @@
 #include "base/err.h"
 #include "trace/trace_record_internal.h"
 
+/* Durations of quick calls above this are left out of their mean (a preemption). */
+#define QUICK_MAX_NS ((uint64_t)1000000)
 /* Lines of unknown threads kept at most (then they are taken as threads of their own). */
 #define ORPHAN_MAX ((size_t)64 << 20)
 
@@ -146,13 +148,19 @@ int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line 
         in->duration_ns = c->start_ns + c->dur_ns;
     in->nrecords++;
     if (c->kind < TK_CALL_KINDS) {
-        if (t->last_end && c->start_ns > t->last_end) {
+        bool counted = !(r->o.gaps_of_started && t->thread == 0);
+        if (counted && t->last_end && c->start_ns > t->last_end) {
             uint64_t g = c->start_ns - t->last_end, b = g / 1000;
             b = b < GAP_BUCKETS - 1 ? b : GAP_BUCKETS - 1;
             r->gaps->count[b]++;
             r->gaps->sum[b] += g;
             r->gaps->n++;
             r->gaps->total += g;
+        }
+        if (counted && c->dur_ns < QUICK_MAX_NS &&
+            (c->kind == TK_CLOSE || c->kind == TK_FSTAT || c->kind == TK_LSEEK)) {
+            r->gaps->quick_n++;
+            r->gaps->quick_total += c->dur_ns;
         }
         t->last_end = c->start_ns + c->dur_ns;
         in->ncalls++;
@@ -530,15 +538,30 @@ static void think_model(const struct trace_recorder *r, struct trace_info *in)
 
 void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct trace_info *info)
 {
-    info->mirror_gap_ns = gap_ns;
     info->tracer_gap_ns = gap_ns;
     info->think_scale_ppm = r->gaps->n ? think_scale(r->gaps, (double)gap_ns) : 1000000;
 }
 
-void trace_rec_gaps(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns)
+void trace_rec_gaps(const struct trace_recorder *r, uint64_t below_ns, uint64_t *n,
+                    uint64_t *total_ns)
 {
-    *n = r->gaps->n;
-    *total_ns = r->gaps->total;
+    const struct gap_hist *h = r->gaps;
+    if (!below_ns || below_ns / 1000 >= GAP_BUCKETS - 1) {
+        *n = h->n;
+        *total_ns = h->total;
+        return;
+    }
+    *n = *total_ns = 0;
+    for (size_t b = 0; b < below_ns / 1000; b++) {
+        *n += h->count[b];
+        *total_ns += h->sum[b];
+    }
+}
+
+void trace_rec_quick(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns)
+{
+    *n = r->gaps->quick_n;
+    *total_ns = r->gaps->quick_total;
 }
 
 void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64_t p10_ns,

@@ -29,6 +29,7 @@
 #ifndef FSBENCH_TRACE_RECORD_H
 #define FSBENCH_TRACE_RECORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "trace/trace.h"
@@ -45,6 +46,9 @@ struct trace_rec_opts {
     void *arg;
     /* The tracer's cost as strace_run_calibrate measured it (0: unknown). */
     uint64_t calib_gap_ns, calib_p10_ns, calib_dur_ns;
+    /* Count the gaps of started threads only, not the first one's (record's traced replay:
+     * its first thread sets up and waits, the threads it starts make the calls). */
+    bool gaps_of_started;
 };
 
 /* NULL after error() (out of memory). */
@@ -61,10 +65,18 @@ void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64
 int trace_rec_finish(struct trace_recorder *r, struct trace_info *info);
 /* After trace_rec_finish: the think-time model again with the tracer's gap measured
  * otherwise (a replay of the trace traced the same way: gap_ns), into info's
- * tracer_gap_ns, mirror_gap_ns and think_scale_ppm. */
+ * tracer_gap_ns and think_scale_ppm. */
 void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct trace_info *info);
-/* The gaps between the calls of each thread so far: how many, their sum (ns). */
-void trace_rec_gaps(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns);
+/* The gaps between the calls of each thread so far (below below_ns, to the microsecond;
+ * 0: all): how many, their sum (ns). */
+void trace_rec_gaps(const struct trace_recorder *r, uint64_t below_ns, uint64_t *n,
+                    uint64_t *total_ns);
+/* The durations of the quickest calls (close, fstat, lseek; each below 1 ms): how many,
+ * their sum (ns). Such a call's own time is next to nothing: its duration is what the
+ * tracer takes for one round trip at that moment of the recording, so that the difference
+ * between the mean gap and this mean is the tracer's fixed part of a gap plus the
+ * program's think time, whatever the machine's load did to both. */
+void trace_rec_quick(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns);
 void trace_rec_free(struct trace_recorder *r);
 
 #endif

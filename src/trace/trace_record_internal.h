@@ -63,6 +63,7 @@ struct gap_hist {
     uint64_t count[GAP_BUCKETS];
     uint64_t sum[GAP_BUCKETS]; /* ns */
     uint64_t n, total;
+    uint64_t quick_n, quick_total; /* durations of the quick calls (trace_rec_quick) */
 };
 
 struct trace_recorder {

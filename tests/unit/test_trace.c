@@ -3,7 +3,8 @@
  * damaged, truncated and foreign files refused with one reason), strace's lines (every
  * form strace writes with record's options), the recorder (descriptors, threads, forks,
  * exits, close-on-exec, working directories, what is left out, lines that come before
- * the clone of their thread) and the scan of the initial state.
+ * the clone of their thread), the gaps and quick calls the think-time model rests on, a
+ * trace rewritten around its copied calls, and the scan of the initial state.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -343,6 +344,54 @@ static void test_file_roundtrip(void **state)
     trace_close(t);
 }
 
+/* A trace rewritten with its calls section copied whole and a new info block (record,
+ * once it has measured the tracer) reads back whole, with the new figures. */
+static void test_file_copy(void **state)
+{
+    struct tfile *f = *state;
+    write_trace(f->path, 5000);
+    struct trace_file *t = trace_open(f->path);
+    assert_non_null(t);
+    struct trace_info in = *trace_file_info(t);
+    in.command = "cmd";
+    in.root = "/r";
+    in.tracer = "strace 6.1";
+    in.tracer_gap_ns = 12345;
+    in.mirror_gap_ns = 23456;
+    in.mirror_calls = 15000;
+    in.quick_ns = 3000;
+    in.mirror_quick_ns = 4000;
+    in.think_scale_ppm = 500000;
+    uint64_t off, len;
+    trace_file_calls_section(t, &off, &len);
+    assert_true(len > 0);
+    char copy[4200];
+    snprintf(copy, sizeof copy, "%s.copy", f->path);
+    struct trace_writer *w = trace_writer_open_copy(copy, trace_file_fd(t), off, len);
+    assert_non_null(w);
+    assert_int_equal(trace_writer_info(w, &in), 0);
+    struct trace_entry e1 = {.path = "d", .path_len = 1, .type = TT_DIR, .mode = 0755};
+    struct trace_entry e2 = {.path = "d/old", .path_len = 5, .type = TT_REG, .mode = 0600,
+                             .size = 10};
+    assert_int_equal(trace_writer_entry(w, &e1), 0);
+    assert_int_equal(trace_writer_entry(w, &e2), 0);
+    assert_int_equal(trace_writer_commit(w), 0);
+    trace_close(t);
+    t = trace_open(copy);
+    assert_non_null(t);
+    assert_int_equal(trace_check(t), 0);
+    const struct trace_info *c = trace_file_info(t);
+    assert_int_equal(c->ncalls, 15000);
+    assert_int_equal(c->tracer_gap_ns, 12345);
+    assert_int_equal(c->mirror_gap_ns, 23456);
+    assert_int_equal(c->mirror_calls, 15000);
+    assert_int_equal(c->quick_ns, 3000);
+    assert_int_equal(c->mirror_quick_ns, 4000);
+    assert_int_equal(c->think_scale_ppm, 500000);
+    trace_close(t);
+    unlink(copy);
+}
+
 static void write_bytes(const char *path, const void *p, size_t n)
 {
     FILE *fp = fopen(path, "wb");
@@ -607,6 +656,65 @@ static void feed(struct trace_recorder *r, const char *line)
     assert_int_equal(trace_rec_line(r, out, o), 0);
 }
 
+/* The gaps between a thread's calls (all, and those below a bound), the quick calls'
+ * durations, the first thread's left out when asked (record's traced replay), and the
+ * think-time model with a tracer's gap given (trace_rec_rethink): the sum of the think
+ * times is the sum of the gaps less that gap for each. */
+static void test_rec_gaps(void **state)
+{
+    (void)state;
+    for (int started = 0; started < 2; started++) {
+        struct sink s;
+        memset(&s, 0, sizeof s);
+        struct trace_rec_opts o = {.root = "/r", .cwd = "/r", .emit = sink_emit, .arg = &s,
+                                   .gaps_of_started = started};
+        struct trace_recorder *r = trace_rec_new(&o);
+        assert_non_null(r);
+        struct trace_info in;
+        /* thread 10 opens, starts 11, and closes 6 ms after its open ended */
+        feed(r, "10 1.000000000 openat(AT_FDCWD</r>, \"a\", O_RDONLY) = 3</r/a> "
+                "<0.000001000>");
+        feed(r, "10 1.000100000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_FS|CLONE_FILES|"
+                "CLONE_THREAD|CLONE_SIGHAND) = 11 <0.000010000>");
+        /* thread 11: calls 1 ms apart, each 1 us long: gaps of 999 us */
+        for (int i = 0; i < 5; i++) {
+            char line[256];
+            snprintf(line, sizeof line,
+                     "11 1.%06d000 fstat(3</r/a>, {st_mode=S_IFREG|0644, st_size=0, ...}) = 0 "
+                     "<0.000001000>",
+                     1000 + i * 1000);
+            feed(r, line);
+        }
+        feed(r, "10 1.006001000 close(3</r/a>) = 0 <0.000002000>");
+        assert_int_equal(trace_rec_finish(r, &in), 0);
+        uint64_t n, total;
+        trace_rec_gaps(r, 0, &n, &total);
+        assert_int_equal(n, started ? 4 : 5);
+        assert_true(total == (started ? 4 * 999000ull : 4 * 999000ull + 6000000ull));
+        trace_rec_gaps(r, 1000000, &n, &total);
+        assert_int_equal(n, 4);
+        assert_true(total == 4 * 999000ull);
+        trace_rec_quick(r, &n, &total);
+        assert_int_equal(n, started ? 5 : 6); /* fstats, and the close of thread 10 */
+        assert_true(total == (started ? 5000ull : 7000ull));
+        if (!started) {
+            /* a tracer's gap of 499 us: 500 us of each 999 us gap and 5.501 ms of the
+             * 6 ms one are the program's, every gap being larger: a scale of one */
+            trace_rec_rethink(r, 499000, &in);
+            assert_int_equal(in.tracer_gap_ns, 499000);
+            assert_in_range(in.think_scale_ppm, 999999, 1000000);
+            /* 1.5 ms: only the long gap has think time (4.5 ms), but the sum of all gaps
+             * less 1.5 ms each is 2.496 ms: scaled by 0.5547 */
+            trace_rec_rethink(r, 1500000, &in);
+            assert_in_range(in.think_scale_ppm, 554600, 554800);
+            /* larger than every gap: no think time at all */
+            trace_rec_rethink(r, 6000000, &in);
+            assert_int_equal(in.think_scale_ppm, 0);
+        }
+        trace_rec_free(r);
+    }
+}
+
 static struct trace_recorder *recorder(struct sink *s, struct trace_prescan *pre)
 {
     memset(s, 0, sizeof *s);
@@ -804,9 +912,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_roundtrip, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_damaged, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_counts, file_setup, file_teardown),
+        cmocka_unit_test_setup_teardown(test_file_copy, file_setup, file_teardown),
         cmocka_unit_test(test_strace_lines),
         cmocka_unit_test(test_rec_descriptors),
         cmocka_unit_test(test_rec_processes),
+        cmocka_unit_test(test_rec_gaps),
         cmocka_unit_test(test_rec_state),
         cmocka_unit_test_setup_teardown(test_prescan_dir, file_setup, file_teardown),
     };
