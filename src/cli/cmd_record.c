@@ -121,17 +121,17 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
     inform("record: initial state: %s entr%s (%s of files)%s",
            trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
            skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
+    const char *own = in->user_ns ? " (its CPU time in user mode)" : "";
     if (in->mirror_gap_ns)
-        inform("record: the tracer's part of each gap between calls: %.1f us, measured by "
-               "replaying %s calls of the trace under strace; the program's own time between "
-               "calls: %.3f s",
-               (double)in->tracer_gap_ns / 1e3, trace_count_str(in->mirror_calls, a, sizeof a),
-               (double)think_ns / 1e9);
+        inform("record: the program's own time between calls: %.3f s%s; the tracer's part "
+               "of each gap: %.1f us (a replay of %s calls of the trace under strace)",
+               (double)think_ns / 1e9, own, (double)in->tracer_gap_ns / 1e3,
+               trace_count_str(in->mirror_calls, a, sizeof a));
     else
-        inform("record: the tracer's part of each gap between calls: %.1f us, from a "
-               "calibration (%s); the program's own time between calls: %.3f s",
-               (double)in->tracer_gap_ns / 1e3, why[0] ? why : "not measured by a replay",
-               (double)think_ns / 1e9);
+        inform("record: the program's own time between calls: %.3f s%s; the tracer's part "
+               "of each gap: %.1f us (a calibration: %s)",
+               (double)think_ns / 1e9, own, (double)in->tracer_gap_ns / 1e3,
+               why[0] ? why : "not measured by a replay");
     inform("record: limits: I/O through memory maps is not seen; calls on descriptors opened "
            "before the start are left out");
 }
@@ -171,15 +171,8 @@ static int measure_tracer(const char *out, const struct trace_recorder *rec,
         info->quick_ns = (uint64_t)here;
         info->mirror_quick_ns = (uint64_t)there;
     }
-    if (getenv("FSBENCH_DEBUG_MIRROR")) {
-        uint64_t n_, t_;
-        trace_rec_gaps(rec, 0, &n_, &t_);
-        fprintf(stderr, "mirror: gap %.1f quick %.1f | rec gap %.1f quick %.1f | o %.1f think %.3f (plain %.3f)\n",
-                gap / 1e3, m.quick ? (double)m.quick_total_ns / (double)m.quick / 1e3 : 0,
-                (double)t_ / (double)n_ / 1e3, qn ? (double)qt / (double)qn / 1e3 : 0, o / 1e3,
-                ((double)t_ - (double)n_ * o) / 1e9, ((double)t_ - (double)n_ * gap) / 1e9);
-    }
     trace_rec_rethink(rec, o > 0 ? (uint64_t)o : 0, info);
+    trace_rec_think_cpu(rec, info->user_ns, info);
     info->mirror_gap_ns = (uint64_t)gap;
     info->mirror_calls = m.calls;
     return 0;
@@ -269,6 +262,7 @@ int cmd_record(int argc, char **argv)
         if (strace_run_calibrate(&gap, &p10, &dur) == 0)
             trace_rec_set_calibration(rec, gap, p10, dur);
         rc = trace_rec_finish(rec, &info);
+        trace_rec_think_cpu(rec, sr.user_ns, &info);
     }
     if (rc < 0 || status < 0 || status > 128) {
         if (rc == 0 && status > 128)
@@ -294,10 +288,11 @@ int cmd_record(int argc, char **argv)
     uint64_t ngaps, total;
     trace_rec_gaps(rec, 0, &ngaps, &total);
     uint64_t off = info.tracer_gap_ns * ngaps;
+    uint64_t think = info.user_ns ? info.user_ns : total > off ? total - off : 0;
     trace_rec_free(rec);
     trace_prescan_free(pre);
     if (rc == 0)
-        summary(out, &info, skipped, total > off ? total - off : 0, why);
+        summary(out, &info, skipped, think, why);
     trace_info_free(&info);
     if (rc < 0)
         return EXIT_RUN_FAILED;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,7 +37,7 @@
     "?execveat"
 
 const char *const strace_run_options[] = {
-    "-f", "-q", "--seccomp-bpf", "--absolute-timestamps=format:unix,precision:ns",
+    "-D", "-f", "-q", "--seccomp-bpf", "--absolute-timestamps=format:unix,precision:ns",
     "--syscall-times=ns", "-y", "-xx", "-s", "0", "-e", "signal=none", NULL,
 };
 
@@ -210,13 +211,20 @@ int strace_run_wait(struct strace_run *s)
 {
     int status = 0, rc = 0;
     if (s->pid > 0) {
-        while (waitpid(s->pid, &status, 0) < 0)
+        /* strace runs with -D: the process started is the command itself (strace traces
+         * it from a grandchild), so its exit status and CPU times are the command's own,
+         * with those of the children it waited for */
+        struct rusage ru;
+        while (wait4(s->pid, &status, 0, &ru) < 0)
             if (errno != EINTR) {
                 rc = error_errno("record: waiting for strace");
                 break;
             }
-        if (rc == 0)
+        if (rc == 0) {
             rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+            s->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+                         (uint64_t)ru.ru_utime.tv_usec * 1000u;
+        }
     }
     s->pid = -1;
     running = NULL;

@@ -23,6 +23,8 @@ struct strace_run {
     int connected;       /* strace has opened it */
     int grown;           /* its buffer was grown: it is read in batches */
     int batch;           /* the last read found little: wait before the next */
+    uint64_t user_ns;    /* after strace_run_wait: the command's CPU time in user mode,
+                          * its waited-for children's with it */
     char dir[4096];      /* the private directory */
     char fifo[4200];
 };
@@ -38,8 +40,9 @@ struct trace_recorder;
 /* Reads strace's lines into rec (trace_rec_line) until the end; a line longer than 1 MiB
  * is given as unreadable. 0, or -1 after error() (reading, or the recorder's). */
 int strace_run_pump(struct strace_run *s, struct trace_recorder *rec);
-/* Waits for strace (and so the command) to end and removes the FIFO: the command's exit
- * status as the shell gives it (128 + signal when killed), or -1 after error(). */
+/* Waits for the command (and so strace) to end and removes the FIFO: the command's exit
+ * status as the shell gives it (128 + signal when killed), or -1 after error(); its CPU
+ * time in user mode into s->user_ns. */
 int strace_run_wait(struct strace_run *s);
 
 /* strace's version line ("strace -- version 6.1"), or "" when it cannot be run. */

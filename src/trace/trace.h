@@ -219,6 +219,9 @@ struct trace_info {
                                  * fstat, lseek), and that replay's: the tracer's round
                                  * trip at each moment (0: not measured) */
     uint64_t mirror_quick_ns;
+    uint64_t user_ns;           /* the program's CPU time in user mode (its processes and
+                                 * the children they waited for; 0: not known): the sum of
+                                 * the think times (trace_record.h) */
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */

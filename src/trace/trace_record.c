@@ -494,10 +494,8 @@ static uint64_t gap_quantile(const struct gap_hist *h, double q)
     return 0;
 }
 
-/* The think-time model's scale for a tracer gap o (trace_record.h): what is left of every
- * gap once the tracer's part is off, against what clipping each at zero would leave, so
- * that the sum of the think times is right. */
-static uint64_t think_scale(const struct gap_hist *h, double o)
+/* What the gaps of h hold above o, each clipped at zero (ns). */
+static double gaps_above(const struct gap_hist *h, double o)
 {
     double above = 0;
     for (size_t b = 0; b < GAP_BUCKETS; b++) {
@@ -507,6 +505,15 @@ static uint64_t think_scale(const struct gap_hist *h, double o)
         if (mean > o)
             above += (mean - o) * (double)h->count[b];
     }
+    return above;
+}
+
+/* The think-time model's scale for a tracer gap o (trace_record.h): what is left of every
+ * gap once the tracer's part is off, against what clipping each at zero would leave, so
+ * that the sum of the think times is right. */
+static uint64_t think_scale(const struct gap_hist *h, double o)
+{
+    double above = gaps_above(h, o);
     double left = (double)h->total - o * (double)h->n;
     double scale = above > 0 && left > 0 ? left / above : 0;
     return (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
@@ -540,6 +547,38 @@ void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct t
 {
     info->tracer_gap_ns = gap_ns;
     info->think_scale_ppm = r->gaps->n ? think_scale(r->gaps, (double)gap_ns) : 1000000;
+}
+
+void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t user_ns,
+                         struct trace_info *info)
+{
+    const struct gap_hist *h = r->gaps;
+    info->user_ns = user_ns;
+    if (!user_ns || !h->n)
+        return;
+    double want = (double)user_ns, o = (double)info->tracer_gap_ns;
+    double above = gaps_above(h, o);
+    if (above < want) {
+        /* the tracer's gap was overestimated: lowered until what the gaps hold above it
+         * is the program's time (or to nothing) */
+        double lo = 0, hi = o;
+        if (gaps_above(h, 0) <= want) {
+            hi = 0;
+        } else {
+            for (int i = 0; i < 60 && hi - lo > 1; i++) {
+                double mid = (lo + hi) / 2;
+                if (gaps_above(h, mid) < want)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+        }
+        o = hi;
+        above = gaps_above(h, o);
+    }
+    double scale = above > 0 ? want / above : 0;
+    info->tracer_gap_ns = (uint64_t)o;
+    info->think_scale_ppm = (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
 }
 
 void trace_rec_gaps(const struct trace_recorder *r, uint64_t below_ns, uint64_t *n,
