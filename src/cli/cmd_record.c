@@ -121,17 +121,19 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
     inform("record: initial state: %s entr%s (%s of files)%s",
            trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
            skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
-    const char *own = in->user_ns ? " (its CPU time in user mode)" : "";
-    if (in->mirror_gap_ns)
-        inform("record: the program's own time between calls: %.3f s%s; the tracer's part "
-               "of each gap: %.1f us (a replay of %s calls of the trace under strace)",
-               (double)think_ns / 1e9, own, (double)in->tracer_gap_ns / 1e3,
-               trace_count_str(in->mirror_calls, a, sizeof a));
+    if (in->mirror_gap_ns && in->cpu_ns)
+        inform("record: the program's own time between calls: %.3f s (its CPU time, %.3f s, "
+               "less that of a traced replay of %s of its calls, %.3f s, for all of them)",
+               (double)think_ns / 1e9, (double)in->cpu_ns / 1e9,
+               trace_count_str(in->mirror_calls, a, sizeof a),
+               (double)in->mirror_cpu_ns / 1e9);
+    else if (in->cpu_ns)
+        inform("record: the program's own time between calls: %.3f s (its CPU time in user "
+               "mode: %s)", (double)think_ns / 1e9, why[0] ? why : "not measured by a replay");
     else
-        inform("record: the program's own time between calls: %.3f s%s; the tracer's part "
-               "of each gap: %.1f us (a calibration: %s)",
-               (double)think_ns / 1e9, own, (double)in->tracer_gap_ns / 1e3,
-               why[0] ? why : "not measured by a replay");
+        inform("record: the program's own time between calls: %.3f s (the gaps less the "
+               "tracer's part of each, %.1f us)", (double)think_ns / 1e9,
+               (double)in->tracer_gap_ns / 1e3);
     inform("record: limits: I/O through memory maps is not seen; calls on descriptors opened "
            "before the start are left out");
 }
@@ -172,7 +174,14 @@ static int measure_tracer(const char *out, const struct trace_recorder *rec,
         info->mirror_quick_ns = (uint64_t)there;
     }
     trace_rec_rethink(rec, o > 0 ? (uint64_t)o : 0, info);
-    trace_rec_think_cpu(rec, info->user_ns, info);
+    /* the think times add up to the program's CPU time less the traced replay's for the
+     * same calls (the replay spends that again; the tracer's share is in both alike) */
+    info->mirror_cpu_ns = m.user_ns + m.sys_ns;
+    if (info->cpu_ns && m.calls) {
+        double again = (double)(m.user_ns + m.sys_ns) * (double)info->ncalls / (double)m.calls;
+        double left = (double)info->cpu_ns - again;
+        trace_rec_think_cpu(rec, left > 0 ? (uint64_t)left : 0, info);
+    }
     info->mirror_gap_ns = (uint64_t)gap;
     info->mirror_calls = m.calls;
     return 0;
@@ -262,7 +271,10 @@ int cmd_record(int argc, char **argv)
         if (strace_run_calibrate(&gap, &p10, &dur) == 0)
             trace_rec_set_calibration(rec, gap, p10, dur);
         rc = trace_rec_finish(rec, &info);
-        trace_rec_think_cpu(rec, sr.user_ns, &info);
+        /* until the traced replay below says better: its CPU time in user mode */
+        info.cpu_ns = sr.user_ns + sr.sys_ns;
+        if (info.cpu_ns)
+            trace_rec_think_cpu(rec, sr.user_ns, &info);
     }
     if (rc < 0 || status < 0 || status > 128) {
         if (rc == 0 && status > 128)
@@ -288,7 +300,7 @@ int cmd_record(int argc, char **argv)
     uint64_t ngaps, total;
     trace_rec_gaps(rec, 0, &ngaps, &total);
     uint64_t off = info.tracer_gap_ns * ngaps;
-    uint64_t think = info.user_ns ? info.user_ns : total > off ? total - off : 0;
+    uint64_t think = info.cpu_ns ? info.think_ns : total > off ? total - off : 0;
     trace_rec_free(rec);
     trace_prescan_free(pre);
     if (rc == 0)

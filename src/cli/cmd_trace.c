@@ -137,11 +137,14 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
         "symlinks", (json_int_t)s->state[TT_SYMLINK], "bytes", (json_int_t)in->state_bytes,
         "tracer_gap_ns", (json_int_t)in->tracer_gap_ns, "tracer_dur_ns",
         (json_int_t)in->tracer_dur_ns);
-    json_object_set_new(o, "think", json_pack("{s:I, s:I, s:I, s:f}", "calibration_gap_ns",
-                                              (json_int_t)in->calib_gap_ns, "calibration_p10_ns",
-                                              (json_int_t)in->calib_p10_ns, "trace_p10_ns",
-                                              (json_int_t)in->gap_p10_ns, "scale",
-                                              (double)in->think_scale_ppm / 1e6));
+    json_object_set_new(
+        o, "think",
+        json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "calibration_gap_ns",
+                  (json_int_t)in->calib_gap_ns, "calibration_p10_ns",
+                  (json_int_t)in->calib_p10_ns, "trace_p10_ns", (json_int_t)in->gap_p10_ns,
+                  "scale", (double)in->think_scale_ppm / 1e6, "total_ns",
+                  (json_int_t)in->think_ns, "program_cpu_ns", (json_int_t)in->cpu_ns,
+                  "replay_cpu_ns", (json_int_t)in->mirror_cpu_ns));
     if (!o)
         return error("trace stats: out of memory");
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
@@ -183,6 +186,11 @@ static void print_text(const char *path, const struct trace_info *in, const stru
            (double)in->tracer_gap_ns / 1e3, (double)in->tracer_dur_ns / 1e3,
            (double)in->calib_gap_ns / 1e3, (double)in->gap_p10_ns / 1e3,
            (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
+    if (in->cpu_ns)
+        printf("think time: %.3f s in all (the program's CPU time %.3f s, a traced replay's "
+               "%.3f s for %s calls)\n",
+               (double)in->think_ns / 1e9, (double)in->cpu_ns / 1e9,
+               (double)in->mirror_cpu_ns / 1e9, trace_count_str(in->mirror_calls, a, sizeof a));
     printf("calls by kind:\n");
     for (unsigned k = 1; k < TK_CALL_KINDS; k++)
         if (s->calls[k])

@@ -78,6 +78,8 @@ static int traced(char *const argv[], const char *root, struct record_mirror *m,
         trace_rec_gaps(rec, 0, &m->gaps, &m->gap_total_ns);
         trace_rec_gaps(rec, MIRROR_SHORT_NS, &m->short_gaps, &m->short_total_ns);
         trace_rec_quick(rec, &m->quick, &m->quick_total_ns);
+        m->user_ns = sr.user_ns;
+        m->sys_ns = sr.sys_ns;
     }
     trace_rec_free(rec);
     if (status != 0)

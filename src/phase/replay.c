@@ -160,24 +160,16 @@ static void complete(struct rp_thread *me)
         wake(me);
 }
 
-/* Original timing: sleeps until target (monotonic ns), spinning the last stretch. */
+/* Original timing: works (spins) until target (monotonic ns). A think time is the
+ * program's CPU time (trace_record.h): spent on a processor, as the program spent it, and
+ * not asleep, which would leave the file system's own threads (the journal's commit, the
+ * device's workers) a quieter machine than the program did: an fsync after a thread's
+ * sleep takes a fraction of what it takes after the same time of work. */
 static void wait_until(struct replay *rp, uint64_t target)
 {
-    for (;;) {
-        uint64_t now = meas_now_ns();
-        if (now >= target || atomic_load_explicit(&rp->stop, memory_order_relaxed))
-            return;
-        uint64_t rem = target - now;
-        if (rem > 200000) {
-            uint64_t s = rem - 100000;
-            if (s > 50000000)
-                s = 50000000;
-            struct timespec ts = {(time_t)(s / 1000000000u), (long)(s % 1000000000u)};
-            nanosleep(&ts, NULL);
-        } else {
+    while (meas_now_ns() < target && !atomic_load_explicit(&rp->stop, memory_order_relaxed))
+        for (int i = 0; i < 64; i++)
             cpu_relax();
-        }
-    }
 }
 
 /* ---- the replay threads ---- */

@@ -224,6 +224,8 @@ int strace_run_wait(struct strace_run *s)
             rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
             s->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
                          (uint64_t)ru.ru_utime.tv_usec * 1000u;
+            s->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+                        (uint64_t)ru.ru_stime.tv_usec * 1000u;
         }
     }
     s->pid = -1;

@@ -23,8 +23,9 @@ struct strace_run {
     int connected;       /* strace has opened it */
     int grown;           /* its buffer was grown: it is read in batches */
     int batch;           /* the last read found little: wait before the next */
-    uint64_t user_ns;    /* after strace_run_wait: the command's CPU time in user mode,
-                          * its waited-for children's with it */
+    uint64_t user_ns;    /* after strace_run_wait: the command's CPU time in user mode
+                          * and in the kernel, its waited-for children's with it */
+    uint64_t sys_ns;
     char dir[4096];      /* the private directory */
     char fifo[4200];
 };
@@ -42,7 +43,7 @@ struct trace_recorder;
 int strace_run_pump(struct strace_run *s, struct trace_recorder *rec);
 /* Waits for the command (and so strace) to end and removes the FIFO: the command's exit
  * status as the shell gives it (128 + signal when killed), or -1 after error(); its CPU
- * time in user mode into s->user_ns. */
+ * times into s->user_ns and s->sys_ns. */
 int strace_run_wait(struct strace_run *s);
 
 /* strace's version line ("strace -- version 6.1"), or "" when it cannot be run. */

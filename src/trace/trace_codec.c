@@ -304,7 +304,8 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
                           info->bytes_read, info->bytes_written, info->calib_gap_ns,
                           info->gap_p10_ns, info->calib_p10_ns, info->think_scale_ppm,
                           info->mirror_gap_ns, info->mirror_calls, info->quick_ns,
-                          info->mirror_quick_ns, info->user_ns};
+                          info->mirror_quick_ns, info->cpu_ns,
+                          info->mirror_cpu_ns, info->think_ns};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         n += trace_put_varint(out + n, v[i]);
     n += trace_put_varint(out + n, TK_CALL_KINDS);
@@ -344,7 +345,8 @@ long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char
                        &info->tracer_dur_ns, &info->bytes_read, &info->bytes_written,
                        &info->calib_gap_ns, &info->gap_p10_ns, &info->calib_p10_ns,
                        &info->think_scale_ppm, &info->mirror_gap_ns, &info->mirror_calls,
-                       &info->quick_ns, &info->mirror_quick_ns, &info->user_ns};
+                       &info->quick_ns, &info->mirror_quick_ns, &info->cpu_ns,
+                       &info->mirror_cpu_ns, &info->think_ns};
     uint64_t small[3];
     for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++) {
         uint64_t v = get(&k, "header");

@@ -549,14 +549,14 @@ void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct t
     info->think_scale_ppm = r->gaps->n ? think_scale(r->gaps, (double)gap_ns) : 1000000;
 }
 
-void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t user_ns,
+void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t think_ns,
                          struct trace_info *info)
 {
     const struct gap_hist *h = r->gaps;
-    info->user_ns = user_ns;
-    if (!user_ns || !h->n)
+    info->think_ns = think_ns;
+    if (!h->n)
         return;
-    double want = (double)user_ns, o = (double)info->tracer_gap_ns;
+    double want = (double)think_ns, o = (double)info->tracer_gap_ns;
     double above = gaps_above(h, o);
     if (above < want) {
         /* the tracer's gap was overestimated: lowered until what the gaps hold above it
@@ -576,7 +576,7 @@ void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t user_ns,
         o = hi;
         above = gaps_above(h, o);
     }
-    double scale = above > 0 ? want / above : 0;
+    double scale = above > 0 && want > 0 ? want / above : 0;
     info->tracer_gap_ns = (uint64_t)o;
     info->think_scale_ppm = (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
 }

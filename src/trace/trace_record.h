@@ -67,12 +67,13 @@ int trace_rec_finish(struct trace_recorder *r, struct trace_info *info);
  * otherwise (a replay of the trace traced the same way: gap_ns), into info's
  * tracer_gap_ns and think_scale_ppm. */
 void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct trace_info *info);
-/* After trace_rec_finish (and trace_rec_rethink): the sum of the think times made the
- * program's CPU time in user mode (user_ns, as the kernel counted it: the tracer's work is
- * not in it), the tracer's gap kept where the gaps hold more than that above it (the
- * scale then below 1), lowered where they hold less; into info's user_ns, tracer_gap_ns
- * and think_scale_ppm. user_ns 0 (not known): info's model stays. */
-void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t user_ns,
+/* After trace_rec_finish (and trace_rec_rethink): the sum of the think times made
+ * think_ns (record: the program's CPU time as the kernel counted it, less what a traced
+ * replay of the same calls took: the tracer's own work is in neither), the tracer's gap
+ * kept where the gaps hold more than that above it (the scale then below 1), lowered
+ * where they hold less; into info's think_ns, tracer_gap_ns and think_scale_ppm (0 when
+ * think_ns is). */
+void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t think_ns,
                          struct trace_info *info);
 /* The gaps between the calls of each thread so far (below below_ns, to the microsecond;
  * 0: all): how many, their sum (ns). */
