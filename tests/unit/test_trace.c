@@ -361,6 +361,9 @@ static void test_file_copy(void **state)
     in.mirror_calls = 15000;
     in.quick_ns = 3000;
     in.mirror_quick_ns = 4000;
+    in.cpu_ns = 5000;
+    in.mirror_cpu_ns = 6000;
+    in.think_ns = 7000;
     in.think_scale_ppm = 500000;
     uint64_t off, len;
     trace_file_calls_section(t, &off, &len);
@@ -387,6 +390,9 @@ static void test_file_copy(void **state)
     assert_int_equal(c->mirror_calls, 15000);
     assert_int_equal(c->quick_ns, 3000);
     assert_int_equal(c->mirror_quick_ns, 4000);
+    assert_int_equal(c->cpu_ns, 5000);
+    assert_int_equal(c->mirror_cpu_ns, 6000);
+    assert_int_equal(c->think_ns, 7000);
     assert_int_equal(c->think_scale_ppm, 500000);
     trace_close(t);
     unlink(copy);
@@ -659,7 +665,8 @@ static void feed(struct trace_recorder *r, const char *line)
 /* The gaps between a thread's calls (all, and those below a bound), the quick calls'
  * durations, the first thread's left out when asked (record's traced replay), and the
  * think-time model with a tracer's gap given (trace_rec_rethink): the sum of the think
- * times is the sum of the gaps less that gap for each. */
+ * times is the sum of the gaps less that gap for each; and with the sum given
+ * (trace_rec_think_cpu). */
 static void test_rec_gaps(void **state)
 {
     (void)state;
@@ -709,6 +716,27 @@ static void test_rec_gaps(void **state)
             assert_in_range(in.think_scale_ppm, 554600, 554800);
             /* larger than every gap: no think time at all */
             trace_rec_rethink(r, 6000000, &in);
+            assert_int_equal(in.think_scale_ppm, 0);
+            /* think times adding up to the program's CPU time (trace_rec_think_cpu): 2 ms
+             * against the 7.501 ms the gaps hold above 499 us: the gap kept, scaled */
+            trace_rec_rethink(r, 499000, &in);
+            trace_rec_think_cpu(r, 2000000, &in);
+            assert_int_equal(in.think_ns, 2000000);
+            assert_int_equal(in.tracer_gap_ns, 499000);
+            assert_in_range(in.think_scale_ppm, 266600, 266700);
+            /* 9 ms: more than the gaps hold above 499 us: the gap lowered until they hold
+             * 9 ms (4 x (999 - o) + (6000 - o) us = 9000 us: o = 199.2 us), scale one */
+            trace_rec_rethink(r, 499000, &in);
+            trace_rec_think_cpu(r, 9000000, &in);
+            assert_in_range(in.tracer_gap_ns, 199100, 199300);
+            assert_in_range(in.think_scale_ppm, 999990, 1000000);
+            /* more than all the gaps: every gap is think time */
+            trace_rec_think_cpu(r, 20000000, &in);
+            assert_int_equal(in.tracer_gap_ns, 0);
+            assert_int_equal(in.think_scale_ppm, 1000000);
+            /* no CPU time left: no think time */
+            trace_rec_rethink(r, 499000, &in);
+            trace_rec_think_cpu(r, 0, &in);
             assert_int_equal(in.think_scale_ppm, 0);
         }
         trace_rec_free(r);
