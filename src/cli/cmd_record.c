@@ -125,15 +125,15 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
         inform("record: the program's own time between calls: %.3f s (its CPU time, %.3f s, "
                "less that of a traced replay of %s of its calls, %.3f s, for all of them)",
                (double)think_ns / 1e9, (double)in->cpu_ns / 1e9,
-               trace_count_str(in->mirror_calls, a, sizeof a),
-               (double)in->mirror_cpu_ns / 1e9);
+               trace_count_str(in->mirror_calls, a, sizeof a), (double)in->mirror_cpu_ns / 1e9);
     else if (in->cpu_ns)
         inform("record: the program's own time between calls: %.3f s (its CPU time in user "
-               "mode: %s)", (double)think_ns / 1e9, why[0] ? why : "not measured by a replay");
+               "mode: %s)",
+               (double)think_ns / 1e9, why[0] ? why : "not measured by a replay");
     else
         inform("record: the program's own time between calls: %.3f s (the gaps less the "
-               "tracer's part of each, %.1f us)", (double)think_ns / 1e9,
-               (double)in->tracer_gap_ns / 1e3);
+               "tracer's part of each, %.1f us)",
+               (double)think_ns / 1e9, (double)in->tracer_gap_ns / 1e3);
     inform("record: limits: I/O through memory maps is not seen; calls on descriptors opened "
            "before the start are left out");
 }

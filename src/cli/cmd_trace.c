@@ -140,11 +140,11 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
     json_object_set_new(
         o, "think",
         json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "calibration_gap_ns",
-                  (json_int_t)in->calib_gap_ns, "calibration_p10_ns",
-                  (json_int_t)in->calib_p10_ns, "trace_p10_ns", (json_int_t)in->gap_p10_ns,
-                  "scale", (double)in->think_scale_ppm / 1e6, "total_ns",
-                  (json_int_t)in->think_ns, "program_cpu_ns", (json_int_t)in->cpu_ns,
-                  "replay_cpu_ns", (json_int_t)in->mirror_cpu_ns));
+                  (json_int_t)in->calib_gap_ns, "calibration_p10_ns", (json_int_t)in->calib_p10_ns,
+                  "trace_p10_ns", (json_int_t)in->gap_p10_ns, "scale",
+                  (double)in->think_scale_ppm / 1e6, "total_ns", (json_int_t)in->think_ns,
+                  "program_cpu_ns", (json_int_t)in->cpu_ns, "replay_cpu_ns",
+                  (json_int_t)in->mirror_cpu_ns));
     if (!o)
         return error("trace stats: out of memory");
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;

@@ -21,7 +21,7 @@ struct record_mirror {
                             * lost to other programs) */
     uint64_t short_total_ns;
     uint64_t quick, quick_total_ns; /* the quick calls' durations (trace_rec_quick) */
-    uint64_t user_ns, sys_ns; /* the traced replay's CPU time in user mode, in the kernel */
+    uint64_t user_ns, sys_ns;       /* the traced replay's CPU time in user mode, in the kernel */
 };
 
 #define MIRROR_SHORT_NS ((uint64_t)1000000)

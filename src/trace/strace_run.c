@@ -222,10 +222,10 @@ int strace_run_wait(struct strace_run *s)
             }
         if (rc == 0) {
             rc = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-            s->user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
-                         (uint64_t)ru.ru_utime.tv_usec * 1000u;
-            s->sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-                        (uint64_t)ru.ru_stime.tv_usec * 1000u;
+            s->user_ns =
+                (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u;
+            s->sys_ns =
+                (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
         }
     }
     s->pid = -1;

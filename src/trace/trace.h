@@ -219,11 +219,11 @@ struct trace_info {
                                  * fstat, lseek), and that replay's: the tracer's round
                                  * trip at each moment (0: not measured) */
     uint64_t mirror_quick_ns;
-    uint64_t cpu_ns;            /* the program's CPU time, user and kernel (its processes
-                                 * and the children they waited for; 0: not known) */
-    uint64_t mirror_cpu_ns;     /* that of the traced replay of mirror_calls calls */
-    uint64_t think_ns;          /* the sum of the think times (trace_record.h; 0: the gaps
-                                 * less the tracer's part) */
+    uint64_t cpu_ns;               /* the program's CPU time, user and kernel (its processes
+                                    * and the children they waited for; 0: not known) */
+    uint64_t mirror_cpu_ns;        /* that of the traced replay of mirror_calls calls */
+    uint64_t think_ns;             /* the sum of the think times (trace_record.h; 0: the gaps
+                                    * less the tracer's part) */
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */

@@ -549,8 +549,7 @@ void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct t
     info->think_scale_ppm = r->gaps->n ? think_scale(r->gaps, (double)gap_ns) : 1000000;
 }
 
-void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t think_ns,
-                         struct trace_info *info)
+void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t think_ns, struct trace_info *info)
 {
     const struct gap_hist *h = r->gaps;
     info->think_ns = think_ns;
