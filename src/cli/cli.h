@@ -20,6 +20,8 @@ int cmd_import(int argc, char **argv);
 int cmd_forget(int argc, char **argv);
 int cmd_cmd(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_record(int argc, char **argv);
+int cmd_trace(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 
 /* The one-line message for an option getopt_long refused (call with opterr = 0 and an

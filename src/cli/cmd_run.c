@@ -23,6 +23,8 @@
 #include "target/fsopts.h"
 #include "tree/tarsrc.h"
 #include "cli/cli_mpi.h"
+#include "phase/replay.h"
+#include "trace/trace_read.h"
 
 static void run_usage(FILE *out)
 {
@@ -95,6 +97,14 @@ static void run_usage(FILE *out)
             "  --age-fullness F  age: or when the file system is F full (0.8)\n"
             "  --age-host-fs     age with --dir: age the whole file system holding DIR (only\n"
             "                    on the command line; --dry-run shows what it would take)\n"
+            "replay (a trace made by fsbench record)\n"
+            "  --replay FILE     replay FILE in the phase replay (alone: --phases replay); its\n"
+            "                    initial state is laid down untimed before the phase\n"
+            "  --replay-timing T afap (default): each thread's calls as fast as they go, threads\n"
+            "                    ordered only where they touch the same resource; original:\n"
+            "                    also each thread's recorded think time between calls\n"
+            "  --replay-threads N at most N threads (default: as many as the program ran at\n"
+            "                    once, up to 64); -j defaults to them in a run with replay\n"
             "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
             "  --ranks-dir unique|shared  unique (default): each rank its own tree in\n"
             "                    DIR/rank.N, seed + rank; shared: one tree of scale x N whose\n"
@@ -108,7 +118,8 @@ enum {
     OPT_DESTROY, OPT_FORCE, OPT_FS, OPT_MKFS_OPTS, OPT_MOUNT_OPTS, OPT_KEEP_FS, OPT_NO_INTERLEAVE,
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
-    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS,
+    OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
+    OPT_REPLAY_THREADS,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -151,6 +162,9 @@ const struct option cmd_run_options[] = {
     {"ranks-dir", required_argument, NULL, OPT_RANKS_DIR},
     {"rank-shift", required_argument, NULL, OPT_RANK_SHIFT},
     {"stonewall", required_argument, NULL, OPT_STONEWALL},
+    {"replay", required_argument, NULL, OPT_REPLAY},
+    {"replay-timing", required_argument, NULL, OPT_REPLAY_TIMING},
+    {"replay-threads", required_argument, NULL, OPT_REPLAY_THREADS},
     {"job", required_argument, NULL, OPT_JOB},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -177,7 +191,8 @@ const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 
 bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 {
-    static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", NULL};
+    static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", "replay",
+                                        NULL};
     *skip = 0;
     if (!strcmp(key, "tree")) {
         if (!strncmp(value, "tar:", 4)) {
@@ -209,6 +224,7 @@ static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NUL
 static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
 static const struct cli_range range_stall = {0.001, 86400, 0, "seconds", NULL};
+static const struct cli_range range_replay_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
 
 #define MAX_MOUNT_OPTS 16
 #define MAX_FS 8
@@ -394,9 +410,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
-    const char *size_arg = NULL, *scale_arg = NULL;
+    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL;
     int scaled = 0, fsync_rounds_given = 0;
-    bool age_host_fs = false, skip_bad = false;
+    bool age_host_fs = false, skip_bad = false, threads_given = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -450,6 +466,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             if (cli_option_number("--threads", optarg, &range_threads, &d) < 0)
                 return EXIT_USAGE;
             ro.threads = (unsigned)d;
+            threads_given = true;
             break;
         case 'i':
             if (cli_option_number("--initial", optarg, &range_initial, &d) < 0)
@@ -475,6 +492,21 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             break;
         case OPT_AGE_HOST_FS: age_host_fs = true; break;
+        case OPT_REPLAY: replay = optarg; break;
+        case OPT_REPLAY_TIMING:
+            if (!strcmp(optarg, "afap"))
+                ro.params.replay_timing = REPLAY_AFAP;
+            else if (!strcmp(optarg, "original"))
+                ro.params.replay_timing = REPLAY_ORIGINAL;
+            else
+                return error("--replay-timing: '%s' is neither afap nor original", optarg),
+                       EXIT_USAGE;
+            break;
+        case OPT_REPLAY_THREADS:
+            if (cli_option_number("--replay-threads", optarg, &range_replay_threads, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.replay_threads = (unsigned)d;
+            break;
         case OPT_SIZE: size_arg = optarg; break;
         case OPT_FSYNC_ROUNDS:
             if (cli_option_number("--fsync-rounds", optarg, &range_fsync_rounds, &d) < 0)
@@ -586,8 +618,9 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         return EXIT_USAGE;
     ro.tree.scale = scale;
     ro.tree.seed = seed;
-    /* no phases (a job file without them): the default scenario's, jobs/basic.ini */
-    const char *list = phases ? phases : cmd_run_default_phases();
+    /* no phases (a job file without them): the default scenario's, jobs/basic.ini; a
+     * replay alone with --replay FILE */
+    const char *list = phases ? phases : replay ? "replay" : cmd_run_default_phases();
     if (!list)
         return EXIT_USAGE;
     int n = scenario_resolve(list, ro.phases, SCENARIO_MAX_PHASES);
@@ -598,6 +631,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (n < 0)
         return EXIT_USAGE;
     ro.nphases = (size_t)n;
+    bool replays = false;
+    for (size_t i = 0; i < ro.nphases; i++)
+        replays |= !strcmp(ro.phases[i]->name, "replay");
+    if (replays && !replay)
+        return error("phase replay needs a trace: --replay FILE (made by fsbench record)"),
+               EXIT_USAGE;
+    if (replay && !replays)
+        return error("--replay %s: the phases (%s) hold no replay", text_shown(replay), list),
+               EXIT_USAGE;
     if (hook && hook->options_only)
         return EXIT_OK;
     for (size_t i = 0; i < ro.nphases; i++) {
@@ -663,14 +705,28 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     out.resume = cmd_run_resuming(&out.resume_id);
     if (!mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
         return EXIT_RUN_FAILED;
+    if (replay) {
+        /* read once here, whole, so a damaged trace stops the run before it starts */
+        ro.params.replay = trace_open(replay);
+        if (!ro.params.replay || trace_check(ro.params.replay) < 0) {
+            trace_close(ro.params.replay);
+            return EXIT_RUN_FAILED;
+        }
+        if (!threads_given)
+            ro.threads = replay_threads_wanted(trace_file_info(ro.params.replay),
+                                               ro.params.replay_threads);
+    }
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
-        if (!ro.tar)
+        if (!ro.tar) {
+            trace_close(ro.params.replay);
             return EXIT_RUN_FAILED;
+        }
     }
     int rc = cli_run_and_report(&ro, &out);
     tarsrc_close(ro.tar);
+    trace_close(ro.params.replay);
     return rc;
 }
 

@@ -150,8 +150,8 @@ static void scan(int argc, char **argv, struct cmdline *cl)
         }
         if (name && !strcmp(name, "help"))
             cl->help = true;
-        if (name && !strcmp(name, "phases"))
-            cl->phases = true;
+        if (name && (!strcmp(name, "phases") || !strcmp(name, "replay")))
+            cl->phases = true; /* --replay alone runs the phase replay, not the default job */
         if (name && cl->nnames < MAX_ARGS) {
             cl->vals[cl->nnames] = optarg;
             cl->names[cl->nnames++] = name;

@@ -21,6 +21,8 @@ static const struct command commands[] = {
     {"list", cmd_list, "scenarios, phases, tree profiles and engines"},
     {"tree", cmd_tree, "make a tree without timing it, or show its statistics"},
     {"cmd", cmd_cmd, "time any command, or several interleaved, like a phase"},
+    {"record", cmd_record, "trace a program's file-system calls, to replay (run --replay)"},
+    {"trace", cmd_trace, "what a recorded trace holds (trace stats FILE)"},
     {"layout", cmd_layout, "extents, layout score and directory locality of a tree (FIEMAP)"},
     {"compare", cmd_compare, "compare stored run sets or configurations, with a verdict"},
     {"report", cmd_report, "one HTML page with charts of run sets and their comparison"},

@@ -13,6 +13,7 @@ static const char *const op_names[OP_KINDS] = {
     [OP_RMDIR] = "rmdir",       [OP_RENAME] = "rename", [OP_FSYNC] = "fsync",
     [OP_SYNCFS] = "syncfs",     [OP_SYMLINK] = "symlink", [OP_READLINK] = "readlink",
     [OP_LINK] = "link",         [OP_COPY] = "copy",     [OP_SETATTR] = "setattr",
+    [OP_SEEK] = "seek",         [OP_FCNTL] = "fcntl",
 };
 
 const char *op_kind_name(enum op_kind k)

@@ -32,6 +32,8 @@ enum op_kind {
     OP_LINK,
     OP_COPY,     /* one copy_file_range call */
     OP_SETATTR,  /* fchmod/futimens/utimensat */
+    OP_SEEK,     /* lseek (a replayed trace) */
+    OP_FCNTL,    /* dup, fcntl (a replayed trace) */
     OP_KINDS
 };
 

@@ -1,6 +1,6 @@
 /* posix_pipe.c — os_pipe_cloexec with POSIX.1-2008: pipe(), then FD_CLOEXEC on each end
  * (two steps: a fork by another thread in between would inherit the ends; fsbench forks
- * only from the thread that makes the pipe). */
+ * only from the thread that makes the pipe); a pipe's buffer cannot be grown. */
 #include "os/pipe.h"
 
 #include <errno.h>
@@ -20,4 +20,11 @@ int os_pipe_cloexec(int fds[2])
             return -1;
         }
     return 0;
+}
+
+int os_pipe_grow(int fd, unsigned long bytes)
+{
+    (void)fd, (void)bytes;
+    errno = ENOSYS;
+    return -1;
 }

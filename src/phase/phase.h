@@ -33,6 +33,7 @@ struct target;
 struct workspace;
 struct phase_par;
 struct tarsrc;
+struct trace_file;
 
 /* Options of the workload phases (fsbench run sets them from its command line). */
 struct phase_params {
@@ -43,6 +44,11 @@ struct phase_params {
     double age_written;         /* age: stop after writing this multiple of the fs size */
     double age_fullness;        /* age: or when the fs is this full (0..1) */
     bool age_once;              /* age: a later run finding the aged files skips (--keep-fs) */
+    struct trace_file *replay;  /* replay: the trace (--replay FILE), checked; NULL: none */
+    unsigned replay_timing;     /* replay: enum replay_timing (phase/replay.h) */
+    unsigned replay_threads;    /* replay: at most this many threads (0: the most) */
+    uint64_t replay_limit;      /* replay: the first N calls only (0: all; record's use) */
+    bool replay_sparse;         /* replay: the initial state's files sparse, not written */
 };
 
 struct phase_ctx {

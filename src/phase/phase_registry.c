@@ -5,6 +5,7 @@
 
 #include <string.h>
 
+#include "phase/replay.h"
 #include "phase/workload.h"
 
 const struct phase_def phase_table[] = {
@@ -43,8 +44,28 @@ const struct phase_def phase_table[] = {
     {"layout", "FIEMAP of every file: extents, layout score, directory locality", 0,
      phase_layout},
     {"cmd", "run a shell command (--cmd) and measure it and its children", 0, phase_cmd},
+    {"replay", "replay a trace made by fsbench record (--replay FILE), its initial state laid "
+               "down untimed",
+     0, phase_replay},
     {NULL, NULL, 0, NULL},
 };
+
+/* The phases with an untimed preparation, and it. */
+static const struct {
+    const char *name;
+    int (*setup)(struct phase_ctx *ctx);
+} setup_table[] = {
+    {"replay", phase_replay_setup},
+    {NULL, NULL},
+};
+
+int phase_setup(const struct phase_def *ph, struct phase_ctx *ctx)
+{
+    for (size_t i = 0; setup_table[i].name; i++)
+        if (!strcmp(setup_table[i].name, ph->name))
+            return setup_table[i].setup(ctx);
+    return 0;
+}
 
 const struct phase_def *phase_find(const char *name)
 {

@@ -39,6 +39,22 @@ mk_seeds() {
     fi
     sqlite3 "$s/fsbench.db" 'pragma journal_mode=delete;' >/dev/null 2>&1
     rm -f "$s"/*-wal "$s"/*-shm "$s"/*-journal
+    # traces: a real one (when strace can trace here), and one record and info block
+    # given as fuzz_trace's wrapped form (first byte odd: sections compressed by the target)
+    local tr="$WORK/seeds/trace"
+    mkdir -p "$tr" "$src/rec"
+    if [ -x "$BUILD/../build/fsbench" ] && command -v strace >/dev/null 2>&1; then
+        (cd "$src/rec" && "$BUILD/../build/fsbench" record -o "$tr/real.fsbt" -- \
+            sh -c 'mkdir d; echo x >d/f; cat d/f; mv d/f d/g; rm -r d' >/dev/null 2>&1)
+    fi
+    # mode 1, 5 bytes of calls (a sync), then the info block: three empty strings, twenty-six
+    # numbers (1 thread, 1 at once, 1 call, 1 record), 38 kinds with sync (22) counted once,
+    # no state
+    printf '\x01\x05\x00\x16\x00\x00\x00\x00\x00\x00\x00\x00\x00\x01\x00\x01\x00\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x00\x26' >"$tr/sync.bin"
+    for i in $(seq 0 37); do
+        if [ "$i" -eq 22 ]; then printf '\x01'; else printf '\x00'; fi
+    done >>"$tr/sync.bin"
+    printf '\x00\x00' >>"$tr/sync.bin"
 }
 mk_seeds
 

@@ -1,0 +1,316 @@
+/* cmd_record.c — `fsbench record -o FILE [--root DIR] -- CMD [ARGS...]`: runs CMD, every
+ * process and thread of it, under strace and writes fsbench's trace of every file-system
+ * call below DIR (default: the current directory): the calls with thread, start, duration
+ * and result, paths relative to DIR, and the initial state (what of DIR the program used
+ * existed before it started). Calls outside DIR are left out and counted. The recording's
+ * limits are said in its last lines, every time.
+ *
+ * Order: DIR is scanned first (before the command can change it), the tracer's own cost
+ * is measured (cat of a few hundred small files, traced alike), then the command runs;
+ * its lines stream through the recorder into the trace file, which is renamed into place
+ * only when whole, after the tracer's cost is measured once more (the two averaged).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "base/text.h"
+#include "cli/cli.h"
+#include "cli/record_mirror.h"
+#include "trace/strace_run.h"
+#include "trace/trace_prescan.h"
+#include "trace/trace_read.h"
+#include "trace/trace_record.h"
+#include "trace/trace_write.h"
+
+/* Entries below DIR the scan takes at most (about 40 bytes each). */
+#define PRESCAN_MAX ((uint64_t)50 * 1000 * 1000)
+/* The priority record runs at, with strace and the command (where it may). */
+#define RECORD_NICE (-10)
+/* Calls of the trace replayed under strace to measure the tracer (the first ones). */
+#define MIRROR_CALLS ((uint64_t)100000)
+
+static void record_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: fsbench record -o FILE [--root DIR] -- CMD [ARGS...]\n"
+            "  -o, --output FILE  the trace to write (replay it with fsbench run --replay FILE)\n"
+            "  --root DIR         record the calls below DIR (default: the current directory);\n"
+            "                     calls outside it are left out and counted\n"
+            "Runs CMD (all its processes and threads) under strace. Not seen: I/O through\n"
+            "memory maps; calls on descriptors opened before CMD started are left out.\n");
+}
+
+static int emit(void *arg, const struct trace_call *c)
+{
+    return trace_writer_call(arg, c);
+}
+
+static int put_entry(void *arg, const struct trace_entry *e)
+{
+    return trace_writer_entry(arg, e);
+}
+
+/* argv as one shell-quoted line. */
+static char *quoted(char *const argv[])
+{
+    size_t cap = 1;
+    for (size_t i = 0; argv[i]; i++)
+        cap += strlen(argv[i]) * 4 + 3;
+    char *s = malloc(cap), *o = s;
+    if (!s)
+        return NULL;
+    for (size_t i = 0; argv[i]; i++) {
+        const char *a = argv[i];
+        bool plain = *a && strspn(a, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                                     "0123456789-_./=:,+@%") == strlen(a);
+        if (i)
+            *o++ = ' ';
+        if (plain) {
+            o += sprintf(o, "%s", a);
+            continue;
+        }
+        *o++ = '\'';
+        for (; *a; a++) {
+            if (*a == '\'')
+                o += sprintf(o, "'\\''");
+            else
+                *o++ = *a;
+        }
+        *o++ = '\'';
+    }
+    *o = '\0';
+    return s;
+}
+
+static void human(char *buf, size_t len, uint64_t b)
+{
+    if (b < 1024)
+        snprintf(buf, len, "%llu bytes", (unsigned long long)b);
+    else if (b < ((uint64_t)1 << 20))
+        snprintf(buf, len, "%.1f KiB", (double)b / 1024);
+    else if (b < ((uint64_t)1 << 30))
+        snprintf(buf, len, "%.1f MiB", (double)b / (1 << 20));
+    else
+        snprintf(buf, len, "%.2f GiB", (double)b / (1 << 30));
+}
+
+/* The summary and the limits, on stderr (the command's own output is on stdout). */
+static void summary(const char *out, const struct trace_info *in, uint64_t skipped,
+                    uint64_t think_ns, const char *why)
+{
+    char a[32], b[32], c[32], d[32], e[32];
+    inform("record: %s calls of %u thread%s in %.3f s below %s written to %s",
+           trace_count_str(in->ncalls, a, sizeof a), in->nthreads, in->nthreads == 1 ? "" : "s",
+           (double)in->duration_ns / 1e9, text_shown(in->root), text_shown(out));
+    inform("record: left out: %s calls outside %s, %s on descriptors opened before the start, "
+           "%s unreadable",
+           trace_count_str(in->left_outside, b, sizeof b), text_shown(in->root),
+           trace_count_str(in->left_prestart, c, sizeof c),
+           trace_count_str(in->left_other, d, sizeof d));
+    human(e, sizeof e, in->state_bytes);
+    inform("record: initial state: %s entr%s (%s of files)%s",
+           trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
+           skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
+    if (in->mirror_gap_ns && in->cpu_ns)
+        inform("record: the program's own time between calls: %.3f s (its CPU time, %.3f s, "
+               "less that of a traced replay of %s of its calls, %.3f s, for all of them)",
+               (double)think_ns / 1e9, (double)in->cpu_ns / 1e9,
+               trace_count_str(in->mirror_calls, a, sizeof a), (double)in->mirror_cpu_ns / 1e9);
+    else if (in->cpu_ns)
+        inform("record: the program's own time between calls: %.3f s (its CPU time in user "
+               "mode: %s)",
+               (double)think_ns / 1e9, why[0] ? why : "not measured by a replay");
+    else
+        inform("record: the program's own time between calls: %.3f s (the gaps less the "
+               "tracer's part of each, %.1f us)",
+               (double)think_ns / 1e9, (double)in->tracer_gap_ns / 1e3);
+    inform("record: limits: I/O through memory maps is not seen; calls on descriptors opened "
+           "before the start are left out");
+}
+
+/* Writes the info block and the initial state after the calls and renames the trace into
+ * place (rc < 0: discards it). 0 or -1. */
+static int finish(struct trace_writer *w, const struct trace_info *info,
+                  struct trace_prescan *pre, int rc)
+{
+    if (rc == 0)
+        rc = trace_writer_info(w, info);
+    if (rc == 0)
+        rc = trace_prescan_used(pre, put_entry, w, NULL, NULL);
+    if (rc == 0)
+        return trace_writer_commit(w);
+    trace_writer_discard(w);
+    return -1;
+}
+
+/* The tracer's gap measured by replaying the trace at out under strace (record_mirror.h),
+ * and the think-time model again with it, into info. 0, or -1 with why (the trace keeps
+ * its calibration's model). */
+static int measure_tracer(const char *out, const struct trace_recorder *rec,
+                          struct trace_info *info, char *why, size_t len)
+{
+    struct record_mirror m;
+    if (record_mirror(out, MIRROR_CALLS, &m, why, len) < 0)
+        return -1;
+    /* the replay's mean gap is the tracer's part of a gap at the replay's moment; it is
+     * carried to the recording's moment by the quick calls' durations measured in both */
+    double gap = (double)m.short_total_ns / (double)m.short_gaps, o = gap;
+    uint64_t qn, qt;
+    trace_rec_quick(rec, &qn, &qt);
+    if (qn >= 100 && m.quick >= 100) {
+        double here = (double)qt / (double)qn, there = (double)m.quick_total_ns / (double)m.quick;
+        o = gap - there + here;
+        info->quick_ns = (uint64_t)here;
+        info->mirror_quick_ns = (uint64_t)there;
+    }
+    trace_rec_rethink(rec, o > 0 ? (uint64_t)o : 0, info);
+    /* the think times add up to the program's CPU time less the traced replay's for the
+     * same calls (the replay spends that again; the tracer's share is in both alike) */
+    info->mirror_cpu_ns = m.user_ns + m.sys_ns;
+    if (info->cpu_ns && m.calls) {
+        double again = (double)(m.user_ns + m.sys_ns) * (double)info->ncalls / (double)m.calls;
+        double left = (double)info->cpu_ns - again;
+        trace_rec_think_cpu(rec, left > 0 ? (uint64_t)left : 0, info);
+    }
+    info->mirror_gap_ns = (uint64_t)gap;
+    info->mirror_calls = m.calls;
+    return 0;
+}
+
+/* The trace at out again with info's think-time model: its calls section copied as it is,
+ * the info block and the initial state written anew. 0 or -1 (the first trace stays). */
+static int rewrite(const char *out, const struct trace_info *info, struct trace_prescan *pre)
+{
+    struct trace_file *t = trace_open(out);
+    if (!t)
+        return -1;
+    uint64_t off, len;
+    trace_file_calls_section(t, &off, &len);
+    struct trace_writer *w = trace_writer_open_copy(out, trace_file_fd(t), off, len);
+    int rc = w ? finish(w, info, pre, 0) : -1;
+    trace_close(t);
+    return rc;
+}
+
+int cmd_record(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"root", required_argument, NULL, 'r'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *out = NULL, *root_arg = ".";
+    int c;
+    optind = 1;
+    opterr = 0;
+    /* '+': stop at the command, whose options are its own */
+    while ((c = getopt_long(argc, argv, "+:ho:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'r': root_arg = optarg; break;
+        case 'h': record_usage(stdout); return EXIT_OK;
+        default: return cli_bad_option("record", c, argv);
+        }
+    }
+    if (!out)
+        return error("record: no output file (-o FILE)"), EXIT_USAGE;
+    if (optind >= argc)
+        return error("record: no command to record (fsbench record -o FILE -- CMD ...)"),
+               EXIT_USAGE;
+    char root[PATH_MAX], cwd[PATH_MAX];
+    if (!realpath(root_arg, root))
+        return error_errno("record: --root %s", text_shown(root_arg)), EXIT_USAGE;
+    if (!getcwd(cwd, sizeof cwd))
+        return error_errno("record: the current directory"), EXIT_RUN_FAILED;
+    int rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (rootfd < 0)
+        return error_errno("record: --root %s", text_shown(root)), EXIT_USAGE;
+    /* 1. what DIR holds, before the command can change it */
+    uint64_t skipped = 0;
+    struct trace_prescan *pre = trace_prescan_dir(rootfd, PRESCAN_MAX, &skipped);
+    close(rootfd);
+    if (!pre)
+        return EXIT_RUN_FAILED;
+    /* the command, strace and the replay that measures strace at a raised priority where
+     * fsbench may: other programs' turns on the processors stay out of the gaps */
+    if (setpriority(PRIO_PROCESS, 0, RECORD_NICE) < 0)
+        errno = 0; /* not allowed: the gaps then carry more of the machine's load */
+    char version[256];
+    strace_run_version(version, sizeof version);
+    /* 2. the command */
+    struct trace_writer *w = trace_writer_open(out);
+    struct trace_rec_opts ro = {.root = root, .cwd = cwd, .pre = pre, .emit = emit, .arg = w};
+    struct trace_recorder *rec = w ? trace_rec_new(&ro) : NULL;
+    struct strace_run sr;
+    if (!rec || strace_run_start(&sr, argv + optind) < 0) {
+        trace_rec_free(rec);
+        trace_writer_discard(w);
+        trace_prescan_free(pre);
+        return EXIT_RUN_FAILED;
+    }
+    int rc = strace_run_pump(&sr, rec);
+    if (rc < 0 && sr.pid > 0)
+        kill(sr.pid, SIGTERM); /* stop tracing: nothing more is read */
+    int status = strace_run_wait(&sr);
+    struct trace_info info = {0};
+    if (rc == 0 && status >= 0 && status <= 128) {
+        /* 3. what tracing costs here, for the think times: a calibration first (the
+         * fallback), then a replay of the trace traced the same way (below) */
+        uint64_t gap, p10, dur;
+        if (strace_run_calibrate(&gap, &p10, &dur) == 0)
+            trace_rec_set_calibration(rec, gap, p10, dur);
+        rc = trace_rec_finish(rec, &info);
+        /* until the traced replay below says better: its CPU time in user mode */
+        info.cpu_ns = sr.user_ns + sr.sys_ns;
+        if (info.cpu_ns)
+            trace_rec_think_cpu(rec, sr.user_ns, &info);
+    }
+    if (rc < 0 || status < 0 || status > 128) {
+        if (rc == 0 && status > 128)
+            error("record: %s was killed by signal %d; no trace written",
+                  text_shown(argv[optind]), status - 128);
+        trace_rec_free(rec);
+        trace_writer_discard(w);
+        trace_prescan_free(pre);
+        return EXIT_RUN_FAILED;
+    }
+    info.command = quoted(argv + optind);
+    info.root = strdup(root);
+    info.tracer = strdup(version);
+    trace_prescan_used(pre, NULL, NULL, &info.nstate, &info.state_bytes);
+    if (!info.command || !info.root || !info.tracer) {
+        error("out of memory");
+        rc = -1;
+    }
+    rc = finish(w, &info, pre, rc);
+    char why[512] = "";
+    if (rc == 0 && measure_tracer(out, rec, &info, why, sizeof why) == 0)
+        rc = rewrite(out, &info, pre);
+    uint64_t ngaps, total;
+    trace_rec_gaps(rec, 0, &ngaps, &total);
+    uint64_t off = info.tracer_gap_ns * ngaps;
+    uint64_t think = info.cpu_ns ? info.think_ns : total > off ? total - off : 0;
+    trace_rec_free(rec);
+    trace_prescan_free(pre);
+    if (rc == 0)
+        summary(out, &info, skipped, think, why);
+    trace_info_free(&info);
+    if (rc < 0)
+        return EXIT_RUN_FAILED;
+    if (status != 0)
+        return error("record: %s exited with status %d; the trace of what it did is in %s",
+                     text_shown(argv[optind]), status, text_shown(out)),
+               EXIT_RUN_FAILED;
+    return EXIT_OK;
+}

@@ -1,0 +1,353 @@
+/* cmd_trace.c — `fsbench trace stats FILE [--json]`: what a trace made by `fsbench record`
+ * holds (its calls per kind and as the operation kinds a replay reports, bytes, threads,
+ * duration, what was left out, the initial state). The whole trace is read, so this is
+ * also the check of a trace someone sent.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "base/text.h"
+#include "cli/cli.h"
+#include "engine/engine.h"
+#include "measure/measure.h"
+#include "phase/replay.h"
+#include "trace/trace_read.h"
+#include "trace/trace_stats.h"
+
+static void trace_usage(FILE *out)
+{
+    fprintf(out, "usage: fsbench trace stats FILE [--json]\n"
+                 "       fsbench trace dump FILE\n"
+                 "       fsbench trace replay FILE DIR [--timing afap|original] [-j N]\n"
+                 "                                     [--part state|calls] [--limit N] [--sparse]\n"
+                 "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
+                 "  duration, what was left out and its initial state (--json: as JSON)\n"
+                 "  dump: its initial state and every record, one a line\n"
+                 "  replay: replays it once into DIR/tree (DIR empty or new) and leaves the\n"
+                 "  result there, as the replay phase would make it, untimed; --part state\n"
+                 "  lays down the initial state only, --part calls makes the calls only (on\n"
+                 "  what --part state laid down), --limit N the first N calls only, --sparse\n"
+                 "  makes the initial state's files sparse (their sizes, no data written)\n");
+}
+
+/* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */
+static void dump_call(uint64_t seq, const struct trace_call *c)
+{
+    unsigned f = trace_kind_fields(c->kind);
+    printf("%llu t%u +%.6f %s", (unsigned long long)seq, c->thread, (double)c->start_ns / 1e9,
+           trace_kind_name(c->kind));
+    char p[TRACE_PATH_MAX];
+    if (f & TF_PATH) {
+        snprintf(p, sizeof p, "%.*s", (int)c->path_len, c->path);
+        printf(" %s", text_shown(p));
+    }
+    if (f & TF_PATH2) {
+        snprintf(p, sizeof p, "%.*s", (int)c->path2_len, c->path2);
+        printf(" %s", text_shown(p));
+    }
+    if (f & TF_SLOT)
+        printf(" slot=%u", c->slot);
+    if (f & TF_SLOT2)
+        printf(" slot2=%u", c->slot2);
+    if (f & TF_SIZE)
+        printf(" size=%llu", (unsigned long long)c->size);
+    if (f & TF_OFF)
+        printf(" off=%llu", (unsigned long long)c->off);
+    if (f & TF_OFF2)
+        printf(" off2=%llu", (unsigned long long)c->off2);
+    if (f & TF_SOFF)
+        printf(" off=%lld", (long long)c->soff);
+    if (f & TF_FLAGS)
+        printf(" flags=0x%x", c->flags);
+    if (f & TF_MODE)
+        printf(" mode=%o", c->mode);
+    if (f & TF_AUX)
+        printf(" parent=t%u", c->aux);
+    if (c->result < 0)
+        printf(" = %s", trace_err_name((unsigned)-c->result));
+    else if (trace_kind_result(c->kind) == TR_SLOT)
+        printf(" = slot %lld", (long long)c->result);
+    else
+        printf(" = %lld", (long long)c->result);
+    printf(" (%.1f us)\n", (double)c->dur_ns / 1e3);
+}
+
+static int dump(struct trace_file *t)
+{
+    char why[1200];
+    struct trace_stream *s = trace_state_open(t, why, sizeof why);
+    if (!s)
+        return error("%s", why);
+    struct trace_entry e;
+    int r;
+    while ((r = trace_next_entry(s, &e)) > 0) {
+        char p[TRACE_PATH_MAX];
+        snprintf(p, sizeof p, "%.*s", (int)e.path_len, e.path);
+        printf("state %s %s mode=%o size=%llu\n",
+               e.type == TT_DIR ? "dir" : e.type == TT_REG ? "file" : "symlink", text_shown(p),
+               e.mode, (unsigned long long)e.size);
+    }
+    if (r < 0)
+        error("%s", trace_stream_error(s));
+    trace_stream_close(s);
+    if (r < 0 || !(s = trace_calls_open(t, why, sizeof why)))
+        return r < 0 ? -1 : error("%s", why);
+    struct trace_call c;
+    uint64_t seq = 0;
+    while ((r = trace_next_call(s, &c)) > 0)
+        dump_call(++seq, &c);
+    if (r < 0)
+        error("%s", trace_stream_error(s));
+    trace_stream_close(s);
+    return r < 0 ? -1 : 0;
+}
+
+static int print_json(const struct trace_info *in, const struct trace_stats *s)
+{
+    json_t *kinds = json_object(), *ops = json_object();
+    for (unsigned k = 1; k < TK_CALL_KINDS; k++)
+        if (s->calls[k])
+            json_object_set_new(kinds, trace_kind_name(k), json_integer((json_int_t)s->calls[k]));
+    for (int k = 0; k < OP_KINDS; k++)
+        if (s->ops[k])
+            json_object_set_new(ops, op_kind_name((enum op_kind)k),
+                                json_integer((json_int_t)s->ops[k]));
+    json_t *o = json_pack(
+        "{s:i, s:s, s:s, s:s, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I,"
+        " s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
+        "format", 1, "command", in->command, "root", in->root, "tracer", in->tracer, "calls",
+        (json_int_t)in->ncalls, "duration_s", (double)in->duration_ns / 1e9, "threads",
+        (json_int_t)in->nthreads, "threads_at_once", (json_int_t)in->max_concurrency,
+        "descriptors_at_once", (json_int_t)in->nslots, "bytes_read",
+        (json_int_t)in->bytes_read, "bytes_written", (json_int_t)in->bytes_written, "failed",
+        (json_int_t)s->failed, "kinds", kinds, "ops", ops, "records", (json_int_t)in->nrecords,
+        "max_io", (json_int_t)in->max_io, "left_out", "outside", (json_int_t)in->left_outside,
+        "before_start", (json_int_t)in->left_prestart, "unreadable",
+        (json_int_t)in->left_other, "initial_state", "entries", (json_int_t)in->nstate,
+        "files", (json_int_t)s->state[TT_REG], "directories", (json_int_t)s->state[TT_DIR],
+        "symlinks", (json_int_t)s->state[TT_SYMLINK], "bytes", (json_int_t)in->state_bytes,
+        "tracer_gap_ns", (json_int_t)in->tracer_gap_ns, "tracer_dur_ns",
+        (json_int_t)in->tracer_dur_ns);
+    json_object_set_new(
+        o, "think",
+        json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "calibration_gap_ns",
+                  (json_int_t)in->calib_gap_ns, "calibration_p10_ns", (json_int_t)in->calib_p10_ns,
+                  "trace_p10_ns", (json_int_t)in->gap_p10_ns, "scale",
+                  (double)in->think_scale_ppm / 1e6, "total_ns", (json_int_t)in->think_ns,
+                  "program_cpu_ns", (json_int_t)in->cpu_ns, "replay_cpu_ns",
+                  (json_int_t)in->mirror_cpu_ns));
+    if (!o)
+        return error("trace stats: out of memory");
+    int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
+    fputc('\n', stdout);
+    json_decref(o);
+    return rc;
+}
+
+static void print_text(const char *path, const struct trace_info *in, const struct trace_stats *s)
+{
+    char a[32], b[32], c[32], when[64];
+    time_t t = (time_t)(in->started_unix_ns / 1000000000u);
+    struct tm tm;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
+    printf("trace %s (format 1), recorded %s with %s\n", text_shown(path), when,
+           in->tracer[0] ? text_shown(in->tracer) : "strace");
+    printf("command: %s\n", text_shown(in->command));
+    printf("directory: %s\n", text_shown(in->root));
+    printf("calls: %s in %.3f s (%s failed); threads: %u (%u at once); descriptors: %u at "
+           "once\n",
+           trace_count_str(in->ncalls, a, sizeof a), (double)in->duration_ns / 1e9,
+           trace_count_str(s->failed, b, sizeof b), in->nthreads, in->max_concurrency,
+           in->nslots);
+    printf("bytes: %s read, %s written\n", trace_count_str(in->bytes_read, a, sizeof a),
+           trace_count_str(in->bytes_written, b, sizeof b));
+    printf("left out: %s calls outside the directory, %s on descriptors opened before the "
+           "start, %s unreadable\n",
+           trace_count_str(in->left_outside, a, sizeof a),
+           trace_count_str(in->left_prestart, b, sizeof b),
+           trace_count_str(in->left_other, c, sizeof c));
+    printf("initial state: %s entries (%s files, %llu directories, %llu symlinks), %s bytes\n",
+           trace_count_str(in->nstate, a, sizeof a),
+           trace_count_str(s->state[TT_REG], b, sizeof b),
+           (unsigned long long)s->state[TT_DIR], (unsigned long long)s->state[TT_SYMLINK],
+           trace_count_str(in->state_bytes, c, sizeof c));
+    printf("tracer: %.1f us between calls, %.1f us in each taken off as its own (calibrated: "
+           "%.1f us, quickest tenth %.1f us here and %.1f us there); think time scaled by "
+           "%.3f\n",
+           (double)in->tracer_gap_ns / 1e3, (double)in->tracer_dur_ns / 1e3,
+           (double)in->calib_gap_ns / 1e3, (double)in->gap_p10_ns / 1e3,
+           (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
+    if (in->cpu_ns)
+        printf("think time: %.3f s in all (the program's CPU time %.3f s, a traced replay's "
+               "%.3f s for %s calls)\n",
+               (double)in->think_ns / 1e9, (double)in->cpu_ns / 1e9,
+               (double)in->mirror_cpu_ns / 1e9, trace_count_str(in->mirror_calls, a, sizeof a));
+    printf("calls by kind:\n");
+    for (unsigned k = 1; k < TK_CALL_KINDS; k++)
+        if (s->calls[k])
+            printf("  %-16s %14s\n", trace_kind_name(k), trace_count_str(s->calls[k], a, sizeof a));
+    printf("as fsbench's operations (what a replay counts):\n");
+    for (int k = 0; k < OP_KINDS; k++)
+        if (s->ops[k])
+            printf("  %-16s %14s\n", op_kind_name((enum op_kind)k),
+                   trace_count_str(s->ops[k], a, sizeof a));
+    printf("processes and threads: %llu started, %llu ended; descriptors: %llu inherited, "
+           "%llu closed by exit or exec\n",
+           (unsigned long long)s->spawns, (unsigned long long)s->exits,
+           (unsigned long long)s->inherits, (unsigned long long)s->drops);
+    printf("\n");
+}
+
+/* `trace replay FILE DIR`: the replay phase run once outside the runner, its result left. */
+enum { PART_ALL, PART_STATE, PART_CALLS };
+
+static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads,
+                       int part, uint64_t limit, bool sparse)
+{
+    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+        return error_errno("trace replay: cannot create %s", text_shown(dir));
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return error_errno("trace replay: cannot open %s", text_shown(dir));
+    struct stat st;
+    if (part != PART_CALLS && fstatat(fd, PHASE_TREE_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+        close(fd);
+        return error("trace replay: %s/%s exists: give a directory without it",
+                     text_shown(dir), PHASE_TREE_DIR);
+    }
+    unsigned n = replay_threads_wanted(trace_file_info(t), threads);
+    struct opstats *ops = calloc(n, sizeof *ops);
+    struct eng_worker *w = calloc(n, sizeof *w);
+    int rc = -1;
+    if (!ops || !w) {
+        error("out of memory");
+        goto out;
+    }
+    for (unsigned i = 0; i < n; i++)
+        w[i].st = &ops[i];
+    struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n,
+                                  .replay_limit = limit, .replay_sparse = sparse};
+    struct phase_result res = {0};
+    struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .res = &res,
+                            .params = &params, .workers = w, .nworkers = n};
+    snprintf(res.name, sizeof res.name, "replay");
+    if (part != PART_CALLS && phase_replay_setup(&ctx) < 0) {
+        error("trace replay: %s", res.note);
+        goto out;
+    }
+    if (part == PART_STATE) {
+        rc = 0;
+        goto out;
+    }
+    uint64_t t0 = meas_now_ns();
+    rc = phase_replay(&ctx);
+    double secs = (double)(meas_now_ns() - t0) / 1e9;
+    if (rc < 0)
+        error("trace replay: %s", res.note);
+    else
+        printf("replayed into %s/%s in %.3f s: %s\n", text_shown(dir), PHASE_TREE_DIR, secs,
+               text_shown(res.note));
+out:
+    free(ops);
+    free(w);
+    close(fd);
+    return rc;
+}
+
+int cmd_trace(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"json", no_argument, NULL, 'J'},
+        {"timing", required_argument, NULL, 'T'},
+        {"threads", required_argument, NULL, 'j'},
+        {"part", required_argument, NULL, 'P'},
+        {"limit", required_argument, NULL, 'L'},
+        {"sparse", no_argument, NULL, 'S'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
+    bool json = false, sparse = false;
+    unsigned timing = REPLAY_AFAP, threads = 0;
+    int part = PART_ALL;
+    unsigned long long limit = 0;
+    double d;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'J': json = true; break;
+        case 'T':
+            if (!strcmp(optarg, "afap") || !strcmp(optarg, "original"))
+                timing = optarg[0] == 'a' ? REPLAY_AFAP : REPLAY_ORIGINAL;
+            else
+                return error("trace: --timing: '%s' is neither afap nor original", optarg),
+                       EXIT_USAGE;
+            break;
+        case 'j':
+            if (cli_option_number("--threads", optarg, &range_threads, &d) < 0)
+                return EXIT_USAGE;
+            threads = (unsigned)d;
+            break;
+        case 'P':
+            if (!strcmp(optarg, "state") || !strcmp(optarg, "calls"))
+                part = optarg[0] == 's' ? PART_STATE : PART_CALLS;
+            else
+                return error("trace: --part: '%s' is neither state nor calls", optarg),
+                       EXIT_USAGE;
+            break;
+        case 'L':
+            if (cli_parse_u64(optarg, &limit) < 0)
+                return error("trace: --limit: '%s' is not a whole number", optarg), EXIT_USAGE;
+            break;
+        case 'S': sparse = true; break;
+        case 'h': trace_usage(stdout); return EXIT_OK;
+        default: return cli_bad_option("trace", c, argv);
+        }
+    }
+    const char *verb = optind < argc ? argv[optind] : "";
+    if (strcmp(verb, "stats") && strcmp(verb, "dump") && strcmp(verb, "replay")) {
+        trace_usage(stderr);
+        return EXIT_USAGE;
+    }
+    if (argc - optind != (strcmp(verb, "replay") ? 2 : 3))
+        return error("trace %s: %s, please", verb,
+                     strcmp(verb, "replay") ? "one trace file" : "a trace file and a directory"),
+               EXIT_USAGE;
+    const char *path = argv[optind + 1];
+    struct trace_file *t = trace_open(path);
+    if (!t)
+        return EXIT_RUN_FAILED;
+    if (!strcmp(verb, "replay")) {
+        int r = trace_check(t) < 0 ? -1
+                                   : replay_into(t, argv[optind + 2], timing, threads, part,
+                                                 limit, sparse);
+        trace_close(t);
+        return r < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    }
+    if (!strcmp(argv[optind], "dump")) {
+        int dr = dump(t);
+        trace_close(t);
+        return dr < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    }
+    struct trace_stats s;
+    int rc = trace_stats_compute(t, &s);
+    if (rc == 0) {
+        if (json)
+            rc = print_json(trace_file_info(t), &s);
+        else
+            print_text(path, trace_file_info(t), &s);
+    }
+    trace_close(t);
+    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}

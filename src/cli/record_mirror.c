@@ -1,0 +1,132 @@
+/* record_mirror.c — record_mirror.h: the trace replayed under strace in a temporary
+ * workspace (laid down untraced first, then the calls traced), its lines read through a
+ * recorder whose root is the replay's tree, and the workspace removed.
+ */
+#include "cli/record_mirror.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "base/sig.h"
+#include "os/selfexe.h"
+#include "phase/phase.h"
+#include "phase/workspace.h"
+#include "trace/strace_run.h"
+#include "trace/trace_record.h"
+
+static int count_call(void *arg, const struct trace_call *c)
+{
+    (void)arg, (void)c;
+    return 0;
+}
+
+/* Runs argv[0] with argv, its standard streams on /dev/null: its exit status as the shell
+ * gives it, or -1. */
+static int run_quiet(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        sig_child_reset();
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The traced part: the calls replayed under strace, read into a recorder rooted at the
+ * replay's tree. 0 or -1 with why. */
+static int traced(char *const argv[], const char *root, struct record_mirror *m, char *why,
+                  size_t len)
+{
+    char cwd[PATH_MAX];
+    if (!getcwd(cwd, sizeof cwd))
+        return snprintf(why, len, "the current directory: %s", strerror(errno)), -1;
+    struct trace_rec_opts ro = {.root = root, .cwd = cwd, .emit = count_call,
+                                .gaps_of_started = true};
+    struct trace_recorder *rec = trace_rec_new(&ro);
+    struct strace_run sr;
+    if (!rec || strace_run_start_quiet(&sr, argv) < 0) {
+        trace_rec_free(rec);
+        return snprintf(why, len, "strace could not run fsbench"), -1;
+    }
+    int rc = strace_run_pump(&sr, rec);
+    int status = strace_run_wait(&sr);
+    struct trace_info info = {0};
+    if (rc == 0 && status == 0)
+        rc = trace_rec_finish(rec, &info);
+    if (rc == 0 && status == 0) {
+        m->calls = info.ncalls;
+        trace_rec_gaps(rec, 0, &m->gaps, &m->gap_total_ns);
+        trace_rec_gaps(rec, MIRROR_SHORT_NS, &m->short_gaps, &m->short_total_ns);
+        trace_rec_quick(rec, &m->quick, &m->quick_total_ns);
+        m->user_ns = sr.user_ns;
+        m->sys_ns = sr.sys_ns;
+    }
+    trace_rec_free(rec);
+    if (status != 0)
+        return snprintf(why, len, "strace's replay of it ended with status %d", status), -1;
+    if (rc < 0)
+        return snprintf(why, len, "its lines could not be read"), -1;
+    return 0;
+}
+
+int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, char *why,
+                  size_t len)
+{
+    memset(m, 0, sizeof *m);
+    char self[PATH_MAX], lim[32], tree[PATH_MAX + 16], root[PATH_MAX];
+    if (os_self_exe(self, sizeof self) < 0)
+        return snprintf(why, len, "fsbench's own program cannot be named here"), -1;
+    struct workspace ws;
+    err_set_quiet(1);
+    int rc = ws_open(&ws, NULL);
+    err_set_quiet(0);
+    if (rc < 0)
+        return snprintf(why, len, "no temporary directory"), -1;
+    snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
+    /* options first, then "--": a trace named "-x" is not taken for one */
+    char *state[] = {self, "trace", "--part", "state", "--sparse", "--",
+                     "replay", (char *)path, ws.path, NULL};
+    char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
+                     "replay", (char *)path, ws.path, NULL};
+    int st = run_quiet(state);
+    if (st != 0) {
+        snprintf(why, len, "its initial state could not be laid down (status %d)", st);
+        rc = -1;
+    }
+    snprintf(tree, sizeof tree, "%s/%s", ws.path, PHASE_TREE_DIR);
+    if (rc == 0 && !realpath(tree, root)) {
+        snprintf(why, len, "%s: %s", tree, strerror(errno));
+        rc = -1;
+    }
+    if (rc == 0)
+        rc = traced(calls, root, m, why, len);
+    if (ws_close(&ws) < 0 && rc == 0) { /* said by ws_close */
+        snprintf(why, len, "its temporary directory could not be removed");
+        rc = -1;
+    }
+    if (rc == 0 && m->short_gaps < 100) {
+        snprintf(why, len, "too few calls (%llu gaps)", (unsigned long long)m->gaps);
+        rc = -1;
+    }
+    return rc;
+}

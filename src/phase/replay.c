@@ -1,0 +1,621 @@
+/* replay.c — the replay phase (replay.h): its set-up, its threads, the dispatcher and the
+ * result.
+ *
+ * The dispatcher is the phase's own thread: it decodes the trace (streamed: memory does
+ * not grow with its length), gives each recorded thread a replay thread (the one with the
+ * fewest live recorded threads when it first appears), works out what each call waits for
+ * (replay_deps.c; nothing when there is one replay thread) and hands calls out in chunks of
+ * up to RP_CHUNK_CALLS from a pool of RP_POOL_CHUNKS. A chunk goes to its thread when full,
+ * when its thread runs dry, or when another thread's call waits for one of its calls;
+ * before the dispatcher waits for a free chunk it hands every partial chunk out, so the
+ * earliest unfinished call can always run and the replay cannot deadlock.
+ *
+ * Each replay thread runs its chunks in order: for each call it waits for its
+ * dependencies ((thread, position) pairs: done counters, then a condition variable),
+ * waits its think time with original timing, makes the call (replay_exec.c) and counts it
+ * done.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/measure.h"
+#include "os/beneath.h"
+#include "os/cputime.h"
+#include "phase/replay_internal.h"
+#include "phase/workload.h"
+
+#define NO_THREAD UINT32_MAX
+#define BUF_MIN ((size_t)64 * 1024)
+#define BUF_MAX ((size_t)4 << 20)
+
+unsigned replay_threads_wanted(const struct trace_info *info, unsigned cap)
+{
+    unsigned want = info->max_concurrency ? info->max_concurrency : 1;
+    unsigned most = cap && cap < REPLAY_THREADS_MAX ? cap : REPLAY_THREADS_MAX;
+    return want < most ? want : most;
+}
+
+static int fail_note(struct phase_ctx *ctx, const char *fmt, const char *s)
+{
+    ctx->res->status = PHASE_FAILED;
+    snprintf(ctx->res->note, sizeof ctx->res->note, fmt, s);
+    return -1;
+}
+
+/* The replay's root, "tree" (made when missing). A descriptor, or -1 after phase_fail. */
+static int open_root(struct phase_ctx *ctx)
+{
+    if (mkdirat(ctx->ws_fd, PHASE_TREE_DIR, 0755) < 0 && errno != EEXIST)
+        return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, -errno);
+    int fd = os_open_beneath(ctx->ws_fd, PHASE_TREE_DIR, O_RDONLY | O_DIRECTORY, 0);
+    if (fd < 0)
+        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, -errno);
+    return fd;
+}
+
+/* Enough descriptors for the trace's slots, the threads' directory caches and ours. */
+static int raise_fd_limit(struct phase_ctx *ctx, const struct trace_info *in, unsigned threads)
+{
+    struct rlimit rl;
+    rlim_t need = (rlim_t)in->nslots + (rlim_t)threads * (RP_DIRCACHE + 2) + 64;
+    if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur >= need)
+        return 0;
+    if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < need) {
+        ctx->res->status = PHASE_FAILED;
+        snprintf(ctx->res->note, sizeof ctx->res->note,
+                 "the trace holds %u descriptors open at once, and ulimit -n allows at most "
+                 "%llu here (%llu needed)",
+                 in->nslots, (unsigned long long)rl.rlim_max, (unsigned long long)need);
+        return -1;
+    }
+    rl.rlim_cur = need;
+    setrlimit(RLIMIT_NOFILE, &rl);
+    return 0;
+}
+
+int phase_replay_setup(struct phase_ctx *ctx)
+{
+    struct trace_file *t = ctx->params ? ctx->params->replay : NULL;
+    if (!t)
+        return fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
+    if (!(ctx->eng->caps & ENG_CAP_REAL))
+        return 0; /* the null engine makes nothing */
+    const struct trace_info *in = trace_file_info(t);
+    if (raise_fd_limit(ctx, in, replay_threads_wanted(in, ctx->params->replay_threads)) < 0)
+        return -1;
+    int root = open_root(ctx);
+    if (root < 0)
+        return -1;
+    char why[RES_NOTE_MAX];
+    int rc = rp_state_lay(ctx, t, root, why, sizeof why);
+    close(root);
+    return rc < 0 ? fail_note(ctx, "%s", why) : 0;
+}
+
+/* ---- waiting ---- */
+
+static void wake(struct rp_thread *t)
+{
+    pthread_mutex_lock(&t->mu);
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+}
+
+static void stop_all(struct replay *rp)
+{
+    atomic_store(&rp->stop, 1);
+    for (unsigned i = 0; i < rp->nthreads; i++)
+        wake(&rp->th[i]);
+    pthread_mutex_lock(&rp->pool_mu);
+    pthread_cond_broadcast(&rp->pool_cv);
+    pthread_mutex_unlock(&rp->pool_mu);
+}
+
+static void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __asm__ __volatile__("pause");
+#endif
+}
+
+/* Waits until dependency d is done (or the replay stops). */
+static void wait_dep(struct replay *rp, uint64_t d)
+{
+    if (rp_dep_done(rp, d))
+        return;
+    for (int i = 0; i < 2000; i++) {
+        cpu_relax();
+        if (rp_dep_done(rp, d))
+            return;
+    }
+    struct rp_thread *o = &rp->th[RP_DEP_THREAD(d)];
+    atomic_fetch_add(&o->waiters, 1);
+    pthread_mutex_lock(&o->mu);
+    while (!rp_dep_done(rp, d) && !atomic_load(&rp->stop)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 20 * 1000 * 1000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&o->cv, &o->mu, &ts);
+    }
+    pthread_mutex_unlock(&o->mu);
+    atomic_fetch_sub(&o->waiters, 1);
+}
+
+static void complete(struct rp_thread *me)
+{
+    atomic_store(&me->done, atomic_load_explicit(&me->done, memory_order_relaxed) + 1);
+    if (atomic_load(&me->waiters))
+        wake(me);
+}
+
+/* Original timing: works (spins) until target (monotonic ns). A think time is the
+ * program's CPU time (trace_record.h): spent on a processor, as the program spent it, and
+ * not asleep, which would leave the file system's own threads (the journal's commit, the
+ * device's workers) a quieter machine than the program did: an fsync after a thread's
+ * sleep takes a fraction of what it takes after the same time of work. */
+static void wait_until(struct replay *rp, uint64_t target)
+{
+    while (meas_now_ns() < target && !atomic_load_explicit(&rp->stop, memory_order_relaxed))
+        for (int i = 0; i < 64; i++)
+            cpu_relax();
+}
+
+/* ---- the replay threads ---- */
+
+/* Free chunks the dispatcher waits for before it goes on: it then fills a quarter of the
+ * pool in one go, and the threads wake it once per so many chunks, not once a chunk. */
+#define POOL_REFILL (RP_POOL_CHUNKS / 4)
+
+static void chunk_put(struct replay *rp, struct rp_chunk *c)
+{
+    pthread_mutex_lock(&rp->pool_mu);
+    c->next = rp->free;
+    rp->free = c;
+    if (++rp->nfree == POOL_REFILL)
+        pthread_cond_signal(&rp->pool_cv);
+    pthread_mutex_unlock(&rp->pool_mu);
+}
+
+static void run_chunk(struct rp_thread *me, struct rp_chunk *ch)
+{
+    struct replay *rp = me->rp;
+    for (uint32_t i = 0; i < ch->n; i++) {
+        const struct rp_call *c = &ch->call[i];
+        if (atomic_load_explicit(&rp->stop, memory_order_relaxed))
+            return;
+        for (uint16_t k = 0; k < c->ndeps; k++)
+            wait_dep(rp, ch->deps[c->dep + k]);
+        if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads) {
+            uint64_t last = rp->rep_end[c->rthread], think = c->think_ns;
+            /* a wait that ran late (the replay's own scheduling: a preemption, a sleep's
+             * slack) is made good on the next think times, so that their sum holds */
+            uint64_t *late = &rp->rep_late[c->rthread];
+            uint64_t take = *late < think ? *late : think;
+            think -= take;
+            *late -= take;
+            if (last && think) {
+                uint64_t target = last + think;
+                wait_until(rp, target);
+                uint64_t now = meas_now_ns();
+                if (now > target)
+                    *late += now - target;
+            }
+        }
+        rp_exec(me, c, ch->arena);
+        if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads)
+            rp->rep_end[c->rthread] = meas_now_ns();
+        complete(me);
+    }
+}
+
+static double tv_s(struct timeval tv)
+{
+    return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static void *thread_main(void *arg)
+{
+    struct rp_thread *me = arg;
+    struct replay *rp = me->rp;
+    struct rusage a, b;
+    int ok = os_thread_rusage(&a) == 0;
+    for (;;) {
+        pthread_mutex_lock(&me->mu);
+        while (!me->head && !atomic_load(&rp->eof) && !atomic_load(&rp->stop))
+            pthread_cond_wait(&me->cv, &me->mu);
+        struct rp_chunk *ch = atomic_load(&rp->stop) ? NULL : me->head;
+        if (ch) {
+            me->head = ch->next;
+            if (!me->head)
+                me->tail = NULL;
+            atomic_fetch_sub(&me->queued, 1);
+        }
+        pthread_mutex_unlock(&me->mu);
+        if (!ch)
+            break;
+        run_chunk(me, ch);
+        chunk_put(rp, ch);
+        if (phase_interrupt)
+            stop_all(rp);
+    }
+    rp_exec_done(me);
+    if (ok && os_thread_rusage(&b) == 0) {
+        me->user_s = tv_s(b.ru_utime) - tv_s(a.ru_utime);
+        me->sys_s = tv_s(b.ru_stime) - tv_s(a.ru_stime);
+    }
+    return NULL;
+}
+
+/* ---- the dispatcher ---- */
+
+static void push(struct replay *rp, struct rp_thread *t)
+{
+    struct rp_chunk *c = t->partial;
+    if (!c)
+        return;
+    t->partial = NULL;
+    c->next = NULL;
+    pthread_mutex_lock(&t->mu);
+    if (t->tail)
+        t->tail->next = c;
+    else
+        t->head = c;
+    t->tail = c;
+    atomic_fetch_add(&t->queued, 1);
+    pthread_cond_broadcast(&t->cv);
+    pthread_mutex_unlock(&t->mu);
+    (void)rp;
+}
+
+static void push_all(struct replay *rp)
+{
+    for (unsigned i = 0; i < rp->nthreads; i++)
+        push(rp, &rp->th[i]);
+}
+
+static struct rp_chunk *chunk_get(struct replay *rp)
+{
+    pthread_mutex_lock(&rp->pool_mu);
+    if (!rp->free) {
+        pthread_mutex_unlock(&rp->pool_mu);
+        push_all(rp); /* so the earliest waiting call can run, and free a chunk */
+        pthread_mutex_lock(&rp->pool_mu);
+        while (rp->nfree < POOL_REFILL && !atomic_load(&rp->stop))
+            pthread_cond_wait(&rp->pool_cv, &rp->pool_mu);
+    }
+    struct rp_chunk *c = rp->free;
+    if (c) {
+        rp->free = c->next;
+        rp->nfree--;
+        c->n = c->ndeps = c->arena_used = 0;
+    }
+    pthread_mutex_unlock(&rp->pool_mu);
+    return c;
+}
+
+/* The replay thread of recorded thread r: given when first seen, to the thread with the
+ * fewest recorded threads alive. */
+static unsigned thread_of(struct replay *rp, uint32_t r)
+{
+    if (rp->map[r] != NO_THREAD)
+        return rp->map[r];
+    unsigned best = 0;
+    for (unsigned i = 1; i < rp->nthreads; i++)
+        if (rp->th[i].live < rp->th[best].live)
+            best = i;
+    rp->map[r] = best;
+    rp->th[best].live++;
+    return best;
+}
+
+/* Copies n bytes of s into the chunk's arena: its offset. */
+static uint32_t keep(struct rp_chunk *ch, const char *s, uint32_t n)
+{
+    uint32_t at = ch->arena_used;
+    memcpy(ch->arena + at, s, n);
+    ch->arena[at + n] = '\0';
+    ch->arena_used += n + 1;
+    return at;
+}
+
+/* Hands out call c. 0, or -1 when the replay stops. */
+static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
+{
+    uint32_t r = c->thread;
+    unsigned ti = thread_of(rp, r);
+    struct rp_thread *t = &rp->th[ti];
+    if (c->kind == TK_EXIT) {
+        if (t->live)
+            t->live--;
+        return 0;
+    }
+    uint64_t think = 0;
+    if (rp->timing == REPLAY_ORIGINAL) {
+        if (c->kind == TK_SPAWN) {
+            rp->rec_end[r] = c->start_ns;
+        } else if (c->kind < TK_CALL_KINDS) {
+            uint64_t last = rp->rec_end[r];
+            uint64_t gap = last && c->start_ns > last ? c->start_ns - last : 0;
+            /* the program's own time, the tracer's taken off (trace_record.h) */
+            think = gap > rp->gap_ns
+                        ? (uint64_t)((double)(gap - rp->gap_ns) * rp->think_scale)
+                        : 0;
+            rp->rec_end[r] = c->start_ns + c->dur_ns;
+        }
+    }
+    for (int attempt = 0;; attempt++) {
+        uint32_t need = c->path_len + c->path2_len + 2;
+        struct rp_chunk *ch = t->partial;
+        if (ch && (ch->n == RP_CHUNK_CALLS || ch->arena_used + need > RP_CHUNK_ARENA ||
+                   ch->ndeps + REPLAY_THREADS_MAX > RP_CHUNK_DEPS)) {
+            push(rp, t);
+            ch = NULL;
+        }
+        if (!ch) {
+            if (!(ch = chunk_get(rp)))
+                return -1;
+            ch->first_pos = t->dispatched;
+            t->partial = ch;
+        }
+        struct rp_call *k = &ch->call[ch->n];
+        *k = (struct rp_call){
+            .kind = c->kind, .rthread = r, .seq = seq, .result = c->result, .slot = c->slot,
+            .slot2 = c->slot2, .size = c->size, .off = c->off, .off2 = c->off2,
+            .soff = c->soff, .flags = c->flags, .mode = c->mode, .aux = c->aux,
+            .path = UINT32_MAX, .path2 = UINT32_MAX, .path_len = c->path_len,
+            .path2_len = c->path2_len, .think_ns = think, .start_ns = c->start_ns,
+            .dep = ch->ndeps,
+        };
+        uint32_t saved = ch->arena_used;
+        if (c->path)
+            k->path = keep(ch, c->path, c->path_len);
+        if (c->path2)
+            k->path2 = keep(ch, c->path2, c->path2_len);
+        if (rp->nthreads > 1) {
+            int n = rp_deps_of(rp, k, ch->arena, ti, t->dispatched, ch->deps + ch->ndeps,
+                               RP_CHUNK_DEPS - (int)ch->ndeps);
+            if (n < 0) {
+                ch->arena_used = saved;
+                if (n == -1) {
+                    push(rp, t); /* no room left for its dependencies: a new chunk */
+                } else {
+                    /* a full bucket of the resource table: let the calls in it finish */
+                    push_all(rp);
+                    struct timespec ts = {0, 50000};
+                    nanosleep(&ts, NULL);
+                }
+                if (atomic_load(&rp->stop))
+                    return -1;
+                continue;
+            }
+            k->ndeps = (uint16_t)n;
+            /* a call waiting for calls not handed out yet: hand them out now */
+            for (int i = 0; i < n; i++) {
+                struct rp_thread *o = &rp->th[RP_DEP_THREAD(ch->deps[ch->ndeps + i])];
+                if (o != t && o->partial &&
+                    RP_DEP_POS(ch->deps[ch->ndeps + i]) >= o->partial->first_pos)
+                    push(rp, o);
+            }
+            ch->ndeps += (uint32_t)n;
+        }
+        ch->n++;
+        t->dispatched++;
+        /* keep a thread that runs dry fed; a full chunk goes at once */
+        if (ch->n == RP_CHUNK_CALLS || (atomic_load_explicit(&t->queued, memory_order_relaxed) == 0 &&
+                                        ch->n >= 16))
+            push(rp, t);
+        return 0;
+    }
+}
+
+/* ---- the phase ---- */
+
+static void free_replay(struct replay *rp, struct rp_chunk *chunks)
+{
+    if (rp->slots)
+        for (uint32_t i = 0; i < rp->info->nslots; i++)
+            if (rp->slots[i] >= 0)
+                close(rp->slots[i]);
+    for (unsigned i = 0; rp->th && i < rp->nthreads; i++) {
+        if (!rp->th[i].rp)
+            continue; /* never set up */
+        pthread_mutex_destroy(&rp->th[i].mu);
+        pthread_cond_destroy(&rp->th[i].cv);
+        free(rp->th[i].rbuf);
+    }
+    for (int i = 0; i < RP_INVAL_RING; i++)
+        free(rp->inval[i]);
+    free(rp->th);
+    free(rp->slots);
+    free(rp->wbuf);
+    free(rp->rec_end);
+    free(rp->rep_end);
+    free(rp->rep_late);
+    free(rp->map);
+    free(chunks);
+    rp_deps_free(rp);
+    pthread_mutex_destroy(&rp->pool_mu);
+    pthread_cond_destroy(&rp->pool_cv);
+    pthread_mutex_destroy(&rp->inval_mu);
+    if (rp->root >= 0)
+        close(rp->root);
+}
+
+/* Sets up everything but the threads. 0, or -1 after phase_fail. */
+static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **chunks)
+{
+    const struct trace_info *in = rp->info;
+    pthread_mutex_init(&rp->pool_mu, NULL);
+    pthread_cond_init(&rp->pool_cv, NULL);
+    pthread_mutex_init(&rp->inval_mu, NULL);
+    size_t buf = in->max_io > BUF_MAX ? BUF_MAX : in->max_io < BUF_MIN ? BUF_MIN : in->max_io;
+    size_t thsz = (sizeof(struct rp_thread) * rp->nthreads + 63) & ~(size_t)63;
+    rp->th = aligned_alloc(64, thsz);
+    rp->slots = malloc((in->nslots ? in->nslots : 1) * sizeof *rp->slots);
+    rp->wbuf = malloc(buf);
+    rp->wbuf_len = buf;
+    rp->map = malloc(in->nthreads * sizeof *rp->map);
+    *chunks = calloc(RP_POOL_CHUNKS, sizeof **chunks);
+    if (rp->timing == REPLAY_ORIGINAL) {
+        rp->rec_end = calloc(in->nthreads, sizeof *rp->rec_end);
+        rp->rep_end = calloc(in->nthreads, sizeof *rp->rep_end);
+        rp->rep_late = calloc(in->nthreads, sizeof *rp->rep_late);
+    }
+    if (!rp->th || !rp->slots || !rp->wbuf || !rp->map || !*chunks ||
+        (rp->timing == REPLAY_ORIGINAL && (!rp->rec_end || !rp->rep_end || !rp->rep_late)) ||
+        (rp->nthreads > 1 && rp_deps_init(rp) < 0))
+        return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
+    memset(rp->th, 0, thsz);
+    for (uint32_t i = 0; i < in->nslots; i++)
+        rp->slots[i] = -1;
+    for (uint32_t i = 0; i < in->nthreads; i++)
+        rp->map[i] = NO_THREAD;
+    const unsigned char *p = wl_pattern();
+    for (size_t o = 0; o < buf; o += WL_PATTERN_LEN)
+        memcpy(rp->wbuf + o, p, buf - o < WL_PATTERN_LEN ? buf - o : WL_PATTERN_LEN);
+    for (int i = 0; i < RP_POOL_CHUNKS; i++)
+        chunk_put(rp, &(*chunks)[i]);
+    for (unsigned i = 0; i < rp->nthreads; i++) {
+        struct rp_thread *t = &rp->th[i];
+        t->rp = rp;
+        t->idx = i;
+        pthread_mutex_init(&t->mu, NULL);
+        pthread_cond_init(&t->cv, NULL);
+        t->t = *ctx;
+        t->t.w = ctx->workers ? &ctx->workers[i] : ctx->w;
+        for (int k = 0; k < RP_DIRCACHE; k++)
+            t->cache[k].fd = -1;
+        t->rbuf_len = buf;
+        if (!(t->rbuf = malloc(buf)))
+            return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
+    }
+    return 0;
+}
+
+/* The phase's note: what diverged, or that nothing did. Fails the phase past 1 %. */
+static int conclude(struct replay *rp, struct phase_ctx *ctx)
+{
+    uint64_t issued = 0, diverged = 0, by[TK_CALL_KINDS] = {0};
+    const struct rp_divergence *first = NULL;
+    for (unsigned i = 0; i < rp->nthreads; i++) {
+        const struct rp_thread *t = &rp->th[i];
+        for (unsigned k = 0; k < TK_CALL_KINDS; k++) {
+            issued += t->issued[k];
+            diverged += t->diverged[k];
+            by[k] += t->diverged[k];
+        }
+        if (t->first.seq && (!first || t->first.seq < first->seq))
+            first = &t->first;
+    }
+    char a[32], b[32];
+    uint64_t calls = rp->ctx->params->replay_limit && rp->handed < rp->info->ncalls
+                         ? rp->handed
+                         : rp->info->ncalls;
+    if (!diverged) {
+        snprintf(ctx->res->note, sizeof ctx->res->note,
+                 "%s calls replayed on %u thread%s (%s), none diverged",
+                 trace_count_str(issued, a, sizeof a), rp->nthreads,
+                 rp->nthreads == 1 ? "" : "s", rp->timing == REPLAY_AFAP ? "afap" : "original");
+        return 0;
+    }
+    char kinds[200] = "";
+    size_t used = 0;
+    for (unsigned k = 1; k < TK_CALL_KINDS && used < sizeof kinds - 40; k++)
+        if (by[k])
+            used += (size_t)snprintf(kinds + used, sizeof kinds - used, "%s%s %s",
+                                     used ? ", " : "", trace_kind_name(k),
+                                     trace_count_str(by[k], b, sizeof b));
+    char line[RES_NOTE_MAX];
+    snprintf(line, sizeof line, "%s of %s calls diverged; first: %s (by kind: %s)",
+             trace_count_str(diverged, a, sizeof a), trace_count_str(calls, b, sizeof b),
+             first ? first->text : "?", kinds);
+    snprintf(ctx->res->note, sizeof ctx->res->note, "%s", line);
+    if (diverged * 100 > calls) {
+        ctx->res->status = PHASE_FAILED;
+        return -1;
+    }
+    return 0;
+}
+
+int phase_replay(struct phase_ctx *ctx)
+{
+    struct trace_file *tf = ctx->params ? ctx->params->replay : NULL;
+    if (!tf)
+        return fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
+    struct replay rp = {.ctx = ctx, .info = trace_file_info(tf), .root = -1};
+    rp.timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
+    rp.gap_ns = rp.info->tracer_gap_ns;
+    rp.think_scale = (double)rp.info->think_scale_ppm / 1e6;
+    rp.real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
+    unsigned n = replay_threads_wanted(rp.info, ctx->params->replay_threads);
+    rp.nthreads = n < phase_threads(ctx) ? n : phase_threads(ctx);
+    struct rp_chunk *chunks = NULL;
+    char why[RES_NOTE_MAX];
+    struct trace_stream *s = NULL;
+    int rc = prepare(&rp, ctx, &chunks);
+    if (rc == 0 && rp.real && (rp.root = open_root(ctx)) < 0)
+        rc = -1;
+    if (rc == 0 && !(s = trace_calls_open(tf, why, sizeof why)))
+        rc = fail_note(ctx, "%s", why);
+    unsigned started = 0;
+    for (; rc == 0 && started < rp.nthreads; started++)
+        if (pthread_create(&rp.th[started].tid, NULL, thread_main, &rp.th[started]) != 0) {
+            rc = phase_fail(ctx, "start threads for", "the replay", -EAGAIN);
+            stop_all(&rp);
+            break;
+        }
+    /* the dispatcher */
+    struct trace_call c;
+    uint64_t seq = 0;
+    int r = 0;
+    uint64_t limit = ctx->params->replay_limit;
+    while (rc == 0 && (r = trace_next_call(s, &c)) > 0) {
+        seq++;
+        if (c.kind < TK_CALL_KINDS && limit && ++rp.handed > limit)
+            break; /* the first `limit` calls only */
+        if ((seq & 1023) == 0) {
+            if (phase_interrupt || atomic_load(&rp.stop))
+                break;
+            /* every so often: a thread that ran dry gets what is waiting for it */
+            for (unsigned i = 0; i < rp.nthreads; i++)
+                if (rp.th[i].partial && atomic_load(&rp.th[i].queued) == 0)
+                    push(&rp, &rp.th[i]);
+        }
+        if (dispatch(&rp, &c, seq) < 0)
+            break;
+    }
+    if (rc == 0 && r < 0)
+        rc = fail_note(ctx, "%s", trace_stream_error(s));
+    if (rc == 0 && phase_interrupt)
+        rc = phase_check_interrupt(ctx);
+    if (rc < 0)
+        stop_all(&rp);
+    push_all(&rp);
+    atomic_store(&rp.eof, 1);
+    for (unsigned i = 0; i < rp.nthreads; i++)
+        wake(&rp.th[i]);
+    for (unsigned i = 0; i < started; i++) {
+        pthread_join(rp.th[i].tid, NULL);
+        ctx->helper_user_s += rp.th[i].user_s;
+        ctx->helper_sys_s += rp.th[i].sys_s;
+    }
+    trace_stream_close(s);
+    if (rc == 0 && phase_interrupt)
+        rc = phase_check_interrupt(ctx);
+    if (rc == 0)
+        rc = conclude(&rp, ctx);
+    free_replay(&rp, chunks);
+    return rc;
+}

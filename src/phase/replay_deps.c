@@ -1,0 +1,243 @@
+/* replay_deps.c — resource-oriented ordering for a replay on several threads (ARTC,
+ * SOSP'13): a call waits only for the earlier calls (in the trace's order) of other
+ * threads that touched the same resource in a conflicting way.
+ *
+ * Resources: a path by name (the call's path, and its parent directory's name: a call
+ * that makes, removes or renames a name changes its directory), and a descriptor slot. A
+ * call uses each either shared (a lookup, a read) or exclusive (a change); shared uses do
+ * not order among themselves. Every call also advances its recorded thread, which a spawn
+ * of a child waits for (a child starts after its parent reached the fork).
+ *
+ * Memory is bounded: the table has 4 ways per bucket and forgets a resource whose every
+ * recorded user has completed; when a bucket's four are all busy the dispatcher waits
+ * (rp_deps_of returns -2). A resource with more than four concurrent shared users turns
+ * the next one into an exclusive use (more order than needed, never less).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "phase/replay_internal.h"
+
+#define NBUCKETS 16384
+#define WAYS 4
+
+int rp_deps_init(struct replay *rp)
+{
+    struct rp_deps *d = &rp->deps;
+    uint32_t ns = rp->info->nslots ? rp->info->nslots : 1;
+    d->nbuckets = NBUCKETS;
+    d->tab = calloc(NBUCKETS * WAYS, sizeof *d->tab);
+    d->slot_last = malloc(ns * sizeof *d->slot_last);
+    d->slot_path = calloc(ns, sizeof *d->slot_path);
+    d->rthread_last = malloc(rp->info->nthreads * sizeof *d->rthread_last);
+    if (!d->tab || !d->slot_last || !d->slot_path || !d->rthread_last)
+        return -1;
+    for (uint32_t i = 0; i < ns; i++)
+        d->slot_last[i] = RP_NO_DEP;
+    for (uint32_t i = 0; i < rp->info->nthreads; i++)
+        d->rthread_last[i] = RP_NO_DEP;
+    return 0;
+}
+
+void rp_deps_free(struct replay *rp)
+{
+    free(rp->deps.tab);
+    free(rp->deps.slot_last);
+    free(rp->deps.slot_path);
+    free(rp->deps.rthread_last);
+    memset(&rp->deps, 0, sizeof rp->deps);
+}
+
+static uint64_t hash_bytes(const char *s, size_t n)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return h ? h : 1;
+}
+
+/* The name of p's parent directory ("." for a name in the root). */
+static uint64_t parent_hash(const char *p, size_t n)
+{
+    while (n > 0 && p[n - 1] != '/')
+        n--;
+    return n ? hash_bytes(p, n - 1) : hash_bytes(".", 1);
+}
+
+/* The dependencies of one call, deduplicated: per other thread, the latest position. */
+struct dlist {
+    uint64_t *out;
+    int n, max;
+    unsigned self;
+    int over;
+};
+
+static void need(const struct replay *rp, struct dlist *l, uint64_t d)
+{
+    if (d == RP_NO_DEP || RP_DEP_THREAD(d) == l->self || rp_dep_done(rp, d))
+        return;
+    for (int i = 0; i < l->n; i++)
+        if (RP_DEP_THREAD(l->out[i]) == RP_DEP_THREAD(d)) {
+            if (RP_DEP_POS(d) > RP_DEP_POS(l->out[i]))
+                l->out[i] = d;
+            return;
+        }
+    if (l->n == l->max) {
+        l->over = 1;
+        return;
+    }
+    l->out[l->n++] = d;
+}
+
+static bool idle(const struct replay *rp, const struct rp_res *e)
+{
+    if (!rp_dep_done(rp, e->writer))
+        return false;
+    for (int i = 0; i < 4; i++)
+        if (!rp_dep_done(rp, e->reader[i]))
+            return false;
+    return true;
+}
+
+/* The entry of resource h: found, or a free way taken for it; NULL when all are busy. */
+static struct rp_res *res_get(struct replay *rp, uint64_t h)
+{
+    struct rp_res *b = &rp->deps.tab[(h & (rp->deps.nbuckets - 1)) * WAYS];
+    for (int i = 0; i < WAYS; i++)
+        if (b[i].hash == h)
+            return &b[i];
+    for (int i = 0; i < WAYS; i++)
+        if (!b[i].hash || idle(rp, &b[i])) {
+            b[i].hash = h;
+            b[i].writer = RP_NO_DEP;
+            for (int k = 0; k < 4; k++)
+                b[i].reader[k] = RP_NO_DEP;
+            return &b[i];
+        }
+    return NULL;
+}
+
+/* Uses resource h shared or exclusive as call me. -1 when its bucket is full. */
+static int use(struct replay *rp, struct dlist *l, uint64_t h, bool excl, uint64_t me)
+{
+    struct rp_res *e = res_get(rp, h);
+    if (!e)
+        return -1;
+    need(rp, l, e->writer);
+    if (!excl) {
+        int free_at = -1;
+        for (int i = 0; i < 4; i++) {
+            if (e->reader[i] != RP_NO_DEP && RP_DEP_THREAD(e->reader[i]) == l->self) {
+                e->reader[i] = me;
+                return 0;
+            }
+            if (free_at < 0 && rp_dep_done(rp, e->reader[i]))
+                free_at = i;
+        }
+        if (free_at >= 0) {
+            e->reader[free_at] = me;
+            return 0;
+        }
+        /* four other readers still running: this one orders after them all */
+    }
+    for (int i = 0; i < 4; i++) {
+        need(rp, l, e->reader[i]);
+        e->reader[i] = RP_NO_DEP;
+    }
+    e->writer = me;
+    return 0;
+}
+
+static void use_slot(struct replay *rp, struct dlist *l, uint32_t slot, uint64_t me)
+{
+    if (slot >= rp->info->nslots)
+        return;
+    need(rp, l, rp->deps.slot_last[slot]);
+    rp->deps.slot_last[slot] = me;
+}
+
+/* Kinds that change a name in its directory, and kinds that change what a path names. */
+static bool changes_dir(const struct rp_call *c)
+{
+    switch (c->kind) {
+    case TK_OPEN: return (c->flags & (TRO_CREAT | TRO_TMPFILE)) != 0;
+    case TK_MKDIR:
+    case TK_RMDIR:
+    case TK_UNLINK:
+    case TK_RENAME:
+    case TK_LINK:
+    case TK_SYMLINK: return true;
+    default: return false;
+    }
+}
+
+static bool changes_object(const struct rp_call *c)
+{
+    switch (c->kind) {
+    case TK_OPEN: return (c->flags & (TRO_TRUNC | TRO_ACCMODE)) != 0;
+    case TK_CHMOD:
+    case TK_CHOWN:
+    case TK_UTIMENS:
+    case TK_TRUNCATE:
+    case TK_WRITE:
+    case TK_PWRITE:
+    case TK_FTRUNCATE:
+    case TK_FALLOCATE:
+    case TK_FCHMOD:
+    case TK_FCHOWN:
+    case TK_FUTIMENS:
+    case TK_COPY: return true;
+    default: return changes_dir(c);
+    }
+}
+
+int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, unsigned t,
+               uint64_t pos, uint64_t *out, int max)
+{
+    struct rp_deps *d = &rp->deps;
+    struct dlist l = {.out = out, .max = max, .self = t};
+    uint64_t me = RP_DEP(t, pos);
+    bool dir = changes_dir(c), obj = changes_object(c);
+    if (c->path != UINT32_MAX) {
+        const char *p = base + c->path;
+        uint64_t h = hash_bytes(p, c->path_len);
+        if (use(rp, &l, h, obj, me) < 0 || use(rp, &l, parent_hash(p, c->path_len), dir, me) < 0)
+            return -2;
+        if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->info->nslots)
+            d->slot_path[c->result] = h;
+    }
+    if (c->path2 != UINT32_MAX && c->kind != TK_SYMLINK) {
+        const char *p = base + c->path2;
+        if (use(rp, &l, hash_bytes(p, c->path2_len), true, me) < 0 ||
+            use(rp, &l, parent_hash(p, c->path2_len), true, me) < 0)
+            return -2;
+    }
+    unsigned f = trace_kind_fields(c->kind);
+    if (f & TF_SLOT) {
+        use_slot(rp, &l, c->slot, me);
+        uint64_t h = c->slot < rp->info->nslots ? d->slot_path[c->slot] : 0;
+        if (h && use(rp, &l, h, obj, me) < 0)
+            return -2;
+        if (trace_kind_result(c->kind) == TR_SLOT && c->result >= 0 &&
+            (uint64_t)c->result < rp->info->nslots) {
+            use_slot(rp, &l, (uint32_t)c->result, me);
+            d->slot_path[c->result] = h;
+        }
+    }
+    if (f & TF_SLOT2) {
+        use_slot(rp, &l, c->slot2, me);
+        uint64_t h = c->slot2 < rp->info->nslots ? d->slot_path[c->slot2] : 0;
+        if (h && use(rp, &l, h, true, me) < 0)
+            return -2;
+    }
+    if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->info->nslots)
+        use_slot(rp, &l, (uint32_t)c->result, me);
+    if (c->kind == TK_SPAWN && c->aux < rp->info->nthreads)
+        need(rp, &l, d->rthread_last[c->aux]);
+    if (c->rthread < rp->info->nthreads)
+        d->rthread_last[c->rthread] = me;
+    return l.over ? -1 : l.n;
+}

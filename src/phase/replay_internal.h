@@ -1,0 +1,185 @@
+/* replay_internal.h — the replay phase's parts (replay.h), shared by its files:
+ *   replay.c        the phase: threads, the dispatcher, the result and its note
+ *   replay_deps.c   resource-oriented ordering: which earlier calls a call waits for
+ *   replay_exec.c   one call made against the file system, and its result compared
+ *   replay_state.c  the untimed initial state
+ *
+ * The dispatcher (the phase's own thread) decodes the trace and hands calls, in chunks, to
+ * the replay threads. A call is identified by its replay thread and its position on it
+ * (thread t's calls run in order, so "call p of t is done" is t->done > p); a call carries
+ * the (thread, position) pairs it must wait for.
+ */
+#ifndef FSBENCH_REPLAY_INTERNAL_H
+#define FSBENCH_REPLAY_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "phase/replay.h"
+#include "trace/trace.h"
+#include "trace/trace_read.h"
+
+#define RP_CHUNK_CALLS 256
+#define RP_CHUNK_DEPS 1024
+#define RP_CHUNK_ARENA (64 * 1024)
+/* Chunks in flight at most: bounds the calls decoded ahead (and so memory). */
+#define RP_POOL_CHUNKS 64
+#define RP_DIRCACHE 64
+#define RP_INVAL_RING 64
+
+/* A dependency: thread in the top 8 bits, position below. */
+#define RP_DEP(t, pos) (((uint64_t)(t) << 56) | (pos))
+#define RP_DEP_THREAD(d) ((unsigned)((d) >> 56))
+#define RP_DEP_POS(d) ((d) & (((uint64_t)1 << 56) - 1))
+#define RP_NO_DEP UINT64_MAX
+
+/* A call as handed to a replay thread. */
+struct rp_call {
+    uint8_t kind;
+    uint32_t rthread;           /* the recorded thread */
+    uint64_t seq;               /* its record number in the trace (1-based) */
+    int64_t result;             /* the recorded result */
+    uint32_t slot, slot2;
+    uint64_t size, off, off2;
+    int64_t soff;
+    uint32_t flags, mode, aux;
+    uint32_t path, path2;       /* offsets into the chunk's arena; UINT32_MAX: none */
+    uint32_t path_len, path2_len;
+    uint64_t think_ns;          /* original timing: wait this long after the thread's last */
+    uint64_t start_ns;          /* original timing: the recorded start (spawn) */
+    uint16_t ndeps;
+    uint32_t dep;               /* first of its deps in the chunk's deps */
+};
+
+struct rp_chunk {
+    struct rp_chunk *next;
+    uint32_t n, ndeps, arena_used;
+    uint64_t first_pos;         /* position of call[0] on its thread */
+    struct rp_call call[RP_CHUNK_CALLS];
+    uint64_t deps[RP_CHUNK_DEPS];
+    char arena[RP_CHUNK_ARENA];
+};
+
+/* A divergence: a call whose result differs from the recorded one. */
+struct rp_divergence {
+    uint64_t seq;               /* 0: none */
+    char text[320];             /* "unlink a/b: ENOENT, recorded 0" */
+};
+
+struct rp_dircache_ent {
+    char *path;                 /* the directory, relative to the root */
+    uint32_t len;
+    uint64_t hash, used;
+    int fd;
+};
+
+struct replay;
+
+/* One replay thread. */
+struct rp_thread {
+    struct replay *rp;
+    unsigned idx;
+    _Alignas(64) _Atomic uint64_t done; /* its calls completed */
+    _Atomic unsigned waiters;
+    _Atomic unsigned queued;    /* chunks in its queue */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    struct rp_chunk *head, *tail;
+    /* the dispatcher's side */
+    uint64_t dispatched;        /* calls handed to it */
+    struct rp_chunk *partial;   /* being filled, not handed over yet */
+    unsigned live;              /* recorded threads mapped to it, alive */
+    /* the thread's own side */
+    pthread_t tid;
+    bool started;
+    struct phase_ctx t;         /* its copy of the phase context (its worker, buffer) */
+    struct rp_dircache_ent cache[RP_DIRCACHE];
+    uint64_t cache_clock, gen_seen;
+    unsigned mru;               /* the cache entry used last */
+    char *rbuf;                 /* reads land here */
+    size_t rbuf_len;
+    uint64_t issued[TK_CALL_KINDS], diverged[TK_CALL_KINDS];
+    struct rp_divergence first;
+    double user_s, sys_s;
+    int err;                    /* a failure of its own (-errno), with why */
+    char why[RES_NOTE_MAX];
+};
+
+/* The resource table of the dispatcher (replay_deps.c). */
+struct rp_res {
+    uint64_t hash;              /* 0: free */
+    uint64_t writer;            /* RP_NO_DEP: none */
+    uint64_t reader[4];
+};
+struct rp_deps {
+    struct rp_res *tab;         /* nbuckets x 4 ways */
+    size_t nbuckets;
+    uint64_t *slot_last;        /* per slot: its last call */
+    uint64_t *slot_path;        /* per slot: the hash of the path it was opened as */
+    uint64_t *rthread_last;     /* per recorded thread: its last call */
+};
+
+struct replay {
+    struct phase_ctx *ctx;
+    const struct trace_info *info;
+    unsigned nthreads;
+    struct rp_thread *th;
+    enum replay_timing timing;
+    bool real;                  /* the engine touches the file system */
+    int root;                   /* "tree" */
+    _Atomic int *slots;         /* slot -> descriptor (-1: none) */
+    /* the chunk pool */
+    pthread_mutex_t pool_mu;
+    pthread_cond_t pool_cv;
+    struct rp_chunk *free;
+    unsigned nfree;
+    _Atomic int stop;           /* a failure or an interrupt: every thread stops */
+    _Atomic int eof;            /* every call is handed out */
+    /* directories renamed or removed: the threads' directory caches drop them */
+    pthread_mutex_t inval_mu;
+    _Atomic uint64_t gen;
+    char *inval[RP_INVAL_RING];
+    /* the pattern written, and its length (shared, read-only) */
+    unsigned char *wbuf;
+    size_t wbuf_len;
+    /* original timing: per recorded thread, the recorded end of its last call (the
+     * dispatcher's) and when its last replayed call ended (its replay thread's) */
+    uint64_t *rec_end;
+    uint64_t *rep_end;
+    uint64_t *rep_late;         /* per recorded thread: waits that ran late, to make good */
+    uint64_t gap_ns;            /* the tracer's own gap, taken off each think time */
+    double think_scale;         /* and what is left, scaled by this */
+    /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */
+    uint32_t *map;
+    struct rp_deps deps;
+    uint64_t handed;            /* calls handed out (with a limit) */
+};
+
+/* replay_deps.c */
+int rp_deps_init(struct replay *rp);
+void rp_deps_free(struct replay *rp);
+/* The dependencies of call c (paths in its chunk's arena at base) about to be call `pos` of
+ * replay thread `t`, into out (at most max; returns how many, or -1 when more would be
+ * needed: the caller then starts a new chunk). Records c as the resources' last user. */
+int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, unsigned t,
+               uint64_t pos, uint64_t *out, int max);
+/* Whether dependency d is complete. */
+static inline bool rp_dep_done(const struct replay *rp, uint64_t d)
+{
+    return d == RP_NO_DEP ||
+           atomic_load_explicit(&rp->th[RP_DEP_THREAD(d)].done, memory_order_acquire) >
+               RP_DEP_POS(d);
+}
+
+/* replay_exec.c */
+/* Runs call c of thread me (its paths at base). */
+void rp_exec(struct rp_thread *me, const struct rp_call *c, const char *base);
+/* Closes thread me's cached directories. */
+void rp_exec_done(struct rp_thread *me);
+
+/* replay_state.c: the initial state below root. 0, or -1 with why. */
+int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, char *why, size_t len);
+
+#endif

@@ -1,0 +1,407 @@
+/* trace_codec.c — records, entries and the info block to and from bytes (trace_codec.h).
+ * The decoder is the first thing untrusted bytes meet: every length is checked before it
+ * is used, and every value against the limits of trace.h, so what it hands out is a
+ * record a replay can act on without another check of its shape.
+ */
+#include "trace/trace_codec.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+size_t trace_put_varint(uint8_t *out, uint64_t v)
+{
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+long trace_get_varint(const uint8_t *p, size_t n, uint64_t *v)
+{
+    uint64_t x = 0;
+    for (size_t i = 0; i < 10; i++) {
+        if (i == n)
+            return 0;
+        uint64_t b = p[i];
+        if (i == 9 && b > 1)
+            return -1; /* more than 64 bits */
+        x |= (b & 0x7f) << (7 * i);
+        if (!(b & 0x80)) {
+            *v = x;
+            return (long)i + 1;
+        }
+    }
+    return -1;
+}
+
+static uint64_t zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63);
+}
+
+static int64_t unzigzag(uint64_t v)
+{
+    return (int64_t)(v >> 1) ^ -(int64_t)(v & 1);
+}
+
+static size_t put_bytes(uint8_t *out, const char *s, size_t n)
+{
+    size_t k = trace_put_varint(out, n);
+    memcpy(out + k, s, n);
+    return k + n;
+}
+
+size_t trace_encode_call(struct trace_codec *cc, const struct trace_call *c, uint8_t *out)
+{
+    unsigned f = trace_kind_fields(c->kind);
+    size_t n = 0;
+    out[n++] = c->kind;
+    n += trace_put_varint(out + n, c->thread);
+    n += trace_put_varint(out + n, zigzag((int64_t)(c->start_ns - cc->prev_start)));
+    cc->prev_start = c->start_ns;
+    n += trace_put_varint(out + n, c->dur_ns);
+    n += trace_put_varint(out + n, zigzag(c->result));
+    if (f & TF_PATH)
+        n += put_bytes(out + n, c->path, c->path_len);
+    if (f & TF_PATH2)
+        n += put_bytes(out + n, c->path2, c->path2_len);
+    if (f & TF_SLOT)
+        n += trace_put_varint(out + n, c->slot);
+    if (f & TF_SLOT2)
+        n += trace_put_varint(out + n, c->slot2);
+    if (f & TF_SIZE)
+        n += trace_put_varint(out + n, c->size);
+    if (f & TF_OFF)
+        n += trace_put_varint(out + n, c->off);
+    if (f & TF_OFF2)
+        n += trace_put_varint(out + n, c->off2);
+    if (f & TF_SOFF)
+        n += trace_put_varint(out + n, zigzag(c->soff));
+    if (f & TF_FLAGS)
+        n += trace_put_varint(out + n, c->flags);
+    if (f & TF_MODE)
+        n += trace_put_varint(out + n, c->mode);
+    if (f & TF_AUX)
+        n += trace_put_varint(out + n, c->aux);
+    return n;
+}
+
+/* A cursor over undecoded bytes: `short` is set when the input ends inside a value,
+ * `bad` (with why) when a value is wrong. */
+struct cur {
+    const uint8_t *p;
+    size_t n, at;
+    int cut;
+    const char *bad;
+};
+
+static uint64_t get(struct cur *k, const char *what)
+{
+    uint64_t v = 0;
+    if (k->cut || k->bad)
+        return 0;
+    long r = trace_get_varint(k->p + k->at, k->n - k->at, &v);
+    if (r == 0)
+        k->cut = 1;
+    else if (r < 0)
+        k->bad = what;
+    else
+        k->at += (size_t)r;
+    return v;
+}
+
+/* A length and that many bytes: points *s into the input. */
+static uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char *what)
+{
+    uint64_t len = get(k, what);
+    if (k->cut || k->bad)
+        return 0;
+    if (len >= max) {
+        k->bad = what;
+        return 0;
+    }
+    if (k->n - k->at < len) {
+        k->cut = 1;
+        return 0;
+    }
+    *s = (const char *)k->p + k->at;
+    k->at += (size_t)len;
+    return (uint32_t)len;
+}
+
+/* Is the result r possible for kind k with record c (its size)? */
+static const char *check_result(const struct trace_codec *cc, const struct trace_call *c)
+{
+    if (c->result < 0)
+        return c->result > -(int64_t)TE_COUNT ? NULL : "an unknown error code";
+    switch (trace_kind_result(c->kind)) {
+    case TR_NONE: return c->result == 0 ? NULL : "a result where none can be";
+    case TR_SLOT: return (uint64_t)c->result < cc->nslots ? NULL : "a slot beyond the trace's";
+    case TR_OFFSET: return (uint64_t)c->result <= TRACE_SIZE_MAX ? NULL : "an offset too large";
+    case TR_COUNT:
+        return (uint64_t)c->result <= c->size ? NULL : "more bytes than the call asked for";
+    }
+    return "an unknown result";
+}
+
+long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struct trace_call *c,
+                       char *why, size_t whylen)
+{
+    if (n == 0)
+        return 0;
+    memset(c, 0, sizeof *c);
+    c->kind = p[0];
+    if (!trace_kind_valid(c->kind))
+        return snprintf(why, whylen, "record kind %u is unknown", c->kind), -1;
+    unsigned f = trace_kind_fields(c->kind);
+    struct cur k = {.p = p, .n = n, .at = 1};
+    uint64_t thread = get(&k, "thread");
+    int64_t delta = unzigzag(get(&k, "start"));
+    c->dur_ns = get(&k, "duration");
+    c->result = unzigzag(get(&k, "result"));
+    if (f & TF_PATH)
+        c->path_len = get_bytes(&k, &c->path, TRACE_PATH_MAX, "path");
+    if (f & TF_PATH2)
+        c->path2_len = get_bytes(&k, &c->path2, TRACE_PATH_MAX, "second path");
+    uint64_t slot = f & TF_SLOT ? get(&k, "slot") : 0;
+    uint64_t slot2 = f & TF_SLOT2 ? get(&k, "second slot") : 0;
+    c->size = f & TF_SIZE ? get(&k, "size") : 0;
+    c->off = f & TF_OFF ? get(&k, "offset") : 0;
+    c->off2 = f & TF_OFF2 ? get(&k, "second offset") : 0;
+    c->soff = f & TF_SOFF ? unzigzag(get(&k, "offset")) : 0;
+    uint64_t flags = f & TF_FLAGS ? get(&k, "flags") : 0;
+    uint64_t mode = f & TF_MODE ? get(&k, "mode") : 0;
+    uint64_t aux = f & TF_AUX ? get(&k, "thread") : 0;
+    if (k.cut)
+        return 0;
+    const char *kind = trace_kind_name(c->kind);
+    if (k.bad)
+        return snprintf(why, whylen, "%s record: its %s is too long", kind, k.bad), -1;
+    if (thread >= cc->nthreads)
+        return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
+                        kind, thread, cc->nthreads), -1;
+    if ((f & TF_AUX) && aux >= cc->nthreads)
+        return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
+                        kind, aux, cc->nthreads), -1;
+    bool bad1 = (f & TF_SLOT) && slot >= cc->nslots, bad2 = (f & TF_SLOT2) && slot2 >= cc->nslots;
+    if (bad1 || bad2)
+        return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", kind,
+                        bad1 ? slot : slot2, cc->nslots), -1;
+    if ((f & TF_PATH) && !trace_path_valid(c->path, c->path_len))
+        return snprintf(why, whylen, "%s record: a path that is not relative and plain "
+                        "(empty, absolute, '.', '..' or an empty component)", kind), -1;
+    if (f & TF_PATH2) {
+        bool ok = c->kind == TK_SYMLINK ? c->path2_len > 0 && !memchr(c->path2, 0, c->path2_len)
+                                        : trace_path_valid(c->path2, c->path2_len);
+        if (!ok)
+            return snprintf(why, whylen, "%s record: a bad second path", kind), -1;
+    }
+    uint64_t size_max = (c->kind == TK_FTRUNCATE || c->kind == TK_TRUNCATE ||
+                         c->kind == TK_FALLOCATE || c->kind == TK_SYNC_RANGE)
+                            ? TRACE_SIZE_MAX
+                            : TRACE_IO_MAX;
+    if (c->size > size_max || c->off > TRACE_SIZE_MAX || c->off2 > TRACE_SIZE_MAX ||
+        c->soff > (int64_t)TRACE_SIZE_MAX || c->soff < -(int64_t)TRACE_SIZE_MAX)
+        return snprintf(why, whylen, "%s record: a size or offset too large", kind), -1;
+    if (mode > 07777)
+        return snprintf(why, whylen, "%s record: mode %" PRIo64 " is not permission bits", kind,
+                        mode), -1;
+    uint64_t flags_max = c->kind == TK_OPEN || c->kind == TK_SETFL ? TRO_ALL
+                         : c->kind == TK_LSEEK                     ? TRW_COUNT - 1
+                                                                   : 15;
+    if (flags > flags_max)
+        return snprintf(why, whylen, "%s record: flags 0x%" PRIx64 " are unknown", kind, flags),
+               -1;
+    if (c->dur_ns > TRACE_SIZE_MAX)
+        return snprintf(why, whylen, "%s record: a duration too long", kind), -1;
+    /* unsigned arithmetic: a hostile delta may be INT64_MIN */
+    uint64_t back = delta < 0 ? (uint64_t)0 - (uint64_t)delta : 0;
+    uint64_t start = cc->prev_start + (uint64_t)delta;
+    if (back > cc->prev_start || start > TRACE_SIZE_MAX)
+        return snprintf(why, whylen, "%s record: a start time out of range", kind), -1;
+    c->thread = (uint32_t)thread;
+    c->aux = (uint32_t)aux;
+    c->slot = (uint32_t)slot;
+    c->slot2 = (uint32_t)slot2;
+    c->flags = (uint32_t)flags;
+    c->mode = (uint32_t)mode;
+    c->start_ns = start;
+    const char *r = check_result(cc, c);
+    if (r)
+        return snprintf(why, whylen, "%s record: %s", kind, r), -1;
+    cc->prev_start = start;
+    return (long)k.at;
+}
+
+/* ---- entries of the initial state ---- */
+
+size_t trace_encode_entry(const struct trace_entry *e, uint8_t *out)
+{
+    size_t n = put_bytes(out, e->path, e->path_len);
+    out[n++] = e->type;
+    n += trace_put_varint(out + n, e->mode);
+    n += trace_put_varint(out + n, e->size);
+    if (e->type == TT_SYMLINK)
+        n += put_bytes(out + n, e->target, e->target_len);
+    return n;
+}
+
+long trace_decode_entry(const uint8_t *p, size_t n, struct trace_entry *e, char *why,
+                        size_t whylen)
+{
+    memset(e, 0, sizeof *e);
+    struct cur k = {.p = p, .n = n};
+    e->path_len = get_bytes(&k, &e->path, TRACE_PATH_MAX, "path");
+    if (!k.cut && !k.bad) {
+        if (k.at == n)
+            k.cut = 1;
+        else
+            e->type = p[k.at++];
+    }
+    uint64_t mode = get(&k, "mode");
+    e->size = get(&k, "size");
+    if (e->type == TT_SYMLINK)
+        e->target_len = get_bytes(&k, &e->target, TRACE_PATH_MAX, "symlink target");
+    if (k.cut)
+        return 0;
+    if (k.bad)
+        return snprintf(why, whylen, "initial state: an entry's %s is too long", k.bad), -1;
+    if (!trace_path_valid(e->path, e->path_len) || (e->path_len == 1 && e->path[0] == '.'))
+        return snprintf(why, whylen, "initial state: a path that is not relative and plain"), -1;
+    if (e->type != TT_REG && e->type != TT_DIR && e->type != TT_SYMLINK)
+        return snprintf(why, whylen, "initial state: entry type %u is unknown", e->type), -1;
+    if (mode > 07777 || e->size > TRACE_SIZE_MAX)
+        return snprintf(why, whylen, "initial state: a mode or size out of range"), -1;
+    if (e->type == TT_SYMLINK && (e->target_len == 0 || memchr(e->target, 0, e->target_len)))
+        return snprintf(why, whylen, "initial state: a bad symlink target"), -1;
+    e->mode = (uint32_t)mode;
+    return (long)k.at;
+}
+
+/* ---- the info block ---- */
+
+static size_t put_str(uint8_t *out, const char *s, size_t max)
+{
+    size_t n = s ? strlen(s) : 0;
+    return put_bytes(out, s ? s : "", n < max ? n : max - 1);
+}
+
+size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
+{
+    size_t n = 0;
+    n += put_str(out + n, info->command, TRACE_TEXT_MAX);
+    n += put_str(out + n, info->root, TRACE_PATH_MAX);
+    n += put_str(out + n, info->tracer, TRACE_TEXT_MAX);
+    const uint64_t v[] = {info->started_unix_ns, info->duration_ns, info->nthreads,
+                          info->nslots, info->max_concurrency, info->max_io, info->ncalls,
+                          info->nrecords, info->left_outside, info->left_prestart,
+                          info->left_other, info->tracer_gap_ns, info->tracer_dur_ns,
+                          info->bytes_read, info->bytes_written, info->calib_gap_ns,
+                          info->gap_p10_ns, info->calib_p10_ns, info->think_scale_ppm,
+                          info->mirror_gap_ns, info->mirror_calls, info->quick_ns,
+                          info->mirror_quick_ns, info->cpu_ns,
+                          info->mirror_cpu_ns, info->think_ns};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        n += trace_put_varint(out + n, v[i]);
+    n += trace_put_varint(out + n, TK_CALL_KINDS);
+    for (unsigned k = 0; k < TK_CALL_KINDS; k++)
+        n += trace_put_varint(out + n, info->count[k]);
+    n += trace_put_varint(out + n, info->nstate);
+    n += trace_put_varint(out + n, info->state_bytes);
+    return n;
+}
+
+static char *dup_text(const char *s, size_t n)
+{
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = '\0';
+        /* a NUL inside would cut the text short: shown as '?' */
+        for (size_t i = 0; i < n; i++)
+            if (!d[i])
+                d[i] = '?';
+    }
+    return d;
+}
+
+long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char *why,
+                       size_t whylen)
+{
+    memset(info, 0, sizeof *info);
+    struct cur k = {.p = p, .n = n};
+    const char *cmd = "", *root = "", *tracer = "";
+    uint32_t lc = get_bytes(&k, &cmd, TRACE_TEXT_MAX, "command");
+    uint32_t lr = get_bytes(&k, &root, TRACE_PATH_MAX, "directory");
+    uint32_t lt = get_bytes(&k, &tracer, TRACE_TEXT_MAX, "tracer");
+    uint64_t *dst[] = {&info->started_unix_ns, &info->duration_ns, NULL, NULL, NULL,
+                       &info->max_io, &info->ncalls, &info->nrecords, &info->left_outside,
+                       &info->left_prestart, &info->left_other, &info->tracer_gap_ns,
+                       &info->tracer_dur_ns, &info->bytes_read, &info->bytes_written,
+                       &info->calib_gap_ns, &info->gap_p10_ns, &info->calib_p10_ns,
+                       &info->think_scale_ppm, &info->mirror_gap_ns, &info->mirror_calls,
+                       &info->quick_ns, &info->mirror_quick_ns, &info->cpu_ns,
+                       &info->mirror_cpu_ns, &info->think_ns};
+    uint64_t small[3];
+    for (size_t i = 0; i < sizeof dst / sizeof dst[0]; i++) {
+        uint64_t v = get(&k, "header");
+        if (i >= 2 && i <= 4)
+            small[i - 2] = v;
+        else
+            *dst[i] = v;
+    }
+    uint64_t nkinds = get(&k, "kinds");
+    if (!k.cut && !k.bad && nkinds != TK_CALL_KINDS) {
+        snprintf(why, whylen, "it counts %" PRIu64 " kinds of call where format 1 has %d "
+                 "(a newer fsbench?)", nkinds, TK_CALL_KINDS);
+        return -1;
+    }
+    for (unsigned i = 0; i < TK_CALL_KINDS; i++)
+        info->count[i] = get(&k, "counts");
+    info->nstate = get(&k, "state");
+    info->state_bytes = get(&k, "state");
+    if (k.cut) {
+        snprintf(why, whylen, "its info block is cut short");
+        return -1;
+    }
+    if (k.bad) {
+        snprintf(why, whylen, "its info block's %s is too long", k.bad);
+        return -1;
+    }
+    if (small[0] == 0 || small[0] > TRACE_THREADS_MAX || small[1] > TRACE_SLOTS_MAX ||
+        small[2] > small[0]) {
+        snprintf(why, whylen, "its info block holds %" PRIu64 " threads and %" PRIu64
+                 " slots (at most %u each, at least one thread)", small[0], small[1],
+                 TRACE_THREADS_MAX);
+        return -1;
+    }
+    uint64_t sum = 0;
+    for (unsigned i = 1; i < TK_CALL_KINDS; i++) {
+        sum += info->count[i];
+        if (info->count[i] > info->ncalls)
+            sum = UINT64_MAX;
+    }
+    if (info->count[0] || sum != info->ncalls || info->ncalls > info->nrecords ||
+        info->nrecords > TRACE_SIZE_MAX || info->max_io > TRACE_IO_MAX ||
+        info->think_scale_ppm > 1000000 || info->tracer_gap_ns > TRACE_SIZE_MAX) {
+        snprintf(why, whylen, "its info block's counts do not add up");
+        return -1;
+    }
+    info->nthreads = (uint32_t)small[0];
+    info->nslots = (uint32_t)small[1];
+    info->max_concurrency = (uint32_t)(small[2] ? small[2] : 1);
+    info->command = dup_text(cmd, lc);
+    info->root = dup_text(root, lr);
+    info->tracer = dup_text(tracer, lt);
+    if (!info->command || !info->root || !info->tracer) {
+        trace_info_free(info);
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    return (long)k.at;
+}

@@ -1,0 +1,668 @@
+/* trace_record.c — the recorder's bookkeeping (trace_record.h): threads by tid, their
+ * descriptor tables and working directories, slots, lines waiting for the clone that
+ * made their thread, unfinished calls put back together, and the counts of the info
+ * block. What each call means is in trace_record_calls.c.
+ */
+#include "trace/trace_record.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/err.h"
+#include "trace/trace_record_internal.h"
+
+/* Durations of quick calls above this are left out of their mean (a preemption). */
+#define QUICK_MAX_NS ((uint64_t)1000000)
+/* Lines of unknown threads kept at most (then they are taken as threads of their own). */
+#define ORPHAN_MAX ((size_t)64 << 20)
+
+static struct task **bucket(struct trace_recorder *r, long tid)
+{
+    return &r->map[(unsigned long)tid % REC_BUCKETS];
+}
+
+static struct task *find(struct trace_recorder *r, long tid)
+{
+    for (struct task *t = *bucket(r, tid); t; t = t->next)
+        if (t->tid == tid)
+            return t;
+    return NULL;
+}
+
+static struct fsctx *fs_new(const char *cwd)
+{
+    struct fsctx *f = calloc(1, sizeof *f);
+    if (f && !(f->cwd = strdup(cwd))) {
+        free(f);
+        f = NULL;
+    }
+    if (f)
+        f->refs = 1;
+    return f;
+}
+
+static void fs_put(struct fsctx *f)
+{
+    if (f && --f->refs == 0) {
+        free(f->cwd);
+        free(f);
+    }
+}
+
+static struct task *task_new(struct trace_recorder *r, long tid, struct fdtab *fds,
+                             struct fsctx *fs)
+{
+    struct task *t = calloc(1, sizeof *t);
+    if (!t) {
+        error("out of memory");
+        return NULL;
+    }
+    t->tid = tid;
+    t->thread = r->info.nthreads++;
+    t->fds = fds;
+    t->fs = fs;
+    struct task **b = bucket(r, tid);
+    t->next = *b;
+    *b = t;
+    if (++r->live > r->info.max_concurrency)
+        r->info.max_concurrency = r->live;
+    return t;
+}
+
+struct trace_recorder *trace_rec_new(const struct trace_rec_opts *o)
+{
+    struct trace_recorder *r = calloc(1, sizeof *r);
+    if (!r) {
+        error("out of memory");
+        return NULL;
+    }
+    r->o = *o;
+    if (!(r->gaps = calloc(1, sizeof *r->gaps))) {
+        free(r);
+        error("out of memory");
+        return NULL;
+    }
+    r->rootlen = strlen(o->root);
+    while (r->rootlen > 1 && o->root[r->rootlen - 1] == '/')
+        r->rootlen--;
+    return r;
+}
+
+/* ---- slots ---- */
+
+uint32_t rec_slot_alloc(struct trace_recorder *r)
+{
+    if (r->nfree == 0)
+        return r->slot_hw++;
+    uint32_t *h = r->free_slots, top = h[0];
+    h[0] = h[--r->nfree];
+    for (size_t i = 0;;) {
+        size_t a = 2 * i + 1, b = a + 1, m = i;
+        if (a < r->nfree && h[a] < h[m])
+            m = a;
+        if (b < r->nfree && h[b] < h[m])
+            m = b;
+        if (m == i)
+            break;
+        uint32_t x = h[i];
+        h[i] = h[m];
+        h[m] = x;
+        i = m;
+    }
+    return top;
+}
+
+void rec_slot_free(struct trace_recorder *r, uint32_t slot)
+{
+    if (r->nfree == r->free_cap) {
+        size_t cap = r->free_cap ? r->free_cap * 2 : 64;
+        uint32_t *h = realloc(r->free_slots, cap * sizeof *h);
+        if (!h)
+            return; /* the slot is not reused: a higher one is taken instead */
+        r->free_slots = h;
+        r->free_cap = cap;
+    }
+    uint32_t *h = r->free_slots;
+    size_t i = r->nfree++;
+    h[i] = slot;
+    while (i > 0 && h[(i - 1) / 2] > h[i]) {
+        uint32_t x = h[i];
+        h[i] = h[(i - 1) / 2];
+        h[(i - 1) / 2] = x;
+        i = (i - 1) / 2;
+    }
+}
+
+/* ---- records ---- */
+
+int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+             struct trace_call *c)
+{
+    struct trace_info *in = &r->info;
+    c->thread = t->thread;
+    c->start_ns = l->ts_ns > r->t0 ? l->ts_ns - r->t0 : 0;
+    c->dur_ns = l->dur_ns;
+    if (c->start_ns + c->dur_ns > in->duration_ns)
+        in->duration_ns = c->start_ns + c->dur_ns;
+    in->nrecords++;
+    if (c->kind < TK_CALL_KINDS) {
+        bool counted = !(r->o.gaps_of_started && t->thread == 0);
+        if (counted && t->last_end && c->start_ns > t->last_end) {
+            uint64_t g = c->start_ns - t->last_end, b = g / 1000;
+            b = b < GAP_BUCKETS - 1 ? b : GAP_BUCKETS - 1;
+            r->gaps->count[b]++;
+            r->gaps->sum[b] += g;
+            r->gaps->n++;
+            r->gaps->total += g;
+        }
+        if (counted && c->dur_ns < QUICK_MAX_NS &&
+            (c->kind == TK_CLOSE || c->kind == TK_FSTAT || c->kind == TK_LSEEK)) {
+            r->gaps->quick_n++;
+            r->gaps->quick_total += c->dur_ns;
+        }
+        t->last_end = c->start_ns + c->dur_ns;
+        in->ncalls++;
+        in->count[c->kind]++;
+        uint64_t rd, wr;
+        trace_call_bytes(c, &rd, &wr);
+        in->bytes_read += rd;
+        in->bytes_written += wr;
+        if (c->size > in->max_io && c->kind != TK_TRUNCATE && c->kind != TK_FTRUNCATE &&
+            c->kind != TK_FALLOCATE && c->kind != TK_SYNC_RANGE)
+            in->max_io = c->size;
+    }
+    return r->o.emit(r->o.arg, c);
+}
+
+/* A record of the recorder's own (spawn, exit, inherit, drop), at the time of line l. */
+static int implicit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                    unsigned kind, uint32_t slot, int64_t result, uint32_t aux)
+{
+    struct trace_call c = {.kind = (uint8_t)kind, .slot = slot, .result = result, .aux = aux};
+    struct strace_line at = *l;
+    at.dur_ns = 0;
+    return rec_emit(r, t, &at, &c);
+}
+
+/* ---- descriptor tables ---- */
+
+struct fdent *rec_fd(struct trace_recorder *r, struct task *t, long fd)
+{
+    (void)r;
+    if (fd < 0 || fd >= (1L << 24))
+        return NULL;
+    struct fdtab *ft = t->fds;
+    if ((size_t)fd >= ft->cap) {
+        size_t cap = ft->cap ? ft->cap : 64;
+        while (cap <= (size_t)fd)
+            cap *= 2;
+        struct fdent *e = realloc(ft->e, cap * sizeof *e);
+        if (!e)
+            return NULL;
+        memset(e + ft->cap, 0, (cap - ft->cap) * sizeof *e);
+        ft->e = e;
+        ft->cap = cap;
+    }
+    return &ft->e[fd];
+}
+
+int rec_fd_release(struct trace_recorder *r, struct task *t, const struct strace_line *l, long fd)
+{
+    struct fdent *e = rec_fd(r, t, fd);
+    if (!e)
+        return 0;
+    int rc = 0;
+    if (e->state == FD_SLOT) {
+        rc = implicit(r, t, l, TK_DROP, e->slot, 0, 0);
+        rec_slot_free(r, e->slot);
+    }
+    memset(e, 0, sizeof *e);
+    return rc;
+}
+
+static struct fdtab *fdtab_new(void)
+{
+    struct fdtab *ft = calloc(1, sizeof *ft);
+    if (ft)
+        ft->refs = 1;
+    return ft;
+}
+
+/* Drops every slot of a table whose last user ended, and frees it. */
+static int fdtab_put(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    struct fdtab *ft = t->fds;
+    int rc = 0;
+    if (!ft || --ft->refs > 0)
+        return 0;
+    for (size_t fd = 0; fd < ft->cap; fd++)
+        if (ft->e[fd].state == FD_SLOT && rc == 0)
+            rc = rec_fd_release(r, t, l, (long)fd);
+    free(ft->e);
+    free(ft);
+    t->fds = NULL;
+    return rc;
+}
+
+int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    struct fdtab *ft = t->fds;
+    for (size_t fd = 0; fd < ft->cap; fd++)
+        if (ft->e[fd].cloexec && rec_fd_release(r, t, l, (long)fd) < 0)
+            return -1;
+    return 0;
+}
+
+/* ---- threads ---- */
+
+static int process(struct trace_recorder *r, struct task *t, const char *line, size_t n);
+
+/* Feeds the lines kept for tid (now known) to its task. */
+static int adopt(struct trace_recorder *r, long tid)
+{
+    for (struct orphan **p = &r->orphans; *p; p = &(*p)->next) {
+        struct orphan *o = *p;
+        if (o->tid != tid)
+            continue;
+        *p = o->next;
+        r->orphan_bytes -= o->len;
+        int rc = 0;
+        for (size_t i = 0; i < o->len && rc == 0;) {
+            char *nl = memchr(o->buf + i, '\n', o->len - i);
+            size_t e = nl ? (size_t)(nl - o->buf) : o->len;
+            struct task *t = find(r, tid);
+            if (t)
+                rc = process(r, t, o->buf + i, e - i);
+            i = e + 1;
+        }
+        free(o->buf);
+        free(o);
+        return rc;
+    }
+    return 0;
+}
+
+int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line *l, long child,
+              bool share_files, bool share_fs)
+{
+    struct task *old = find(r, child);
+    if (old) /* a thread we thought alive: its exit was not seen */
+        return 0;
+    struct fdtab *ft = share_files ? t->fds : fdtab_new();
+    struct fsctx *fs = share_fs ? t->fs : fs_new(t->fs->cwd);
+    if (!ft || !fs) {
+        if (!share_files && ft)
+            free(ft);
+        if (!share_fs)
+            fs_put(fs);
+        return error("out of memory");
+    }
+    if (share_files)
+        ft->refs++;
+    if (share_fs)
+        fs->refs++;
+    struct task *c = task_new(r, child, ft, fs);
+    if (!c)
+        return -1;
+    if (implicit(r, c, l, TK_SPAWN, 0, 0, t->thread) < 0)
+        return -1;
+    if (!share_files) {
+        /* a copy of every descriptor: the child's own, sharing the open file */
+        struct fdtab *p = t->fds;
+        for (size_t fd = 0; fd < p->cap; fd++) {
+            struct fdent *pe = &p->e[fd], *ce;
+            if (pe->state == FD_NONE)
+                continue;
+            if (!(ce = rec_fd(r, c, (long)fd)))
+                return error("out of memory");
+            *ce = *pe;
+            if (pe->state == FD_SLOT) {
+                ce->slot = rec_slot_alloc(r);
+                if (implicit(r, c, l, TK_INHERIT, pe->slot, ce->slot, 0) < 0)
+                    return -1;
+            }
+        }
+    }
+    return adopt(r, child);
+}
+
+static void task_unlink(struct trace_recorder *r, struct task *t)
+{
+    for (struct task **p = bucket(r, t->tid); *p; p = &(*p)->next)
+        if (*p == t) {
+            *p = t->next;
+            break;
+        }
+}
+
+/* t ended (line l is its "+++ exited" line, or the last one seen). */
+static int task_end(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    if (t->pending)
+        r->info.left_other++; /* a call it never finished */
+    int rc = implicit(r, t, l, TK_EXIT, 0, 0, 0);
+    if (rc == 0)
+        rc = fdtab_put(r, t, l);
+    fs_put(t->fs);
+    task_unlink(r, t);
+    free(t->pending);
+    free(t);
+    r->live--;
+    return rc;
+}
+
+/* ---- lines ---- */
+
+static int keep_orphan(struct trace_recorder *r, long tid, const char *line, size_t n)
+{
+    struct orphan *o = r->orphans;
+    while (o && o->tid != tid)
+        o = o->next;
+    if (!o) {
+        if (!(o = calloc(1, sizeof *o)))
+            return error("out of memory");
+        o->tid = tid;
+        o->next = r->orphans;
+        r->orphans = o;
+    }
+    if (o->len + n + 1 > o->cap) {
+        size_t cap = o->cap ? o->cap * 2 : 4096;
+        while (cap < o->len + n + 1)
+            cap *= 2;
+        char *b = realloc(o->buf, cap);
+        if (!b)
+            return error("out of memory");
+        o->buf = b;
+        o->cap = cap;
+    }
+    memcpy(o->buf + o->len, line, n);
+    o->buf[o->len + n] = '\n';
+    o->len += n + 1;
+    r->orphan_bytes += n + 1;
+    return 0;
+}
+
+/* A resumed call: the unfinished half kept in t->pending and the rest, as one line. */
+static int resume(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    size_t plen = strlen(t->pending), need = plen + l->args.n + 64;
+    if (need > r->line_cap) {
+        char *b = realloc(r->line, need);
+        if (!b)
+            return error("out of memory");
+        r->line = b;
+        r->line_cap = need;
+    }
+    int k = snprintf(r->line, r->line_cap, "%ld %" PRIu64 ".%09" PRIu64 " ", t->tid,
+                     t->pending_ts / 1000000000u, t->pending_ts % 1000000000u);
+    memcpy(r->line + k, t->pending, plen);
+    memcpy(r->line + k + plen, l->args.p, l->args.n);
+    size_t n = (size_t)k + plen + l->args.n;
+    free(t->pending);
+    t->pending = NULL;
+    struct strace_line whole;
+    strace_parse_line(r->line, n, &whole);
+    if (whole.kind != SL_CALL) {
+        r->info.left_other++;
+        return 0;
+    }
+    return rec_call(r, t, &whole);
+}
+
+static int process(struct trace_recorder *r, struct task *t, const char *line, size_t n)
+{
+    struct strace_line l;
+    strace_parse_line(line, n, &l);
+    switch (l.kind) {
+    case SL_BAD: r->info.left_other++; return 0;
+    case SL_OTHER: return 0;
+    case SL_EXIT: return task_end(r, t, &l);
+    case SL_UNFINISHED: {
+        free(t->pending);
+        size_t k = l.name.n + 1 + l.args.n;
+        if (!(t->pending = malloc(k + 1)))
+            return error("out of memory");
+        memcpy(t->pending, l.name.p, l.name.n);
+        t->pending[l.name.n] = '(';
+        memcpy(t->pending + l.name.n + 1, l.args.p, l.args.n);
+        t->pending[k] = '\0';
+        t->pending_ts = l.ts_ns;
+        return 0;
+    }
+    case SL_RESUMED:
+        if (!t->pending) {
+            r->info.left_other++;
+            return 0;
+        }
+        return resume(r, t, &l);
+    case SL_CALL: return rec_call(r, t, &l);
+    }
+    return 0;
+}
+
+int trace_rec_line(struct trace_recorder *r, const char *line, size_t n)
+{
+    while (n && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+        n--;
+    if (n == 0)
+        return 0;
+    struct strace_line l;
+    strace_parse_line(line, n, &l);
+    if (l.kind == SL_BAD) {
+        r->info.left_other++;
+        return 0;
+    }
+    if (!r->started) {
+        r->started = true;
+        r->t0 = l.ts_ns;
+        r->info.started_unix_ns = l.ts_ns;
+        struct fdtab *ft = fdtab_new();
+        struct fsctx *fs = fs_new(r->o.cwd);
+        if (!ft || !fs || !task_new(r, l.tid, ft, fs)) {
+            free(ft);
+            fs_put(fs);
+            return error("out of memory");
+        }
+    }
+    struct task *t = find(r, l.tid);
+    if (t)
+        return process(r, t, line, n);
+    if (r->orphan_bytes + n < ORPHAN_MAX)
+        return keep_orphan(r, l.tid, line, n);
+    /* too much waiting: a thread of its own, as if started afresh */
+    struct fdtab *ft = fdtab_new();
+    struct fsctx *fs = fs_new(r->o.cwd);
+    if (!ft || !fs || !(t = task_new(r, l.tid, ft, fs))) {
+        free(ft);
+        fs_put(fs);
+        return error("out of memory");
+    }
+    return adopt(r, l.tid) < 0 ? -1 : process(r, t, line, n);
+}
+
+/* The gap at quantile q of h, ns (to the microsecond). */
+static uint64_t gap_quantile(const struct gap_hist *h, double q)
+{
+    uint64_t want = (uint64_t)(q * (double)h->n), seen = 0;
+    for (size_t b = 0; b < GAP_BUCKETS; b++) {
+        seen += h->count[b];
+        if (seen > want)
+            return b * 1000 + 500;
+    }
+    return 0;
+}
+
+/* What the gaps of h hold above o, each clipped at zero (ns). */
+static double gaps_above(const struct gap_hist *h, double o)
+{
+    double above = 0;
+    for (size_t b = 0; b < GAP_BUCKETS; b++) {
+        if (!h->count[b])
+            continue;
+        double mean = (double)h->sum[b] / (double)h->count[b];
+        if (mean > o)
+            above += (mean - o) * (double)h->count[b];
+    }
+    return above;
+}
+
+/* The think-time model's scale for a tracer gap o (trace_record.h): what is left of every
+ * gap once the tracer's part is off, against what clipping each at zero would leave, so
+ * that the sum of the think times is right. */
+static uint64_t think_scale(const struct gap_hist *h, double o)
+{
+    double above = gaps_above(h, o);
+    double left = (double)h->total - o * (double)h->n;
+    double scale = above > 0 && left > 0 ? left / above : 0;
+    return (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
+}
+
+/* The think-time model (trace_record.h): tracer_gap_ns and think_scale_ppm. */
+static void think_model(const struct trace_recorder *r, struct trace_info *in)
+{
+    const struct gap_hist *h = r->gaps;
+    in->calib_gap_ns = r->o.calib_gap_ns;
+    in->calib_p10_ns = r->o.calib_p10_ns;
+    in->tracer_dur_ns = r->o.calib_dur_ns;
+    in->think_scale_ppm = 1000000;
+    if (!h->n)
+        return;
+    in->gap_p10_ns = gap_quantile(h, 0.10);
+    /* the tracer's gap: the calibration's mean (a program making calls back to back, traced
+     * the same way just before and after), scaled by how much slower this recording's
+     * quickest tenth of gaps was than the calibration's (a busier or quieter moment) */
+    double o = (double)in->gap_p10_ns; /* without a calibration: a lower bound */
+    if (in->calib_gap_ns && in->calib_p10_ns) {
+        double busier = (double)in->gap_p10_ns / (double)in->calib_p10_ns;
+        busier = busier < 0.6 ? 0.6 : busier > 1.6 ? 1.6 : busier;
+        o = (double)in->calib_gap_ns * busier;
+    }
+    in->tracer_gap_ns = (uint64_t)o;
+    in->think_scale_ppm = think_scale(h, o);
+}
+
+void trace_rec_rethink(const struct trace_recorder *r, uint64_t gap_ns, struct trace_info *info)
+{
+    info->tracer_gap_ns = gap_ns;
+    info->think_scale_ppm = r->gaps->n ? think_scale(r->gaps, (double)gap_ns) : 1000000;
+}
+
+void trace_rec_think_cpu(const struct trace_recorder *r, uint64_t think_ns, struct trace_info *info)
+{
+    const struct gap_hist *h = r->gaps;
+    info->think_ns = think_ns;
+    if (!h->n)
+        return;
+    double want = (double)think_ns, o = (double)info->tracer_gap_ns;
+    double above = gaps_above(h, o);
+    if (above < want) {
+        /* the tracer's gap was overestimated: lowered until what the gaps hold above it
+         * is the program's time (or to nothing) */
+        double lo = 0, hi = o;
+        if (gaps_above(h, 0) <= want) {
+            hi = 0;
+        } else {
+            for (int i = 0; i < 60 && hi - lo > 1; i++) {
+                double mid = (lo + hi) / 2;
+                if (gaps_above(h, mid) < want)
+                    hi = mid;
+                else
+                    lo = mid;
+            }
+        }
+        o = hi;
+        above = gaps_above(h, o);
+    }
+    double scale = above > 0 && want > 0 ? want / above : 0;
+    info->tracer_gap_ns = (uint64_t)o;
+    info->think_scale_ppm = (uint64_t)((scale > 1 ? 1 : scale) * 1e6);
+}
+
+void trace_rec_gaps(const struct trace_recorder *r, uint64_t below_ns, uint64_t *n,
+                    uint64_t *total_ns)
+{
+    const struct gap_hist *h = r->gaps;
+    if (!below_ns || below_ns / 1000 >= GAP_BUCKETS - 1) {
+        *n = h->n;
+        *total_ns = h->total;
+        return;
+    }
+    *n = *total_ns = 0;
+    for (size_t b = 0; b < below_ns / 1000; b++) {
+        *n += h->count[b];
+        *total_ns += h->sum[b];
+    }
+}
+
+void trace_rec_quick(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns)
+{
+    *n = r->gaps->quick_n;
+    *total_ns = r->gaps->quick_total;
+}
+
+void trace_rec_set_calibration(struct trace_recorder *r, uint64_t gap_ns, uint64_t p10_ns,
+                               uint64_t dur_ns)
+{
+    r->o.calib_gap_ns = gap_ns;
+    r->o.calib_p10_ns = p10_ns;
+    r->o.calib_dur_ns = dur_ns;
+}
+
+int trace_rec_finish(struct trace_recorder *r, struct trace_info *info)
+{
+    int rc = 0;
+    /* lines of threads whose clone never showed: threads of their own */
+    while (r->orphans && rc == 0) {
+        long tid = r->orphans->tid;
+        struct fdtab *ft = fdtab_new();
+        struct fsctx *fs = fs_new(r->o.cwd);
+        if (!ft || !fs || !task_new(r, tid, ft, fs)) {
+            free(ft);
+            fs_put(fs);
+            return error("out of memory");
+        }
+        rc = adopt(r, tid);
+    }
+    struct strace_line last = {.ts_ns = r->t0 + r->info.duration_ns};
+    for (size_t b = 0; b < REC_BUCKETS && rc == 0; b++)
+        while (r->map[b] && rc == 0)
+            rc = task_end(r, r->map[b], &last);
+    r->info.nslots = r->slot_hw;
+    think_model(r, &r->info);
+    if (r->info.nthreads == 0)
+        r->info.nthreads = 1; /* a trace of nothing still has its one thread */
+    *info = r->info;
+    info->command = info->root = info->tracer = NULL;
+    return rc;
+}
+
+void trace_rec_free(struct trace_recorder *r)
+{
+    if (!r)
+        return;
+    for (size_t b = 0; b < REC_BUCKETS; b++)
+        while (r->map[b]) {
+            struct task *t = r->map[b];
+            r->map[b] = t->next;
+            if (t->fds && --t->fds->refs == 0) {
+                free(t->fds->e);
+                free(t->fds);
+            }
+            fs_put(t->fs);
+            free(t->pending);
+            free(t);
+        }
+    while (r->orphans) {
+        struct orphan *o = r->orphans;
+        r->orphans = o->next;
+        free(o->buf);
+        free(o);
+    }
+    free(r->free_slots);
+    free(r->line);
+    free(r->gaps);
+    free(r);
+}
+

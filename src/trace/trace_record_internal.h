@@ -1,0 +1,109 @@
+/* trace_record_internal.h — the recorder's state, shared by trace_record.c (threads,
+ * descriptor tables, slots, lines) and trace_record_calls.c (what each system call means).
+ */
+#ifndef FSBENCH_TRACE_RECORD_INTERNAL_H
+#define FSBENCH_TRACE_RECORD_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/strace_parse.h"
+#include "trace/trace_record.h"
+
+/* What a descriptor number of a process is. */
+enum {
+    FD_NONE = 0, /* not open, or opened before the program started */
+    FD_OUT,      /* opened by the program, not below the directory */
+    FD_SLOT,     /* below the directory: slot */
+};
+
+struct fdent {
+    uint32_t slot;
+    uint8_t state;
+    uint8_t cloexec;
+};
+
+/* A descriptor table: a process's, shared by its threads (CLONE_FILES). */
+struct fdtab {
+    unsigned refs;
+    struct fdent *e;
+    size_t cap;
+};
+
+/* A working directory, shared by threads (CLONE_FS). */
+struct fsctx {
+    unsigned refs;
+    char *cwd;
+};
+
+struct task {
+    long tid;
+    uint32_t thread;
+    struct fdtab *fds;
+    struct fsctx *fs;
+    uint64_t last_end;      /* the recorded end of its last call (0: none yet) */
+    char *pending;          /* an unfinished call: "name(args" */
+    uint64_t pending_ts;
+    struct task *next;      /* in the tid map */
+};
+
+struct orphan {
+    long tid;
+    char *buf;              /* lines, each ending with '\n' */
+    size_t len, cap;
+    struct orphan *next;
+};
+
+#define REC_BUCKETS 4096
+/* Gaps between a thread's calls, by microsecond up to 10 ms (the last bucket: longer). */
+#define GAP_BUCKETS 10001
+
+struct gap_hist {
+    uint64_t count[GAP_BUCKETS];
+    uint64_t sum[GAP_BUCKETS]; /* ns */
+    uint64_t n, total;
+    uint64_t quick_n, quick_total; /* durations of the quick calls (trace_rec_quick) */
+};
+
+struct trace_recorder {
+    struct trace_rec_opts o;
+    size_t rootlen;
+    struct task *map[REC_BUCKETS];
+    struct orphan *orphans;
+    size_t orphan_bytes;
+    bool started;
+    uint64_t t0;
+    uint32_t live;
+    uint32_t *free_slots;   /* a min-heap of freed slots */
+    size_t nfree, free_cap;
+    uint32_t slot_hw;       /* slots ever used: the next new one */
+    struct trace_info info;
+    char *line;             /* a resumed call put back together */
+    size_t line_cap;
+    struct gap_hist *gaps;
+};
+
+/* trace_record.c */
+/* Emits a record of thread t for the call of line l (its times), counting it. */
+int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+             struct trace_call *c);
+uint32_t rec_slot_alloc(struct trace_recorder *r);
+void rec_slot_free(struct trace_recorder *r, uint32_t slot);
+/* The entry of descriptor fd in t's table (grown as needed), or NULL (bad fd, no memory). */
+struct fdent *rec_fd(struct trace_recorder *r, struct task *t, long fd);
+/* Forgets what descriptor fd was, dropping its slot (a "drop" record) if it had one. */
+int rec_fd_release(struct trace_recorder *r, struct task *t, const struct strace_line *l, long fd);
+/* A clone, fork or vfork of t returned child tid `child`. */
+int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line *l, long child,
+              bool share_files, bool share_fs);
+/* A successful execve of t: close-on-exec descriptors are dropped. */
+int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l);
+
+/* trace_record_calls.c */
+/* Acts on one complete call of task t. 0, or -1 (emit failed, no memory). */
+int rec_call(struct trace_recorder *r, struct task *t, const struct strace_line *l);
+/* 1 when the call table is sorted by name, as its lookup needs (a unit test asks). */
+int trace_rec_table_sorted(void);
+
+#endif

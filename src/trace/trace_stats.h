@@ -1,0 +1,29 @@
+/* trace_stats.h — what a trace holds, summed up for `fsbench trace stats`: its calls by
+ * kind and as the operation kinds fsbench counts (what a replay of it reports), the
+ * records the recorder added, failures, and the initial state by type. Computing only:
+ * the command prints.
+ */
+#ifndef FSBENCH_TRACE_STATS_H
+#define FSBENCH_TRACE_STATS_H
+
+#include <stdint.h>
+
+#include "measure/results.h"
+#include "trace/trace.h"
+#include "trace/trace_read.h"
+
+struct trace_stats {
+    uint64_t calls[TK_CALL_KINDS];   /* per kind */
+    uint64_t ops[OP_KINDS];          /* the same calls as fsbench's operation kinds */
+    uint64_t spawns, exits, inherits, drops;
+    uint64_t failed;                 /* calls that failed when recorded */
+    uint64_t state[4];               /* initial state entries by type (TT_*) */
+};
+
+/* The operation kind a replay counts a call of this kind (and flags) as. */
+enum op_kind trace_op_kind(unsigned kind, uint32_t flags);
+
+/* Reads the whole trace (every record checked). 0, or -1 after error(). */
+int trace_stats_compute(struct trace_file *t, struct trace_stats *s);
+
+#endif

@@ -1,0 +1,127 @@
+#!/bin/bash
+# fsbench record and the replay phase on real programs: tar -xf, cp -a, rm -rf, a program
+# with two threads, one that forks, and cvs rtag on a small repository. Each is recorded
+# under strace, its trace checked (trace stats), and replayed with fsbench run --replay:
+# no call diverges and the replay's operations per kind are the recorded ones. A replayed
+# tar -xf leaves the tree tar leaves (names, types, sizes). Record says its limits.
+. "$(dirname "$0")/../lib/tap.sh"
+need_cmd strace
+need_cmd tar
+need_cmd jq
+strace -f -qq -o /dev/null true 2>/dev/null || skip_all "strace cannot trace here (ptrace refused)"
+
+S=$SCRATCH
+export LC_ALL=C
+PROG=${FSBENCH_BUILD:-$(dirname "$FSBENCH")}/tests/trace_prog
+# the helper as it is traced: built with the sanitizers, LeakSanitizer cannot run under a
+# tracer (it ends the program with status 1); the rest of their checks can
+TRACED_PROG=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$PROG")
+
+listing() { (cd "$1" && find . -mindepth 1 -printf '%P %y %s\n' | awk '$2 == "d" { $3 = "-" } { print }' | sort); }
+
+# record NAME DIR -- CMD...: records CMD run in DIR (the recorded directory) into $S/NAME.fsbt
+record() {
+    local name=$1 dir=$2
+    shift 3
+    (cd "$dir" && "$FSBENCH" record -o "$S/$name.fsbt" -- "$@") >"$S/$name.out" 2>"$S/$name.err"
+}
+
+# replay NAME: runs the replay phase once in a fresh directory; checks the note and that
+# the replay's operations per kind are the trace's (3 assertions)
+replay() {
+    local name=$1
+    mkdir -p "$S/run-$name"
+    run_fsbench run --replay "$S/$name.fsbt" --dir "$S/run-$name" --no-save --json "$S/$name.json" -q
+    is "$RC" 0 "$name: the replay runs (exit 0)"
+    like "$(jq -r '.runs[0].phases[0].note' "$S/$name.json")" ' calls replayed on [0-9]+ threads? \(afap\), none diverged$' \
+        "$name: the replay's note: no call diverged"
+    "$FSBENCH" trace stats --json "$S/$name.fsbt" >"$S/$name.stats"
+    is "$(jq -S -c '.runs[0].phases[0].ops' "$S/$name.json")" "$(jq -S -c '.ops' "$S/$name.stats")" \
+        "$name: replayed operations per kind = recorded ($(jq -r '.calls' "$S/$name.stats") calls)"
+}
+
+# ---- tar -xf --------------------------------------------------------------------------
+mkdir -p "$S/tar" "$S/real"
+"$FSBENCH" tree make tiny "$S/src" --seed 3 >/dev/null
+ln -s "$(cd "$S/src" && find . -type f | head -1)" "$S/src/a-symlink"
+tar -C "$S" -cf "$S/tar/t.tar" src
+record tar "$S/tar" -- tar -xf t.tar
+is "$?" 0 "record -- tar -xf exits 0"
+ERR=$(cat "$S/tar.err")
+like "$ERR" '^fsbench: record: [0-9,]+ calls of 1 thread in [0-9.]+ s below .*/tar written to ' "record says what it wrote"
+like "$ERR" 'record: left out: [0-9,]+ calls outside .*/tar, [0-9,]+ on descriptors opened before the start' \
+    "record says what it left out"
+like "$ERR" 'record: limits: I/O through memory maps is not seen; calls on descriptors opened before the start are left out' \
+    "record states its limits"
+like "$ERR" 'initial state: 1 entry' "the initial state holds the archive (it existed before tar)"
+run_fsbench trace stats "$S/tar.fsbt"
+is "$RC" 0 "trace stats exits 0"
+like "$OUT" '^command: tar -xf t\.tar$' "trace stats names the command"
+like "$OUT" '^initial state: 1 entries \(1 files' "trace stats: the initial state is the archive"
+replay tar
+# the tree a replayed tar -xf leaves
+run_fsbench trace replay "$S/tar.fsbt" "$S/rtar"
+is "$RC" 0 "trace replay FILE DIR exits 0"
+(cd "$S/real" && cp "$S/tar/t.tar" . && tar -xf t.tar)
+is "$(listing "$S/rtar/tree" | md5sum)" "$(listing "$S/real" | md5sum)" \
+    "a replayed tar -xf leaves the names, types and sizes tar leaves ($(listing "$S/real" | wc -l) entries)"
+
+# ---- cp -a and rm -rf -----------------------------------------------------------------
+mkdir -p "$S/cp"
+cp -a "$S/src" "$S/cp/src"
+record cp "$S/cp" -- cp -a src dst
+is "$?" 0 "record -- cp -a exits 0"
+replay cp
+run_fsbench trace replay "$S/cp.fsbt" "$S/rcp"
+is "$(listing "$S/rcp/tree/dst")" "$(listing "$S/cp/dst")" "a replayed cp -a makes the copy cp made"
+record rm "$S/cp" -- rm -rf dst
+is "$?" 0 "record -- rm -rf exits 0"
+replay rm
+like "$(jq -r '.ops.unlink' "$S/rm.stats")" '^[1-9][0-9]+$' "rm -rf: the trace unlinks files"
+
+# ---- two threads, and a forking program -----------------------------------------------
+mkdir -p "$S/thr" "$S/frk"
+record threads "$S/thr" -- "${TRACED_PROG[@]}" threads 50
+is "$?" 0 "record a program with two threads exits 0"
+like "$(cat "$S/threads.err")" 'record: [0-9,]+ calls of 5 threads' \
+    "the recording saw the main thread, 2 writers and 2 readers"
+is "$("$FSBENCH" trace stats --json "$S/threads.fsbt" | jq -r '.threads_at_once')" 3 \
+    "trace stats: 3 threads at once"
+replay threads
+like "$(jq -r '.runs[0].phases[0].note' "$S/threads.json")" 'on 3 threads' "the replay ran them on 3 threads"
+record fork "$S/frk" -- "${TRACED_PROG[@]}" fork 5
+is "$?" 0 "record a forking program exits 0"
+like "$("$FSBENCH" trace stats "$S/fork.fsbt")" 'processes and threads: 5 started, 6 ended; descriptors: 5 inherited, 5 closed by exit or exec' \
+    "each child's copy of the log is inherited and dropped at its exit"
+replay fork
+run_fsbench trace replay "$S/fork.fsbt" "$S/rfork"
+is "$(stat -c %s "$S/rfork/tree/f/log")" "$(stat -c %s "$S/frk/f/log")" "the replayed log has the size the program's has"
+
+# ---- cvs rtag -------------------------------------------------------------------------
+if command -v cvs >/dev/null 2>&1; then
+    mkdir -p "$S/cvs/imp"
+    export CVSROOT="$S/cvs/repo"
+    cvs -Q init
+    for i in $(seq 1 20); do printf 'line %s\n' $(seq 1 $i) >"$S/cvs/imp/f$i.c"; done
+    (cd "$S/cvs/imp" && cvs -Q import -m init mod vendor start)
+    rm -rf "$S/cvs/imp"
+    record cvs "$S/cvs" -- cvs -Q -d "$S/cvs/repo" rtag T1 mod
+    is "$?" 0 "record -- cvs rtag exits 0"
+    replay cvs
+    is "$(jq -r '.ops.rename' "$S/cvs.stats")" 20 "cvs rtag: one rename per ,v file"
+    is "$(jq -r '.ops.fsync' "$S/cvs.stats")" 20 "cvs rtag: one fsync per ,v file"
+else
+    skip "cvs is not installed (Debian package cvs)" 8
+fi
+
+# ---- a failing command is recorded and said so ----------------------------------------
+mkdir -p "$S/fail"
+record fail "$S/fail" -- sh -c 'mkdir d; exit 3'
+is "$?" 1 "record of a command exiting 3 exits 1"
+like "$(tail -n 1 "$S/fail.err")" '^fsbench: record: sh exited with status 3; the trace of what it did is in ' \
+    "one line says the status and where the trace is"
+run_fsbench trace stats "$S/fail.fsbt"
+like "$OUT" '  mkdir +1$' "its trace holds the mkdir"
+run_fsbench record -o "$S/x.fsbt" -- /nonexistent/program
+is "$RC" 1 "record of a program that cannot run exits 1"
+done_testing

@@ -1,0 +1,135 @@
+#!/bin/bash
+# A trace is someone else's data: a missing file, a directory, a device, a FIFO, a text
+# file, a cut or damaged trace and one of a newer format are each refused with one line
+# naming the file and a non-zero exit; the options that go with a replay are checked; and
+# a replay raced by an attacker swapping its directories for symlinks to a decoy never
+# touches the decoy (nothing followed, nothing read, written or removed there).
+. "$(dirname "$0")/../lib/tap.sh"
+need_cmd jq
+S=$SCRATCH
+RACE=${FSBENCH_BUILD:-$(dirname "$FSBENCH")}/tests/race_swap
+
+# one_line: exactly one line on stderr, starting "fsbench: "
+one_line() {
+    is "$(printf '%s\n' "$ERR" | grep -c .)" 1 "$1: one line on stderr"
+    like "$ERR" '^fsbench: ' "$1: it says fsbench"
+}
+
+# A good trace to damage: a few files made and read, recorded when strace can, else
+# skipped for the parts that need one.
+mkdir -p "$S/rec"
+GOOD=""
+if command -v strace >/dev/null 2>&1 && strace -f -qq -o /dev/null true 2>/dev/null; then
+    (cd "$S/rec" && "$FSBENCH" record -o "$S/good.fsbt" -- sh -c 'mkdir d; for i in 1 2 3; do echo $i >d/$i; done; cat d/* >/dev/null') \
+        >/dev/null 2>&1 && GOOD=$S/good.fsbt
+fi
+
+run_fsbench run --replay "$S/none.fsbt" --no-save -q
+is "$RC" 1 "a missing trace: exit 1"
+like "$ERR" 'none\.fsbt: No such file or directory$' "a missing trace: named, with the reason"
+one_line "missing"
+run_fsbench run --replay "$S" --no-save -q
+is "$RC" 1 "a directory as the trace: exit 1"
+like "$ERR" 'not a regular file \(a directory\)' "a directory: said so"
+run_fsbench trace stats /dev/zero
+is "$RC" 1 "/dev/zero as a trace: exit 1"
+like "$ERR" 'not a regular file' "/dev/zero: not a regular file (never read)"
+mkfifo "$S/fifo"
+run_fsbench trace stats "$S/fifo"
+is "$RC" 1 "a FIFO as a trace: exit 1 (and no hang)"
+printf 'this is a text file and no trace at all, but long enough to have an end\n' >"$S/text"
+run_fsbench run --replay "$S/text" --no-save -q
+is "$RC" 1 "a text file as the trace: exit 1"
+like "$ERR" 'text: not an fsbench trace \(see fsbench record\)$' "a text file: not an fsbench trace"
+one_line "text"
+
+if [ -n "$GOOD" ]; then
+    size=$(stat -c %s "$GOOD")
+    head -c $((size - 20)) "$GOOD" >"$S/cut.fsbt"
+    run_fsbench trace stats "$S/cut.fsbt"
+    is "$RC" 1 "a cut trace: exit 1"
+    like "$ERR" 'cut\.fsbt: its end is missing' "a cut trace: its end is missing"
+    one_line "cut"
+    cp "$GOOD" "$S/newer.fsbt"
+    printf '\x02' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
+    run_fsbench run --replay "$S/newer.fsbt" --no-save -q
+    is "$RC" 1 "a newer format: exit 1"
+    like "$ERR" 'trace format 2, where this fsbench reads format 1 \(made by a newer fsbench\?\)' \
+        "a newer format: said so"
+    # bytes flipped in the compressed sections: refused (or still whole), never a crash
+    bad=0 crashed=0
+    for off in 30 60 90 120 150; do
+        [ "$off" -lt $((size - 60)) ] || continue
+        cp "$GOOD" "$S/flip.fsbt"
+        printf '\xff' | dd of="$S/flip.fsbt" bs=1 seek=$off conv=notrunc status=none
+        "$FSBENCH" trace stats "$S/flip.fsbt" >/dev/null 2>"$S/flip.err"
+        rc=$?
+        [ "$rc" -gt 1 ] && crashed=$((crashed + 1))
+        [ "$rc" -eq 1 ] && [ "$(grep -c . "$S/flip.err")" -eq 1 ] && bad=$((bad + 1))
+    done
+    is "$crashed" 0 "flipped bytes: no crash, no exit status beyond 1"
+    ok $([ "$bad" -gt 0 ] && echo 0 || echo 1) "flipped bytes: refused with one line ($bad of 5)"
+else
+    skip "strace cannot record here" 11
+fi
+
+# ---- the options of a replay -----------------------------------------------------------
+run_fsbench run --phases replay --no-save -q
+is "$RC" 2 "phase replay without --replay: usage error"
+like "$ERR" '^fsbench: phase replay needs a trace: --replay FILE' "it says what is missing"
+if [ -n "$GOOD" ]; then
+    run_fsbench run --replay "$GOOD" --phases extract,sync --no-save -q
+    is "$RC" 2 "--replay with phases holding no replay: usage error"
+    like "$ERR" 'the phases \(extract,sync\) hold no replay' "it names the phases"
+else
+    skip "strace cannot record here" 2
+fi
+run_fsbench run --replay x --replay-timing sometimes --no-save -q
+is "$RC" 2 "--replay-timing sometimes: usage error"
+like "$ERR" "^fsbench: --replay-timing: 'sometimes' is neither afap nor original$" "it says what would do"
+run_fsbench run --replay x --replay-threads 0 --no-save -q
+is "$RC" 2 "--replay-threads 0: usage error"
+run_fsbench record -o "$S/x.fsbt"
+is "$RC" 2 "record without a command: usage error"
+like "$ERR" 'record: no command to record' "it says so"
+run_fsbench record -- true
+is "$RC" 2 "record without -o: usage error"
+
+# ---- a replay raced by an attacker -----------------------------------------------------
+if [ -n "$GOOD" ] && [ -x "$RACE" ]; then
+    # a trace with many directories: cp -a of a tree
+    mkdir -p "$S/cp"
+    "$FSBENCH" tree make tiny "$S/cp/src" --seed 2 >/dev/null
+    (cd "$S/cp" && "$FSBENCH" record -o "$S/cp.fsbt" -- cp -a src dst) >/dev/null 2>&1
+    DECOY=$S/decoy
+    mkdir -p "$DECOY" "$S/hold"
+    for t in src dst; do
+        (cd "$S/cp/src" && find . -mindepth 1 -type d) | sed "s|^\.|$t|" | (cd "$DECOY" && xargs mkdir -p)
+    done
+    find "$DECOY" -type d -exec sh -c 'for d; do echo decoy >"$d/zz-decoy"; done' _ {} +
+    sum() { (cd "$DECOY" && find . -printf '%p %y %s %m %T@\n' | LC_ALL=C sort) | sha256sum; }
+    before=$(sum)
+    untouched=0 okexit=0
+    for try in 1 2 3; do
+        rm -rf "$S/race"
+        mkdir -p "$S/race"
+        # the first try races the initial state (src), the later ones the timed calls (the
+        # copy, dst, exists only once they run)
+        roots=("$S/race/tree" "$S/race/tree/src")
+        [ "$try" -gt 1 ] && roots=("$S/race/tree/dst")
+        "$RACE" -d 0 -r "$S/report" "$S/hold" "$DECOY" "${roots[@]}" \
+            -- "$FSBENCH" trace replay "$S/cp.fsbt" "$S/race" >/dev/null 2>"$S/race.err"
+        rc=$?
+        read -r _ swaps _ events _ <"$S/report"
+        [ "$events" -eq 0 ] && [ "$(sum)" = "$before" ] && untouched=$((untouched + 1))
+        if [ "$rc" -eq 0 ] || { [ "$rc" -eq 1 ] && [ "$(grep -c . "$S/race.err")" -eq 1 ]; }; then
+            okexit=$((okexit + 1))
+        fi
+        diag "try $try: $swaps swaps, $events decoy events, exit $rc: $(head -c 200 "$S/race.err")"
+    done
+    is "$untouched" 3 "raced replays: the decoy untouched every time (no event, same listing)"
+    is "$okexit" 3 "raced replays: each succeeded or failed with one line"
+else
+    skip "needs strace and $RACE" 2
+fi
+done_testing

@@ -1,0 +1,134 @@
+/* trace_prog.c — small programs for the record and replay tests (tests/e2e/t1300): the
+ * shapes of program the recorder must follow, each doing its file-system work below the
+ * current directory.
+ *
+ *   trace_prog threads N   two threads, each writing N files of its own into "t" (made by
+ *                          the first), then each reading the other's; one shared
+ *                          descriptor ("t/shared") both append to, under a mutex
+ *   trace_prog fork N      a parent opens "f/log", forks N children one after another;
+ *                          each child appends to the inherited descriptor, makes
+ *                          "f/child.I" and exits; the parent waits for each, then appends
+ *                          and closes
+ * Exit status 0, or 1 with a message on stderr.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int n_files;
+static int shared_fd = -1;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+
+static _Noreturn void die(const char *what)
+{
+    fprintf(stderr, "trace_prog: %s: %s\n", what, strerror(errno));
+    exit(1);
+}
+
+static void put(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0 || write(fd, text, strlen(text)) < 0 || close(fd) < 0)
+        die(path);
+}
+
+static void *worker(void *arg)
+{
+    long id = (long)arg;
+    char path[64], buf[64];
+    for (int i = 0; i < n_files; i++) {
+        snprintf(path, sizeof path, "t/w%ld.%d", id, i);
+        snprintf(buf, sizeof buf, "thread %ld file %d\n", id, i);
+        put(path, buf);
+        pthread_mutex_lock(&mu);
+        if (write(shared_fd, buf, strlen(buf)) < 0)
+            die("t/shared");
+        pthread_mutex_unlock(&mu);
+    }
+    return NULL;
+}
+
+static void read_all(long id)
+{
+    char path[64], buf[64];
+    for (int i = 0; i < n_files; i++) {
+        snprintf(path, sizeof path, "t/w%ld.%d", id, i);
+        int fd = open(path, O_RDONLY);
+        if (fd < 0 || read(fd, buf, sizeof buf) < 0 || close(fd) < 0)
+            die(path);
+    }
+}
+
+static void *reader(void *arg)
+{
+    read_all((long)arg);
+    return NULL;
+}
+
+static int threads(void)
+{
+    if (mkdir("t", 0755) < 0 && errno != EEXIST)
+        die("t");
+    shared_fd = open("t/shared", O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (shared_fd < 0)
+        die("t/shared");
+    pthread_t a, b;
+    if (pthread_create(&a, NULL, worker, (void *)1L) || pthread_create(&b, NULL, worker, (void *)2L))
+        die("pthread_create");
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    if (pthread_create(&a, NULL, reader, (void *)2L) || pthread_create(&b, NULL, reader, (void *)1L))
+        die("pthread_create");
+    pthread_join(a, NULL);
+    pthread_join(b, NULL);
+    close(shared_fd);
+    return 0;
+}
+
+static int forks(void)
+{
+    if (mkdir("f", 0755) < 0 && errno != EEXIST)
+        die("f");
+    int fd = open("f/log", O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd < 0)
+        die("f/log");
+    for (int i = 0; i < n_files; i++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            die("fork");
+        if (pid == 0) {
+            char path[64];
+            snprintf(path, sizeof path, "f/child.%d", i);
+            if (write(fd, "child\n", 6) < 0)
+                _exit(1);
+            put(path, "made by a child\n");
+            _exit(0); /* the inherited descriptor is closed by the exit */
+        }
+        int st;
+        if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+            die("child");
+    }
+    if (write(fd, "parent\n", 7) < 0 || close(fd) < 0)
+        die("f/log");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
+        fprintf(stderr, "usage: trace_prog threads|fork N\n");
+        return 2;
+    }
+    if (!strcmp(argv[1], "threads"))
+        return threads();
+    if (!strcmp(argv[1], "fork"))
+        return forks();
+    fprintf(stderr, "trace_prog: unknown program '%s'\n", argv[1]);
+    return 2;
+}
