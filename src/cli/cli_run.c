@@ -25,6 +25,7 @@ struct save_state {
     const struct runner_opts *ro;
     unsigned saved;         /* runs of this set in the store */
     unsigned waiting;       /* runs in the spool (the store was locked) */
+    FILE *cb_out;           /* --format compilebench: where each run's block goes */
 };
 
 /* Between runs, runs that wait in the spool get a moment to join the store, not the full
@@ -63,6 +64,13 @@ static void retry_spool(struct save_state *s, unsigned wait_ms)
 static int on_run_done(void *arg, const struct run_set *rs, const struct run_result *run)
 {
     struct save_state *s = arg;
+    struct cb_summary cb;
+    char cbtext[4096];
+    if (s->cb_out && compilebench_last(&cb) == 0 &&
+        compilebench_format_original(&cb, cbtext, sizeof cbtext) >= 0) {
+        fputs(cbtext, s->cb_out);
+        fflush(s->cb_out);
+    }
     if (!s->store || s->set_id <= 0)
         return 0;
     if (s->waiting)
@@ -170,20 +178,22 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->set_ready = on_set_ready;
     ro->run_done = on_run_done;
     ro->arg = &ss;
-
-    struct runner_auto ra;
-    int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
-    if (rs.nruns > 0 && rep)
-        report_run_set(rep, &rs, out->format);
-    struct cb_summary cb;
-    char cbtext[4096];
     bool cb_ran = false;
     for (size_t i = 0; i < ro->nphases; i++)
         cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
-    if (rep && cb_ran && compilebench_last(&cb) == 0 &&
+    if (out->compilebench && cb_ran)
+        ss.cb_out = rep;
+
+    struct runner_auto ra;
+    int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
+    if (rs.nruns > 0 && rep && !out->compilebench)
+        report_run_set(rep, &rs, out->format);
+    struct cb_summary cb;
+    char cbtext[4096];
+    if (rep && cb_ran && !out->compilebench && compilebench_last(&cb) == 0 &&
         compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
         fprintf(rep, "\ncompilebench's summary of the last run:\n%s", cbtext);
-    if (rep && rc == 0 && ro->runs_auto && out->format == REPORT_TABLE) {
+    if (rep && rc == 0 && ro->runs_auto && out->format == REPORT_TABLE && !out->compilebench) {
         if (ra.precise)
             fprintf(rep,
                     "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
@@ -203,7 +213,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         if (ss.waiting)
             retry_spool(&ss, store_lock_wait_ms());
         if (rep && ss.saved > 0 && out->format == REPORT_TABLE)
-            fprintf(rep, "saved as '%s' (%u run%s)\n", rs.label, ss.saved,
+            fprintf(out->compilebench ? stderr : rep, "saved as '%s' (%u run%s)\n", rs.label, ss.saved,
                     ss.saved == 1 ? "" : "s");
         if (ss.saved > 0)
             snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,

@@ -19,6 +19,8 @@ struct cli_output {
                                  * stderr then, or nowhere when quiet) */
     bool quiet;                 /* -q */
     enum report_format format;
+    bool compilebench;          /* --format compilebench: compilebench's "run complete"
+                                 * block after each run, in place of the table */
     int argc;                   /* the sub-command's arguments, for the command line */
     char **argv;
     const char *job_text;       /* the job file, expanded, stored with the set (or NULL) */

@@ -302,6 +302,9 @@ int cb_dataset_load(const char *dir, struct cb_dataset *d)
 /* Ratios of 2.6.20's listings the model follows (compile: 1,232 objects of 203 MB from
  * 8,898 C files of 149 MB, as many command files of 10 KB, 127 built-in.o of 251 MB and
  * link outputs of 188 MB; patch: 6,136 files of 115 MB, 610 of them new). */
+#define MODEL_MEAN_SIZE (233176153.0 / 21280.0)
+#define MODEL_OBJS_RATIO (713696760.0 / 233176153.0)       /* compile's bytes / clean's */
+#define MODEL_PATCH_OBJS_RATIO (725190942.0 / 233176153.0) /* patched objects' / clean's */
 #define MODEL_OBJ_SHARE 0.1385 /* of the C and assembler files compiled */
 #define MODEL_OBJ_FACTOR 9.6   /* object size / source size */
 #define MODEL_CMD_SIZE 10240
@@ -433,6 +436,20 @@ static int model_patch_objs(struct cb_dataset *d)
     return 0;
 }
 
+/* Scales l's sizes so that they add up to want bytes (at least 1 byte a file). */
+static void scale_to(struct cb_listing *l, double want)
+{
+    double have = 0;
+    for (size_t i = 0; i < l->n; i++)
+        have += (double)l->e[i].size;
+    if (have <= 0)
+        return;
+    for (size_t i = 0; i < l->n; i++) {
+        uint64_t s = (uint64_t)((double)l->e[i].size * want / have + 0.5);
+        l->e[i].size = s ? s : 1;
+    }
+}
+
 int cb_dataset_model(const struct tree_spec *spec, struct cb_dataset *d)
 {
     memset(d, 0, sizeof *d);
@@ -450,7 +467,15 @@ int cb_dataset_model(const struct tree_spec *spec, struct cb_dataset *d)
     }
     tree_close(g);
     if (rc == 0) {
-        cb_listing_sort(&d->l[CB_LIST_CLEAN]);
+        /* the clean tree gets 2.6.20's mean file size (233,176,153 bytes in 21,280 files) */
+        struct cb_listing *c = &d->l[CB_LIST_CLEAN];
+        uint64_t total = 0;
+        for (size_t i = 0; i < c->n; i++)
+            total += c->e[i].size;
+        double f = total ? (double)c->n * MODEL_MEAN_SIZE / (double)total : 1;
+        for (size_t i = 0; i < c->n; i++)
+            c->e[i].size = (uint64_t)((double)c->e[i].size * f + 0.5);
+        cb_listing_sort(c);
         rc = model_objs(d);
     }
     if (rc == 0)
@@ -470,6 +495,10 @@ int cb_dataset_model(const struct tree_spec *spec, struct cb_dataset *d)
         cb_dataset_free(d);
         return error("compilebench: the tree has no files");
     }
+    /* the objects' totals in 2.6.20's ratios to the clean tree */
+    add_bytes(d);
+    scale_to(&d->l[CB_LIST_OBJS], (double)d->bytes[CB_LIST_CLEAN] * MODEL_OBJS_RATIO);
+    scale_to(&d->l[CB_LIST_PATCH_OBJS], (double)d->bytes[CB_LIST_CLEAN] * MODEL_PATCH_OBJS_RATIO);
     add_bytes(d);
     return 0;
 }
