@@ -305,13 +305,15 @@ static void drop_caches(struct session *s)
 
 /* ---- cb_initial ---- */
 
-/* A free "<prefix>N" name in "tree" (N from 0). */
+/* A free "<prefix>N" name in "tree" (N from 0; an engine that touches nothing has every
+ * name free). */
 static void free_name(struct phase_ctx *ctx, int tdir, const char *prefix, char *out, size_t len)
 {
     struct stat st;
-    for (unsigned i = 0;; i++) {
+    bool real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
+    for (unsigned i = 0; i < 1000000; i++) {
         snprintf(out, len, "%s%u", prefix, i);
-        if (ctx->eng->stat(ctx->w, tdir, out, &st) < 0)
+        if (trees_find(out) < 0 && (!real || ctx->eng->stat(ctx->w, tdir, out, &st) < 0))
             return;
     }
 }
