@@ -6,6 +6,7 @@
 
 #include "base/err.h"
 #include "phase/cb_listing.h"
+#include "phase/cb_rand.h"
 #include "tree/profile.h"
 
 static int parse(const char *text, struct cb_listing *l)
@@ -194,12 +195,39 @@ static void test_model(void **state)
     cb_dataset_free(&d2);
 }
 
+/* compilebench's random numbers: Python's random.Random(555) gives getrandbits(32) 830411535,
+ * 1179161746, 691729750; randrange(7) x10 1 2 1 1 4 5 0 1 2 3, then randint(100, 100000)
+ * 25261 and choice(range(1)) 0; shuffle of 0..9 [5, 7, 9, 6, 0, 8, 1, 2, 4, 3]. */
+static void test_rand(void **state)
+{
+    (void)state;
+    struct cb_rand r;
+    cb_rand_seed(&r, 555);
+    assert_int_equal(cb_rand_u32(&r), 830411535u);
+    assert_int_equal(cb_rand_u32(&r), 1179161746u);
+    assert_int_equal(cb_rand_u32(&r), 691729750u);
+    cb_rand_seed(&r, 555);
+    static const unsigned want[10] = {1, 2, 1, 1, 4, 5, 0, 1, 2, 3};
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(cb_rand_below(&r, 7), want[i]);
+    assert_int_equal(100 + cb_rand_below(&r, 99901), 25261);
+    assert_int_equal(cb_rand_below(&r, 1), 0);
+    cb_rand_seed(&r, 555);
+    unsigned x[10] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}, sh[10] = {5, 7, 9, 6, 0, 8, 1, 2, 4, 3};
+    for (unsigned i = 9; i >= 1; i--) {
+        unsigned j = cb_rand_below(&r, i + 1), t = x[i];
+        x[i] = x[j];
+        x[j] = t;
+    }
+    assert_memory_equal(x, sh, sizeof x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),  cmocka_unit_test(test_hostile),
         cmocka_unit_test(test_reduce), cmocka_unit_test(test_load),
-        cmocka_unit_test(test_model),
+        cmocka_unit_test(test_model),  cmocka_unit_test(test_rand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
