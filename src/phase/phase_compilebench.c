@@ -21,6 +21,11 @@
  *    back the same way. Delete, read and stat take any tree: a compiled one's figure
  *    counts as "delete compiled tree" (and so on). Create makes kernel-R, R in 100..100000.
  *    A sync ends each operation's time;
+ *  - the random numbers are compilebench's: Python's generator seeded 555 (--seed 1, the
+ *    default; seed S draws from 554 + S), compile's listing shuffled with them first, then
+ *    per operation the draws compilebench makes, the trees of a state in the order they
+ *    came to it: on compilebench's listings the same operations on the same trees as
+ *    compilebench (every run alike, as every compilebench invocation);
  *  - --cb-no-sync (compilebench -n): no sync, no caches dropped. Where caches cannot be
  *    dropped (not root), it is said once and the summary marks the figures as warm.
  *
@@ -38,6 +43,7 @@
 #include "base/err.h"
 #include "os/machine.h"
 #include "phase/cb_listing.h"
+#include "phase/cb_rand.h"
 #include "phase/workload.h"
 
 /* The figures of the last cb_initial / cb_random of this process (compilebench_last). */
@@ -101,12 +107,18 @@ enum cb_state { ST_CLEAN, ST_PATCHED, ST_COMPILED, ST_PATCHED_COMPILED, ST_STATE
 struct cb_tree {
     char name[32];
     enum cb_state st;
+    uint64_t since; /* when it came to this state: a state's trees are picked in this order */
 };
 
 static struct {
     struct cb_tree *t;
     size_t n, cap;
+    uint64_t clock;
 } trees;
+
+/* compilebench's random numbers, from cb_initial on to the end of cb_random. */
+static struct cb_rand rnd;
+static bool have_rnd;
 
 static int trees_add(const char *name, enum cb_state st)
 {
@@ -121,7 +133,14 @@ static int trees_add(const char *name, enum cb_state st)
     struct cb_tree *t = &trees.t[trees.n++];
     snprintf(t->name, sizeof t->name, "%s", name);
     t->st = st;
+    t->since = ++trees.clock;
     return 0;
+}
+
+static void trees_move(size_t i, enum cb_state st)
+{
+    trees.t[i].st = st;
+    trees.t[i].since = ++trees.clock;
 }
 
 static ssize_t trees_find(const char *name)
@@ -166,6 +185,8 @@ static int scan_visit(struct phase_ctx *ctx, int dirfd, const char *path, const 
 
 static int scan_trees(struct phase_ctx *ctx, int tdir)
 {
+    if (!(ctx->eng->caps & ENG_CAP_REAL))
+        return 0; /* nothing is made: the trees are those the phases made */
     bool *seen = calloc(trees.n + 1, sizeof *seen);
     if (!seen)
         return phase_fail(ctx, "list", PHASE_TREE_DIR, -ENOMEM);
@@ -353,14 +374,26 @@ static int natives(struct phase_ctx *ctx, struct session *s)
     return 0;
 }
 
-/* compile's listing in a random order (compilebench shuffles it). */
-static void shuffle(struct cb_listing *l, uint64_t seed)
+static int cmp_line(const void *a, const void *b)
 {
-    struct wl_rng r;
-    wl_rng_seed(&r, seed, 0x5407f1eull);
+    const struct cb_entry *x = a, *y = b;
+    return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Seeds compilebench's random numbers (seed 1, the default, is compilebench's own 555) and
+ * shuffles compile's listing with them as compilebench does first, from its file's order. */
+static void start_random(struct phase_ctx *ctx)
+{
+    /* the run's --seed (ctx->seed mixes in the round): every run draws the same, as every
+     * compilebench invocation does */
+    cb_rand_seed(&rnd, 554 + (ctx->tree ? ctx->tree->seed : ctx->seed));
+    have_rnd = true;
+    struct cb_listing *l = &data.l[CB_LIST_OBJS];
     cb_listing_sort(l);
+    if (l->n > 1)
+        qsort(l->e, l->n, sizeof *l->e, cmp_line);
     for (size_t i = l->n; i > 1; i--) {
-        size_t j = (size_t)wl_rng_below(&r, i);
+        size_t j = cb_rand_below(&rnd, (uint32_t)i);
         struct cb_entry t = l->e[i - 1];
         l->e[i - 1] = l->e[j];
         l->e[j] = t;
@@ -379,7 +412,7 @@ int phase_cb_initial(struct phase_ctx *ctx)
     if (rc == 0)
         rc = natives(ctx, &s);
     if (rc == 0)
-        shuffle(&data.l[CB_LIST_OBJS], ctx->seed);
+        start_random(ctx);
     for (unsigned i = 0; rc == 0 && i < n; i++) {
         char name[32];
         free_name(ctx, s.env.tdir, WL_CB_PREFIX, name, sizeof name);
@@ -430,18 +463,25 @@ static size_t count_in(enum cb_state st)
     return c;
 }
 
-/* The pick-th tree of state st. */
+/* The pick-th tree of state st, in the order they came to it. */
 static size_t nth_in(enum cb_state st, size_t pick)
 {
-    for (size_t i = 0; i < trees.n; i++)
-        if (trees.t[i].st == st && pick-- == 0)
-            return i;
-    return (size_t)-1;
+    uint64_t after = 0;
+    for (;;) {
+        size_t best = (size_t)-1;
+        for (size_t i = 0; i < trees.n; i++)
+            if (trees.t[i].st == st && trees.t[i].since > after &&
+                (best == (size_t)-1 || trees.t[i].since < trees.t[best].since))
+                best = i;
+        if (best == (size_t)-1 || pick-- == 0)
+            return best;
+        after = trees.t[best].since;
+    }
 }
 
 /* Of moves (2), one whose state has trees, uniformly; then one of its trees: its index,
  * or (size_t)-1 when none has any. */
-static size_t pick_move(struct wl_rng *r, const struct move *mv, const struct move **out)
+static size_t pick_move(struct cb_rand *r, const struct move *mv, const struct move **out)
 {
     const struct move *good[2];
     size_t ng = 0;
@@ -450,12 +490,12 @@ static size_t pick_move(struct wl_rng *r, const struct move *mv, const struct mo
             good[ng++] = &mv[i];
     if (!ng)
         return (size_t)-1;
-    *out = good[wl_rng_below(r, ng)];
-    return nth_in((*out)->from, (size_t)wl_rng_below(r, count_in((*out)->from)));
+    *out = good[cb_rand_below(r, (uint32_t)ng)];
+    return nth_in((*out)->from, cb_rand_below(r, (uint32_t)count_in((*out)->from)));
 }
 
 /* Of the states that have trees, one uniformly, then one of its trees. */
-static size_t pick_any(struct wl_rng *r)
+static size_t pick_any(struct cb_rand *r)
 {
     enum cb_state good[ST_STATES];
     size_t ng = 0;
@@ -466,8 +506,8 @@ static size_t pick_any(struct wl_rng *r)
             good[ng++] = order[i];
     if (!ng)
         return (size_t)-1;
-    enum cb_state st = good[wl_rng_below(r, ng)];
-    return nth_in(st, (size_t)wl_rng_below(r, count_in(st)));
+    enum cb_state st = good[cb_rand_below(r, (uint32_t)ng)];
+    return nth_in(st, cb_rand_below(r, (uint32_t)count_in(st)));
 }
 
 static bool compiled(enum cb_state st)
@@ -476,9 +516,9 @@ static bool compiled(enum cb_state st)
 }
 
 /* Draws and runs one operation: 1 done, 0 none applied (draw again), -1 failed. */
-static int random_op(struct phase_ctx *ctx, struct session *s, struct wl_rng *r)
+static int random_op(struct phase_ctx *ctx, struct session *s, struct cb_rand *r)
 {
-    enum cb_pick pick = (enum cb_pick)wl_rng_below(r, PICKS);
+    enum cb_pick pick = (enum cb_pick)cb_rand_below(r, PICKS);
     const struct move *mv = NULL;
     size_t at = (size_t)-1;
     char name[32];
@@ -493,7 +533,7 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct wl_rng *r)
     default: {
         do
             snprintf(name, sizeof name, WL_CB_PREFIX "%u",
-                     100u + (unsigned)wl_rng_below(r, 99901));
+                     100u + cb_rand_below(r, 99901));
         while (trees_find(name) >= 0);
         break;
     }
@@ -502,7 +542,7 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct wl_rng *r)
         return 0;
     if (pick != PICK_CREATE)
         snprintf(name, sizeof name, "%s", trees.t[at].name);
-    bool unlink = pick == PICK_PATCH && wl_rng_below(r, 4) == 1;
+    bool unlink = pick == PICK_PATCH && cb_rand_below(r, 4) == 1;
     drop_caches(s);
     const struct cb_env *env = &s->env;
     struct cb_kind_total *k = last.k;
@@ -543,7 +583,7 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct wl_rng *r)
     if (rc < 0)
         return -1;
     if (mv)
-        trees.t[at].st = mv->to;
+        trees_move(at, mv->to);
     else if (pick == PICK_DELETE)
         trees_remove(at);
     else if (pick == PICK_CREATE && trees_add(name, ST_CLEAN) < 0)
@@ -554,8 +594,6 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct wl_rng *r)
 int phase_cb_random(struct phase_ctx *ctx)
 {
     unsigned runs = params_of(ctx)->cb_runs;
-    struct wl_rng rng;
-    wl_rng_seed(&rng, ctx->seed, 0xcb7a11d0ull);
     struct cb_summary keep = have_last ? last : (struct cb_summary){0};
     memset(&last, 0, sizeof last);
     last.k[CB_INITIAL] = keep.k[CB_INITIAL];
@@ -566,12 +604,14 @@ int phase_cb_random(struct phase_ctx *ctx)
     if (session_open(ctx, &s) < 0)
         return -1;
     int rc = scan_trees(ctx, s.env.tdir);
+    if (!have_rnd)
+        start_random(ctx); /* run alone: as compilebench starts */
     for (unsigned done = 0; rc == 0 && done < runs;) {
         if (phase_check_interrupt(ctx)) {
             rc = -1;
             break;
         }
-        int r = random_op(ctx, &s, &rng);
+        int r = random_op(ctx, &s, &rnd);
         if (r < 0)
             rc = -1;
         done += (unsigned)(r > 0);

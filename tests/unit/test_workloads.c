@@ -363,7 +363,7 @@ static void test_cb_random_deterministic(void **state)
     assert_memory_equal(oa, ob, sizeof oa);
 
     /* another seed, another sequence */
-    f->ctx.seed = 43;
+    f->spec.seed = 8; /* compilebench's draws follow the run's --seed */
     cb_session(f, 40, &b, ob);
     bool differs = false;
     for (int k = 0; k < CB_KINDS; k++)
