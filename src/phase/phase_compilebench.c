@@ -374,6 +374,9 @@ static int natives(struct phase_ctx *ctx, struct session *s)
     return 0;
 }
 
+/* Files compile writes in 2.6.20's listings (its shuffle's length). */
+#define CB_OBJS_2620 3263u
+
 static int cmp_line(const void *a, const void *b)
 {
     const struct cb_entry *x = a, *y = b;
@@ -392,8 +395,18 @@ static void start_random(struct phase_ctx *ctx)
     cb_listing_sort(l);
     if (l->n > 1)
         qsort(l->e, l->n, sizeof *l->e, cmp_line);
+    /* the model shuffles with a stream of its own and leaves compilebench's where its
+     * shuffle of 2.6.20's objects leaves it, so that its operations are compilebench's too */
+    uint64_t seed = ctx->tree ? ctx->tree->seed : ctx->seed;
+    struct cb_rand own, *r = &rnd;
+    if (!params_of(ctx)->cb_dataset) {
+        for (uint32_t i = CB_OBJS_2620; i > 1; i--)
+            cb_rand_below(&rnd, i);
+        cb_rand_seed(&own, 0x5407f1eull + seed);
+        r = &own;
+    }
     for (size_t i = l->n; i > 1; i--) {
-        size_t j = cb_rand_below(&rnd, (uint32_t)i);
+        size_t j = cb_rand_below(r, (uint32_t)i);
         struct cb_entry t = l->e[i - 1];
         l->e[i - 1] = l->e[j];
         l->e[j] = t;
