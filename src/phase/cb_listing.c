@@ -362,8 +362,8 @@ static int model_objs(struct cb_dataset *d)
         if ((any_src && is_source(p)) || !any_src) {
             if (unit_of(h) < MODEL_OBJ_SHARE) {
                 size_t cut = any_src ? 2 : 0;
-                uint64_t sz = (uint64_t)((double)c->e[i].size * MODEL_OBJ_FACTOR *
-                                         (0.5 + unit_of(h + 1)));
+                uint64_t sz =
+                    (uint64_t)((double)c->e[i].size * MODEL_OBJ_FACTOR * (0.5 + unit_of(h + 1)));
                 if (sz < 1024)
                     sz = 1024;
                 if (add_named(o, p, cut, "", ".o", sz) < 0 ||
@@ -382,8 +382,8 @@ static int model_objs(struct cb_dataset *d)
             char bi[CB_PATH_MAX + 16];
             size_t dl = dir_len(p);
             snprintf(bi, sizeof bi, "%.*s%sbuilt-in.o", (int)dl, p, dl ? "/" : "");
-            if (cb_listing_add(o, bi, strlen(bi), (uint64_t)((double)dir_objs *
-                                                            MODEL_BUILTIN_FACTOR), 0) < 0)
+            if (cb_listing_add(o, bi, strlen(bi),
+                               (uint64_t)((double)dir_objs * MODEL_BUILTIN_FACTOR), 0) < 0)
                 return -1;
             dir_objs = 0;
         }
@@ -413,8 +413,8 @@ static int model_patch(struct cb_dataset *d)
         bool last = i + 1 == c->n || dir_len(cb_path(c, i + 1)) != dir_len(path) ||
                     strncmp(cb_path(c, i + 1), path, dir_len(path));
         if (last && unit_of(h + 3) < MODEL_PATCH_NEW &&
-            add_named(p, path, strlen(path) - dir_len(path) - (dir_len(path) ? 1 : 0),
-                      "patch-new", ".c", 1024 + (uint64_t)(unit_of(h + 4) * 31744)) < 0)
+            add_named(p, path, strlen(path) - dir_len(path) - (dir_len(path) ? 1 : 0), "patch-new",
+                      ".c", 1024 + (uint64_t)(unit_of(h + 4) * 31744)) < 0)
             return -1;
     }
     return 0;

@@ -36,7 +36,7 @@
 struct cb_entry {
     size_t path_off; /* into cb_listing.names */
     uint64_t size;
-    unsigned line;   /* line in its file (0: made here) */
+    unsigned line; /* line in its file (0: made here) */
 };
 
 struct cb_listing {

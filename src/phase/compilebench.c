@@ -123,10 +123,17 @@ int compilebench_format_original(const struct cb_summary *s, char *buf, size_t l
 {
     /* compilebench's labels, its misspelt first one included: parsers match on them */
     static const char *const labels[CB_KINDS] = {
-        "intial create", "create",      "patch",
-        "compile",       "clean",       "read tree",
-        "read compiled tree", "delete tree", "delete compiled tree",
-        "stat tree",     "stat compiled tree",
+        "intial create",
+        "create",
+        "patch",
+        "compile",
+        "clean",
+        "read tree",
+        "read compiled tree",
+        "delete tree",
+        "delete compiled tree",
+        "stat tree",
+        "stat compiled tree",
     };
     size_t n = 0;
     char line[200];
@@ -182,8 +189,8 @@ struct dircache {
     char rel[CB_PATH_MAX + 1]; /* its path below the tree ("" the tree itself) */
 };
 
-static int fail_at(struct phase_ctx *ctx, const char *op, const char *tree, const char *rel,
-                   int rc, bool dir)
+static int fail_at(struct phase_ctx *ctx, const char *op, const char *tree, const char *rel, int rc,
+                   bool dir)
 {
     char p[PATH_MAX];
     snprintf(p, sizeof p, PHASE_TREE_DIR "/%s%s%s", tree, rel[0] ? "/" : "", rel);
@@ -260,8 +267,8 @@ static int write_one(struct phase_ctx *ctx, const struct cb_env *env, int dfd, c
         if (rc < 0 && rc != -ENOENT)
             return rc;
     }
-    int oflags = O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC |
-                 ((flags & CB_READ_FIRST) ? O_RDWR : O_WRONLY);
+    int oflags =
+        O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | ((flags & CB_READ_FIRST) ? O_RDWR : O_WRONLY);
     int fd = e->open(ctx->w, dfd, base, oflags, 0644);
     if (fd < 0)
         return fd;
@@ -349,7 +356,7 @@ struct walk_arg {
     uint64_t bytes;
     const struct cb_listing *from; /* native order: sizes */
     struct cb_listing *out;
-    size_t root_len;               /* of "tree/<name>" in walker paths */
+    size_t root_len; /* of "tree/<name>" in walker paths */
 };
 
 static int read_visit(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
@@ -363,8 +370,8 @@ static int read_visit(struct phase_ctx *ctx, int dirfd, const char *path, const 
         if (l->ent[i].type != DT_REG)
             continue;
         uint64_t got = 0;
-        int rc = ctx->eng->read_file(ctx->w, dirfd, wl_name(l, i), a->env->rbuf, a->env->bufsize,
-                                     &got);
+        int rc =
+            ctx->eng->read_file(ctx->w, dirfd, wl_name(l, i), a->env->rbuf, a->env->bufsize, &got);
         if (rc < 0) {
             char p[PATH_MAX];
             snprintf(p, sizeof p, "%s/%s", path, wl_name(l, i));
@@ -376,8 +383,8 @@ static int read_visit(struct phase_ctx *ctx, int dirfd, const char *path, const 
     return 0;
 }
 
-static int count_visit(struct phase_ctx *ctx, int dirfd, const char *path,
-                       const struct wl_list *l, unsigned depth, void *arg)
+static int count_visit(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
+                       unsigned depth, void *arg)
 {
     (void)dirfd, (void)path, (void)depth, (void)arg;
     for (size_t i = 0; i < l->n; i++)
@@ -388,8 +395,8 @@ static int count_visit(struct phase_ctx *ctx, int dirfd, const char *path,
     return phase_check_interrupt(ctx);
 }
 
-static int delete_visit(struct phase_ctx *ctx, int dirfd, const char *path,
-                        const struct wl_list *l, unsigned depth, void *arg)
+static int delete_visit(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
+                        unsigned depth, void *arg)
 {
     (void)depth, (void)arg;
     for (size_t i = 0; i < l->n; i++) {
@@ -411,8 +418,8 @@ static int delete_visit(struct phase_ctx *ctx, int dirfd, const char *path,
     return 0;
 }
 
-static int order_visit(struct phase_ctx *ctx, int dirfd, const char *path,
-                       const struct wl_list *l, unsigned depth, void *arg)
+static int order_visit(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
+                       unsigned depth, void *arg)
 {
     struct walk_arg *a = arg;
     (void)dirfd, (void)depth;
@@ -435,9 +442,8 @@ static int order_visit(struct phase_ctx *ctx, int dirfd, const char *path,
     return 0;
 }
 
-int compilebench_native_order(struct phase_ctx *ctx, const struct cb_env *env,
-                              const char *name, const struct cb_listing *from,
-                              struct cb_listing *out)
+int compilebench_native_order(struct phase_ctx *ctx, const struct cb_env *env, const char *name,
+                              const struct cb_listing *from, struct cb_listing *out)
 {
     char path[64];
     snprintf(path, sizeof path, PHASE_TREE_DIR "/%s", name);

@@ -87,8 +87,8 @@ static const struct cb_dataset *dataset_for(struct phase_ctx *ctx, const struct 
     have_data = false;
     char msg[256] = "";
     err_capture_begin(msg, sizeof msg);
-    int rc = p->cb_dataset ? cb_dataset_load(p->cb_dataset, &data)
-                           : cb_dataset_model(ctx->tree, &data);
+    int rc =
+        p->cb_dataset ? cb_dataset_load(p->cb_dataset, &data) : cb_dataset_model(ctx->tree, &data);
     err_capture_end();
     if (rc < 0) {
         phase_fail(ctx, "compilebench", PHASE_TREE_DIR, -EINVAL);
@@ -266,7 +266,7 @@ static const struct phase_params *params_of(const struct phase_ctx *ctx)
 struct session {
     struct cb_env env;
     const struct cb_dataset *ds;
-    bool drop;        /* drop the caches before each operation */
+    bool drop; /* drop the caches before each operation */
 };
 
 static bool warned_warm;
@@ -452,8 +452,16 @@ int phase_cb_initial(struct phase_ctx *ctx)
 
 /* ---- cb_random ---- */
 
-enum cb_pick { PICK_PATCH, PICK_COMPILE, PICK_CLEAN, PICK_DELETE, PICK_CREATE, PICK_READ,
-               PICK_STAT, PICKS };
+enum cb_pick {
+    PICK_PATCH,
+    PICK_COMPILE,
+    PICK_CLEAN,
+    PICK_DELETE,
+    PICK_CREATE,
+    PICK_READ,
+    PICK_STAT,
+    PICKS
+};
 
 /* A transition of an operation: the listing it writes, the state it takes and gives. */
 struct move {
@@ -463,10 +471,10 @@ struct move {
 
 static const struct move patch_moves[] = {{CB_LIST_PATCH, ST_CLEAN, ST_PATCHED},
                                           {CB_LIST_PATCH_OBJS, ST_COMPILED, ST_PATCHED_COMPILED}};
-static const struct move compile_moves[] = {
-    {CB_LIST_OBJS, ST_CLEAN, ST_COMPILED}, {CB_LIST_PATCH_OBJS, ST_PATCHED, ST_PATCHED_COMPILED}};
-static const struct move clean_moves[] = {
-    {CB_LIST_PATCH_OBJS, ST_PATCHED_COMPILED, ST_PATCHED}, {CB_LIST_OBJS, ST_COMPILED, ST_CLEAN}};
+static const struct move compile_moves[] = {{CB_LIST_OBJS, ST_CLEAN, ST_COMPILED},
+                                            {CB_LIST_PATCH_OBJS, ST_PATCHED, ST_PATCHED_COMPILED}};
+static const struct move clean_moves[] = {{CB_LIST_PATCH_OBJS, ST_PATCHED_COMPILED, ST_PATCHED},
+                                          {CB_LIST_OBJS, ST_COMPILED, ST_CLEAN}};
 
 static size_t count_in(enum cb_state st)
 {
@@ -536,17 +544,24 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct cb_rand *r
     size_t at = (size_t)-1;
     char name[32];
     switch (pick) {
-    case PICK_PATCH: at = pick_move(r, patch_moves, &mv); break;
-    case PICK_COMPILE: at = pick_move(r, compile_moves, &mv); break;
-    case PICK_CLEAN: at = pick_move(r, clean_moves, &mv); break;
+    case PICK_PATCH:
+        at = pick_move(r, patch_moves, &mv);
+        break;
+    case PICK_COMPILE:
+        at = pick_move(r, compile_moves, &mv);
+        break;
+    case PICK_CLEAN:
+        at = pick_move(r, clean_moves, &mv);
+        break;
     case PICK_DELETE:
     case PICK_READ:
-    case PICK_STAT: at = pick_any(r); break;
+    case PICK_STAT:
+        at = pick_any(r);
+        break;
     case PICK_CREATE:
     default: {
         do
-            snprintf(name, sizeof name, WL_CB_PREFIX "%u",
-                     100u + cb_rand_below(r, 99901));
+            snprintf(name, sizeof name, WL_CB_PREFIX "%u", 100u + cb_rand_below(r, 99901));
         while (trees_find(name) >= 0);
         break;
     }
@@ -564,16 +579,16 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct cb_rand *r
     switch (pick) {
     case PICK_PATCH:
         rc = compilebench_run(ctx, env, CB_OP_WRITE, &data.l[mv->list],
-                              CB_READ_FIRST | (unlink ? CB_UNLINK_FIRST : 0), name,
-                              &k[CB_PATCH], true);
+                              CB_READ_FIRST | (unlink ? CB_UNLINK_FIRST : 0), name, &k[CB_PATCH],
+                              true);
         break;
     case PICK_COMPILE:
         rc = compilebench_run(ctx, env, CB_OP_WRITE, &data.l[mv->list], 0, name, &k[CB_COMPILE],
                               true);
         break;
     case PICK_CLEAN:
-        rc = compilebench_run(ctx, env, CB_OP_CLEAN, &data.l[mv->list], 0, name, &k[CB_CLEAN],
-                              true);
+        rc =
+            compilebench_run(ctx, env, CB_OP_CLEAN, &data.l[mv->list], 0, name, &k[CB_CLEAN], true);
         break;
     case PICK_DELETE:
         rc = compilebench_run(ctx, env, CB_OP_DELETE, NULL, 0, name,
@@ -589,8 +604,8 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct cb_rand *r
         break;
     case PICK_CREATE:
     default:
-        rc = compilebench_run(ctx, env, CB_OP_WRITE, &data.l[CB_LIST_CLEAN], 0, name,
-                              &k[CB_CREATE], true);
+        rc = compilebench_run(ctx, env, CB_OP_WRITE, &data.l[CB_LIST_CLEAN], 0, name, &k[CB_CREATE],
+                              true);
         break;
     }
     if (rc < 0)

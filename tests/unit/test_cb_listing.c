@@ -97,8 +97,8 @@ static void test_reduce(void **state)
     add(&d.l[CB_LIST_OBJS], "a.c", 10);    /* a source: dropped */
     add(&d.l[CB_LIST_OBJS], "a.o", 100);
     add(&d.l[CB_LIST_OBJS], "d/b.o", 200);
-    add(&d.l[CB_LIST_PATCH_OBJS], "d/n.c", 7);  /* of the patched tree: dropped */
-    add(&d.l[CB_LIST_PATCH_OBJS], "a.o", 100);  /* as compiled before: dropped */
+    add(&d.l[CB_LIST_PATCH_OBJS], "d/n.c", 7); /* of the patched tree: dropped */
+    add(&d.l[CB_LIST_PATCH_OBJS], "a.o", 100); /* as compiled before: dropped */
     add(&d.l[CB_LIST_PATCH_OBJS], "d/b.o", 210);
     add(&d.l[CB_LIST_PATCH_OBJS], "d/n.o", 70);
     for (int k = 0; k < CB_LISTS; k++)
@@ -135,8 +135,7 @@ static void test_load(void **state)
     char dir[256];
     assert_non_null(tu_scratch_dir(dir, sizeof dir, "cblist"));
     static const char *const text[CB_LISTS] = {"k/a.c 100\nk/b.h 50\n", "k/a.c 120\n",
-                                               "k/a.c 100\nk/a.o 900\n",
-                                               "k/a.c 120\nk/a.o 950\n"};
+                                               "k/a.c 100\nk/a.o 900\n", "k/a.c 120\nk/a.o 950\n"};
     char msg[512] = "";
     struct cb_dataset d;
     for (int k = 0; k < CB_LISTS; k++) {
@@ -225,9 +224,8 @@ static void test_rand(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse),  cmocka_unit_test(test_hostile),
-        cmocka_unit_test(test_reduce), cmocka_unit_test(test_load),
-        cmocka_unit_test(test_model),  cmocka_unit_test(test_rand),
+        cmocka_unit_test(test_parse), cmocka_unit_test(test_hostile), cmocka_unit_test(test_reduce),
+        cmocka_unit_test(test_load),  cmocka_unit_test(test_model),   cmocka_unit_test(test_rand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
