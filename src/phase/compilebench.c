@@ -280,11 +280,14 @@ static int write_one(struct phase_ctx *ctx, const struct cb_env *env, int dfd, c
             r = e->ftruncate(ctx->w, fd, 0);
     }
     while (r >= 0 && size > 0) {
+        /* a short write (the file system filling up) is followed by one for the rest, which
+         * says why */
         size_t n = size < env->bufsize ? (size_t)size : env->bufsize;
         r = e->write(ctx->w, fd, env->wbuf, n);
-        if (r >= 0 && (size_t)r != n)
+        if (r == 0)
             r = -EIO;
-        size -= n;
+        if (r > 0)
+            size -= (uint64_t)r;
     }
     int rc2 = e->close(ctx->w, fd);
     return r < 0 ? (int)r : rc2 < 0 ? rc2 : 0;
