@@ -7,7 +7,9 @@
  * "tree/<name>" of the workspace (kernel-N, or native-N for the reference figures):
  *  - write (create, patch, compile): for each file of the listing, in the listing's order:
  *    its directories made when missing, then (patch: 1 time in 4 unlinked first) opened
- *    for appending, created if missing; patch reads it whole and truncates it first; then
+ *    for appending, created if missing; patch truncates it first (compilebench's patch
+ *    "reads the file it is patching", but it opens the file in Python's "a+" mode, which
+ *    puts it at its end: its read reads nothing, so none is made here); then
  *    its size written in pieces of the buffer size (-b, 256 KiB), every byte 'a'. The figure
  *    is the listing's bytes / the time, MB/s (MB = 2^20 bytes);
  *  - clean: unlinks each file of the listing (a file already gone is passed over), the
@@ -268,17 +270,13 @@ static int write_one(struct phase_ctx *ctx, const struct cb_env *env, int dfd, c
             return rc;
     }
     int oflags =
-        O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | ((flags & CB_READ_FIRST) ? O_RDWR : O_WRONLY);
+        O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | ((flags & CB_TRUNCATE_FIRST) ? O_RDWR : O_WRONLY);
     int fd = e->open(ctx->w, dfd, base, oflags, 0644);
     if (fd < 0)
         return fd;
     long r = 0;
-    if (flags & CB_READ_FIRST) {
-        while ((r = e->read(ctx->w, fd, env->rbuf, env->bufsize)) > 0)
-            ;
-        if (r == 0)
-            r = e->ftruncate(ctx->w, fd, 0);
-    }
+    if (flags & CB_TRUNCATE_FIRST)
+        r = e->ftruncate(ctx->w, fd, 0);
     while (r >= 0 && size > 0) {
         /* a short write (the file system filling up) is followed by one for the rest, which
          * says why */

@@ -579,7 +579,7 @@ static int random_op(struct phase_ctx *ctx, struct session *s, struct cb_rand *r
     switch (pick) {
     case PICK_PATCH:
         rc = compilebench_run(ctx, env, CB_OP_WRITE, &data.l[mv->list],
-                              CB_READ_FIRST | (unlink ? CB_UNLINK_FIRST : 0), name, &k[CB_PATCH],
+                              CB_TRUNCATE_FIRST | (unlink ? CB_UNLINK_FIRST : 0), name, &k[CB_PATCH],
                               true);
         break;
     case PICK_COMPILE:

@@ -122,7 +122,7 @@ enum cb_op {
     CB_OP_STAT,   /* stat every entry of the tree */
     CB_OP_DELETE, /* rm -rf the tree */
 };
-enum { CB_UNLINK_FIRST = 1u << 0, CB_READ_FIRST = 1u << 1 };
+enum { CB_UNLINK_FIRST = 1u << 0, CB_TRUNCATE_FIRST = 1u << 1 };
 struct cb_env {
     int tdir;         /* the open "tree" directory */
     char *wbuf;       /* bufsize bytes of 'a', what every write writes */
@@ -133,7 +133,7 @@ struct cb_env {
 /* Opens the workspace's "tree" (made if missing): an engine fd, or -1 after phase_fail. */
 int compilebench_open_trees(struct phase_ctx *ctx);
 /* Runs op on tree `name` below env->tdir (l: the listing of WRITE and CLEAN; flags
- * CB_UNLINK_FIRST / CB_READ_FIRST for WRITE), timed from its start to the end of its sync
+ * CB_UNLINK_FIRST / CB_TRUNCATE_FIRST for WRITE), timed from its start to the end of its sync
  * (env->sync), and adds the run to *t if t is not NULL: its figure MB/s when throughput
  * (bytes: the listing's for WRITE and CLEAN, those read for READ), else seconds. 0 or -1
  * after phase_fail. */

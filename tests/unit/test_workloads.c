@@ -504,7 +504,7 @@ static void test_cb_dataset_ops(void **state)
     struct cb_kind_total t = {0};
     /* patch: the changed and the new files rewritten whole, the others left */
     assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_WRITE, &d.l[CB_LIST_PATCH],
-                                      CB_READ_FIRST | CB_UNLINK_FIRST, "kernel-0", &t, true),
+                                      CB_TRUNCATE_FIRST | CB_UNLINK_FIRST, "kernel-0", &t, true),
                      0);
     assert_int_equal(cb_file(root, "Makefile"), 310);
     assert_int_equal(cb_file(root, "kernel/fork.c"), 3100);
