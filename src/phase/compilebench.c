@@ -269,8 +269,8 @@ static int write_one(struct phase_ctx *ctx, const struct cb_env *env, int dfd, c
         if (rc < 0 && rc != -ENOENT)
             return rc;
     }
-    int oflags =
-        O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC | ((flags & CB_TRUNCATE_FIRST) ? O_RDWR : O_WRONLY);
+    int oflags = O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC |
+                 ((flags & CB_TRUNCATE_FIRST) ? O_RDWR : O_WRONLY);
     int fd = e->open(ctx->w, dfd, base, oflags, 0644);
     if (fd < 0)
         return fd;
