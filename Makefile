@@ -145,6 +145,8 @@ install: $(BUILD)/fsbench
 	install -D -m 0644 docs/fsbench.1 $(DESTDIR)$(PREFIX)/share/man/man1/fsbench.1
 	install -d $(DESTDIR)$(PREFIX)/share/fsbench/jobs
 	install -m 0644 $(JOB_FILES) $(DESTDIR)$(PREFIX)/share/fsbench/jobs/
+	install -D -m 0644 completion/fsbench.bash \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fsbench
 
 clean:
 	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix \

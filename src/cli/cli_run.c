@@ -1,5 +1,6 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
 #include "cli/cli_run.h"
+#include "cli/cli_resume.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -23,7 +24,9 @@ struct save_state {
     const char *db;         /* its path, for the spool */
     int64_t set_id;
     const struct runner_opts *ro;
-    unsigned saved;         /* runs of this set in the store */
+    const struct cli_output *out;
+    unsigned saved;         /* runs of this set in the store, the interrupted one apart */
+    bool partial;           /* the phases of a run a signal stopped are in the store too */
     unsigned waiting;       /* runs in the spool (the store was locked) */
     FILE *cb_out;           /* --format compilebench: where each run's block goes */
 };
@@ -44,7 +47,13 @@ static int on_set_ready(void *arg, struct run_set *rs)
             break;
         used += (size_t)n;
     }
-    if (!s->store)
+    if (s->out->resume) {
+        /* the stored set's creation time: runs that wait in the spool find their set by it */
+        rs->created = s->out->resume->created;
+        if (cli_resume_ready(s->store, s->out->resume_id, s->out->resume, rs) < 0)
+            return -1;
+    }
+    if (!s->store || s->out->resume)
         return 0;
     s->set_id = store_begin_set(s->store, rs);
     return s->set_id < 0 ? -1 : 0;
@@ -77,7 +86,9 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
         retry_spool(s, SPOOL_RETRY_MS);
     /* while runs wait, the store is still locked: this one waits with them */
     int rc = s->waiting ? STORE_BUSY : store_add_run(s->store, s->set_id, run);
-    if (rc == 0)
+    if (rc == 0 && run->interrupted)
+        s->partial = true; /* kept to be seen; --resume runs it again */
+    else if (rc == 0)
         s->saved++;
     if (rc != STORE_BUSY)
         return rc;
@@ -148,8 +159,9 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         snprintf(rs.label, sizeof rs.label, "%s-%s", rs.scenario, stamp);
     }
 
-    struct save_state ss = {.ro = ro};
+    struct save_state ss = {.ro = ro, .out = out, .set_id = out->resume ? out->resume_id : 0};
     char db_path[4096];
+    cli_resume_describe(&rs, out->args_json, ro);
     if (out->save) {
         char path[4096];
         const char *db = out->db;
@@ -178,22 +190,29 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->set_ready = on_set_ready;
     ro->run_done = on_run_done;
     ro->arg = &ss;
+
+    if (out->resume) {
+        cli_resume_adopt(&rs, out->resume, ro);
+        ss.saved = (unsigned)rs.nruns; /* the set's runs already stored */
+    }
     bool cb_ran = false;
     for (size_t i = 0; i < ro->nphases; i++)
         cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
     if (out->compilebench && cb_ran)
         ss.cb_out = rep;
-
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
+    int run_rc = rc;
     if (rs.nruns > 0 && rep && !out->compilebench)
         report_run_set(rep, &rs, out->format);
+    if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
+        report_failures(rep, &rs); /* which configuration failed, in which round and phase */
     struct cb_summary cb;
     char cbtext[4096];
     if (rep && cb_ran && !out->compilebench && compilebench_last(&cb) == 0 &&
         compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
         fprintf(rep, "\ncompilebench's summary of the last run:\n%s", cbtext);
-    if (rep && rc == 0 && ro->runs_auto && out->format == REPORT_TABLE && !out->compilebench) {
+    if (rep && rc >= 0 && ro->runs_auto && out->format == REPORT_TABLE && !out->compilebench) {
         if (ra.precise)
             fprintf(rep,
                     "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
@@ -212,9 +231,16 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         /* runs that waited get the full wait now: the set is done */
         if (ss.waiting)
             retry_spool(&ss, store_lock_wait_ms());
-        if (rep && ss.saved > 0 && out->format == REPORT_TABLE)
-            fprintf(out->compilebench ? stderr : rep, "saved as '%s' (%u run%s)\n", rs.label, ss.saved,
-                    ss.saved == 1 ? "" : "s");
+        /* the set's state; with runs still in the spool the store is locked: the set stays
+         * "running" by a process that is gone, which reads as interrupted, and --resume
+         * finishes it once they joined */
+        if (ss.set_id > 0 && !ss.waiting)
+            cli_resume_end(ss.store, ss.set_id, ro, &rs, run_rc);
+        if (rep && (ss.saved > 0 || ss.partial) && out->format == REPORT_TABLE)
+            fprintf(out->compilebench ? stderr : rep, "saved as '%s' (%u run%s%s)\n", rs.label,
+                    ss.saved,
+                    ss.saved == 1 ? "" : "s",
+                    ss.partial ? ", and the phases of the one interrupted" : "");
         if (ss.saved > 0)
             snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,
                      ss.saved == 1 ? "" : "s", ss.saved == 1 ? "is" : "are", rs.label);
@@ -234,5 +260,5 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
      * (main's check) says it too, but a job file's later jobs still run */
     outcheck_stdout(kept);
     run_set_free(&rs);
-    return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+    return rc != 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

@@ -6,6 +6,7 @@
 #define FSBENCH_CLI_RUN_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "report/report.h"
 #include "run/runner.h"
@@ -18,6 +19,7 @@ struct cli_output {
     const char *json;           /* NULL: none; "-": standard output (the table goes to
                                  * stderr then, or nowhere when quiet) */
     bool quiet;                 /* -q */
+    bool skip_bad;              /* --skip-bad: configurations failing pre-flight are left out */
     enum report_format format;
     bool compilebench;          /* --format compilebench: compilebench's "run complete"
                                  * block after each run, in place of the table */
@@ -25,6 +27,13 @@ struct cli_output {
     char **argv;
     const char *job_text;       /* the job file, expanded, stored with the set (or NULL) */
     const char *job_hash;       /* its SHA-256 */
+    /* fsbench run: its arguments as a JSON array, stored with the set so that `fsbench run
+     * --resume LABEL` can finish it (NULL: the set cannot be resumed, e.g. fsbench cmd). */
+    const char *args_json;
+    /* --resume: the stored set this run finishes (its kept runs are moved into the run
+     * set, and only the runs it lacks are made), and its id; NULL: a new set. */
+    struct run_set *resume;
+    int64_t resume_id;
     /* Runs the set instead of runner_run (jobs interleaved in rounds), or NULL. */
     int (*run)(void *arg, const struct runner_opts *ro, struct run_set *rs,
                struct runner_auto *ra);

@@ -144,6 +144,7 @@ int cmd_compare(int argc, char **argv)
         if (phase)
             warning("compare: --phase applies to --format ministat only; ignored");
         cmp_report_summary(stdout, &res);
+        cmp_report_failures(stdout, &res);
         if (verbose) {
             fputc('\n', stdout);
             cmp_report_text(stdout, &res);

@@ -1,6 +1,7 @@
-/* cmd_list.c — `fsbench list`: the scenarios (the shipped job files), phases, tree profiles (with their file count,
- * total size and the source of their shape, computed by streaming each tree), engines and
- * report formats.
+/* cmd_list.c — `fsbench list`: the scenarios (the shipped job files), phases, tree profiles (with
+ * their file count, total size and the source of their shape, computed by streaming each tree),
+ * engines and report formats; `fsbench list --names KIND` prints one kind's names alone, one a
+ * line, for scripts and the bash completion.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,14 +20,40 @@
 #define FSBENCH_PREFIX "/usr/local"
 #endif
 
+/* list --names KIND: the names alone, one a line (for scripts and the shell's completion). */
+static int list_names(const char *kind)
+{
+    if (!strcmp(kind, "scenarios")) {
+        for (const struct job_builtin *b = job_builtin_table; b->name; b++)
+            printf("%s\n", b->name);
+    } else if (!strcmp(kind, "phases")) {
+        for (const struct phase_def *p = phase_table; p->name; p++)
+            printf("%s\n", p->name);
+    } else if (!strcmp(kind, "profiles")) {
+        for (const struct profile *p = profile_builtin; p->name; p++)
+            printf("%s\n", p->name);
+    } else if (!strcmp(kind, "engines")) {
+        for (size_t i = 0; engine_table[i]; i++)
+            printf("%s\n", engine_table[i]->name);
+        printf("auto\n");
+    } else {
+        error("list: --names takes scenarios, phases, profiles or engines, not '%s'", kind);
+        return EXIT_USAGE;
+    }
+    return EXIT_OK;
+}
+
 int cmd_list(int argc, char **argv)
 {
+    if (argc == 3 && !strcmp(argv[1], "--names"))
+        return list_names(argv[2]);
     if (argc > 1) {
         if (argv[1][0] == '-' && argv[1][1] == 'h') {
-            printf("usage: fsbench list\n");
+            printf("usage: fsbench list [--names scenarios|phases|profiles|engines]\n"
+                   "  --names KIND  only the names of one kind, one a line\n");
             return EXIT_OK;
         }
-        return error("list: takes no arguments"), EXIT_USAGE;
+        return error("list: takes no arguments but --names KIND"), EXIT_USAGE;
     }
     printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run the file\n"
            "itself: jobs/NAME.ini in the source, %s/share/fsbench/jobs/NAME.ini installed:\n",

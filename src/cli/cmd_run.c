@@ -60,11 +60,22 @@ static void run_usage(FILE *out)
             "  --interval MS     time-line sampling interval (default 100)\n"
             "  --stall S         list every stall of at least S seconds (default 1): no\n"
             "                    progress, or under 5%% of the phase's median rate\n"
-            "  -q, --quiet       no live progress line (shown only when stderr is a terminal)\n"
+            "  -q, --quiet       no progress (on a terminal a line rewritten in place, else a\n"
+            "                    line on stderr each time a run ends)\n"
             "  --job FILE        run the job file FILE (INI: [global] and one section per job,\n"
             "                    every option above as a key); options given here override it\n"
             "  --dry-run         print the jobs, configurations, rounds, phases, tree size, the\n"
             "                    space needed and whether root is, and run nothing\n"
+            "  --check           with --dry-run: the pre-flight too (each file system made,\n"
+            "                    mounted with its options and unmounted once), then stop\n"
+            "  --skip-bad        run the configurations that pass the pre-flight, leaving out\n"
+            "                    those that fail it (else nothing runs when one fails)\n"
+            "  --fail-fast       stop the set at the first failed run (else its configuration\n"
+            "                    is left out of the later rounds and the others go on)\n"
+            "  --resume LABEL    finish the interrupted run set LABEL: the same plan, seed and\n"
+            "                    round order, the runs it lacks (see fsbench runs)\n"
+            "list options (--fs, --mount-opts, --mkfs-opts, --phases) add up when repeated;\n"
+            "any other option given twice must have one value\n"
             "managed targets (root): a fresh file system per run, every configuration in rounds\n"
             "  --image SIZE      a sparse image of SIZE (e.g. 1G) on a loop device\n"
             "  --image-dir DIR   where the image goes (default $TMPDIR or /tmp)\n"
@@ -105,7 +116,9 @@ enum {
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_CB_DATASET, OPT_CB_NO_SYNC,
-    OPT_CB_BUFFER_SIZE
+    OPT_CB_BUFFER_SIZE,
+    /* a set that never wastes a night: pre-flight, failures, resume */
+    OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
 
 /* The options of `fsbench run`, and so the keys of a job file (cmd_run_job.c). */
@@ -151,18 +164,25 @@ const struct option cmd_run_options[] = {
     {"stonewall", required_argument, NULL, OPT_STONEWALL},
     {"job", required_argument, NULL, OPT_JOB},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
+    {"check", no_argument, NULL, OPT_CHECK},
+    {"skip-bad", no_argument, NULL, OPT_SKIP_BAD},
+    {"fail-fast", no_argument, NULL, OPT_FAIL_FAST},
+    {"resume", required_argument, NULL, OPT_RESUME},
     {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 };
 
 /* Options that are no keys of a job file, and those given once per value. age-host-fs is
  * consent to age a file system fsbench does not manage: it comes from the command line only. */
-const char *const cmd_run_not_keys[] = {"help", "job", "dry-run", "age-host-fs", NULL};
-const char *const cmd_run_repeatable[] = {"mount-opts", NULL};
+const char *const cmd_run_not_keys[] = {"help",  "job",    "dry-run", "age-host-fs",
+                                        "check", "resume", NULL};
+/* List options: each repeat adds to the list (--fs ext4 --fs xfs is --fs ext4,xfs), on the
+ * command line and as repeated keys of a job file; every other option takes one value. */
+const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-opts", NULL};
 /* Options that say where the results go, not what runs, and consent (given again each
  * time): not folded into the stored job. */
-const char *const cmd_run_not_stored[] = {"label",        "db",    "json",        "no-save",
-                                          "format",       "quiet", "age-host-fs", "destroy-data",
-                                          "force",        NULL};
+const char *const cmd_run_not_stored[] = {"label",  "db",     "json",        "no-save",
+                                          "format", "quiet",  "age-host-fs", "destroy-data",
+                                          "force",  "resume", "check",       NULL};
 /* Consent to destroying data: the command line's alone, never a job file's key. */
 const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 
@@ -208,6 +228,8 @@ struct target_args {
     struct target_spec spec;
     const char *image;
     const char *fs_list;
+    char fs_acc[256];    /* --fs given more than once: the lists joined with ',' */
+    char mkfs_acc[512];  /* --mkfs-opts given more than once: joined with ' ' */
     const char *mount_opts[MAX_MOUNT_OPTS];
     size_t nmount;
     char fs_buf[256];
@@ -249,20 +271,34 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     }
     if (!ta->nfs)
         return error("--fs: no file system named"), EXIT_USAGE;
-    /* mkfs and mount options are data: only what the file system's allow-list takes */
-    char why[1024];
+    /* mkfs and mount options are data: only what the file system's allow-list takes. An
+     * option no file system named takes is bad usage; one that some take fails only the
+     * configurations of the others, in the pre-flight (--skip-bad runs the rest). */
+    char why[1024], first[1024] = "";
+    bool mkfs_ok = false;
     for (size_t i = 0; i < ta->nfs; i++) {
-        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) < 0)
-            return error("--mkfs-opts: %s", why), EXIT_USAGE;
-        for (size_t j = 0; j < ta->nmount; j++)
-            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) < 0)
-                return error("--mount-opts: %s", why), EXIT_USAGE;
+        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) == 0)
+            mkfs_ok = true;
+        else if (!first[0])
+            snprintf(first, sizeof first, "%s", why);
+    }
+    if (!mkfs_ok)
+        return error("--mkfs-opts: %s", first), EXIT_USAGE;
+    for (size_t j = 0; j < ta->nmount; j++) {
+        bool ok = false;
+        first[0] = '\0';
+        for (size_t i = 0; i < ta->nfs; i++) {
+            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) == 0)
+                ok = true;
+            else if (!first[0])
+                snprintf(first, sizeof first, "%s", why);
+        }
+        if (!ok)
+            return error("--mount-opts: %s", first), EXIT_USAGE;
     }
     if (geteuid() != 0)
         return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
-    for (size_t i = 0; i < ta->nfs; i++)
-        if (target_check_fstype(ta->fs[i]) < 0)
-            return EXIT_RUN_FAILED;
+    /* a missing mkfs is the pre-flight's to say, with every other failure at once */
     if (ro->keep_fs && ta->nfs > 1 && !ro->no_interleave)
         return error("--keep-fs with several --fs needs --no-interleave: there is one image, "
                      "so interleaved rounds would mkfs it before every run"), EXIT_USAGE;
@@ -313,6 +349,48 @@ static int age_refused(const char *phase, const char *dir, const struct phase_pa
            EXIT_USAGE;
 }
 
+/* A list option given again: its values appended to acc (sep between them); *val then
+ * points at acc. 0, or EXIT_USAGE after error() when they do not fit. */
+static int list_append(const char *opt, const char **val, const char *more, char *acc, size_t len,
+                       char sep)
+{
+    if (!*val) {
+        *val = more;
+        return 0;
+    }
+    if (*val != acc && (size_t)snprintf(acc, len, "%s", *val) >= len)
+        return error("--%s: the list is too long", opt), EXIT_USAGE;
+    size_t used = strlen(acc);
+    if ((size_t)snprintf(acc + used, len - used, "%c%s", sep, more) >= len - used)
+        return error("--%s: the list is too long (at most %zu bytes)", opt, len - 1), EXIT_USAGE;
+    *val = acc;
+    return 0;
+}
+
+/* An option that takes one value, given again: fine with the same value, refused (naming
+ * both) with another. seen[] holds each option's first value, by its index in the table.
+ * 0, or EXIT_USAGE after error(). */
+static int given_once(int c, int idx, const char **seen)
+{
+    if (idx < 0)
+        for (int i = 0; cmd_run_options[i].name; i++)
+            if (cmd_run_options[i].val == c)
+                idx = i;
+    if (idx < 0 || cmd_run_options[idx].has_arg == no_argument)
+        return 0;
+    const char *name = cmd_run_options[idx].name;
+    for (size_t i = 0; cmd_run_repeatable[i]; i++)
+        if (!strcmp(name, cmd_run_repeatable[i]))
+            return 0;
+    if (seen[idx] && strcmp(seen[idx], optarg))
+        return error("--%s given twice, as '%s' and as '%s': it takes one value (list "
+                     "options such as --fs and --mount-opts take several)",
+                     name, seen[idx], optarg),
+               EXIT_USAGE;
+    seen[idx] = optarg;
+    return 0;
+}
+
 int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 {
     struct mpirun_opts mo = {0};
@@ -329,7 +407,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long max_runs = 30;
     const char *size_arg = NULL, *scale_arg = NULL;
     int scaled = 0, fsync_rounds_given = 0;
-    bool age_host_fs = false;
+    bool age_host_fs = false, skip_bad = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -339,7 +417,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
     bool quiet = false;
-    while ((c = getopt_long(argc, argv, "hi:j:qr:", cmd_run_options, &idx)) != -1) {
+    const char *seen[sizeof cmd_run_options / sizeof cmd_run_options[0]] = {0};
+    char phases_acc[4096];
+    while ((idx = -1, c = getopt_long(argc, argv, "hi:j:qr:", cmd_run_options, &idx)) != -1) {
+        if (c != '?' && c != ':' && given_once(c, idx, seen))
+            return EXIT_USAGE;
         switch (c) {
         case 'd': ro.dir = optarg; break;
         case 't': profile = optarg; break;
@@ -470,14 +552,24 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             break;
         case 'q': quiet = true; break;
-        case OPT_PHASES: phases = optarg; break;
+        case OPT_PHASES:
+            if (list_append("phases", &phases, optarg, phases_acc, sizeof phases_acc, ','))
+                return EXIT_USAGE;
+            break;
         case OPT_IMAGE: ta.image = optarg; break;
         case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
         case OPT_DEVICE: ta.spec.device = optarg; break;
         case OPT_DESTROY: ta.spec.destroy_data = true; break;
         case OPT_FORCE: ta.spec.force = true; break;
-        case OPT_FS: ta.fs_list = optarg; break;
-        case OPT_MKFS_OPTS: ta.spec.mkfs_opts = optarg; break;
+        case OPT_FS:
+            if (list_append("fs", &ta.fs_list, optarg, ta.fs_acc, sizeof ta.fs_acc, ','))
+                return EXIT_USAGE;
+            break;
+        case OPT_MKFS_OPTS:
+            if (list_append("mkfs-opts", &ta.spec.mkfs_opts, optarg, ta.mkfs_acc,
+                            sizeof ta.mkfs_acc, ' '))
+                return EXIT_USAGE;
+            break;
         case OPT_MOUNT_OPTS:
             if (ta.nmount == MAX_MOUNT_OPTS)
                 return error("--mount-opts: at most %d option sets", MAX_MOUNT_OPTS), EXIT_USAGE;
@@ -489,7 +581,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case OPT_JOB:
-        case OPT_DRY_RUN: break; /* cmd_run_job.c's */
+        case OPT_CHECK:
+        case OPT_RESUME:
+        case OPT_DRY_RUN: break; /* cmd_run_job.c's and cmd_run_resume.c's */
+        case OPT_FAIL_FAST: ro.fail_fast = true; break;
+        case OPT_SKIP_BAD: skip_bad = true; break;
         case OPT_RANKS_DIR:
         case OPT_RANK_SHIFT:
         case OPT_STONEWALL:
@@ -500,7 +596,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         default: run_usage(stderr); return EXIT_USAGE;
         }
     }
-    ro.progress = !quiet && isatty(STDERR_FILENO);
+    ro.progress = !quiet; /* a line rewritten on a terminal, else a line a run */
     if (argc - optind > 1)
         return error("run: one scenario at most, got '%s' and '%s'", argv[optind],
                      argv[optind + 1]), EXIT_USAGE;
@@ -586,7 +682,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .compilebench = cb_format,
         .argc = argc, .argv = argv,
-        .quiet = quiet,
+        .quiet = quiet, .skip_bad = skip_bad,
     };
     bool mpi_first = hook && hook->mpi_first;
     if (mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
@@ -596,6 +692,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         if (h != RUN_HOOK_GO)
             return h;
     }
+    /* a job file's jobs had their pre-flight before the first of them ran */
+    if (!hook && (trc = cmd_run_preflight(&ro, profile, skip_bad)) != EXIT_OK)
+        return trc;
+    out.args_json = cmd_run_args_json(out.argc, out.argv);
+    out.resume = cmd_run_resuming(&out.resume_id);
     if (!mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
         return EXIT_RUN_FAILED;
     if (!ro.tree.prof) {
@@ -612,6 +713,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
 /* A job file, or the options alone. */
 static int run_main(int argc, char **argv)
 {
+    if (cmd_run_resume_wanted(argc, argv))
+        return cmd_run_resume(argc, argv);
     if (cmd_run_job_wanted(argc, argv))
         return cmd_run_job(argc, argv);
     return cmd_run_with(argc, argv, NULL);

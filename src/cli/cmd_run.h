@@ -49,6 +49,35 @@ int cmd_run_job(int argc, char **argv);
  * phase list runs. NULL after error(). */
 const char *cmd_run_default_phases(void);
 
+/* cmd_run_preflight.c: the pre-flight (run/preflight.h) said on the command line. */
+struct cmd_run_bad {                             /* the configurations that failed it */
+    char job[RUNNER_MAX_CONFIGS][RES_NAME_MAX];  /* their job ("" outside a job file) */
+    char name[RUNNER_MAX_CONFIGS][RES_NAME_MAX]; /* their names ("": the one unnamed) */
+    size_t n;
+    size_t total; /* configurations checked */
+};
+/* Checks ro's configurations (of job `job`, or NULL), one error line for each failure,
+ * and adds them to *bad (zero it first): how many of ro's cannot run. */
+size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg, const char *job,
+                               struct cmd_run_bad *bad);
+/* After every set was checked: EXIT_OK when all can run, or with skip_bad when some can
+ * (a line says which are left out); else EXIT_RUN_FAILED after a line saying nothing ran. */
+int cmd_run_preflight_verdict(const struct cmd_run_bad *bad, bool skip_bad);
+/* Leaves job's configurations that are in bad out of ro: 0, or -1 when none is left. */
+int cmd_run_preflight_drop(struct runner_opts *ro, const char *job, const struct cmd_run_bad *bad);
+/* The three for one set on the command line: EXIT_OK to run (ro without the bad ones). */
+int cmd_run_preflight(struct runner_opts *ro, const char *tree_arg, bool skip_bad);
+
+/* cmd_run_resume.c: `fsbench run --resume LABEL`. */
+bool cmd_run_resume_wanted(int argc, char **argv);
+int cmd_run_resume(int argc, char **argv);
+/* The run's arguments (argv[0] "run" left out) as a JSON array of strings, without the
+ * options that say where results go or give consent (cmd_run_not_stored): what --resume
+ * runs again. A static buffer; NULL when they do not fit. */
+const char *cmd_run_args_json(int argc, char **argv);
+/* While --resume runs the stored arguments: the set it finishes (*id its id); else NULL. */
+struct run_set *cmd_run_resuming(int64_t *id);
+
 /* cmd_run_plan.c: prints what ro would do (--dry-run), touching nothing. */
 int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,
                        const char *tree_arg);

@@ -25,6 +25,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
+#include "phase/phase.h"
 #include "cli/cmd_run.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
@@ -46,11 +47,12 @@ struct cmdline {
     const char *vals[MAX_ARGS];      /* their values (NULL for a flag) */
     size_t nnames;
     bool help;
+    bool check;  /* --check: with --dry-run, the pre-flight too */
     bool phases; /* --phases given */
     int npos;    /* positionals other than the job file */
 };
 
-enum mode { MODE_CHECK, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
+enum mode { MODE_CHECK, MODE_PREFLIGHT, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
 
 struct jctx {
     enum mode mode;
@@ -72,6 +74,9 @@ struct jctx {
     const char *tree_arg[JOB_MAX_JOBS];
     struct job_rounds jr;
     char json[4096]; /* MODE_RUN: this job's --json file */
+    struct cmd_run_bad bad;      /* the configurations that failed the pre-flight */
+    bool skip_bad;               /* --skip-bad (the command line's or a job's) */
+    bool left_out[JOB_MAX_JOBS]; /* jobs none of whose configurations can run */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -137,6 +142,10 @@ static void scan(int argc, char **argv, struct cmdline *cl)
         }
         if (name && !strcmp(name, "dry-run")) {
             cl->dry = true;
+            continue;
+        }
+        if (name && !strcmp(name, "check")) {
+            cl->check = true;
             continue;
         }
         if (name && !strcmp(name, "help"))
@@ -274,13 +283,17 @@ static int run_rounds(struct jctx *c)
     c->jr = (struct job_rounds){
         .n = c->n, .runs = c->runs0, .warmup = c->ro[0]->warmup, .seed = c->ro[0]->order_seed};
     int rc = EXIT_OK;
+    c->jr.n = 0;
     for (size_t i = 0; i < c->n; i++) {
         struct runner_opts *ro = c->ro[i];
-        c->jr.ro[i] = ro;
-        c->jr.name[i] = job_name(c->jf, i);
+        if (c->left_out[i])
+            continue; /* --skip-bad: none of its configurations can run */
+        size_t j = c->jr.n++;
+        c->jr.ro[j] = ro;
+        c->jr.name[j] = job_name(c->jf, i);
         size_t nc = ro->nconfigs ? ro->nconfigs : 1;
         for (size_t k = 0; k < nc && outer.nconfigs < RUNNER_MAX_CONFIGS; k++)
-            job_rounds_config_name(c->jr.name[i], ro->nconfigs ? ro->configs[k].name : "",
+            job_rounds_config_name(c->jr.name[j], ro->nconfigs ? ro->configs[k].name : "",
                                    outer.configs[outer.nconfigs++].name,
                                    sizeof outer.configs[0].name);
         if (!ro->tree.prof && c->tree_arg[i] && !strncmp(c->tree_arg[i], "tar:", 4) &&
@@ -299,6 +312,8 @@ static int run_rounds(struct jctx *c)
     out->job_hash = c->jf->hash;
     out->run = rounds_run;
     out->run_arg = c;
+    out->args_json = cmd_run_args_json(c->user_argc, c->user_argv);
+    out->resume = cmd_run_resuming(&out->resume_id);
     if (rc == EXIT_OK)
         rc = cli_run_and_report(&outer, out);
     for (size_t i = 0; i < c->n; i++) {
@@ -387,6 +402,20 @@ static void print_outputs(struct jctx *c, const struct runner_opts *ro,
         printf("  REFUSED when run: %s\n", why);
 }
 
+/* The job name the pre-flight's lines and list use: none when the file has one job. */
+static const char *bad_job(const struct jctx *c)
+{
+    return c->n > 1 ? job_name(c->jf, c->job) : NULL;
+}
+
+/* --resume of one job of a file whose jobs run one after the other: only that job (the
+ * stored set's scenario is its name). */
+static bool not_resumed(const struct jctx *c, size_t i)
+{
+    const struct run_set *r = cmd_run_resuming(NULL);
+    return r && c->n > 1 && !c->jf->interleave && strcmp(job_name(c->jf, i), r->scenario);
+}
+
 static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg)
 {
     struct jctx *c = arg;
@@ -410,12 +439,18 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         }
         return EXIT_OK;
     }
+    case MODE_PREFLIGHT:
+        c->skip_bad |= out->skip_bad;
+        cmd_run_preflight_check(ro, tree_arg, bad_job(c), &c->bad);
+        return EXIT_OK;
     case MODE_PLAN:
         if (cmd_run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0)
             return EXIT_RUN_FAILED;
         print_outputs(c, ro, out);
         return EXIT_OK;
     case MODE_RUN: {
+        if (cmd_run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
+            return EXIT_OK; /* none of its configurations can run: said already */
         /* the job's header goes where its table goes (stderr with --json -) */
         FILE *hf = out->json && !strcmp(out->json, "-") ? (out->quiet ? NULL : stderr) : stdout;
         if (c->n > 1 && hf)
@@ -435,6 +470,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         return RUN_HOOK_GO;
     }
     case MODE_ROUNDS:
+        c->left_out[c->job] = cmd_run_preflight_drop(ro, bad_job(c), &c->bad) < 0;
         c->ro[c->job] = ro;
         c->out[c->job] = out;
         c->tree_arg[c->job] = tree_arg;
@@ -470,6 +506,22 @@ static int build_args(struct jctx *c, size_t i, const struct job_keys *keys,
     return 0;
 }
 
+/* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
+static int preflight_all(struct jctx *c, const struct run_hook *h)
+{
+    enum mode was = c->mode;
+    c->mode = MODE_PREFLIGHT;
+    for (c->job = 0; c->job < c->n && !phase_interrupt; c->job++) {
+        if (not_resumed(c, c->job))
+            continue;
+        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], h);
+        if (rc != EXIT_OK)
+            return rc;
+    }
+    c->mode = was;
+    return cmd_run_preflight_verdict(&c->bad, c->skip_bad);
+}
+
 static int run_jobs(struct jctx *c, const struct cmdline *cl)
 {
     struct run_hook h = {.ready = ready, .arg = c, .dry_run = cl->dry};
@@ -485,6 +537,11 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
             return rc;
         }
     }
+    /* every job checks: now every configuration of every job is tried for real, before
+     * the first run of any (with --dry-run, after the plan and only when --check asks) */
+    int rc = cl->dry ? EXIT_OK : preflight_all(c, &h);
+    if (rc != EXIT_OK)
+        return rc;
     if (cl->dry) {
         c->mode = MODE_PLAN;
         if (c->from_file)
@@ -495,14 +552,23 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
                          "job once a round in a seeded random order"
                        : ", run one after the other in file order");
         for (c->job = 0; c->job < c->n; c->job++) {
-            int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+            rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
             if (rc != EXIT_OK)
                 return rc;
         }
         if (c->jf->interleave && c->n > 1)
             printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
                    c->runs0 * (unsigned)c->n);
-        printf("dry run: nothing was run, created or changed\n");
+        if (cl->check) {
+            fflush(stdout);
+            if ((rc = preflight_all(c, &h)) != EXIT_OK)
+                return rc;
+            printf("pre-flight: %zu of %zu configuration%s can run (each file system made, "
+                   "mounted with its options and unmounted once)\n",
+                   c->bad.total - c->bad.n, c->bad.total, c->bad.total == 1 ? "" : "s");
+        }
+        printf(cl->check ? "dry run: nothing was run or stored\n"
+                         : "dry run: nothing was run, created or changed\n");
         return EXIT_OK;
     }
     if (c->jf->interleave && c->n > 1) {
@@ -513,7 +579,9 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
     }
     c->mode = MODE_RUN;
     for (c->job = 0; c->job < c->n; c->job++) {
-        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        if (not_resumed(c, c->job))
+            continue;
+        rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
         if (rc != EXIT_OK)
             return rc;
     }
@@ -567,6 +635,17 @@ int cmd_run_job(int argc, char **argv)
         free(c);
         job_free(&jf);
         return EXIT_RUN_FAILED;
+    }
+    /* --resume: the plan stored with the set, or none */
+    const struct run_set *resumed = cmd_run_resuming(NULL);
+    if (resumed && resumed->job_hash[0] && strcmp(resumed->job_hash, jf.hash)) {
+        error("--resume: %s is not the job file '%s' ran (sha256 %.16s..., now %.16s...): the "
+              "plan changed, so the set cannot be finished in the same rounds; `fsbench "
+              "export %s --job` gives the stored one back",
+              jf.path, resumed->label, resumed->job_hash, jf.hash, resumed->label);
+        free(c);
+        job_free(&jf);
+        return EXIT_USAGE;
     }
     c->n = job_count(&jf);
     int rc = EXIT_OK;

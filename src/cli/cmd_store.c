@@ -1,6 +1,7 @@
-/* cmd_store.c — the sub-commands over the results store: runs, show, export, import and
- * forget (see cli.h). Each parses its own options, opens the database (--db FILE, else the
- * default path), does one thing, and returns an exit status; messages are one line,
+/* cmd_store.c — the sub-commands over the results store: runs (also runs --labels, the labels
+ * alone for scripts and the bash completion), show, export, import and forget (see cli.h).
+ * Each parses its own options, opens the database (--db FILE, else the default path), does
+ * one thing, and returns an exit status; messages are one line,
  * "fsbench: <command>: <what was wrong>". Commands that only read never create a database
  * (a missing one is an empty store) and open it read-only, so a results.db the user may
  * not write is read. What came from the store or an import is printed with its control
@@ -169,18 +170,59 @@ static int width(int w, const char *s)
     return n > w ? n : w;
 }
 
+/* The runs of a set: "12", or for one that is not done "7 of 12 runs (interrupted;
+ * fsbench run --resume LABEL)". */
+static void runs_cell(const struct store_set_info *x, char *buf, size_t len)
+{
+    bool done = !strcmp(x->state, "done");
+    if (!x->planned || (done && x->nruns >= x->planned)) {
+        snprintf(buf, len, "%u", x->nruns);
+        return;
+    }
+    const char *how = x->running                     ? "running"
+                      : !strcmp(x->state, "stopped") ? "stopped at a failure"
+                      : done                         ? "a configuration failed"
+                                                     : "interrupted";
+    bool resume = !done && !x->running && x->resumable;
+    snprintf(buf, len, "%u of %u runs (%s%s%s)", x->nruns, x->planned, how,
+             resume ? "; fsbench run --resume " : "", resume ? x->label : "");
+}
+
+/* runs --labels: each label once, oldest set first, one a line and nothing else (for
+ * scripts and the shell's completion); a label that would need escaping is left out. */
+static int print_labels(const struct listing *l)
+{
+    for (size_t i = 0; i < l->n; i++) {
+        const char *label = l->v[i].label;
+        bool seen = text_needs_escape(label) || strchr(label, ' ');
+        for (size_t j = 0; j < i && !seen; j++)
+            seen = !strcmp(l->v[j].label, label);
+        if (!seen)
+            printf("%s\n", label);
+    }
+    return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
 int cmd_runs(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB}, {"help", no_argument, NULL, 'h'}, {0}};
+    enum { OPT_LABELS = OPT_DB + 1 };
+    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
+                                         {"labels", no_argument, NULL, OPT_LABELS},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {0}};
     const char *db = NULL;
+    bool labels = false;
     int c;
     optind = 0;
     opterr = 0;
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
-        case 'h': printf("usage: fsbench runs [--db FILE]\n"); return EXIT_OK;
+        case OPT_LABELS: labels = true; break;
+        case 'h':
+            printf("usage: fsbench runs [--db FILE] [--labels]\n"
+                   "  --labels  only the labels, each once, one a line\n");
+            return EXIT_OK;
         default: return cli_bad_option("runs", c, argv);
         }
     }
@@ -193,6 +235,11 @@ int cmd_runs(int argc, char **argv)
     struct listing l = {0};
     int rc = s ? store_list(s, collect, &l) : 0;
     store_close(s);
+    if (labels) {
+        int out = rc < 0 ? EXIT_RUN_FAILED : print_labels(&l);
+        free(l.v);
+        return out;
+    }
     /* runs a locked store could not take yet are not listed: say that they exist */
     char path[4096], dir[4200];
     unsigned waiting = db_path("runs", db, path, sizeof path) == 0 ? spool_count(path) : 0;
@@ -236,8 +283,10 @@ int cmd_runs(int argc, char **argv)
         const struct store_set_info *x = &l.v[i];
         snprintf(id, sizeof id, "%" PRId64, x->id);
         local_date(x->created, date, sizeof date);
-        printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %u\n", wid, id, wl, x->label, wd, date, ws,
-               x->scenario, wt, x->tree, wg, x->target, x->nruns);
+        char runs[RES_NAME_MAX + 128];
+        runs_cell(x, runs, sizeof runs);
+        printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wid, id, wl, x->label, wd, date, ws,
+               x->scenario, wt, x->tree, wg, x->target, runs);
     }
     free(l.v);
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
@@ -277,6 +326,8 @@ int cmd_show(int argc, char **argv)
     if (rc != EXIT_OK)
         return rc;
     report_run_set(stdout, &rs, (enum report_format)f);
+    if (f == REPORT_TABLE)
+        report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
     if (rs.job_text[0] && f == REPORT_TABLE) {
         printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n",
                text_shown(rs.job_hash), text_shown(argv[optind]));

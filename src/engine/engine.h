@@ -30,6 +30,9 @@
 enum {
     ENG_CAP_REAL = 1u << 0,  /* touches the file system (the null engine does not) */
     ENG_CAP_ASYNC = 1u << 1, /* queues operations; drain() completes them */
+    /* copy_file copies a file's data in one call where the file system takes it
+     * (copy_file_range), else through read and write calls */
+    ENG_CAP_COPY_OFFLOAD = 1u << 2,
 };
 
 /* Flags for create_file. */

@@ -331,7 +331,7 @@ static int px_drain(struct eng_worker *w)
 const struct engine engine_posix = {
     .name = "posix",
     .desc = "plain system calls relative to directory fds, one at a time",
-    .caps = ENG_CAP_REAL,
+    .caps = ENG_CAP_REAL | (RAW_COPY_OFFLOAD ? ENG_CAP_COPY_OFFLOAD : 0),
     .opendir = px_opendir,
     .close = px_close,
     .mkdir = px_mkdir,

@@ -673,7 +673,7 @@ static int ur_drain(struct eng_worker *w)
 const struct engine engine_uring = {
     .name = "uring",
     .desc = "io_uring: queued operations submitted in batches, linked create chains",
-    .caps = ENG_CAP_REAL | ENG_CAP_ASYNC,
+    .caps = ENG_CAP_REAL | ENG_CAP_ASYNC | ENG_CAP_COPY_OFFLOAD, /* posix's copy_file */
     .available = uring_available,
     .worker_init = uring_worker_init,
     .worker_fini = uring_worker_fini,

@@ -87,6 +87,7 @@ struct rank_result {
 #define RES_NAME_MAX 64
 #define RES_NOTE_MAX 512
 #define RES_JOB_MAX 32768
+#define RES_ARGS_MAX 8192
 
 struct phase_result {
     char name[RES_NAME_MAX];
@@ -128,6 +129,7 @@ struct run_result {
     unsigned round;             /* round the run belonged to (configurations interleaved) */
     char config[RES_NAME_MAX];  /* configuration name, "" for the default */
     bool warmup;                /* discarded from statistics */
+    bool interrupted;           /* stopped by a signal: a resumed set runs it again */
     double started;             /* UNIX time */
     struct phase_result *phases;
     size_t nphases;
@@ -192,6 +194,13 @@ struct run_set {
     char job_text[RES_JOB_MAX];
     char job_hash[65];
     struct ranks_info ranks;
+    /* What finishes the set after an interrupt (`fsbench run --resume LABEL`; kept by the
+     * store, not in JSON): the arguments of `fsbench run` that made it (a JSON array of
+     * strings, options that say where results go left out; "" when it cannot be resumed),
+     * the directory they ran in, and the runs it plans (0: unknown). */
+    char args[RES_ARGS_MAX];
+    char cwd[4096];
+    unsigned planned;
     struct run_result *runs;
     size_t nruns;
 };

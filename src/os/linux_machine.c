@@ -1,5 +1,6 @@
 /* linux_machine.c — machine.h on Linux: /proc/cpuinfo, /proc/meminfo, the cgroup v2
- * memory.max, /proc/sys/vm, /proc/self/io and /proc/sys/vm/drop_caches. */
+ * memory.max, /proc/sys/vm, /proc/self/io, /proc/sys/vm/drop_caches, and a process's
+ * identity from the boot id and /proc/PID/stat. */
 #include "os/machine.h"
 
 #include <errno.h>
@@ -163,5 +164,33 @@ int os_drop_caches(char *why, size_t len)
         snprintf(why, len, "cannot write %s: %s", DROP_CACHES, strerror(e));
         return -e;
     }
+    return 0;
+}
+
+int os_process_identity(long pid, char *buf, size_t len)
+{
+    char path[64], stat[1024], boot[64] = "";
+    snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return -1;
+    size_t n = fread(stat, 1, sizeof stat - 1, f);
+    fclose(f);
+    stat[n] = '\0';
+    /* the start time is field 22; the name (field 2) may hold blanks and ')' */
+    char *p = strrchr(stat, ')');
+    unsigned long long start = 0;
+    for (int field = 2; p && field < 22; field++)
+        p = strchr(p + 1, ' ');
+    if (!p || sscanf(p + 1, "%llu", &start) != 1)
+        return -1;
+    f = fopen("/proc/sys/kernel/random/boot_id", "re");
+    if (f) {
+        if (!fgets(boot, sizeof boot, f))
+            boot[0] = '\0';
+        boot[strcspn(boot, "\n")] = '\0';
+        fclose(f);
+    }
+    snprintf(buf, len, "%ld:%s:%llu", pid, boot, start);
     return 0;
 }

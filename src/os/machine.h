@@ -34,4 +34,11 @@ bool os_tsc_invariant(void);
  * denied"; ENOSYS where the system has no such control). Needs root. */
 int os_drop_caches(char *why, size_t len);
 
+/* An identity of the running process pid that another process can check later, into buf:
+ * "PID:BOOT-ID:START" on Linux (the boot's id and the process's start time, so that the
+ * pid reused by another process, or after a reboot, does not match), "PID@HOST" elsewhere
+ * (the process is alive when a signal 0 reaches it). It starts with the pid in decimal.
+ * 0, or -1 when no such process runs (or it cannot be told). */
+int os_process_identity(long pid, char *buf, size_t len);
+
 #endif

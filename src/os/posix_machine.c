@@ -3,6 +3,7 @@
 #include "os/machine.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -50,4 +51,14 @@ int os_drop_caches(char *why, size_t len)
     sync();
     snprintf(why, len, "this system offers no way to drop the caches");
     return -ENOSYS;
+}
+
+int os_process_identity(long pid, char *buf, size_t len)
+{
+    char host[256] = "";
+    if (kill((pid_t)pid, 0) < 0 && errno != EPERM)
+        return -1;
+    gethostname(host, sizeof host - 1);
+    snprintf(buf, len, "%ld@%s", pid, host);
+    return 0;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "base/text.h"
 
 /* "95%", "99.5%" */
 static void fmt_pct(char *buf, size_t len, double frac)
@@ -220,6 +221,19 @@ void cmp_report_text(FILE *out, const struct cmp_result *r)
                      "16-25%% of trials. The batch method widens the interval for autocorrelation "
                      "but cannot remove a drift. For a verdict you can trust, run A and B "
                      "interleaved in rounds: one `fsbench run` with both configurations.\n");
+    }
+}
+
+void cmp_report_failures(FILE *out, const struct cmp_result *r)
+{
+    for (size_t i = 0; i < r->nfailures; i++) {
+        const struct cmp_failure *f = &r->failures[i];
+        char note[RES_NOTE_MAX * 4];
+        text_escape(note, sizeof note, f->note);
+        fprintf(out,
+                "failed: %s in round %u (run %u), phase %s: %s; its later rounds were not "
+                "run, and its figures are of the rounds before\n",
+                r->groups[f->group].name, f->round + 1, f->run + 1, f->phase, note);
     }
 }
 

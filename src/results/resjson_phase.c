@@ -441,6 +441,8 @@ json_t *resjson_run_to_json(const struct run_result *r)
     bad |= resjson_put(o, "round", json_integer(r->round));
     bad |= RESJSON_PUT_STR(o, "config", r->config);
     bad |= resjson_put(o, "warmup", json_boolean(r->warmup));
+    if (r->interrupted) /* only when true: a finished run's object is as before */
+        bad |= resjson_put(o, "interrupted", json_true());
     bad |= resjson_put(o, "started", resjson_real(r->started));
     json_t *ph = json_array();
     for (size_t i = 0; ph && !bad && i < r->nphases; i++) {
@@ -468,6 +470,7 @@ int resjson_read_run(const struct resjson_rctx *c, const json_t *o, struct run_s
         resjson_get_uint(c, o, "round", &r->round) < 0 ||
         RESJSON_GET_NAME(c, o, "config", r->config) < 0 ||
         resjson_get_bool(c, o, "warmup", &r->warmup) < 0 ||
+        resjson_get_bool(c, o, "interrupted", &r->interrupted) < 0 ||
         resjson_get_nonneg(c, o, "started", &r->started, 1e12) < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {

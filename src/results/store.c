@@ -29,6 +29,7 @@
 
 #include "base/err.h"
 #include "base/outfile.h"
+#include "os/machine.h"
 #include "os/mounts.h"
 #include "results/resjson.h"
 
@@ -40,6 +41,7 @@ struct store {
     unsigned wait_ms;  /* how long a write waits for another process's lock */
 };
 
+static bool owner_alive(const char *owner);
 /* SQLite's busy handler waits in steps of this; exec_retry tries again after each. */
 #define STORE_BUSY_STEP_MS 10000
 
@@ -105,10 +107,20 @@ static const struct {
     /* the job file a set ran (expanded) and its SHA-256; '' for a command line alone */
     {2, "ALTER TABLE run_sets ADD COLUMN job_text TEXT NOT NULL DEFAULT '';"
         "ALTER TABLE run_sets ADD COLUMN job_hash TEXT NOT NULL DEFAULT '';"},
+    /* what finishes an interrupted set (fsbench run --resume): the arguments that made it
+     * (a JSON array), where they ran, the runs planned (0: unknown), its state and the
+     * process running it; a run stopped by a signal, to be run again */
+    {3, "ALTER TABLE run_sets ADD COLUMN args_json TEXT NOT NULL DEFAULT '';"
+        "ALTER TABLE run_sets ADD COLUMN cwd TEXT NOT NULL DEFAULT '';"
+        "ALTER TABLE run_sets ADD COLUMN planned INTEGER NOT NULL DEFAULT 0;"
+        "ALTER TABLE run_sets ADD COLUMN state TEXT NOT NULL DEFAULT 'done'"
+        " CHECK (state IN ('running', 'interrupted', 'stopped', 'done'));"
+        "ALTER TABLE run_sets ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
+        "ALTER TABLE runs ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;"},
 };
 
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
-_Static_assert(STORE_SCHEMA_VERSION == 2, "keep STORE_SCHEMA_VERSION and migrations[] in step");
+_Static_assert(STORE_SCHEMA_VERSION == 3, "keep STORE_SCHEMA_VERSION and migrations[] in step");
 
 /* Members of a phase object that have their own columns, left out of detail_json. */
 static const char *const phase_columns[] = {
@@ -655,6 +667,13 @@ void store_close(struct store *s)
 
 /* ---------------------------------------------------------------- writing */
 
+const char *store_owner(char *buf, size_t len)
+{
+    if (os_process_identity((long)getpid(), buf, len) < 0)
+        snprintf(buf, len, "%ld", (long)getpid());
+    return buf;
+}
+
 /* The target's object; a run on several ranks keeps its "ranks" there (no new column). */
 static json_t *target_json(const struct run_set *rs)
 {
@@ -669,15 +688,16 @@ static json_t *target_json(const struct run_set *rs)
     return t;
 }
 
-static int64_t insert_set(struct store *s, const struct run_set *rs)
+static int64_t insert_set(struct store *s, const struct run_set *rs, const char *state,
+                          const char *owner)
 {
     sqlite3_stmt *st = prepare(
         s, "INSERT INTO run_sets (label, created, scenario, engine, command_line, root,"
            " warm_cache, machine_json, target_json, tree_json, hostname, kernel, tree_profile,"
            " tree_scale, tree_seed, target_path, fstype, mount_opts, device, job_text,"
-           " job_hash)"
+           " job_hash, args_json, cwd, planned, state, owner)"
            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-           " ?17, ?18, ?19, ?20, ?21)");
+           " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)");
     if (!st)
         return -1;
     int bad = 0;
@@ -702,6 +722,11 @@ static int64_t insert_set(struct store *s, const struct run_set *rs)
     bad |= BIND_STR(st, 19, rs->target.device);
     bad |= BIND_STR(st, 20, rs->job_text);
     bad |= BIND_STR(st, 21, rs->job_hash);
+    bad |= BIND_STR(st, 22, rs->args);
+    bad |= BIND_STR(st, 23, rs->cwd);
+    bad |= sqlite3_bind_int64(st, 24, rs->planned) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 25, state, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= sqlite3_bind_text(st, 26, owner, -1, SQLITE_STATIC) != SQLITE_OK;
     int64_t id = -1;
     if (bad)
         sqerr(s, "cannot record the run set");
@@ -763,8 +788,8 @@ static int insert_phase(struct store *s, sqlite3_stmt *st, int64_t run_id, int o
 /* Inserts a run and its phases; the caller holds the transaction. */
 static int insert_run(struct store *s, int64_t set_id, const struct run_result *run)
 {
-    sqlite3_stmt *st = prepare(s, "INSERT INTO runs (set_id, idx, round, config, warmup, started)"
-                                  " VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+    sqlite3_stmt *st = prepare(s, "INSERT INTO runs (set_id, idx, round, config, warmup, started,"
+                                  " interrupted) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)");
     if (!st)
         return -1;
     int bad = sqlite3_bind_int64(st, 1, set_id) != SQLITE_OK;
@@ -773,6 +798,7 @@ static int insert_run(struct store *s, int64_t set_id, const struct run_result *
     bad |= BIND_STR(st, 4, run->config);
     bad |= sqlite3_bind_int(st, 5, run->warmup) != SQLITE_OK;
     bad |= bind_real(st, 6, run->started);
+    bad |= sqlite3_bind_int(st, 7, run->interrupted) != SQLITE_OK;
     int rc = sqlite3_step(st);
     sqlite3_finalize(st);
     if (bad || rc != SQLITE_DONE) {
@@ -798,9 +824,10 @@ static int insert_run(struct store *s, int64_t set_id, const struct run_result *
 
 int64_t store_begin_set(struct store *s, const struct run_set *rs)
 {
+    char owner[STORE_OWNER_MAX];
     if (tx_begin(s) < 0)
         return -1;
-    int64_t id = insert_set(s, rs);
+    int64_t id = insert_set(s, rs, "running", store_owner(owner, sizeof owner));
     if (id < 0 || tx_commit(s) < 0) {
         tx_rollback(s);
         return -1;
@@ -856,12 +883,84 @@ int store_add_run(struct store *s, int64_t set_id, const struct run_result *run)
     return 0;
 }
 
+int store_set_state(struct store *s, int64_t set_id, const char *state)
+{
+    char owner[STORE_OWNER_MAX] = "";
+    if (!strcmp(state, "running"))
+        store_owner(owner, sizeof owner);
+    if (tx_begin(s) < 0)
+        return -1;
+    sqlite3_stmt *st = prepare(s, "UPDATE run_sets SET state = ?1, owner = ?2 WHERE id = ?3");
+    int rc = -1;
+    if (st && sqlite3_bind_text(st, 1, state, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
+        sqlite3_bind_text(st, 2, owner, -1, SQLITE_TRANSIENT) == SQLITE_OK &&
+        sqlite3_bind_int64(st, 3, set_id) == SQLITE_OK && sqlite3_step(st) == SQLITE_DONE)
+        rc = 0;
+    else if (st)
+        sqerr(s, "cannot record the run set's state");
+    sqlite3_finalize(st);
+    if (rc < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return 0;
+}
+
+int store_claim_set(struct store *s, int64_t set_id)
+{
+    char me[STORE_OWNER_MAX];
+    store_owner(me, sizeof me);
+    if (tx_begin(s) < 0) /* the write lock: no other process claims it in between */
+        return -1;
+    sqlite3_stmt *st = prepare(s, "SELECT state, owner FROM run_sets WHERE id = ?1");
+    int rc = -1;
+    if (st && sqlite3_bind_int64(st, 1, set_id) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+        char state[16], owner[STORE_OWNER_MAX];
+        COL_STR(st, 0, state);
+        COL_STR(st, 1, owner);
+        rc = !strcmp(state, "running") && strcmp(owner, me) && owner_alive(owner) ? 1 : 0;
+    } else if (st) {
+        sqerr(s, "cannot read the run set's state");
+    }
+    sqlite3_finalize(st);
+    if (rc == 0) {
+        st = prepare(s, "UPDATE run_sets SET state = 'running', owner = ?1 WHERE id = ?2");
+        if (!st || sqlite3_bind_text(st, 1, me, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+            sqlite3_bind_int64(st, 2, set_id) != SQLITE_OK || sqlite3_step(st) != SQLITE_DONE)
+            rc = st ? sqerr(s, "cannot record the run set's state") : -1;
+        sqlite3_finalize(st);
+    }
+    if (rc < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return rc;
+}
+
+int store_drop_interrupted(struct store *s, int64_t set_id)
+{
+    if (tx_begin(s) < 0)
+        return -1;
+    sqlite3_stmt *st = prepare(s, "DELETE FROM runs WHERE set_id = ?1 AND interrupted = 1");
+    int n = -1;
+    if (st && sqlite3_bind_int64(st, 1, set_id) == SQLITE_OK && sqlite3_step(st) == SQLITE_DONE)
+        n = sqlite3_changes(s->db);
+    else if (st)
+        sqerr(s, "cannot drop the interrupted run");
+    sqlite3_finalize(st);
+    if (n < 0 || tx_commit(s) < 0) {
+        tx_rollback(s);
+        return -1;
+    }
+    return n;
+}
+
 /* One transaction for the whole set: an import is all or nothing. */
 int64_t store_save_set(struct store *s, const struct run_set *rs)
 {
     if (tx_begin(s) < 0)
         return -1;
-    int64_t id = insert_set(s, rs);
+    int64_t id = insert_set(s, rs, "done", "");
     for (size_t i = 0; id > 0 && i < rs->nruns; i++)
         if (insert_run(s, id, &rs->runs[i]) < 0)
             id = -1;
@@ -893,6 +992,9 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
     out->warm_cache = sqlite3_column_int(st, 7) != 0;
     COL_STR(st, 11, out->job_text);
     COL_STR(st, 12, out->job_hash);
+    COL_STR(st, 13, out->args);
+    COL_STR(st, 14, out->cwd);
+    out->planned = (unsigned)sqlite3_column_int64(st, 15);
     json_t *m = col_json(s, st, 8, where[1]), *t = col_json(s, st, 9, where[2]),
            *tr = col_json(s, st, 10, where[3]);
     int rc = m && t && tr && resjson_to_machine(m, &out->machine, where[1]) == 0 &&
@@ -947,8 +1049,8 @@ static int load_phase(struct store *s, sqlite3_stmt *st, struct phase_result *pr
 static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
 {
     sqlite3_stmt *runs = prepare(s, "SELECT id, round, config, warmup, started,"
-                                    " (SELECT count(*) FROM phases WHERE run_id = runs.id)"
-                                    " FROM runs WHERE set_id = ?1 ORDER BY idx, id");
+                                    " (SELECT count(*) FROM phases WHERE run_id = runs.id),"
+                                    " interrupted FROM runs WHERE set_id = ?1 ORDER BY idx, id");
     sqlite3_stmt *ph = prepare(
         s, "SELECT ord, name, status, note, wall_s, user_s, sys_s, ops_total, bytes_read,"
            " bytes_written, files, dirs, symlinks, dev_valid, dev_reads, dev_writes,"
@@ -970,6 +1072,7 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
         COL_STR(runs, 2, r->config);
         r->warmup = sqlite3_column_int(runs, 3) != 0;
         r->started = col_real(runs, 4);
+        r->interrupted = sqlite3_column_int(runs, 6) != 0;
         sqlite3_reset(ph);
         if (sqlite3_bind_int64(ph, 1, run_id) != SQLITE_OK) {
             ret = sqerr(s, "cannot load phases");
@@ -993,18 +1096,26 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
     return ret;
 }
 
-int store_load_label(struct store *s, const char *label, struct run_set *out)
+/* Loads the sets of label (or the one set set_id when label is NULL), merged. */
+static int load_sets(struct store *s, const char *label, int64_t set_id, struct run_set *out)
 {
     if (s->empty)
         return 1;
     if (exec_retry(s, "BEGIN", "cannot start a transaction") < 0) /* one snapshot */
         return -1;
-    sqlite3_stmt *st = prepare(s, "SELECT id, label, created, scenario, engine, command_line,"
-                                  " root, warm_cache, machine_json, target_json, tree_json,"
-                                  " job_text, job_hash"
-                                  " FROM run_sets WHERE label = ?1 ORDER BY created, id");
+    sqlite3_stmt *st = prepare(s, label ? "SELECT id, label, created, scenario, engine,"
+                                          " command_line, root, warm_cache, machine_json,"
+                                          " target_json, tree_json, job_text, job_hash,"
+                                          " args_json, cwd, planned FROM run_sets"
+                                          " WHERE label = ?1 ORDER BY created, id"
+                                        : "SELECT id, label, created, scenario, engine,"
+                                          " command_line, root, warm_cache, machine_json,"
+                                          " target_json, tree_json, job_text, job_hash,"
+                                          " args_json, cwd, planned FROM run_sets"
+                                          " WHERE id = ?2");
     int ret = st ? 0 : -1, nsets = 0, rc = SQLITE_DONE;
-    if (ret == 0 && sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) != SQLITE_OK)
+    if (ret == 0 && (label ? sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT)
+                           : sqlite3_bind_int64(st, 2, set_id)) != SQLITE_OK)
         ret = sqerr(s, "cannot load");
     while (ret == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         if (nsets++ == 0)
@@ -1023,43 +1134,100 @@ int store_load_label(struct store *s, const char *label, struct run_set *out)
     return nsets ? 0 : 1;
 }
 
+int store_load_label(struct store *s, const char *label, struct run_set *out)
+{
+    return load_sets(s, label, 0, out);
+}
+
+int store_load_set(struct store *s, int64_t set_id, struct run_set *out)
+{
+    return load_sets(s, NULL, set_id, out);
+}
+
+/* The columns set_info() reads, from run_sets. */
+#define SET_INFO_COLUMNS                                                                           \
+    "SELECT id, label, created, scenario, tree_profile, tree_scale, tree_seed,"                    \
+    " fstype, device, target_path, mount_opts,"                                                    \
+    " (SELECT count(*) FROM runs WHERE set_id = run_sets.id AND interrupted = 0),"                 \
+    " planned, state, owner, args_json != '',"                                                     \
+    " (SELECT count(*) FROM runs WHERE set_id = run_sets.id AND interrupted = 1)"                  \
+    " FROM run_sets"
+
+/* Whether the process owner names (store_owner()'s text) still runs. */
+static bool owner_alive(const char *owner)
+{
+    char *end, now[STORE_OWNER_MAX];
+    long pid = strtol(owner, &end, 10);
+    return *owner && end != owner && pid > 0 && os_process_identity(pid, now, sizeof now) == 0 &&
+           !strcmp(now, owner);
+}
+
+/* *info from a row of SET_INFO_COLUMNS. */
+static void set_info(sqlite3_stmt *st, struct store_set_info *info)
+{
+    memset(info, 0, sizeof *info);
+    info->id = sqlite3_column_int64(st, 0);
+    COL_STR(st, 1, info->label);
+    info->created = sqlite3_column_double(st, 2);
+    COL_STR(st, 3, info->scenario);
+    char profile[RES_NAME_MAX], fstype[64], device[256], path[256], opts[256];
+    COL_STR(st, 4, profile);
+    double scale = col_real(st, 5);
+    uint64_t seed = col_u64(st, 6);
+    COL_STR(st, 7, fstype);
+    COL_STR(st, 8, device);
+    COL_STR(st, 9, path);
+    COL_STR(st, 10, opts);
+    if (*profile) /* fsbench cmd makes no tree */
+        snprintf(info->tree, sizeof info->tree, "%s x%g seed %llu", profile, scale,
+                 (unsigned long long)seed);
+    else
+        snprintf(info->tree, sizeof info->tree, "-");
+    int n = snprintf(info->target, sizeof info->target, "%s %s%s%s%s", *fstype ? fstype : "?",
+                     *device ? device : path, *opts ? " (" : "", opts, *opts ? ")" : "");
+    if (n < 0)
+        info->target[0] = '\0';
+    info->nruns = (unsigned)sqlite3_column_int64(st, 11);
+    info->planned = (unsigned)sqlite3_column_int64(st, 12);
+    COL_STR(st, 13, info->state);
+    char owner[STORE_OWNER_MAX];
+    COL_STR(st, 14, owner);
+    info->running = !strcmp(info->state, "running") && owner_alive(owner);
+    if (!strcmp(info->state, "running") && !info->running)
+        snprintf(info->state, sizeof info->state, "interrupted"); /* killed, or a power cut */
+    info->resumable = sqlite3_column_int(st, 15) != 0;
+    info->ninterrupted = (unsigned)sqlite3_column_int64(st, 16);
+}
+
+int store_last_set(struct store *s, const char *label, struct store_set_info *info)
+{
+    if (s->empty)
+        return 1;
+    sqlite3_stmt *st = prepare(s, SET_INFO_COLUMNS " WHERE label = ?1 ORDER BY created DESC,"
+                                                   " id DESC LIMIT 1");
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) == SQLITE_OK ? sqlite3_step(st)
+                                                                                : SQLITE_ERROR;
+    if (rc == SQLITE_ROW)
+        set_info(st, info);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return 0;
+    return rc == SQLITE_DONE ? 1 : sqerr(s, "cannot find the run set");
+}
+
 int store_list(struct store *s, store_list_cb cb, void *arg)
 {
     if (s->empty)
         return 0;
-    sqlite3_stmt *st =
-        prepare(s, "SELECT id, label, created, scenario, tree_profile, tree_scale, tree_seed,"
-                   " fstype, device, target_path, mount_opts,"
-                   " (SELECT count(*) FROM runs WHERE set_id = run_sets.id)"
-                   " FROM run_sets ORDER BY created, id");
+    sqlite3_stmt *st = prepare(s, SET_INFO_COLUMNS " ORDER BY created, id");
     if (!st)
         return -1;
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct store_set_info info;
-        memset(&info, 0, sizeof info);
-        info.id = sqlite3_column_int64(st, 0);
-        COL_STR(st, 1, info.label);
-        info.created = sqlite3_column_double(st, 2);
-        COL_STR(st, 3, info.scenario);
-        char profile[RES_NAME_MAX], fstype[64], device[256], path[256], opts[256];
-        COL_STR(st, 4, profile);
-        double scale = col_real(st, 5);
-        uint64_t seed = col_u64(st, 6);
-        COL_STR(st, 7, fstype);
-        COL_STR(st, 8, device);
-        COL_STR(st, 9, path);
-        COL_STR(st, 10, opts);
-        if (*profile) /* fsbench cmd makes no tree */
-            snprintf(info.tree, sizeof info.tree, "%s x%g seed %llu", profile, scale,
-                     (unsigned long long)seed);
-        else
-            snprintf(info.tree, sizeof info.tree, "-");
-        int n = snprintf(info.target, sizeof info.target, "%s %s%s%s%s", *fstype ? fstype : "?",
-                         *device ? device : path, *opts ? " (" : "", opts, *opts ? ")" : "");
-        if (n < 0)
-            info.target[0] = '\0';
-        info.nruns = (unsigned)sqlite3_column_int64(st, 11);
+        set_info(st, &info);
         if (cb(&info, arg) != 0) {
             rc = SQLITE_DONE;
             break;

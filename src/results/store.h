@@ -18,7 +18,7 @@
 struct store;
 
 /* The schema version this code writes (PRAGMA user_version); newer databases are refused. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 
 /* Default database path into buf; 0 or -1 (no HOME; no message). */
 int store_default_path(char *buf, size_t len);
@@ -40,9 +40,25 @@ struct store *store_open_read(const char *path);
 int store_check_output(const char *db, const char *out, const char *what);
 void store_close(struct store *s);
 
-/* Records the set's description (label, machine, target, tree, scenario, command line);
- * returns its id (> 0) or -1 after error(). */
+/* Records the set's description (label, machine, target, tree, scenario, command line,
+ * what resumes it), in state "running" owned by this process; returns its id (> 0) or -1
+ * after error(). */
 int64_t store_begin_set(struct store *s, const struct run_set *rs);
+/* A set's state: "running" (this process runs it: owner recorded), "interrupted" (by a
+ * signal, or an error that stopped the set), "stopped" (--fail-fast), "done" (every planned
+ * run made, or its configuration failed). A set left "running" by a process that is gone
+ * (kill -9, a power cut) reads as "interrupted". 0 or -1 after error(). */
+int store_set_state(struct store *s, int64_t set_id, const char *state);
+/* Marks set_id "running" by this process unless another live process runs it (a second
+ * resume of the same set): 0 when claimed, 1 when another has it (no message), -1 after
+ * error(). One transaction: two processes cannot both claim it. */
+int store_claim_set(struct store *s, int64_t set_id);
+/* Deletes the runs of set_id stopped by a signal (a resume runs them again): how many, or
+ * -1 after error(). */
+int store_drop_interrupted(struct store *s, int64_t set_id);
+/* This process's identity as a running set's owner, into buf (STORE_OWNER_MAX). */
+#define STORE_OWNER_MAX 160
+const char *store_owner(char *buf, size_t len);
 /* What store_add_run returns, without a message, when another process held the database
  * locked for longer than the lock wait: the run is not stored (spool.h keeps it). */
 #define STORE_BUSY (-2)
@@ -66,6 +82,8 @@ int64_t store_save_set(struct store *s, const struct run_set *rs);
 /* Loads every set carrying `label`, merged, into *out (zeroed by the caller).
  * 0, 1 when no such label (no message), or -1 after error(). */
 int store_load_label(struct store *s, const char *label, struct run_set *out);
+/* Loads the one set set_id, as store_load_label(). */
+int store_load_set(struct store *s, int64_t set_id, struct run_set *out);
 
 struct store_set_info {
     int64_t id;
@@ -74,8 +92,15 @@ struct store_set_info {
     char scenario[RES_NAME_MAX];
     char tree[RES_NAME_MAX * 2];    /* "pkgsrc x1 seed 1" */
     char target[256];               /* "ext4 /dev/loop0 (rw,relatime)" */
-    unsigned nruns;
+    unsigned nruns;                 /* runs kept (a run stopped by a signal is not one) */
+    unsigned planned;               /* runs the set plans; 0: unknown (made before) */
+    char state[16];                 /* store_set_state()'s */
+    bool running;                   /* state "running" and its process is alive */
+    bool resumable;                 /* it keeps the arguments that made it */
+    unsigned ninterrupted;          /* runs stopped by a signal */
 };
+/* The newest set carrying label into *info: 0, 1 when none (no message), -1 after error(). */
+int store_last_set(struct store *s, const char *label, struct store_set_info *info);
 typedef int (*store_list_cb)(const struct store_set_info *info, void *arg);
 /* Calls cb for every set, oldest first; stops early if cb returns non-zero. 0 or -1. */
 int store_list(struct store *s, store_list_cb cb, void *arg);

@@ -220,6 +220,21 @@ static const char *keep_path(struct pctx *c, const char *path)
     return nf[c->jf->nfiles++];
 }
 
+/* The earlier entry of the current section that gave a one-value key another value, or
+ * NULL: a list key (keys->repeatable) accumulates, the same value again is harmless. */
+static const struct job_entry *one_value_twice(const struct pctx *c, const char *key,
+                                               const char *value)
+{
+    for (size_t i = 0; c->keys->repeatable && c->keys->repeatable[i]; i++)
+        if (!strcmp(key, c->keys->repeatable[i]))
+            return NULL;
+    const struct job_section *sec = &c->jf->sec[c->cur];
+    for (size_t k = 0; k < sec->n; k++)
+        if (!strcmp(sec->e[k].key, key) && strcmp(sec->e[k].value, value))
+            return &sec->e[k];
+    return NULL;
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value);
 
 /* Reads one source (the top file or an include) through inih. */
@@ -364,6 +379,13 @@ static int handler(void *user, const char *section, const char *name, const char
                    1;
     if (!strcmp(stored, JOB_KEY_INTERLEAVE))
         c->jf->interleave = !strcmp(val, "jobs");
+    const struct job_entry *prev = one_value_twice(c, stored, val);
+    if (prev)
+        return fail(c, s->path, s->line,
+                    "%s = %s, but %s:%d gave %s = %s: a key takes one value (list keys such "
+                    "as fs and mount-opts take several)",
+                    name, val, prev->file, prev->line, name, prev->value),
+               1;
     char *arg;
     if (resolve_path(c, s, stored, val, &arg) < 0 ||
         add_entry(&c->jf->sec[c->cur], stored, val, arg, s->path, s->line) < 0) {

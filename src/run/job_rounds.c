@@ -56,6 +56,7 @@ static int forward(void *arg, const struct run_set *jrs, const struct run_result
         return -1;
     r->round = f->round;
     r->warmup = run->warmup;
+    r->interrupted = run->interrupted;
     r->started = run->started;
     job_rounds_config_name(f->job, run->config, r->config, sizeof r->config);
     /* the job's scratch set frees its own arrays: the run set gets copies of them */
@@ -67,10 +68,23 @@ static int forward(void *arg, const struct run_set *jrs, const struct run_result
     return f->outer->run_done ? f->outer->run_done(f->outer->arg, f->rs, r) : 0;
 }
 
+/* Whether a job's run is made: from what the one set holds under the job's configuration
+ * name and this round (a failed configuration stays out, a run made before is not made
+ * again). */
+static int plan(void *arg, const char *config, unsigned round)
+{
+    struct fwd *f = arg;
+    char name[RES_NAME_MAX];
+    (void)round; /* a job's runner makes round 0: the set's round is f->round */
+    job_rounds_config_name(f->job, config, name, sizeof name);
+    return runner_plan_from(f->rs, name, f->round);
+}
+
 int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer, struct run_set *rs)
 {
     size_t order[JOB_MAX_JOBS];
     struct fwd f = {.outer = outer, .rs = rs};
+    int failed = 0;
     for (unsigned r = 0; r < jr->runs; r++) {
         runner_round_order(jr->seed, r, jr->n, order);
         for (size_t i = 0; i < jr->n; i++) {
@@ -86,14 +100,27 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
             o.set_ready = NULL;
             o.run_done = forward;
             o.arg = &f;
+            o.plan = plan;
+            o.plan_arg = &f;
+            o.fail_fast = outer->fail_fast;
             f.job = jr->name[order[i]];
             f.round = r;
+            /* nothing of this job left in this round: no target made for nothing */
+            bool any = false;
+            for (size_t k = 0; k < (o.nconfigs ? o.nconfigs : 1) && !any; k++)
+                any = plan(&f, o.nconfigs ? o.configs[k].name : "", r) == RUNNER_RUN;
+            if (!any) {
+                for (size_t k = 0; k < (o.nconfigs ? o.nconfigs : 1); k++)
+                    failed |= plan(&f, o.nconfigs ? o.configs[k].name : "", r) == RUNNER_FAILED;
+                continue;
+            }
             struct run_set scratch = {0};
             int rc = runner_run(&o, &scratch, NULL);
             run_set_free(&scratch);
             if (rc < 0)
                 return -1; /* runner_run said why */
+            failed |= rc == 1;
         }
     }
-    return 0;
+    return failed;
 }

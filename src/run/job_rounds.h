@@ -29,7 +29,10 @@ struct job_rounds {
 void job_rounds_config_name(const char *job, const char *config, char *buf, size_t len);
 
 /* Runs the rounds into rs, calling outer's set_ready once and run_done after every run
- * (outer's other members are not used). 0, or -1 after error() (finished runs kept). */
+ * (outer's fail_fast is every job's; its other members are not used). A run rs already
+ * holds is not made again, and a job's configuration that failed is left out of the later
+ * rounds (runner_plan_from()). 0, 1 when configurations failed (the set went to its end),
+ * or -1 after error() (finished runs kept). */
 int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
                    struct run_set *rs);
 

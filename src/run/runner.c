@@ -14,6 +14,7 @@
 #include "measure/measure.h"
 #include "os/cputime.h"
 #include "run/progress.h"
+#include "run/work_expect.h"
 #include "stats/stats.h"
 #include "tree/tarsrc.h"
 #include "phase/workspace.h"
@@ -39,6 +40,9 @@ struct env {
     void **buf;                 /* each worker's I/O buffer */
     struct tree_spec tree;      /* o->tree with its content pattern made once, untimed */
     struct progress *prog;      /* the live progress line, or NULL */
+    bool failed[RUNNER_MAX_CONFIGS];        /* configurations that failed: left out of the rest */
+    bool failed_before[RUNNER_MAX_CONFIGS]; /* ... before this set began (a resumed one) */
+    size_t nfailed;
 };
 
 static double unix_now(void)
@@ -177,6 +181,92 @@ static bool keeps_tree(const struct runner_opts *o)
     return false;
 }
 
+int runner_plan_from(const struct run_set *rs, const char *config, unsigned round)
+{
+    int plan = RUNNER_RUN;
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        if (r->interrupted || strcmp(r->config, config))
+            continue;
+        if (r->round == round)
+            return RUNNER_DONE; /* made (finished, or the one that failed) */
+        for (size_t p = 0; p < r->nphases; p++)
+            if (r->phases[p].status == PHASE_FAILED)
+                plan = RUNNER_FAILED;
+    }
+    return plan;
+}
+
+/* Configuration ci failed in round `round` of this set: left out of its later rounds. */
+static void mark_failed(struct env *env, size_t ci, unsigned round)
+{
+    if (ci < RUNNER_MAX_CONFIGS && !env->failed[ci]) {
+        env->failed[ci] = true;
+        env->nfailed++;
+        progress_runs_dropped(env->prog, env->o->runs > round + 1 ? env->o->runs - round - 1 : 0);
+    }
+}
+
+/* Whether run (c, round) is to be made: not when its configuration failed, nor when the
+ * caller's plan says it was made before. */
+static bool wanted(struct env *env, const struct runner_config *c, size_t ci, unsigned round)
+{
+    const struct runner_opts *o = env->o;
+    if (ci < RUNNER_MAX_CONFIGS && env->failed[ci])
+        return false;
+    int plan = o->plan ? o->plan(o->plan_arg, c ? c->name : "", round) : RUNNER_RUN;
+    if (plan == RUNNER_FAILED) {
+        /* it failed before this set began (a resumed set): each of its rounds is one run
+         * fewer, as it comes */
+        if (ci < RUNNER_MAX_CONFIGS && !env->failed_before[ci])
+            env->nfailed++;
+        if (ci < RUNNER_MAX_CONFIGS)
+            env->failed_before[ci] = true;
+        progress_runs_dropped(env->prog, 1);
+    }
+    return plan == RUNNER_RUN;
+}
+
+/* A failed run whose configuration is left out from now on, and the set goes on: the one
+ * error line, the target unmounted. 1, or -1 when the set cannot go on. */
+static int config_failed(struct env *env, const struct runner_config *c, size_t ci,
+                         const struct run_result *run)
+{
+    const struct runner_opts *o = env->o;
+    size_t n = o->nconfigs ? o->nconfigs : 1;
+    mark_failed(env, ci, run->round);
+    const struct phase_result *pr = &run->phases[run->nphases - 1];
+    if (env->nfailed < n)
+        error("run %u of %s (round %u), phase %s: %s; %s is left out of the rest of the set "
+              "(--fail-fast would stop it)",
+              run->index + 1, c->name, run->round + 1, pr->name, pr->note, c->name);
+    else
+        error("run %u%s%s, phase %s: %s", run->index + 1, c && c->name[0] ? " of " : "",
+              c ? c->name : "", pr->name, pr->note);
+    return env->tgt && finish_target(env) < 0 ? -1 : 1;
+}
+
+/* A failed managed target (mkfs, mount) before the first phase of a run: the run, with that
+ * failure as its first phase's, for the caller's failure path. NULL when out of memory. */
+static struct run_result *setup_failed(struct env *env, const struct runner_config *c,
+                                       unsigned round, const char *why)
+{
+    const struct runner_opts *o = env->o;
+    struct run_result *run = run_set_add_run(env->rs, 1);
+    if (!run)
+        return NULL;
+    run->round = round;
+    run->started = unix_now();
+    run->warmup = round < o->warmup;
+    snprintf(run->config, sizeof run->config, "%s", c ? c->name : "");
+    struct phase_result *pr = &run->phases[0];
+    snprintf(pr->name, sizeof pr->name, "%s", o->nphases ? o->phases[0]->name : "setup");
+    pr->status = PHASE_FAILED;
+    snprintf(pr->note, sizeof pr->note, "making its file system ready before it: %s",
+             why[0] ? why : "failed");
+    return run;
+}
+
 static int run_one(struct env *env, const struct runner_config *c, unsigned round)
 {
     const struct runner_opts *o = env->o;
@@ -185,8 +275,27 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
         char name[32];
         return error("interrupted by %s", sig_name(phase_interrupt, name, sizeof name));
     }
-    if (env->tgt ? prepare_target(env, c) < 0 : ws_clear(&env->ws) < 0)
+    size_t ci = c ? (size_t)(c - o->configs) : 0;
+    if (!wanted(env, c, ci, round))
+        return 0;
+    if (env->tgt && !o->fail_fast) {
+        /* a target that cannot be made ready fails this configuration, not the set */
+        char why[RES_NOTE_MAX] = "";
+        err_capture_begin(why, sizeof why);
+        int prc = prepare_target(env, c);
+        err_capture_end();
+        if (prc < 0) {
+            struct run_result *run = setup_failed(env, c, round, why);
+            if (!run)
+                return -1;
+            progress_run_end(env->prog, run, meas_now_ns());
+            if (o->run_done && o->run_done(o->arg, rs, run) < 0)
+                return -1;
+            return config_failed(env, c, ci, run);
+        }
+    } else if (env->tgt ? prepare_target(env, c) < 0 : ws_clear(&env->ws) < 0) {
         return -1;
+    }
     if (o->prepare) {
         char why[RES_NOTE_MAX];
         if (phase_run_command(o->prepare, why, sizeof why) < 0)
@@ -225,8 +334,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             ctx.w = &env->wa[0];
             ctx.workers = env->wa;
         }
-        progress_phase_begin(env->prog, run->config, run->index, round, p, o->phases[p]->name,
-                             meas_now_ns());
+        progress_phase_begin(env->prog, run->config, round, p, o->phases[p]->name, meas_now_ns());
         if (measure_phase(env, o->phases[p], &ctx) < 0)
             failed = 1;
         progress_phase_end(env->prog, &run->phases[p]);
@@ -235,8 +343,15 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
         done = p + 1;
     }
     run->nphases = done;
+    run->interrupted = failed && phase_interrupt;
+    progress_run_end(env->prog, run, meas_now_ns());
     if (o->run_done && o->run_done(o->arg, rs, run) < 0)
         return -1;
+    if (failed && !run->interrupted && !o->fail_fast &&
+        (env->tgt || env->nfailed + 1 < (o->nconfigs ? o->nconfigs : 1)))
+        return config_failed(env, c, ci, run);
+    if (failed && !run->interrupted)
+        mark_failed(env, ci, round);
     if (failed) {
         /* No run follows a failed one: release the directory now, so that a cleanup that
          * fails too (a read-only file system) is told in the same one line. */
@@ -250,8 +365,10 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             err_capture_end();
         }
         const struct phase_result *pr = &run->phases[done - 1];
-        return error("run %zu%s%s, phase %s: %s%s%s", rs->nruns, c && c->name[0] ? " of " : "",
-                     c ? c->name : "", pr->name, pr->note, left[0] ? "; " : "", left);
+        int rc = error("run %zu%s%s, phase %s: %s%s%s", rs->nruns, c && c->name[0] ? " of " : "",
+                       c ? c->name : "", pr->name, pr->note, left[0] ? "; " : "", left);
+        /* its configuration failed and no other is left: the set is at its end */
+        return run->interrupted || o->fail_fast ? rc : 1;
     }
     if (env->tgt && finish_target(env) < 0)
         return -1;
@@ -327,7 +444,8 @@ static bool precise_local(struct env *env, struct runner_auto *ra)
     for (size_t c = 0; c < n; c++) {
         const char *cfg = o->nconfigs ? o->configs[c].name : "";
         /* one configuration: its own median; several: each one's ratio to the first */
-        if (n > 1 && c == 0)
+        if ((n > 1 && c == 0) ||
+            (c < RUNNER_MAX_CONFIGS && (env->failed[c] || env->failed_before[c])))
             continue;
         const char *base = n > 1 ? o->configs[0].name : NULL;
         for (size_t p = 0; p < o->nphases; p++) {
@@ -538,6 +656,26 @@ static void stop_workers(const struct engine *e, struct eng_worker *w, unsigned 
         e->worker_fini(&w[i]);
 }
 
+/* The progress of the set (run/progress.h), with each phase's operations known from the
+ * tree before it runs, and the runs the set holds from before; NULL when it cannot be. */
+static struct progress *start_progress(struct env *env)
+{
+    const struct runner_opts *o = env->o;
+    uint64_t *expect = calloc(o->nphases ? o->nphases : 1, sizeof *expect);
+    struct work_tree w;
+    if (expect && work_tree_count(&env->tree, o->tar, IO_BUF_SIZE, &w) == 0) {
+        w.copy_offload = (o->eng->caps & ENG_CAP_COPY_OFFLOAD) != 0;
+        work_expect(o->phases, o->nphases, &w, &o->params, expect);
+    }
+    unsigned total = o->runs * (unsigned)(o->nconfigs ? o->nconfigs : 1);
+    struct progress *p =
+        progress_new(STDERR_FILENO, isatty(STDERR_FILENO), total, o->nphases, expect);
+    free(expect);
+    for (size_t i = 0; p && i < env->rs->nruns; i++)
+        progress_run_known(p, &env->rs->runs[i]);
+    return p;
+}
+
 int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra)
 {
     struct runner_auto scratch;
@@ -585,13 +723,12 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
         rc = -1;
     if (rc == 0 && o->set_ready)
         rc = o->set_ready(o->arg, rs);
-    if (rc == 0 && o->progress) {
-        unsigned total = o->runs * (unsigned)(o->nconfigs ? o->nconfigs : 1);
-        env.prog = progress_new(STDERR_FILENO, total, o->nphases,
-                                rs->tree.files + rs->tree.dirs + rs->tree.symlinks);
-    }
+    if (rc == 0 && o->progress)
+        env.prog = start_progress(&env);
     if (rc == 0)
         rc = run_all(&env);
+    if (rc == 0 && env.nfailed)
+        rc = 1; /* to its end, without the configurations that failed */
     progress_free(env.prog);
     if (o->async_eng)
         stop_workers(o->async_eng, env.wa, astarted);

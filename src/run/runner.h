@@ -21,9 +21,13 @@
  * Every run starts from an empty workspace (a fresh mkfs by default on managed targets).
  * Around each phase the runner takes whole-process snapshots (wall, rusage, /proc/self/io,
  * device counters), resets the engine's op counters and samples progress for the time line.
- * A failed or interrupted phase ends the set: the finished runs (and the failed one, marked)
- * have been handed to run_done, everything mounted or attached is released, and runner_run
- * returns -1 after one error line.
+ * A failed run (a phase failed, or the managed target could not be made ready for it) is
+ * handed to run_done and said in one error line; its configuration is left out of the rest
+ * of the set, and the set goes on with the others (runner_run then returns 1). An
+ * interrupt, an error around the runs (cleaning the directory, unmounting, saving) or, with
+ * fail_fast, the first failed run ends the set: everything mounted or attached is released
+ * and runner_run returns -1 after one error line. A run stopped by a signal is marked
+ * interrupted: a resumed set runs it again.
  */
 #ifndef FSBENCH_RUNNER_H
 #define FSBENCH_RUNNER_H
@@ -82,6 +86,13 @@ struct runner_opts {
     /* Called after each run, finished or failed (may be NULL); -1 stops the set. */
     int (*run_done)(void *arg, const struct run_set *rs, const struct run_result *run);
     void *arg;
+    /* Failures and resuming (see runner_plan_from()): */
+    bool fail_fast; /* the first failed run ends the set */
+    /* Whether run (config, round) is made: RUNNER_RUN, RUNNER_DONE (made before: skipped),
+     * RUNNER_FAILED (its configuration failed before: it and its later rounds skipped).
+     * NULL: every run. */
+    int (*plan)(void *arg, const char *config, unsigned round);
+    void *plan_arg;
     /* One rank of many (MPI, src/mpi/): called around the set, rounds and phases (NULL:
      * one process). */
     const struct phase_hooks *hooks;
@@ -96,9 +107,20 @@ struct runner_auto {
     double half_width;              /* its relative CI half-width at the end */
 };
 
-/* Fills rs (label, scenario and command_line set by the caller) with the description and
- * every run; with runs_auto also *ra (may be NULL). 0, or -1 after error(). */
+enum { RUNNER_RUN, RUNNER_DONE, RUNNER_FAILED };
+
+/* Fills rs (label, scenario and command_line set by the caller; runs it already holds are
+ * kept, and new ones added after them) with the description and every run; with runs_auto
+ * also *ra (may be NULL). 0 when every planned run was made, 1 when the set went to its end
+ * but configurations failed (each said in its error line), -1 when it stopped (after
+ * error()). */
 int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra);
+
+/* What rs already holds of run (config, round), as runner_opts.plan answers it: a run of
+ * that round (finished or failed) gives RUNNER_DONE, else a failed run of the
+ * configuration in another round RUNNER_FAILED, else RUNNER_RUN (runs marked interrupted
+ * count as not made). */
+int runner_plan_from(const struct run_set *rs, const char *config, unsigned round);
 
 /* Relative half-width of the confidence interval of a phase's wall time over the counted
  * runs of configuration cfg (the geometric mean), or of its ratio to configuration base

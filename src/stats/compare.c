@@ -397,6 +397,36 @@ static int compare_one(const struct cmp_input *in, struct cmp_result *r, struct 
     return 0;
 }
 
+/* The first failed run of each group, into out->failures. 0, or -1 after error(). */
+static int find_failures(const struct cmp_input *in, struct cmp_result *out)
+{
+    out->failures = calloc(out->ngroups ? out->ngroups : 1, sizeof *out->failures);
+    if (!out->failures)
+        return error("out of memory");
+    for (size_t g = 0; g < out->ngroups; g++) {
+        const struct run_set *rs = in[out->groups[g].input].rs;
+        bool found = false;
+        for (size_t i = 0; i < rs->nruns && !found; i++) {
+            const struct run_result *run = &rs->runs[i];
+            if (run->interrupted || !run_in_group(run, &out->groups[g]))
+                continue;
+            for (size_t p = 0; p < run->nphases && !found; p++) {
+                const struct phase_result *ph = &run->phases[p];
+                if (ph->status != PHASE_FAILED)
+                    continue;
+                struct cmp_failure *f = &out->failures[out->nfailures++];
+                f->group = g;
+                f->round = run->round;
+                f->run = (unsigned)i;
+                snprintf(f->phase, sizeof f->phase, "%s", ph->name);
+                snprintf(f->note, sizeof f->note, "%s", ph->note);
+                found = true;
+            }
+        }
+    }
+    return 0;
+}
+
 int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
               struct cmp_result *out)
 {
@@ -406,7 +436,7 @@ int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *
         return error("compare: nothing to compare");
     if ((unsigned)opt->metric >= CMP_NMETRICS)
         return error("compare: unknown metric");
-    if (make_groups(in, nin, out) || make_phases(in, out))
+    if (make_groups(in, nin, out) || make_phases(in, out) || find_failures(in, out))
         return -1;
     for (size_t p = 0; p < out->nphases; p++) {
         struct cmp_phase *ph = &out->phases[p];
@@ -448,5 +478,6 @@ void cmp_result_free(struct cmp_result *r)
     }
     free(r->phases);
     free(r->groups);
+    free(r->failures);
     memset(r, 0, sizeof *r);
 }

@@ -113,6 +113,16 @@ struct cmp_phase {
     struct cmp_vs *vs;    /* ngroups; vs[0] unused */
 };
 
+/* A group whose configuration failed during its set (a failed run, not one stopped by a
+ * signal): its first failed run, and the phase it failed in. */
+struct cmp_failure {
+    size_t group;
+    unsigned round; /* 0-based */
+    unsigned run;   /* 0-based, in its set */
+    char phase[RES_NAME_MAX];
+    char note[RES_NOTE_MAX];
+};
+
 struct cmp_result {
     struct cmp_options opt;
     size_t ngroups;
@@ -120,6 +130,8 @@ struct cmp_result {
     size_t nphases;
     struct cmp_phase *phases;
     bool any_batch; /* some comparison was not interleaved */
+    struct cmp_failure *failures; /* owned */
+    size_t nfailures;
 };
 
 /* Builds groups, samples and comparisons. *out is filled (zero it first) and must be
@@ -135,6 +147,10 @@ int cmp_find_phase(const struct cmp_result *r, const char *name);
 
 /* What to do about each kind of warning in `seen` (STATS_W_* flags), once each. */
 void cmp_report_advice(FILE *out, unsigned seen);
+
+/* Which groups' configurations failed, in which round and phase, one line each (nothing
+ * when none did). */
+void cmp_report_failures(FILE *out, const struct cmp_result *r);
 
 /* ------------------------------------------------------------------ report_summary.c */
 

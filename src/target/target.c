@@ -63,6 +63,32 @@ struct target {
 
 static struct target target_reg[TARGET_MAX];
 
+/* Devices (st_rdev) this process made a file system on: that signature is its own, so a
+ * later target on the same device (the run after the pre-flight, the next job of a file)
+ * is not refused for carrying it. */
+static dev_t target_made[TARGET_MAX];
+static int target_nmade;
+
+static bool target_made_here(const char *dev)
+{
+    struct stat st;
+    if (stat(dev, &st) < 0 || !S_ISBLK(st.st_mode))
+        return false;
+    for (int i = 0; i < target_nmade; i++)
+        if (target_made[i] == st.st_rdev)
+            return true;
+    return false;
+}
+
+static void target_note_made(const struct target *t)
+{
+    struct stat st;
+    if (t->image_made || target_nmade == TARGET_MAX || target_made_here(t->device) ||
+        stat(t->device, &st) < 0 || !S_ISBLK(st.st_mode))
+        return;
+    target_made[target_nmade++] = st.st_rdev;
+}
+
 /* ---- small helpers ---- */
 
 static void target_sleep_ms(long ms)
@@ -262,6 +288,27 @@ static int target_make_owner(struct target *t)
     return 0;
 }
 
+/* Where the target directories of spec's images go. */
+static const char *image_base(const struct target_spec *spec)
+{
+    const char *base = spec->image_dir;
+    if (!base || !*base)
+        base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    return base;
+}
+
+void target_release_leftovers(const struct target_spec *spec)
+{
+    if (geteuid() != 0)
+        return;
+    /* what killed runs left (a mount, a loop device, an image) goes first, said in a line
+     * each; one that cannot be released is a warning, not this run's failure */
+    const char *base = image_base(spec);
+    leftover_release(&base, 1, false, true, NULL);
+}
+
 struct target *target_create(const struct target_spec *spec)
 {
     bool image = spec->image_bytes > 0;
@@ -279,16 +326,11 @@ struct target *target_create(const struct target_spec *spec)
     }
     if (spec->fstype && target_check_fstype(spec->fstype) < 0)
         return NULL;
-    if (!image && target_check_device(spec->device, spec->force) < 0)
+    if (!image &&
+        target_check_device(spec->device, spec->force || target_made_here(spec->device)) < 0)
         return NULL;
-    const char *base = spec->image_dir;
-    if (!base || !*base)
-        base = getenv("TMPDIR");
-    if (!base || !*base)
-        base = "/tmp";
-    /* what killed runs left (a mount, a loop device, an image) goes first, said in a line
-     * each; one that cannot be released is a warning, not this run's failure */
-    leftover_release(&base, 1, false, true, NULL);
+    const char *base = image_base(spec);
+    target_release_leftovers(spec);
     struct target *t = target_slot();
     if (!t)
         return NULL;
@@ -457,6 +499,7 @@ int target_mkfs(struct target *t)
     if (WEXITSTATUS(status))
         return error("%s on %s failed (exit %d): %s", prog, t->device, WEXITSTATUS(status),
                      ll.last[0] ? ll.last : "no message");
+    target_note_made(t);
     return 0;
 }
 

@@ -31,6 +31,10 @@ struct target;
 /* Creates the image and attaches it to a free loop device, or checks the device.
  * NULL after error() naming what was wrong. Needs root. */
 struct target *target_create(const struct target_spec *spec);
+/* Releases what killed runs left of targets (leftover.h) where spec's images go, in a line
+ * each, as target_create() does first (a caller that hides target_create()'s messages, the
+ * pre-flight, calls it before). Root only: without root, nothing. */
+void target_release_leftovers(const struct target_spec *spec);
 /* Chooses the file system the next target_mkfs() makes (a matrix has several). 0 or -1. */
 int target_set_fs(struct target *t, const char *fstype);
 /* mkfs.<fstype> with the options (refused, naming the word, unless fsopts_check_mkfs()

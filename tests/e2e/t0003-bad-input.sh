@@ -34,12 +34,17 @@ if [ "$(id -u)" -eq 0 ]; then
     # Read-only: a tmpfs remounted ro (root may write anywhere else).
     mount_tmpfs "$SCRATCH/ro" 16m && mount -o remount,ro "$SCRATCH/ro"
     bad 1 "not writable" "read-only directory" -- run --no-save --dir "$SCRATCH/ro"
-    # A full disk in the middle of extract: a 2 MiB tmpfs cannot hold the tiny tree.
-    mount_tmpfs "$SCRATCH/small" 2m
-    bad 1 "phase extract: create .*No space left on device" "full disk during extract" \
+    # Too little space for the tree and its copy: the pre-flight says so before any run.
+    mount_tmpfs "$SCRATCH/tight" 2m
+    bad 1 "pre-flight: needs about .* MiB free in .*tight.*, and 2.0 MiB are" \
+        "too little space, said before any run" -- run --no-save --dir "$SCRATCH/tight" --tree tiny
+    # A full disk in the middle of extract: room for the bytes, but a tmpfs of 300 inodes
+    # cannot hold the tiny tree's 1100 entries (the pre-flight counts space, not inodes).
+    mkdir -p "$SCRATCH/small" && mount -t tmpfs -o size=64m,nr_inodes=300 fsbench-test "$SCRATCH/small"
+    bad 1 "phase extract: (create|mkdir) .*No space left on device" "full disk during extract" \
         -- run --no-save --dir "$SCRATCH/small" --tree tiny
     is "$(ls -A "$SCRATCH/small")" "" "full disk: nothing left behind"
 else
-    skip "needs root to mount tmpfs" 7
+    skip "needs root to mount tmpfs" 10
 fi
 done_testing

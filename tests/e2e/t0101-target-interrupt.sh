@@ -16,14 +16,14 @@ set -m
 PID=$!
 set +m
 
-# Wait up to 20 s for its mount to appear.
-for _ in $(seq 1 200); do
-    [ -n "$(our_mounts)" ] && break
+# Wait up to 20 s for the run's mount to appear: one with the run's directory in it (the
+# pre-flight's mount of the same image, before the run, holds none).
+for _ in $(seq 1 400); do
+    run_mounted && break
     kill -0 "$PID" 2>/dev/null || break
-    sleep 0.1
+    sleep 0.05
 done
-MNT=$(our_mounts)
-ok $([ -n "$MNT" ] && echo 0 || echo 1) "the image is mounted under \$TMPDIR within 20 s"
+ok $(run_mounted && echo 0 || echo 1) "the run's image is mounted under \$TMPDIR within 20 s"
 sleep 0.3 # into extract
 ALIVE=1
 kill -0 "$PID" 2>/dev/null || { ALIVE=0; diag "fsbench ended before SIGINT:" "$(cat "$SCRATCH/err")"; }

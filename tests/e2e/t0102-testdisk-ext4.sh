@@ -39,7 +39,7 @@ is "$RC" 0 "testdisk, ext4 defaults and sync, 2 runs: exit 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 
 MKFS_DEVS=$(awk '{ print $NF }' "$SCRATCH/mkfs.log" 2>/dev/null | sort -u)
-is "$(mkfs_calls | tr -d ' ')" 4 "a fresh mkfs before each of the 4 runs"
+is "$(mkfs_calls | tr -d ' ')" 5 "the pre-flight's mkfs, then a fresh one before each of the 4 runs"
 is "$MKFS_DEVS" "$(jq -r '.target.device' "$J")" "mkfs ran only on fsbench's own loop device"
 
 # The seed-000 matrix: a "Mode:" block per configuration, a seeds-style line per phase.
@@ -115,7 +115,7 @@ nothing_left "interleaved"
 run_fsbench "${FAST[@]}" --runs 2 --keep-fs --json "$SCRATCH/keep.json"
 is "$RC" 0 "--keep-fs --runs 2: exit 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
-is "$(mkfs_calls | tr -d ' ')" 1 "--keep-fs: one mkfs for the 4 runs on ext4"
+is "$(mkfs_calls | tr -d ' ')" 2 "--keep-fs: the pre-flight's mkfs, then one for the 4 runs on ext4"
 is "$(jq '.runs | length' "$SCRATCH/keep.json")" 4 "--keep-fs: 4 runs"
 is "$(jq -r '[.runs[].phases[].status] | unique | join(",")' "$SCRATCH/keep.json")" ok \
     "--keep-fs: every phase ok"

@@ -34,15 +34,17 @@ RUN=(run --no-save --tree tiny)
 bad 1 "mkfs\.nosuchfs" "--fs nosuchfs" -- "${RUN[@]}" --image 64M --fs nosuchfs
 
 # A mount option the kernel refuses (ext4 takes journal_async_commit, but not with data=ordered,
-# its default): before the run (basic scenario: fsbench mounts it) and as the mount phase of
-# testdisk. An option off the allow-list never reaches the kernel (t0106).
+# its default): the pre-flight mounts every configuration before the first run, so both the
+# basic scenario (fsbench mounts it) and testdisk (whose mount phase would) are refused then,
+# with the kernel's reason. An option off the allow-list never reaches the kernel (t0106).
 bad 1 "(cannot mount|mount.* failed).*journal_async_commit" "bad mount option, basic" \
     -- "${RUN[@]}" --image 64M --fs ext4 --mount-opts journal_async_commit
 like "$ERR" "journal_async_commit.*(Invalid argument|dmesg)|(Invalid argument|dmesg).*journal_async_commit" \
     "bad mount option, basic: the message gives the kernel's answer"
 bad 1 "(cannot mount|mount.* failed).*journal_async_commit" "bad mount option, testdisk" \
     -- "${RUN[@]}" testdisk --image 64M --fs ext4 --mount-opts journal_async_commit
-like "$ERR" "phase mount" "bad mount option, testdisk: the message names the mount phase"
+like "$ERR" "^fsbench: pre-flight: ext4:journal_async_commit: .*Invalid argument; the kernel said: EXT4-fs \(loop[0-9]+\): .*journal_async_commit" \
+    "bad mount option, testdisk: the pre-flight names the configuration and the kernel's line"
 bad 2 "--mount-opts: 'bogus_option=1' is refused for ext4" "mount option off the list" \
     -- "${RUN[@]}" --image 64M --fs ext4 --mount-opts bogus_option=1
 

@@ -78,7 +78,7 @@ nsyms=$(find "$S/gnu" -type l | wc -l)
 for j in 1 3; do
     mkdir "$S/w$j"
     run_fsbench run --dir "$S/w$j" --tree "tar:$S/t.tar" --phases extract --no-save \
-        --json "$S/j$j.json" -j $j
+        --json "$S/j$j.json" -j $j -q
     is "$RC" 0 "-j $j: run --tree tar:t.tar exits 0"
     is "$ERR" "" "-j $j: nothing on stderr (extracted from the index, nothing refused)"
     is "$(ls -A "$S/w$j")" "" "-j $j: work directory empty afterwards"
@@ -107,13 +107,13 @@ tar -C "$S/gnu-dup" -xpf "$S/dup.tar"
 
 mkdir "$S/wd"
 run_fsbench run --dir "$S/wd" --tree "tar:$S/h.tar" --phases extract --no-save -j 2 --runs 2 \
-    --json "$S/h.json"
+    --json "$S/h.json" -q
 is "$RC" 0 "hard links: -j 2 --runs 2 exits 0"
 is "$ERR" "" "hard links: nothing on stderr (extracted from the index)"
 is "$(jq -r '.runs[1].phases[0].files' "$S/h.json")" "$((nfiles + 3))" \
     "hard links: files made include the 3 links"
 run_fsbench run --dir "$S/wd" --tree "tar:$S/dup.tar" --phases extract --no-save -j 2 \
-    --runs 2 --json "$S/dup.json"
+    --runs 2 --json "$S/dup.json" -q
 is "$RC" 0 "duplicate names: -j 2 --runs 2 exits 0"
 is "$ERR" "fsbench: warning: tar:$S/dup.tar: archive extracted by one thread: it has duplicate names" \
     "duplicate names: one warning line, for two runs, says the archive is extracted by one thread"

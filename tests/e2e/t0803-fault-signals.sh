@@ -24,9 +24,11 @@ ARGS=(testdisk --image 128M --fs ext4 --tree tiny --db "$DB")
 run_fsbench run "${ARGS[@]}" --label before
 is "$RC" 0 "a first testdisk run is saved"
 
+# The pre-flight mounts and unmounts the one configuration first (and makes and removes a
+# file in it): the run's own mount(2), umount2(2) and unlinkat(2) come after those.
 PHASES=(mount extract sync umount mount delete sync umount)
-INJECT=(mount:when=1 mkdirat:when=20 syncfs:when=1 umount2:when=1 mount:when=2
-    unlinkat:when=200 syncfs:when=2 umount2:when=2)
+INJECT=(mount:when=2 mkdirat:when=20 syncfs:when=1 umount2:when=2 mount:when=3
+    unlinkat:when=201 syncfs:when=2 umount2:when=3)
 
 for i in "${!PHASES[@]}"; do
     for sig in INT TERM; do
@@ -45,6 +47,22 @@ for i in "${!PHASES[@]}"; do
         nothing_left "$name"
         sentinel_check "$SCRATCH/outside" "$name"
     done
+done
+
+# A signal during the pre-flight: it stops, releases the target it made, stores nothing.
+for sig in INT TERM; do
+    name="SIG$sig in the pre-flight's mount"
+    before=$(store_runs "$DB")
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        strace -f -o /dev/null -e trace=mount -e inject="mount:signal=SIG$sig:when=1" \
+            "$FSBENCH" run "${ARGS[@]}" -j 1 --label preflight >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
+    RC=$?
+    ERR=$(grep -v '^strace: ' "$SCRATCH/err")
+    is "$RC" 1 "$name: exit status 1"
+    one_line "$name" "^fsbench: pre-flight: interrupted by SIG$sig$"
+    store_check "$DB" "$before" "$name"
+    is "$(sqlite3 "$DB" "select count(*) from run_sets where label = 'preflight'")" 0 "$name: no set stored"
+    nothing_left "$name"
 done
 
 # SIGKILL: nothing can clean up; the rerun in the same --dir and --db finds what was left,

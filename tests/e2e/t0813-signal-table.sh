@@ -13,15 +13,16 @@ need_cmd mkfs.ext4
 . "$(dirname "$0")/../lib/target.sh"
 
 # start_run: a long set of runs on an image (each run a fresh mkfs), in the background with
-# job control so that no signal starts out ignored; waits for the first mount. Sets PID.
+# job control so that no signal starts out ignored; waits for the first run's mount (not the
+# pre-flight's). Sets PID.
 start_run() {
     set -m
     "$FSBENCH" run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete \
         --runs 1000 --no-save -q >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null &
     PID=$!
     set +m
-    for _ in $(seq 1 300); do
-        [ -n "$(our_mounts)" ] && break
+    for _ in $(seq 1 400); do
+        run_mounted && break
         kill -0 "$PID" 2>/dev/null || break
         sleep 0.05
     done

@@ -29,6 +29,16 @@ held() {
     done
 }
 
+# run_mounted PREFIX: a file system is mounted below PREFIX with a run's directory in it (the
+# pre-flight's mount of the same image, before the runs, holds none)
+run_mounted() {
+    local m
+    for m in $(awk -v p="$1" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo); do
+        [ -d "$m/fsbench" ] && return 0
+    done
+    return 1
+}
+
 # --- two runs, one directory
 D=$SCRATCH/d
 mkdir "$D"
@@ -91,7 +101,7 @@ is "$(ls -d "$TMPDIR"/fsbench.?????? 2>/dev/null)" "" "and it is gone"
 
 # --- a killed run's managed target: the next run releases it
 held run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 300); do [ -n "$(our_mounts)" ] && break; sleep 0.02; done
+for _ in $(seq 1 300); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
 sleep 0.5
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -109,7 +119,7 @@ nothing_left "after the next run"
 mkdir "$SCRATCH/elsewhere"
 held run --image 128M --fs ext4 --image-dir "$SCRATCH/elsewhere" --tree tiny \
     --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 300); do grep -q "$SCRATCH/elsewhere/" /proc/self/mountinfo && break; sleep 0.02; done
+for _ in $(seq 1 300); do run_mounted "$SCRATCH/elsewhere/" && break; sleep 0.02; done
 sleep 0.5
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -123,7 +133,7 @@ ok "$(grep -q "$SCRATCH/elsewhere/" /proc/self/mountinfo; echo $?)" "--dry-run r
 KILLED=$FS_PID
 held run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete --no-save -q
 LIVE=$FS_PID LIVE_S=$S_PID
-for _ in $(seq 1 300); do [ -n "$(our_mounts)" ] && break; sleep 0.02; done
+for _ in $(seq 1 300); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
 like "$(cat "$SCRATCH/held.err")" "released what fsbench pid $KILLED \(no longer running\) left in $SCRATCH/elsewhere/fsbench-target" \
     "the next run releases the other image directory's leftover"
 is "$(grep -c "$SCRATCH/elsewhere/" /proc/self/mountinfo)" 0 "its mount is gone"

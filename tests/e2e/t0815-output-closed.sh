@@ -22,7 +22,8 @@ sys.exit(subprocess.call(sys.argv[1:], stdout=w, stdin=subprocess.DEVNULL))' "$@
     RC=$?
     ERR=$(cat "$SCRATCH/err")
 }
-lines() { printf '%s\n' "$1" | grep -c .; }
+# lines of stderr but the plain progress line of each finished run (stderr is no terminal)
+lines() { printf '%s\n' "$1" | grep -Ev '^fsbench: (.* )?run [0-9]+/[0-9]+ .*done in ' | grep -c .; }
 
 cat >two.ini <<'INI'
 [global]

@@ -13,6 +13,15 @@ rescue_loops() {
 trap 'rescue_loops; tap_cleanup' EXIT
 
 our_mounts() { awk -v p="$TMPDIR/" 'index($5, p) == 1 { print $5 }' /proc/self/mountinfo; }
+# run_mounted: a file system is mounted under $TMPDIR with a run's directory in it (the
+# pre-flight's mount of the same image, before the runs, holds none)
+run_mounted() {
+    local m
+    for m in $(our_mounts); do
+        [ -d "$m/fsbench" ] && return 0
+    done
+    return 1
+}
 our_loops() { losetup -a | grep -F "$PREFIX"; }
 
 # nothing_left WHAT: no mount under $TMPDIR, no loop device on an fsbench-target image, and

@@ -130,12 +130,23 @@ static void test_inherit_and_override(void **state)
     assert_string_equal(a, "--tree=tiny --fsync-dir");
     job_free(&jf);
 
-    /* [global] alone is one job named after the file; the last value of a key wins */
-    assert_int_equal(parse("dir/solo.ini", "tree = tiny\nscale = 2\nscale = 3\n", &jf), 0);
+    /* [global] alone is one job named after the file; a key given twice with another
+     * value is refused naming both lines, with the same value it is one */
+    assert_int_equal(parse("dir/solo.ini", "tree = tiny\nscale = 2\nscale = 3\n", &jf), -1);
+    assert_string_equal(msg, "dir/solo.ini:3: scale = 3, but dir/solo.ini:2 gave scale = 2: a "
+                             "key takes one value (list keys such as fs and mount-opts take "
+                             "several)");
+    assert_int_equal(parse("dir/solo.ini", "tree = tiny\nscale = 3\nscale = 3\n", &jf), 0);
     assert_int_equal(job_count(&jf), 1);
     assert_string_equal(job_name(&jf, 0), "solo");
     args_of(&jf, 0, NULL, a, sizeof a);
     assert_string_equal(a, "--tree=tiny --scale=3");
+    job_free(&jf);
+    /* list keys accumulate: fs, phases, mkfs-opts as mount-opts */
+    assert_int_equal(parse("l.ini", "fs = ext4\nfs = xfs\nphases = extract\nphases = sync\n", &jf),
+                     0);
+    args_of(&jf, 0, NULL, a, sizeof a);
+    assert_string_equal(a, "--fs=ext4 --fs=xfs --phases=extract --phases=sync");
     job_free(&jf);
 }
 

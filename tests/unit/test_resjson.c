@@ -118,6 +118,7 @@ static void fill_set(struct run_set *rs)
         run->round = r / 2;
         snprintf(run->config, sizeof run->config, "cfg%u", r % 2);
         run->warmup = r == 0;
+        run->interrupted = r == 2; /* a signal stopped the last one */
         run->started = 1764667200.5 + r * 61.25;
         for (unsigned i = 0; i < run->nphases; i++)
             fill_phase(&run->phases[i], r * 10 + i);
@@ -218,6 +219,7 @@ static void assert_set_equal(const struct run_set *a, const struct run_set *b)
         assert_int_equal(r->round, s->round);
         assert_string_equal(r->config, s->config);
         assert_int_equal(r->warmup, s->warmup);
+        assert_int_equal(r->interrupted, s->interrupted);
         assert_true(r->started == s->started);
         assert_int_equal(r->nphases, s->nphases);
         for (size_t j = 0; j < r->nphases; j++)

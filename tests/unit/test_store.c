@@ -158,12 +158,111 @@ static void test_open_creates_schema(void **state)
     assert_non_null(s);
     store_close(s);
     assert_int_equal(pragma_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    assert_int_equal(STORE_SCHEMA_VERSION, 2);
+    assert_int_equal(STORE_SCHEMA_VERSION, 3);
     /* reopening an existing database changes nothing */
     s = store_open(path);
     assert_non_null(s);
     store_close(s);
     assert_int_equal(pragma_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_integrity_ok(path);
+}
+
+static void sql(const char *path, const char *text)
+{
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    char *err = NULL;
+    if (sqlite3_exec(db, text, NULL, NULL, &err) != SQLITE_OK)
+        fail_msg("%s: %s", text, err ? err : "?");
+    sqlite3_close(db);
+}
+
+/* A database of schema 2 (made now, its schema-3 columns dropped again) is migrated, its
+ * sets read as done; a new set keeps what resumes it, and its states go as a run goes. */
+static void test_migrate_and_resume_state(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set rs;
+    fill_desc(&rs, "old", 1000);
+    fill_run(&rs, 0, 1);
+    fill_run(&rs, 0, 2);
+    assert_true(store_save_set(s, &rs) > 0);
+    run_set_free(&rs);
+    store_close(s);
+    sql(path, "ALTER TABLE run_sets DROP COLUMN args_json; ALTER TABLE run_sets DROP COLUMN cwd;"
+              "ALTER TABLE run_sets DROP COLUMN planned; ALTER TABLE run_sets DROP COLUMN state;"
+              "ALTER TABLE run_sets DROP COLUMN owner; ALTER TABLE runs DROP COLUMN interrupted;"
+              "PRAGMA user_version = 2");
+    assert_int_equal(pragma_int(path, "PRAGMA user_version"), 2);
+
+    s = store_open(path);
+    assert_non_null(s);
+    assert_int_equal(pragma_int(path, "PRAGMA user_version"), 3);
+    struct store_set_info info;
+    assert_int_equal(store_last_set(s, "old", &info), 0);
+    assert_string_equal(info.state, "done");
+    assert_false(info.resumable);
+    assert_false(info.running);
+    assert_int_equal(info.nruns, 2);
+    assert_int_equal(info.planned, 0);
+    assert_int_equal(store_last_set(s, "none", &info), 1);
+
+    /* a set that can be resumed: running, owned by this process */
+    fill_desc(&rs, "new", 2000);
+    strcpy(rs.args, "[\"--runs\",\"2\"]");
+    strcpy(rs.cwd, "/somewhere");
+    rs.planned = 4;
+    int64_t id = store_begin_set(s, &rs);
+    assert_true(id > 0);
+    fill_run(&rs, 0, 1);
+    assert_int_equal(store_add_run(s, id, &rs.runs[0]), 0);
+    fill_run(&rs, 0, 2);
+    rs.runs[1].interrupted = true; /* a signal stopped it */
+    assert_int_equal(store_add_run(s, id, &rs.runs[1]), 0);
+    assert_int_equal(store_last_set(s, "new", &info), 0);
+    assert_string_equal(info.state, "running");
+    assert_true(info.running);
+    assert_true(info.resumable);
+    assert_int_equal(info.nruns, 1);
+    assert_int_equal(info.ninterrupted, 1);
+    assert_int_equal(info.planned, 4);
+    assert_int_equal(store_set_state(s, id, "interrupted"), 0);
+    assert_int_equal(store_last_set(s, "new", &info), 0);
+    assert_string_equal(info.state, "interrupted");
+    assert_false(info.running);
+
+    /* what a resume reads: the arguments, the directory, the runs with their marks */
+    struct run_set back = {0};
+    assert_int_equal(store_load_set(s, id, &back), 0);
+    assert_string_equal(back.args, "[\"--runs\",\"2\"]");
+    assert_string_equal(back.cwd, "/somewhere");
+    assert_int_equal(back.planned, 4);
+    assert_int_equal(back.nruns, 2);
+    assert_false(back.runs[0].interrupted);
+    assert_true(back.runs[1].interrupted);
+    run_set_free(&back);
+    assert_int_equal(store_drop_interrupted(s, id), 1);
+    assert_int_equal(store_last_set(s, "new", &info), 0);
+    assert_int_equal(info.ninterrupted, 0);
+    assert_int_equal(info.nruns, 1);
+
+    /* left running by a process that is gone (kill -9): it reads as interrupted */
+    assert_int_equal(store_set_state(s, id, "running"), 0);
+    store_close(s);
+    sql(path, "UPDATE run_sets SET owner = '2147483646:gone:1' WHERE label = 'new'");
+    s = store_open(path);
+    assert_non_null(s);
+    assert_int_equal(store_last_set(s, "new", &info), 0);
+    assert_string_equal(info.state, "interrupted");
+    assert_false(info.running);
+    assert_int_equal(store_set_state(s, id, "done"), 0);
+    assert_int_equal(store_last_set(s, "new", &info), 0);
+    assert_string_equal(info.state, "done");
+    store_close(s);
+    run_set_free(&rs);
     assert_integrity_ok(path);
 }
 
@@ -669,11 +768,17 @@ int main(void)
 {
     err_set_quiet(1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_open_creates_schema), cmocka_unit_test(test_newer_schema_refused),
-        cmocka_unit_test(test_save_load_merge),     cmocka_unit_test(test_list_and_forget),
-        cmocka_unit_test(test_default_path),        cmocka_unit_test(test_concurrent_writers),
-        cmocka_unit_test(test_kill_during_runs),    cmocka_unit_test(test_untrusted_paths),
-        cmocka_unit_test(test_read_only),           cmocka_unit_test(test_check_output),
+        cmocka_unit_test(test_open_creates_schema),
+        cmocka_unit_test(test_newer_schema_refused),
+        cmocka_unit_test(test_migrate_and_resume_state),
+        cmocka_unit_test(test_save_load_merge),
+        cmocka_unit_test(test_list_and_forget),
+        cmocka_unit_test(test_default_path),
+        cmocka_unit_test(test_concurrent_writers),
+        cmocka_unit_test(test_kill_during_runs),
+        cmocka_unit_test(test_untrusted_paths),
+        cmocka_unit_test(test_read_only),
+        cmocka_unit_test(test_check_output),
         cmocka_unit_test(test_spool),
     };
     return cmocka_run_group_tests_name("store", tests, setup, teardown);

@@ -1,0 +1,317 @@
+/* cmd_run_resume.c — `fsbench run --resume LABEL`: finishes a run set that a signal, a
+ * kill -9 or a power cut stopped. The set keeps the arguments that made it (the options
+ * that say what runs, and the job file, whose text and hash are stored with the set) and
+ * the directory they ran in; --resume runs them again there, with the stored runs moved
+ * into the new run set, so the runner makes only the runs the set lacks: the same plan,
+ * seed and round order, every run once. The run a signal stopped is run again; a
+ * configuration that failed stays out. Only where results go (--db, --json, --format,
+ * --quiet) and consent (--destroy-data, --force, --age-host-fs, which a set never keeps)
+ * may be given with it, and --fail-fast.
+ */
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/err.h"
+#include "cli/cli.h"
+#include "cli/cli_store.h"
+#include "cli/cmd_run.h"
+#include "results/store.h"
+
+/* What --resume may be given with. */
+static const char *const resume_allowed[] = {"resume",    "db",           "json",  "format",
+                                             "quiet",     "destroy-data", "force", "age-host-fs",
+                                             "fail-fast", "help",         NULL};
+
+static struct {
+    struct run_set *set;
+    int64_t id;
+} resuming;
+
+struct run_set *cmd_run_resuming(int64_t *id)
+{
+    if (id)
+        *id = resuming.id;
+    return resuming.set;
+}
+
+static bool listed(const char *name, const char *const *list)
+{
+    for (size_t i = 0; list[i]; i++)
+        if (!strcmp(name, list[i]))
+            return true;
+    return false;
+}
+
+static const char *option_name(int c, int idx)
+{
+    if (c == '?' || c == ':')
+        return NULL;
+    if (idx >= 0)
+        return cmd_run_options[idx].name;
+    for (const struct option *o = cmd_run_options; o->name; o++)
+        if (o->val == c)
+            return o->name;
+    return NULL;
+}
+
+bool cmd_run_resume_wanted(int argc, char **argv)
+{
+    for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+        if (!strcmp(argv[i], "--resume") || !strncmp(argv[i], "--resume=", 9))
+            return true;
+    return false;
+}
+
+const char *cmd_run_args_json(int argc, char **argv)
+{
+    static char buf[RES_ARGS_MAX];
+    json_t *a = json_array();
+    if (!a)
+        return NULL;
+    int saved = opterr, bad = 0;
+    opterr = 0;
+    optind = 0;
+    for (;;) {
+        int prev = optind ? optind : 1, idx = -1;
+        int c = getopt_long(argc, argv, "+:hi:j:qr:", cmd_run_options, &idx);
+        int from = prev, to = optind;
+        if (c == -1) {
+            if (optind >= argc)
+                break;
+            bool dashes = prev < optind && !strcmp(argv[optind - 1], "--");
+            from = optind;
+            to = dashes ? argc : optind + 1;
+            optind = to;
+        } else {
+            const char *name = option_name(c, idx);
+            if (name && (listed(name, cmd_run_not_stored) || !strcmp(name, "help") ||
+                         !strcmp(name, "dry-run")))
+                continue;
+        }
+        for (int k = from; k < to; k++)
+            bad |= json_array_append_new(a, json_string(argv[k])) != 0;
+    }
+    opterr = saved;
+    optind = 0;
+    char *text = bad ? NULL : json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    if (!text || strlen(text) >= sizeof buf) {
+        free(text);
+        return NULL;
+    }
+    snprintf(buf, sizeof buf, "%s", text);
+    free(text);
+    return buf;
+}
+
+/* The stored arguments into a new argv: "run", them, then extra[] (NULL-ended). */
+static char **build_argv(const char *json, const char *const *extra, int *argc)
+{
+    json_error_t je;
+    json_t *a = json_loads(json, 0, &je);
+    if (!json_is_array(a)) {
+        json_decref(a);
+        error("--resume: the stored arguments are damaged");
+        return NULL;
+    }
+    size_t n = json_array_size(a), nx = 0;
+    while (extra[nx])
+        nx++;
+    char **v = calloc(n + nx + 2, sizeof *v);
+    int k = 0;
+    if (v) {
+        v[k++] = strdup("run");
+        for (size_t i = 0; i < n; i++) {
+            const char *s = json_string_value(json_array_get(a, i));
+            v[k++] = strdup(s ? s : "");
+        }
+        for (size_t i = 0; i < nx; i++)
+            v[k++] = strdup(extra[i]);
+    }
+    json_decref(a);
+    for (int i = 0; v && i < k; i++)
+        if (!v[i]) {
+            for (int j = 0; j < k; j++)
+                free(v[j]);
+            free(v);
+            v = NULL;
+        }
+    if (!v)
+        error("out of memory");
+    *argc = k;
+    return v;
+}
+
+/* path made absolute against the current directory into buf (it stays as it is when it
+ * is "-" or already absolute). */
+static const char *absolute(const char *path, char *buf, size_t len)
+{
+    char cwd[4096];
+    if (!path || !strcmp(path, "-") || path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    snprintf(buf, len, "%s/%s", cwd, path);
+    return buf;
+}
+
+static void usage(void)
+{
+    printf("usage: fsbench run --resume LABEL [--db FILE] [--json FILE] [--format F] [-q]\n"
+           "                   [--destroy-data] [--force] [--age-host-fs] [--fail-fast]\n"
+           "finishes the interrupted run set LABEL: the same plan, seed and round order,\n"
+           "the runs it lacks (the interrupted one again), each once\n");
+}
+
+/* Whether the set holds every run it planned (its failed configurations' rounds aside). */
+static int finish(const char *label, const char *db, const char *const *extra)
+{
+    char dbbuf[4096];
+    if (!db) {
+        if (store_default_path(dbbuf, sizeof dbbuf) < 0)
+            return error("--resume: no default results database (HOME is not set); use "
+                         "--db FILE"),
+                   EXIT_USAGE;
+        db = dbbuf;
+    }
+    if (access(db, F_OK) != 0)
+        return error("--resume: no run set labelled '%s' (there is no results database %s)", label,
+                     db),
+               EXIT_USAGE;
+    /* opened to write: runs that waited in the spool join the set before it is read, so
+     * that they are not made again */
+    struct store *s = cli_store_open_write(db);
+    if (!s)
+        return EXIT_RUN_FAILED;
+    struct store_set_info info;
+    int rc = store_last_set(s, label, &info);
+    struct run_set *set = NULL;
+    if (rc == 0 && info.resumable && !info.running && strcmp(info.state, "done")) {
+        set = calloc(1, sizeof *set);
+        rc = !set ? error("out of memory") : store_load_set(s, info.id, set);
+    }
+    store_close(s);
+    if (rc != 0) {
+        free(set);
+        if (rc < 0)
+            return EXIT_RUN_FAILED;
+        return error("--resume: no run set labelled '%s'; 'fsbench runs' lists them", label),
+               EXIT_USAGE;
+    }
+    if (info.running)
+        return error("--resume: '%s' is still running (another fsbench is making its runs)", label),
+               EXIT_RUN_FAILED;
+    if (!info.resumable)
+        return error("--resume: '%s' cannot be resumed: it was made by fsbench cmd, an import "
+                     "or an older fsbench, which kept no arguments to run again",
+                     label),
+               EXIT_USAGE;
+    if (!strcmp(info.state, "done")) {
+        inform("--resume: '%s' is complete: %u of %u runs%s; nothing to do", label, info.nruns,
+               info.planned,
+               info.nruns < info.planned ? " (its failed configurations' later "
+                                           "rounds were not run)"
+                                         : "");
+        return EXIT_OK;
+    }
+    /* the run a signal stopped is made again */
+    size_t kept = 0;
+    for (size_t i = 0; i < set->nruns; i++) {
+        struct run_result *r = &set->runs[i];
+        if (!r->interrupted) {
+            set->runs[kept++] = *r;
+            continue;
+        }
+        for (size_t p = 0; p < r->nphases; p++)
+            phase_result_free(&r->phases[p]);
+        free(r->phases);
+    }
+    set->nruns = kept;
+    int argc;
+    char **argv = build_argv(set->args, extra, &argc);
+    rc = argv ? EXIT_OK : EXIT_RUN_FAILED;
+    if (rc == EXIT_OK && set->cwd[0] && chdir(set->cwd) < 0) {
+        error_errno("--resume: cannot go to %s, where '%s' was run", set->cwd, label);
+        rc = EXIT_RUN_FAILED;
+    }
+    if (rc == EXIT_OK) {
+        inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state, kept,
+               info.planned);
+        resuming.set = set;
+        resuming.id = info.id;
+        rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv)
+                                            : cmd_run_with(argc, argv, NULL);
+        resuming.set = NULL;
+        resuming.id = 0;
+    }
+    for (int i = 0; argv && i < argc; i++)
+        free(argv[i]);
+    free(argv);
+    run_set_free(set);
+    free(set);
+    return rc;
+}
+
+int cmd_run_resume(int argc, char **argv)
+{
+    const char *label = NULL, *db = NULL, *extra[24];
+    size_t nx = 0;
+    char dbabs[4096], jsonabs[4096];
+    int saved = opterr;
+    opterr = 0;
+    optind = 0;
+    int c, idx = -1;
+    while ((idx = -1, c = getopt_long(argc, argv, ":hi:j:qr:", cmd_run_options, &idx)) != -1) {
+        const char *name = option_name(c, idx);
+        if (!name) {
+            opterr = saved;
+            return cli_bad_option("run", c, argv);
+        }
+        if (!listed(name, resume_allowed)) {
+            opterr = saved;
+            return error("--resume: --%s cannot be given with it: a resumed set runs the plan "
+                         "stored with it (its job file and options)",
+                         name),
+                   EXIT_USAGE;
+        }
+        if (!strcmp(name, "help")) {
+            usage();
+            return EXIT_OK;
+        }
+        if (!strcmp(name, "resume")) {
+            if (label && strcmp(label, optarg))
+                return error("--resume given twice, as '%s' and as '%s'", label, optarg),
+                       EXIT_USAGE;
+            label = optarg;
+        } else if (!strcmp(name, "db")) {
+            db = absolute(optarg, dbabs, sizeof dbabs);
+        } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
+            /* kept for the stored arguments' run: --json, --format, -q and consent */
+            static char opt[24][64];
+            snprintf(opt[nx], sizeof opt[nx], "--%s", name);
+            extra[nx] = opt[nx];
+            nx++;
+            if (optarg)
+                extra[nx++] =
+                    !strcmp(name, "json") ? absolute(optarg, jsonabs, sizeof jsonabs) : optarg;
+        }
+    }
+    opterr = saved;
+    if (optind < argc)
+        return error("--resume: '%s': a resumed set runs the plan stored with it (its job file "
+                     "and options)",
+                     argv[optind]),
+               EXIT_USAGE;
+    if (cli_check_label(label))
+        return EXIT_USAGE;
+    extra[nx++] = "--label";
+    extra[nx++] = label;
+    if (db) {
+        extra[nx++] = "--db";
+        extra[nx++] = db;
+    }
+    extra[nx] = NULL;
+    return finish(label, db, extra);
+}
