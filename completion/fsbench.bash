@@ -120,6 +120,7 @@ _fsbench()
     --format)
         case $cmd in
         compare) _fsbench_add text ministat ;;
+        run) _fsbench_add table seeds compilebench ;;
         *) _fsbench_add table seeds ;;
         esac
         return 0 ;;
@@ -131,11 +132,12 @@ _fsbench()
     --size) _fsbench_add auto; return 0 ;;
     --ranks-dir) _fsbench_add unique shared; return 0 ;;
     --db | --json | -o | --output | --device) _fsbench_files; return 0 ;;
-    --dir | --image-dir) _fsbench_dirs; return 0 ;;
+    --dir | --image-dir | --cb-dataset) _fsbench_dirs; return 0 ;;
     --scale | --seed | --precision | --max-runs | --warmup | --queue-depth | -j | --threads | \
         --label | --interval | --stall | --image | --mkfs-opts | --mount-opts | -i | \
         --initial | -r | --random | --fsync-rounds | --age-written | --age-fullness | \
-        --rank-shift | --stonewall | --min-effect | --points | --cmd | --prepare)
+        --rank-shift | --stonewall | --min-effect | --points | --cmd | --prepare | \
+        --cb-buffer-size)
         return 0 ;;
     esac
 

@@ -28,6 +28,7 @@ struct save_state {
     unsigned saved;         /* runs of this set in the store, the interrupted one apart */
     bool partial;           /* the phases of a run a signal stopped are in the store too */
     unsigned waiting;       /* runs in the spool (the store was locked) */
+    FILE *cb_out;           /* --format compilebench: where each run's block goes */
 };
 
 /* Between runs, runs that wait in the spool get a moment to join the store, not the full
@@ -72,6 +73,13 @@ static void retry_spool(struct save_state *s, unsigned wait_ms)
 static int on_run_done(void *arg, const struct run_set *rs, const struct run_result *run)
 {
     struct save_state *s = arg;
+    struct cb_summary cb;
+    char cbtext[4096];
+    if (s->cb_out && compilebench_last(&cb) == 0 &&
+        compilebench_format_original(&cb, cbtext, sizeof cbtext) >= 0) {
+        fputs(cbtext, s->cb_out);
+        fflush(s->cb_out);
+    }
     if (!s->store || s->set_id <= 0)
         return 0;
     if (s->waiting)
@@ -187,22 +195,24 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         cli_resume_adopt(&rs, out->resume, ro);
         ss.saved = (unsigned)rs.nruns; /* the set's runs already stored */
     }
+    bool cb_ran = false;
+    for (size_t i = 0; i < ro->nphases; i++)
+        cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
+    if (out->compilebench && cb_ran)
+        ss.cb_out = rep;
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     int run_rc = rc;
-    if (rs.nruns > 0 && rep)
+    if (rs.nruns > 0 && rep && !out->compilebench)
         report_run_set(rep, &rs, out->format);
     if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
         report_failures(rep, &rs); /* which configuration failed, in which round and phase */
     struct cb_summary cb;
     char cbtext[4096];
-    bool cb_ran = false;
-    for (size_t i = 0; i < ro->nphases; i++)
-        cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
-    if (rep && cb_ran && compilebench_last(&cb) == 0 &&
+    if (rep && cb_ran && !out->compilebench && compilebench_last(&cb) == 0 &&
         compilebench_format(&cb, cbtext, sizeof cbtext) >= 0)
         fprintf(rep, "\ncompilebench's summary of the last run:\n%s", cbtext);
-    if (rep && rc >= 0 && ro->runs_auto && out->format == REPORT_TABLE) {
+    if (rep && rc >= 0 && ro->runs_auto && out->format == REPORT_TABLE && !out->compilebench) {
         if (ra.precise)
             fprintf(rep,
                     "runs auto: %u rounds gave every phase a 95%% CI within %.1f%%; the last to "
@@ -227,7 +237,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         if (ss.set_id > 0 && !ss.waiting)
             cli_resume_end(ss.store, ss.set_id, ro, &rs, run_rc);
         if (rep && (ss.saved > 0 || ss.partial) && out->format == REPORT_TABLE)
-            fprintf(rep, "saved as '%s' (%u run%s%s)\n", rs.label, ss.saved,
+            fprintf(out->compilebench ? stderr : rep, "saved as '%s' (%u run%s%s)\n", rs.label,
+                    ss.saved,
                     ss.saved == 1 ? "" : "s",
                     ss.partial ? ", and the phases of the one interrupted" : "");
         if (ss.saved > 0)

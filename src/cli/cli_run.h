@@ -21,6 +21,8 @@ struct cli_output {
     bool quiet;                 /* -q */
     bool skip_bad;              /* --skip-bad: configurations failing pre-flight are left out */
     enum report_format format;
+    bool compilebench;          /* --format compilebench: compilebench's "run complete"
+                                 * block after each run, in place of the table */
     int argc;                   /* the sub-command's arguments, for the command line */
     char **argv;
     const char *job_text;       /* the job file, expanded, stored with the set (or NULL) */

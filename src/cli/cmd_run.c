@@ -25,6 +25,7 @@
 #include "cli/cli_mpi.h"
 #include "phase/replay.h"
 #include "trace/trace_read.h"
+#include "phase/cb_listing.h"
 
 static void run_usage(FILE *out)
 {
@@ -90,6 +91,12 @@ static void run_usage(FILE *out)
             "workloads\n"
             "  -i N, --initial N compilebench: initial trees (default 3)\n"
             "  -r N, --random N  compilebench: random operations (default 20)\n"
+            "  --cb-dataset DIR  compilebench: the trees from compilebench's four listings in\n"
+            "                    DIR (dataset-unpatched, -patched, -unpatched-compiled,\n"
+            "                    -patched-compiled); default: a model of them from --tree\n"
+            "  --cb-no-sync      compilebench -n: no sync in each operation's time, no caches\n"
+            "                    dropped\n"
+            "  --cb-buffer-size SIZE  compilebench -b: bytes a write or read (default 256K)\n"
             "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
             "  --fsync-rounds N  fsyncstorm: every run of consecutive fsyncstorm phases\n"
             "                    becomes N of them (cvs has 2)\n"
@@ -119,7 +126,7 @@ enum {
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
-    OPT_REPLAY_THREADS,
+    OPT_REPLAY_THREADS, OPT_CB_DATASET, OPT_CB_NO_SYNC, OPT_CB_BUFFER_SIZE,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -142,6 +149,9 @@ const struct option cmd_run_options[] = {
     {"destroy-data", no_argument, NULL, OPT_DESTROY},
     {"force", no_argument, NULL, OPT_FORCE},
     {"fs", required_argument, NULL, OPT_FS},
+    {"cb-dataset", required_argument, NULL, OPT_CB_DATASET},
+    {"cb-no-sync", no_argument, NULL, OPT_CB_NO_SYNC},
+    {"cb-buffer-size", required_argument, NULL, OPT_CB_BUFFER_SIZE},
     {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
     {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
     {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
@@ -418,6 +428,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     double scale = 1;
     unsigned long long seed = 1;
     int format = REPORT_TABLE, save = 1, c;
+    bool cb_format = false;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
     bool quiet = false;
@@ -478,6 +489,26 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             ro.params.cb_runs = (unsigned)d;
             break;
+        case OPT_CB_DATASET: {
+            /* read now, so a bad listing is a usage error before anything runs */
+            struct cb_dataset ds;
+            if (cb_dataset_load(optarg, &ds) < 0)
+                return EXIT_USAGE;
+            cb_dataset_free(&ds);
+            ro.params.cb_dataset = optarg;
+            break;
+        }
+        case OPT_CB_NO_SYNC: ro.params.cb_no_sync = true; break;
+        case OPT_CB_BUFFER_SIZE: {
+            uint64_t b;
+            if (target_parse_size(optarg, &b) < 0 || b < 1 || b > ((uint64_t)64 << 20))
+                return error("--cb-buffer-size: '%s' is not a size from 1 byte to 64M "
+                             "(e.g. 262144 or 256K)",
+                             optarg),
+                       EXIT_USAGE;
+            ro.params.cb_buffer_size = (unsigned)b;
+            break;
+        }
         case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
         case OPT_AGE_WRITTEN:
             /* 0: no written limit (only fullness and the safety limit stop it) */
@@ -531,9 +562,12 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             eng_set_queue_depth((unsigned)d);
             break;
         case 'f':
-            format = report_format_find(optarg);
+            cb_format = !strcmp(optarg, "compilebench");
+            format = cb_format ? REPORT_TABLE : report_format_find(optarg);
             if (format < 0)
-                return error("--format: unknown format '%s' (table, seeds)", optarg), EXIT_USAGE;
+                return error("--format: unknown format '%s' (table, seeds, compilebench)",
+                             optarg),
+                       EXIT_USAGE;
             break;
         case OPT_JSON: json = optarg; break;
         case 'l': label = optarg; break;
@@ -687,7 +721,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         return EXIT_USAGE;
     struct cli_output out = {
         .label = label, .scenario = "custom", .db = db, .save = save,
-        .json = json, .format = (enum report_format)format, .argc = argc, .argv = argv,
+        .json = json, .format = (enum report_format)format, .compilebench = cb_format,
+        .argc = argc, .argv = argv,
         .quiet = quiet, .skip_bad = skip_bad,
     };
     bool mpi_first = hook && hook->mpi_first;

@@ -28,6 +28,8 @@ static const char *changed_what(int e, bool dir)
         return dir ? "a file where fsbench made a directory" : NULL;
     case ESTALE:
         return dir ? "moved while fsbench worked in it" : NULL;
+    case ENOTEMPTY:
+        return dir ? "entries added while fsbench removed it" : NULL;
     default:
         return NULL;
     }

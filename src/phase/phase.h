@@ -39,6 +39,9 @@ struct trace_file;
 struct phase_params {
     unsigned cb_initial;        /* compilebench: initial trees (-i), default 3 */
     unsigned cb_runs;           /* compilebench: random operations (-r), default 20 */
+    const char *cb_dataset;     /* compilebench: directory of its four listings, or NULL */
+    unsigned cb_buffer_size;    /* compilebench: bytes a write (0: 256 KiB) */
+    bool cb_no_sync;            /* compilebench: no sync in the time, no caches dropped */
     unsigned fsync_rounds;      /* cvs: fsyncstorm passes, default 2 */
     bool fsync_dir;             /* fsyncstorm: also fsync the directory after each rename */
     double age_written;         /* age: stop after writing this multiple of the fs size */
@@ -107,7 +110,8 @@ struct phase_def {
 int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
 /* The same where path is a directory fsbench made or found (an opendir, a reopen, an rmdir):
  * ELOOP "(a symlink where fsbench made a directory)", ENOTDIR "(a file where fsbench made
- * a directory)", ESTALE "(moved while fsbench worked in it)", EXDEV the mount point. */
+ * a directory)", ESTALE "(moved while fsbench worked in it)", ENOTEMPTY (an rmdir of a directory fsbench
+ * emptied) "(entries added while fsbench removed it)", EXDEV the mount point. */
 int phase_fail_dir(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno);
 /* phase_fail_dir for a path rel of several names opened below dirfd (shown: how messages
  * name dirfd, "" for none): when ELOOP, ENOTDIR or EXDEV came from the resolution, the

@@ -178,7 +178,7 @@ static int walk_fail(struct walk_state *s, const char *op, const char *name, int
     return -1;
 }
 
-/* Reads directory fd into l (sorted), resolving unknown types (and sizes if stat_all). */
+/* Reads directory fd into l (sorted unless native_order), resolving unknown types (and sizes if stat_all). */
 static int list_dir(struct walk_state *s, int fd, struct wl_list *l)
 {
     const struct engine *e = s->ctx->eng;
@@ -196,7 +196,7 @@ static int list_dir(struct walk_state *s, int fd, struct wl_list *l)
     dirscan_pop(&s->ds);
     if (r < 0)
         return walk_fail(s, "readdir", NULL, r);
-    if (l->n > 1) {
+    if (l->n > 1 && !s->wk->native_order) {
         cmp_names = l->names;
         qsort(l->ent, l->n, sizeof *l->ent, cmp_ent);
     }

@@ -23,9 +23,10 @@
 #define WL_DEFAULT_FSYNC_ROUNDS 2
 #define WL_DEFAULT_AGE_WRITTEN 4.0
 #define WL_DEFAULT_AGE_FULLNESS 0.8
-/* Scale of the kernel profile for one compilebench tree: ~20,000 files, ~280 MB, about a
- * Linux 2.6.20 checkout, which compilebench's data set describes. */
-#define WL_CB_KERNEL_SCALE 0.25
+/* Scale of the kernel profile for one compilebench tree of the built-in model: about a
+ * Linux 2.6.20 checkout, which compilebench's data set describes: 21,280 files (and the
+ * model gives them its 233 MB). */
+#define WL_CB_KERNEL_SCALE 0.266
 /* Working-set directory of the age phase, below the tree directory. */
 #define WL_AGE_DIR "age"
 /* The safety limit of aging: never more than this multiple of the fs size written. */
@@ -63,47 +64,88 @@ enum cb_kind {
     CB_KINDS
 };
 
+/* The reference figures cb_initial takes first, on a tree of its own ("native-N"): the
+ * clean tree, the patch and the patched objects written in path order, which also gives
+ * the order every later write follows (the order the file system lists them back). */
+enum cb_native { CB_NATIVE_CLEAN, CB_NATIVE_PATCH, CB_NATIVE_COMPILE, CB_NATIVES };
+
 struct cb_kind_total {
     uint64_t runs;
     uint64_t bytes; /* data created, written, read or (clean) removed */
     double seconds; /* wall time of the operations of this kind */
+    double value;   /* sum of each run's figure: MB/s, or seconds for delete and stat */
     double user_s, sys_s;
 };
 
 struct cb_summary {
     struct cb_kind_total k[CB_KINDS];
+    struct cb_kind_total native[CB_NATIVES];
     unsigned trees; /* trees left after the last phase */
+    bool no_sync;   /* --cb-no-sync: no sync in the operations' time, caches kept */
+    bool warm;      /* caches could not be dropped (not root, or no such control) */
 };
 
-/* compilebench's name of a kind ("read compiled tree"). */
+/* compilebench's name of a kind ("read compiled tree"), and of a reference figure
+ * ("native patched"). */
 const char *cb_kind_name(enum cb_kind k);
+const char *cb_native_name(enum cb_native n);
 /* true: reported in MB/s (bytes / seconds); false: in seconds per run (delete, stat). */
 bool cb_kind_is_throughput(enum cb_kind k);
-/* Average of a kind as compilebench prints it: MB/s (MB = 2^20 bytes) or seconds per run;
- * 0 when it has no runs. */
+/* Average of a kind as compilebench prints it: the mean of its runs' figures, MB/s (MB =
+ * 2^20 bytes) or seconds; 0 when it has no runs. */
 double cb_kind_avg(const struct cb_kind_total *t, enum cb_kind k);
 
 /* Copies the totals of this process's last cb_initial / cb_random phases into *out:
  * 0, or -1 if neither has run. cb_initial clears everything; cb_random clears all kinds
- * but "initial create". Not thread-safe (phases run one at a time). */
+ * but "initial create" and the reference figures. Not thread-safe (phases run one at a
+ * time). */
 int compilebench_last(struct cb_summary *out);
-/* compilebench's table, one line per kind: "create total runs 5 avg 15.64 MB/s (user 1.08s
- * sys 1.97s)" or "no runs for delete compiled tree". Returns the length (snprintf rules). */
+/* fsbench's table of the kinds, one line each: "create total runs 5 avg 15.64 MB/s (user
+ * 1.08s sys 1.97s)" (user and system time per run) or "no runs for delete compiled tree",
+ * then the reference figures and what the method left out. Returns the length (snprintf
+ * rules). */
 int compilebench_format(const struct cb_summary *s, char *buf, size_t len);
-/* Runs one operation of kind k (not CB_INITIAL) on tree "tree/kernel-<tree>" (CB_CREATE
- * creates that tree), adding its totals to *sum if not NULL. 0 or -1 (phase_fail). For
- * tests and for phases built on single operations. */
-int compilebench_op(struct phase_ctx *ctx, enum cb_kind k, unsigned tree, struct cb_summary *sum);
+/* compilebench's own "run complete" block, line for line as compilebench 0.6 prints it
+ * (its labels, "intial create" included, units and rounding). */
+int compilebench_format_original(const struct cb_summary *s, char *buf, size_t len);
 
 /* Internal to compilebench.c and phase_compilebench.c. */
 #define WL_CB_PREFIX "kernel-"
+#define WL_CB_NATIVE_PREFIX "native-"
+#define WL_CB_DEFAULT_BUFFER ((unsigned)256 << 10)
+struct cb_listing;
+/* What an operation does with its listing. */
+enum cb_op {
+    CB_OP_WRITE,  /* create each file (and its directories), write its size */
+    CB_OP_CLEAN,  /* unlink each file */
+    CB_OP_READ,   /* read every file of the tree */
+    CB_OP_STAT,   /* stat every entry of the tree */
+    CB_OP_DELETE, /* rm -rf the tree */
+};
+enum { CB_UNLINK_FIRST = 1u << 0, CB_TRUNCATE_FIRST = 1u << 1 };
+struct cb_env {
+    int tdir;         /* the open "tree" directory */
+    char *wbuf;       /* bufsize bytes of 'a', what every write writes */
+    char *rbuf;       /* bufsize bytes to read into */
+    size_t bufsize;
+    bool sync;        /* a sync of the file system ends each operation's time */
+};
 /* Opens the workspace's "tree" (made if missing): an engine fd, or -1 after phase_fail. */
 int compilebench_open_trees(struct phase_ctx *ctx);
-/* Runs kind k on tree "kernel-<tree>" below the open "tree" directory tdir, its random
- * choices from (ctx->seed, opseed), and adds it to kind `as` of *sum (if not NULL). 0 or -1
+/* Runs op on tree `name` below env->tdir (l: the listing of WRITE and CLEAN; flags
+ * CB_UNLINK_FIRST / CB_TRUNCATE_FIRST for WRITE), timed from its start to the end of its sync
+ * (env->sync), and adds the run to *t if t is not NULL: its figure MB/s when throughput
+ * (bytes: the listing's for WRITE and CLEAN, those read for READ), else seconds. 0 or -1
  * after phase_fail. */
-int compilebench_run(struct phase_ctx *ctx, int tdir, enum cb_kind k, enum cb_kind as,
-                     unsigned tree, uint64_t opseed, struct cb_summary *sum);
+int compilebench_run(struct phase_ctx *ctx, const struct cb_env *env, enum cb_op op,
+                     const struct cb_listing *l, unsigned flags, const char *name,
+                     struct cb_kind_total *t, bool throughput);
+/* The files of tree `name` in the order the file system lists them (a walk in readdir
+ * order, as compilebench's os.walk), each with its size in `from` (sorted); into *out. 0 or
+ * -1 after phase_fail. */
+int compilebench_native_order(struct phase_ctx *ctx, const struct cb_env *env,
+                              const char *name, const struct cb_listing *from,
+                              struct cb_listing *out);
 
 /* ---- shared helpers (workload.c) ---- */
 
@@ -191,6 +233,8 @@ struct wl_walk {
     bool rmdirs;       /* rmdir each subdirectory once walked (visit emptied it) */
     bool count_dirs;   /* count the subdirectories in ctx->res->dirs */
     bool shallow;      /* the root only: no descent into subdirectories */
+    bool native_order; /* entries in the order the file system lists them (readdir's), not
+                          by name: what a program walking with readdir sees */
     void *arg;
 };
 

@@ -38,8 +38,8 @@ fault_enospc() {
 fault_enospc extract size=64m,nr_inodes=300 extract --tree tiny
 fault_enospc copy size=64m,nr_inodes=1500 copy --tree tiny --phases extract,copy,delete
 fault_enospc createsync size=64m,nr_inodes=300 createsync --tree tiny createsync
-fault_enospc cb_initial size=400m,nr_inodes=300 cb_initial compilebench -i 1 -r 5
-fault_enospc cb_random size=400m cb_random compilebench -i 1 -r 30
+fault_enospc cb_initial size=400m,nr_inodes=300 cb_initial compilebench -i 1 -r 5 --cb-no-sync
+fault_enospc cb_random size=400m cb_random compilebench -i 1 -r 30 --scale 0.05 --cb-no-sync
 
 # fsyncstorm writes each new version beside the old one: an inode limit just above what
 # extract needs lets extract finish and the storm fail. Found by trying (fsbench's own

@@ -195,10 +195,10 @@ for j in 1 4 8; do
     cell age "$j" age 0 "${ROOTS[@]}" -- "${RUN[@]}" "${SYN[@]}" --phases age -j "$j" \
         --age-written 0.01 "${AGE_OPT[@]}"
     cell cb_initial "$j" cb_initial 0 "${ROOTS[@]}" -- "${RUN[@]}" --tree pkgsrc \
-        --scale 0.05 --phases cb_initial -i 2 -j "$j"
+        --scale 0.05 --phases cb_initial -i 2 --cb-no-sync -j "$j"
     cbi=$(setup_ms "$j" pkgsrc cb_initial)
     cell cb_random "$j" cb_random "$cbi" "${ROOTS[@]}" -- "${RUN[@]}" --tree pkgsrc \
-        --scale 0.05 --phases cb_initial,cb_random -i 2 -r 8 -j "$j"
+        --scale 0.05 --phases cb_initial,cb_random -i 2 -r 8 --cb-no-sync -j "$j"
     # the archive: indexed (threads), and streamed on one thread
     text=$(setup_ms "$j" "tar:$W/tree.tar" extract)
     cell "extract tar:" "$j" extract 0 "${ROOTS[@]}" -- "${RUN[@]}" --tree "tar:$W/tree.tar" \

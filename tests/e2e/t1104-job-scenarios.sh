@@ -36,7 +36,7 @@ is "$(jq -r .command_line by-name.json)" "fsbench run basic --db $DB --label by-
 
 # compilebench: the tree and scale are the job's keys; the command line replaces them
 run_fsbench run compilebench --dry-run
-like "$OUT" "tree: kernel x0.25 seed 1" "compilebench: kernel tree at 0.25 from its job"
+like "$OUT" "tree: kernel x0.266 seed 1" "compilebench: kernel tree at 0.266 from its job"
 run_fsbench run compilebench --scale 0.1 --dry-run
 like "$OUT" "tree: kernel x0.1 seed 1" "compilebench --scale 0.1: the command line's scale"
 # cvs: fsync-rounds = 2 in its job; --fsync-rounds N makes each run of fsyncstorms N long

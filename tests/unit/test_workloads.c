@@ -31,8 +31,16 @@
 #include "tree/profile.h"
 #include "tree/tree.h"
 #include "phase/workload.h"
+#include "phase/cb_listing.h"
 
 #define BUFLEN (128 * 1024)
+
+/* A scratch directory for a data set, outside the workspace. */
+static char *cb_scratch(char *dir, size_t len)
+{
+    snprintf(dir, len, "/tmp/fsbench-cbds.XXXXXX");
+    return mkdtemp(dir);
+}
 
 struct fx {
     char dir[64];
@@ -72,6 +80,7 @@ static int fx_setup(void **state)
     f->params = (struct phase_params){
         .cb_initial = 2,
         .cb_runs = 20,
+        .cb_no_sync = true, /* no machine-wide cache drops from unit tests */
         .fsync_rounds = 1,
         .fsync_dir = true,
         .age_written = 4,
@@ -293,7 +302,19 @@ static void test_cb_initial(void **state)
     assert_int_equal(compilebench_last(&s), 0);
     assert_int_equal(s.k[CB_INITIAL].runs, 2);
     assert_int_equal(s.trees, 2);
-    assert_true(s.k[CB_INITIAL].bytes >= 2 * tot.bytes);
+    struct cb_dataset model;
+    assert_int_equal(cb_dataset_model(&f->spec, &model), 0);
+    assert_int_equal(s.k[CB_INITIAL].bytes, 2 * model.bytes[CB_LIST_CLEAN]);
+    assert_int_equal(model.l[CB_LIST_CLEAN].n, tot.files);
+    cb_dataset_free(&model);
+    /* the reference figures, their trees gone */
+    for (int k = 0; k < CB_NATIVES; k++)
+        assert_int_equal(s.native[k].runs, 1);
+    assert_true(s.no_sync);
+    char nat[160];
+    struct stat nst;
+    snprintf(nat, sizeof nat, "%s/tree/native-0", f->dir);
+    assert_int_equal(stat(nat, &nst), -1);
     assert_non_null(strstr(f->res.note, "initial create 2 runs "));
     assert_true(ends_with(f->res.note, " MB/s"));
 
@@ -342,7 +363,7 @@ static void test_cb_random_deterministic(void **state)
     assert_memory_equal(oa, ob, sizeof oa);
 
     /* another seed, another sequence */
-    f->ctx.seed = 43;
+    f->spec.seed = 8; /* compilebench's draws follow the run's --seed */
     cb_session(f, 40, &b, ob);
     bool differs = false;
     for (int k = 0; k < CB_KINDS; k++)
@@ -388,7 +409,7 @@ static void test_cb_note(void **state)
     cb_session(f, 6, &s, ops);
     regex_t re;
     assert_int_equal(regcomp(&re,
-                             "^[a-z ]+ [0-9]+ runs [0-9]+\\.[0-9]{2} (MB/s|s)"
+                             "^(no sync: |warm caches: )?[a-z ]+ [0-9]+ runs [0-9]+\\.[0-9]{2} (MB/s|s)"
                              "(; [a-z ]+ [0-9]+ runs [0-9]+\\.[0-9]{2} (MB/s|s))*$",
                              REG_EXTENDED | REG_NOSUB),
                      0);
@@ -406,58 +427,171 @@ static void test_cb_note(void **state)
     assert_non_null(strstr(f->res.note, " MB/s"));
 }
 
-static void test_cb_compile_clean(void **state)
+/* A small data set in compilebench's listing format, written here. */
+static const char *const cb_text[CB_LISTS] = {
+    "Makefile 300\nkernel/sched.c 5000\nkernel/fork.c 3000\ninclude/linux/fs.h 700\n",
+    "Makefile 310\nkernel/sched.c 5000\nkernel/fork.c 3100\ninclude/linux/fs.h 700\n"
+    "kernel/new.c 400\n",
+    "Makefile 300\nkernel/sched.c 5000\nkernel/fork.c 3000\ninclude/linux/fs.h 700\n"
+    "kernel/sched.o 9000\nkernel/fork.o 6000\nvmlinux 20000\n",
+    "Makefile 310\nkernel/sched.c 5000\nkernel/fork.c 3100\ninclude/linux/fs.h 700\n"
+    "kernel/new.c 400\nkernel/sched.o 9000\nkernel/fork.o 6100\nkernel/new.o 800\n"
+    "vmlinux 20500\n",
+};
+
+static void cb_write_dataset(const char *dir)
+{
+    for (int k = 0; k < CB_LISTS; k++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", dir, cb_listing_files[k]);
+        FILE *fp = fopen(p, "w");
+        assert_non_null(fp);
+        fputs(cb_text[k], fp);
+        assert_int_equal(fclose(fp), 0);
+    }
+}
+
+/* The size of root/rel, every byte 'a'; -1 when missing. */
+static long cb_file(const char *root, const char *rel)
+{
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", root, rel);
+    FILE *fp = fopen(p, "r");
+    if (!fp)
+        return -1;
+    long n = 0;
+    int c;
+    while ((c = fgetc(fp)) != EOF) {
+        assert_int_equal(c, 'a');
+        n++;
+    }
+    fclose(fp);
+    return n;
+}
+
+/* The trees follow the data set's listings: create, patch, compile, clean, read, delete. */
+static void test_cb_dataset_ops(void **state)
 {
     struct fx *f = *state;
-    f->spec.scale = 0.05;
-    char root[128];
+    char ds[256], root[300];
+    assert_non_null(cb_scratch(ds, sizeof ds));
+    cb_write_dataset(ds);
+    f->params.cb_dataset = ds;
+    f->params.cb_initial = 1;
+    f->params.cb_buffer_size = 1000; /* several writes a file */
+    assert_int_equal(phase_cb_initial(&f->ctx), 0);
     snprintf(root, sizeof root, "%s/tree/kernel-0", f->dir);
-    struct cb_summary sum = {0};
-    assert_int_equal(compilebench_op(&f->ctx, CB_CREATE, 0, &sum), 0);
-    struct snap src, built, cleaned;
-    snap_take(&src, root);
+    assert_int_equal(cb_file(root, "Makefile"), 300);
+    assert_int_equal(cb_file(root, "kernel/sched.c"), 5000);
+    assert_int_equal(cb_file(root, "kernel/fork.c"), 3000);
+    assert_int_equal(cb_file(root, "include/linux/fs.h"), 700);
+    assert_int_equal(f->res.files, 4);
+    struct cb_summary s;
+    assert_int_equal(compilebench_last(&s), 0);
+    assert_int_equal(s.k[CB_INITIAL].bytes, 9000);
+    assert_int_equal(s.native[CB_NATIVE_CLEAN].bytes, 9000);
+    assert_int_equal(s.native[CB_NATIVE_PATCH].bytes, 310 + 3100 + 400);
+    assert_int_equal(s.native[CB_NATIVE_COMPILE].bytes, 6100 + 800 + 20500);
+    assert_true(f->st->count[OP_WRITE] >= 9 + 5 * 3); /* 5000 bytes: 5 writes */
 
-    fx_reset(f);
-    assert_int_equal(compilebench_op(&f->ctx, CB_COMPILE, 0, &sum), 0);
-    uint64_t made = f->res.files;
-    snap_take(&built, root);
-    /* compile only added .o files, among them the link outputs */
-    size_t added = 0, sources = 0;
-    for (size_t i = 0; i < src.n; i++) {
-        assert_non_null(snap_find(&built, src.e[i].path));
-        if (src.e[i].type == S_IFREG &&
-            (ends_with(src.e[i].path, ".c") || ends_with(src.e[i].path, ".S")))
-            sources++;
-    }
-    for (size_t i = 0; i < built.n; i++) {
-        if (snap_find(&src, built.e[i].path))
-            continue;
-        assert_true(ends_with(built.e[i].path, ".o"));
-        added++;
-    }
-    assert_true(sources > 0);
-    assert_int_equal(added, made);
-    assert_true(added > sources); /* objects plus vmlinux.o (and built-in.o) */
-    assert_non_null(snap_find(&built, "vmlinux.o"));
-    assert_int_equal(sum.k[CB_COMPILE].runs, 1);
-
-    fx_reset(f);
-    assert_int_equal(compilebench_op(&f->ctx, CB_CLEAN, 0, &sum), 0);
-    assert_int_equal(f->res.files, made);
-    snap_take(&cleaned, root);
-    assert_int_equal(cleaned.n, src.n);
-    for (size_t i = 0; i < src.n; i++)
-        assert_string_equal(cleaned.e[i].path, src.e[i].path);
-    assert_true(sum.k[CB_CLEAN].bytes > 0);
-    snap_free(&src);
-    snap_free(&built);
-    snap_free(&cleaned);
-
-    /* delete removes the whole tree */
-    fx_reset(f);
-    assert_int_equal(compilebench_op(&f->ctx, CB_DELETE, 0, &sum), 0);
+    struct cb_dataset d;
+    assert_int_equal(cb_dataset_load(ds, &d), 0);
+    char *wbuf = malloc(1000), *rbuf = malloc(1000);
+    memset(wbuf, 'a', 1000);
+    struct cb_env env = {.tdir = compilebench_open_trees(&f->ctx), .wbuf = wbuf, .rbuf = rbuf,
+                         .bufsize = 1000};
+    assert_true(env.tdir >= 0);
+    struct cb_kind_total t = {0};
+    /* patch: the changed and the new files rewritten whole, the others left */
+    assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_WRITE, &d.l[CB_LIST_PATCH],
+                                      CB_TRUNCATE_FIRST | CB_UNLINK_FIRST, "kernel-0", &t, true),
+                     0);
+    assert_int_equal(cb_file(root, "Makefile"), 310);
+    assert_int_equal(cb_file(root, "kernel/fork.c"), 3100);
+    assert_int_equal(cb_file(root, "kernel/new.c"), 400);
+    assert_int_equal(cb_file(root, "kernel/sched.c"), 5000);
+    assert_int_equal(t.runs, 1);
+    assert_int_equal(t.bytes, 3810);
+    assert_true(t.value > 0);
+    /* compile of a patched tree: the patched objects */
+    assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_WRITE, &d.l[CB_LIST_PATCH_OBJS], 0,
+                                      "kernel-0", NULL, true),
+                     0);
+    assert_int_equal(cb_file(root, "kernel/fork.o"), 6100);
+    assert_int_equal(cb_file(root, "vmlinux"), 20500);
+    assert_int_equal(cb_file(root, "kernel/sched.o"), -1); /* as compiled before: not in it */
+    /* read: every byte of the tree */
+    memset(&t, 0, sizeof t);
+    assert_int_equal(
+        compilebench_run(&f->ctx, &env, CB_OP_READ, NULL, 0, "kernel-0", &t, true), 0);
+    assert_int_equal(t.bytes, 310 + 5000 + 3100 + 700 + 400 + 6100 + 800 + 20500);
+    /* clean: the objects gone, the sources kept */
+    assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_CLEAN, &d.l[CB_LIST_PATCH_OBJS], 0,
+                                      "kernel-0", NULL, true),
+                     0);
+    assert_int_equal(cb_file(root, "kernel/fork.o"), -1);
+    assert_int_equal(cb_file(root, "vmlinux"), -1);
+    assert_int_equal(cb_file(root, "kernel/fork.c"), 3100);
+    /* stat and delete: seconds */
+    memset(&t, 0, sizeof t);
+    assert_int_equal(
+        compilebench_run(&f->ctx, &env, CB_OP_STAT, NULL, 0, "kernel-0", &t, false), 0);
+    assert_int_equal(t.bytes, 0);
+    assert_true(t.value > 0 && t.value == t.seconds);
+    assert_int_equal(
+        compilebench_run(&f->ctx, &env, CB_OP_DELETE, NULL, 0, "kernel-0", NULL, false), 0);
     struct stat st;
     assert_int_equal(stat(root, &st), -1);
+    f->ctx.eng->close(f->ctx.w, env.tdir);
+    free(wbuf);
+    free(rbuf);
+    cb_dataset_free(&d);
+
+    /* the random operations on the data set: every tree in a state its listings allow */
+    fx_reset(f);
+    f->params.cb_runs = 60;
+    assert_int_equal(phase_cb_random(&f->ctx), 0);
+    assert_int_equal(compilebench_last(&s), 0);
+    uint64_t runs = 0;
+    for (int k = CB_CREATE; k < CB_KINDS; k++)
+        runs += s.k[k].runs;
+    assert_int_equal(runs, 60);
+    for (int k = 0; k < CB_LISTS; k++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", ds, cb_listing_files[k]);
+        unlink(p);
+    }
+    rmdir(ds);
+    f->params.cb_dataset = NULL;
+}
+
+/* compilebench's own "run complete" block, line for line. */
+static void test_cb_format_original(void **state)
+{
+    (void)state;
+    struct cb_summary s = {0};
+    s.k[CB_INITIAL] = (struct cb_kind_total){.runs = 3, .value = 3 * 198.294, .user_s = 1.59,
+                                             .sys_s = 1.71};
+    s.k[CB_DELETE] = (struct cb_kind_total){.runs = 2, .value = 1.2, .user_s = 0.08,
+                                            .sys_s = 0.6};
+    char buf[2048];
+    int n = compilebench_format_original(&s, buf, sizeof buf);
+    assert_int_equal(n, (int)strlen(buf));
+    const char *want =
+        "\nrun complete:\n"
+        "==========================================================================\n"
+        "intial create total runs 3 avg 198.29 MB/s (user 0.53s sys 0.57s)\n"
+        "no runs for create\n"
+        "no runs for patch\n"
+        "no runs for compile\n"
+        "no runs for clean\n"
+        "no runs for read tree\n"
+        "no runs for read compiled tree\n"
+        "delete tree total runs 2 avg 0.60 seconds (user 0.04s sys 0.30s)\n"
+        "no runs for delete compiled tree\n"
+        "no runs for stat tree\n"
+        "no runs for stat compiled tree\n";
+    assert_string_equal(buf, want);
 }
 
 /* ---- age ---- */
@@ -536,7 +670,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cb_random_deterministic, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_cb_random_every_kind, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_cb_note, fx_setup, fx_teardown),
-        cmocka_unit_test_setup_teardown(test_cb_compile_clean, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_cb_dataset_ops, fx_setup, fx_teardown),
+        cmocka_unit_test(test_cb_format_original),
         /* root only: mounts a 32 MiB tmpfs; keep it last */
         cmocka_unit_test_setup_teardown(test_age, fx_setup, fx_teardown),
     };

@@ -1,0 +1,151 @@
+#!/bin/bash
+# compilebench on a data set in compilebench's own listing format (four files written here):
+# the trees follow it, --format compilebench prints compilebench's "run complete" block line
+# for line, hostile listings are refused with FILE:LINE before anything runs, and the
+# method's sync and dropped caches (root) or their absence (--cb-no-sync, not root) show in
+# the note.
+. "$(dirname "$0")/../lib/tap.sh"
+need_cmd jq
+
+# dataset DIR: a small kernel-like data set (clean, patched, compiled, patched compiled).
+dataset() {
+    mkdir -p "$1"
+    local clean="Makefile 3000
+README 9000
+kernel/sched.c 52000
+kernel/fork.c 31000
+kernel/exit.c 24000
+fs/ext3/inode.c 88000
+fs/ext3/super.c 70000
+fs/ext3/Makefile 400
+include/linux/fs.h 61000
+include/linux/sched.h 45000
+arch/i386/kernel/head.S 13000
+arch/i386/kernel/entry.S 21000
+drivers/net/e100.c 77000
+drivers/net/Makefile 9000"
+    printf '%s\n' "$clean" >"$1/dataset-unpatched"
+    printf '%s\n' "$clean" | sed -E 's/^(kernel\/fork.c|fs\/ext3\/inode.c|Makefile) ([0-9]+)/\1 \21/' >"$1/dataset-patched"
+    printf 'kernel/new.c 5000\n' >>"$1/dataset-patched"
+    local objs="kernel/sched.o 150000
+kernel/fork.o 90000
+kernel/built-in.o 300000
+fs/ext3/inode.o 200000
+fs/ext3/built-in.o 400000
+arch/i386/kernel/head.o 20000
+drivers/net/e100.o 180000
+vmlinux 2000000"
+    { printf '%s\n' "$clean"; printf '%s\n' "$objs"; } >"$1/dataset-unpatched-compiled"
+    { cat "$1/dataset-patched"; printf '%s\n' "$objs" | sed -E 's/^(vmlinux|kernel\/fork.o) ([0-9]+)/\1 \23/'
+      printf 'kernel/new.o 9000\n'; } >"$1/dataset-patched-compiled"
+}
+DS=$SCRATCH/ds
+dataset "$DS"
+KINDS="intial create|create|patch|compile|clean|read tree|read compiled tree|delete tree|delete compiled tree|stat tree|stat compiled tree"
+
+# ---- a run on the data set, compilebench's own output ----
+mkdir "$SCRATCH/w"
+run_fsbench run compilebench -i 2 -r 20 --cb-dataset "$DS" --cb-no-sync --cb-buffer-size 16K \
+    --format compilebench --dir "$SCRATCH/w" --no-save --json "$SCRATCH/a.json"
+is "$RC" 0 "compilebench on a data set exits 0"
+[ "$RC" -eq 0 ] || diag "$ERR"
+is "$(printf '%s\n' "$OUT" | sed -n 2p)" "run complete:" "the block opens as compilebench's does"
+is "$(printf '%s\n' "$OUT" | sed -n 3p)" "$(printf '=%.0s' $(seq 74))" "with its rule of 74 '='"
+is "$(printf '%s\n' "$OUT" | sed -n 1p)" "" "after an empty line"
+is "$(printf '%s\n' "$OUT" | wc -l)" 14 "and nothing else: 3 lines and 11 kinds"
+labels=$(printf '%s\n' "$OUT" | sed -n '4,$p' | sed -E 's/^no runs for //; s/ total runs .*//' | paste -sd'|')
+is "$labels" "$KINDS" "the kinds in compilebench's order and words (intial create too)"
+bad=$(printf '%s\n' "$OUT" | sed -n '4,$p' | grep -Evc "^(($KINDS) total runs [0-9]+ avg [0-9]+\.[0-9]{2} (MB/s|seconds) \(user [0-9]+\.[0-9]{2}s sys [0-9]+\.[0-9]{2}s\)|no runs for ($KINDS))\$")
+is "$bad" 0 "every line as compilebench prints it (two decimals, units, user and sys)"
+like "$OUT" "intial create total runs 2 avg [0-9.]+ MB/s" "two initial trees"
+is "$(printf '%s\n' "$OUT" | sed -n '5,$p' | sed -nE 's/.* total runs ([0-9]+) avg .*/\1/p' | awk '{s += $1} END {print s}')" \
+    20 "20 random operations in all"
+for k in "delete tree" "stat tree" "delete compiled tree" "stat compiled tree"; do
+    printf '%s\n' "$OUT" | grep -q "^$k total runs" || continue
+    like "$(printf '%s\n' "$OUT" | grep "^$k total runs")" " seconds " "$k in seconds"
+done
+init=$(jq -c '.runs[0].phases[] | select(.name == "cb_initial")' "$SCRATCH/a.json")
+like "$(printf '%s\n' "$init" | jq -r .note)" '^no sync: initial create 2 runs [0-9.]+ MB/s; native unpatched 1 runs [0-9.]+ MB/s; native patched 1 runs [0-9.]+ MB/s; native patched compiled 1 runs [0-9.]+ MB/s$' \
+    "cb_initial's note: the initial trees and the three reference figures, marked no sync"
+is "$(printf '%s\n' "$init" | jq -r .files)" 28 "cb_initial made 2 trees of the listing's 14 files"
+# the clean tree's bytes three times (two trees and the reference), the patch's changed and
+# new files (30001 + 310001 + 880001 + 5000) and the patched objects that differ from the
+# compiled ones (20000003 + 900003 + 9000)
+is "$(printf '%s\n' "$init" | jq -r .bytes_written)" \
+    "$(awk '{s += $2} END {print 3 * s + 1225003 + 20909006}' "$DS/dataset-unpatched")" \
+    "cb_initial wrote the listings' bytes: 2 trees and the reference trees"
+is "$(ls -A "$SCRATCH/w")" "" "workspace empty after the run"
+
+# a job file takes the options as keys
+cat >"$SCRATCH/cb.ini" <<EOF
+[global]
+phases = cb_initial,cb_random
+cb-dataset = $DS
+cb-no-sync = 1
+phase.cb_initial.initial = 1
+phase.cb_random.random = 4
+EOF
+run_fsbench run "$SCRATCH/cb.ini" --dir "$SCRATCH/w" --no-save --json "$SCRATCH/j.json"
+is "$RC" 0 "a job file with cb-dataset and cb-no-sync runs"
+[ "$RC" -eq 0 ] || diag "$ERR"
+like "$(jq -r '.runs[0].phases[] | select(.name == "cb_initial") | .note' "$SCRATCH/j.json")" \
+    '^no sync: initial create 1 runs' "the job's keys took effect"
+
+# ---- hostile data sets: one line naming FILE:LINE, exit 2, nothing run ----
+# bad_ds NAME FILE LINE-TEXT WANT: dataset with LINE-TEXT appended to FILE is refused.
+bad_ds() {
+    local name=$1 file=$2 text=$3 want=$4 d=$SCRATCH/bad.$RANDOM
+    dataset "$d"
+    printf '%s\n' "$text" >>"$d/$file"
+    run_fsbench run compilebench -i 1 -r 1 --cb-dataset "$d" --dir "$SCRATCH/w" --no-save
+    is "$RC" 2 "$name: exit 2"
+    like "$ERR" "$want" "$name: says where and what"
+    is "$(printf '%s\n' "$ERR" | grep -c .)" 1 "$name: in one line"
+}
+bad_ds "a path with .." dataset-patched "../../etc/evil 100" \
+    "dataset-patched:16: '../../etc/evil' is not a relative path"
+bad_ds "an absolute path" dataset-unpatched-compiled "/etc/evil 100" \
+    "dataset-unpatched-compiled:23: '/etc/evil' is not a relative path"
+bad_ds "a size that is no number" dataset-unpatched "kernel/x.c many" \
+    "dataset-unpatched:15: size 'many' is not a whole number"
+bad_ds "a line of three fields" dataset-patched-compiled "a b c" \
+    "dataset-patched-compiled:[0-9]+: expected 'path size'"
+bad_ds "a file needed as a directory" dataset-patched-compiled "Makefile/x.o 10" \
+    "'Makefile/x.o' lies below 'Makefile', which the data set has as a file"
+mkdir -p "$SCRATCH/missing"
+run_fsbench run compilebench --cb-dataset "$SCRATCH/missing" --dir "$SCRATCH/w" --no-save
+is "$RC" 2 "a directory without the listings: exit 2"
+like "$ERR" "missing/dataset-unpatched: " "names the missing listing"
+dataset "$SCRATCH/fifo"
+rm "$SCRATCH/fifo/dataset-patched" && mkfifo "$SCRATCH/fifo/dataset-patched"
+run_fsbench run compilebench --cb-dataset "$SCRATCH/fifo" --dir "$SCRATCH/w" --no-save
+is "$RC" 2 "a FIFO for a listing: refused, no hang"
+like "$ERR" "dataset-patched: not a regular file" "says it is not a regular file"
+run_fsbench run compilebench --cb-buffer-size 0 --dir "$SCRATCH/w" --no-save
+is "$RC" 2 "--cb-buffer-size 0: exit 2"
+like "$ERR" "--cb-buffer-size: '0' is not a size" "says what would do"
+is "$(ls -A "$SCRATCH/w")" "" "nothing made by the refused runs"
+
+# ---- the method: sync and dropped caches (root), or not ----
+if [ "$(id -u)" -ne 0 ]; then
+    skip "needs root (drops caches)" 4
+else
+    run_fsbench run compilebench -i 1 -r 3 --cb-dataset "$DS" --dir "$SCRATCH/w" --no-save \
+        --json "$SCRATCH/s.json"
+    is "$RC" 0 "root, by the method: exits 0"
+    like "$(jq -r '.runs[0].phases[] | select(.name == "cb_random") | .note' "$SCRATCH/s.json")" \
+        '^[a-z]' "root: no mark in the note (synced, caches dropped)"
+    ok "$(jq -e '.runs[0].phases[] | select(.name == "cb_random") | .ops.syncfs >= 3' "$SCRATCH/s.json" >/dev/null; echo $?)" \
+        "root: a sync in each of the 3 operations"
+    if command -v setpriv >/dev/null; then
+        mkdir -p "$SCRATCH/nobody" && chmod 0777 "$SCRATCH/nobody" && chmod 0755 "$SCRATCH"
+        setpriv --reuid=65534 --regid=65534 --clear-groups --reset-env env XDG_DATA_HOME="$SCRATCH/nobody" \
+            "$FSBENCH" run compilebench -i 1 -r 3 --cb-dataset "$DS" --dir "$SCRATCH/nobody" \
+            --no-save >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
+        is "$(grep -c "caches cannot be dropped" "$SCRATCH/err")" 1 \
+            "not root: says once that caches cannot be dropped"
+    else
+        skip "needs setpriv" 1
+    fi
+fi
+done_testing
