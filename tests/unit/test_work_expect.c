@@ -43,7 +43,7 @@ static void check_tree(const char *prof, double scale, struct tarsrc *tar, unsig
         o.tree.scale = scale;
         o.tree.seed = 1;
     }
-    o.params = (struct phase_params){.cb_initial = 2, .cb_runs = 3, .fsync_rounds = 1};
+    o.params = (struct phase_params){.cb_initial = 2, .cb_runs = 12, .fsync_rounds = 1};
     int n = scenario_resolve(list, o.phases, SCENARIO_MAX_PHASES);
     assert_true(n > 0);
     o.nphases = (size_t)n;
@@ -92,8 +92,9 @@ static void test_tree_phases(void **state)
 static void test_compilebench(void **state)
 {
     (void)state;
-    /* cb_initial: its trees, exactly; cb_random: the mean of its draws, within half */
-    static const double tol[] = {0, 0.5};
+    /* cb_initial: its trees and the three reference trees, within 2 % (the compiled tree's
+     * objects are a share of the model's entries); cb_random: the mean of its draws, within half */
+    static const double tol[] = {0.02, 0.5};
     check("tiny", 1, 1, "cb_initial,cb_random", tol);
 }
 
