@@ -174,6 +174,19 @@ struct ranks_info {
     double stonewall_s;         /* --stonewall; 0: none */
 };
 
+/* How a set decided when to stop, when it looked at its own results after every round
+ * (--runs until-verdict): compare then analyses it with the same sequential method, whose
+ * intervals and p-values allow for the looking. method "" for a set of a fixed size (and
+ * for --runs auto, which stops on the intervals' width alone: precision only). */
+struct stop_rule {
+    char method[32];     /* "mixture-sprt" */
+    char metric[16];     /* the metric it looked at: "wall" */
+    double confidence;   /* 0.95 */
+    double min_effect;   /* the equivalence margin: 0.05 is within 5% either way */
+    double mixture_var;  /* the mixture's variance (seqtest.h) */
+    unsigned max_rounds; /* the planned horizon: most counted rounds (--max-runs) */
+};
+
 /* A run set: every run of one invocation. */
 struct run_set {
     int schema_version;
@@ -192,6 +205,7 @@ struct run_set {
     char job_text[RES_JOB_MAX];
     char job_hash[65];
     struct ranks_info ranks;
+    struct stop_rule stop;
     struct run_result *runs;
     size_t nruns;
 };
