@@ -31,6 +31,8 @@ static const char *mark(const struct cmp_vs *vs)
     case STATS_NO_DIFFERENCE:
         break;
     }
+    if (vs->ratio.method == STATS_SEQUENTIAL)
+        return vs->state == SEQ_EQUIVALENT ? "=" : "?";
     return vs->few ? "?" : " ";
 }
 
@@ -153,8 +155,14 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
             mi->unit, mi->sense == STATS_LOWER_BETTER ? "lower" : "higher", conf,
             r->groups[0].name);
     fprintf(out, "cells: the baseline's median, then each group's ratio to it; * a difference "
-                 "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs\n\n",
+                 "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs\n",
             conf, r->opt.min_effect * 100);
+    if (r->sequential)
+        fprintf(out, "method: sequential, the mixture SPRT (the set stopped by --runs "
+                     "until-verdict; its intervals allow for looking after every round): = "
+                     "equivalent within %.0f%%, ? no verdict yet\n",
+                r->opt.min_effect * 100);
+    fputc('\n', out);
 
     int pw = 5;
     for (size_t p = 0; p < r->nphases; p++)

@@ -13,6 +13,10 @@
  * the result says so and the report says what that risks. Warmup runs and skipped or
  * failed phases never enter a sample.
  *
+ * A set that stopped by looking at its results after every round (--runs until-verdict,
+ * rs->stop) gets the sequential method of seqtest.h for its paired comparisons, whatever
+ * the metric: a fixed-n interval would be too narrow after a stop the data chose.
+ *
  * Phases are those of the baseline's first measured run, matched by name and occurrence
  * ("sync" the second time is matched with the second "sync" of other runs).
  */
@@ -24,6 +28,7 @@
 #include <stdio.h>
 
 #include "measure/results.h"
+#include "stats/seqtest.h"
 #include "stats/stats.h"
 
 enum cmp_metric {
@@ -103,6 +108,7 @@ struct cmp_vs {
     struct stats_verdict verdict;
     bool few; /* fewer pairs / runs than stats_min_runs() */
     size_t n_min;
+    enum seq_state state; /* status OK: different, equivalent within min_effect, or neither */
 };
 
 struct cmp_phase {
@@ -119,7 +125,8 @@ struct cmp_result {
     struct cmp_group *groups;
     size_t nphases;
     struct cmp_phase *phases;
-    bool any_batch; /* some comparison was not interleaved */
+    bool any_batch;  /* some comparison was not interleaved */
+    bool sequential; /* some comparison used the sequential method (ratio.method) */
 };
 
 /* Builds groups, samples and comparisons. *out is filled (zero it first) and must be
@@ -128,6 +135,10 @@ struct cmp_result {
 int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
               struct cmp_result *out);
 void cmp_result_free(struct cmp_result *r);
+/* For a set that stopped by looking: its own confidence and margin, unless the user gave
+ * them (then the user's: the sequential interval holds at any confidence). */
+void cmp_options_for_set(struct cmp_options *opt, const struct run_set *rs, bool conf_given,
+                         bool effect_given);
 /* Index of the phase named `name` ("sync" or "sync (2)"), -1 if none. */
 int cmp_find_phase(const struct cmp_result *r, const char *name);
 
@@ -135,6 +146,12 @@ int cmp_find_phase(const struct cmp_result *r, const char *name);
 
 /* What to do about each kind of warning in `seen` (STATS_W_* flags), once each. */
 void cmp_report_advice(FILE *out, unsigned seen);
+
+/* One line saying which method made the verdicts when it was the sequential one (a set
+ * made with --runs until-verdict); nothing otherwise. */
+void cmp_report_method(FILE *out, const struct cmp_result *r);
+/* Every verdict line, "  phase: B vs A: ...", with its interval, p-value and method. */
+void cmp_report_verdicts(FILE *out, const struct cmp_result *r);
 
 /* ------------------------------------------------------------------ report_summary.c */
 
