@@ -17,9 +17,10 @@
  *     10% over the set; pairs share only their neighbours' correlation (the harsh case
  *     tests/unit/test_stats_sim.c uses, where 12 fixed pairs are needed).
  * Designs: fixed 12 and 6 pairs (paired t); the fixed t looked at after every round
- * (naive: why looking needs a correction); --runs auto (precision 5%, then the fixed t:
- * precision only); --runs until-verdict (the mixture SPRT, horizon 30); the same with
- * Ville's 1/alpha (no horizon). A/A: share of sets claiming a difference. Power: share of
+ * (naive: why looking needs a correction); --runs auto (precision 5%), then the fixed t
+ * (why auto is precision only) or the sequential interval (what compare gives an auto
+ * set); --runs until-verdict (the mixture SPRT, horizon 30); the same with Ville's
+ * 1/alpha (no horizon). A/A: share of sets claiming a difference. Power: share of
  * the 20% sets with B shown slower. Pairs: the median pairs when the set stopped (30 when
  * it never did).
  *
@@ -29,7 +30,9 @@
  * difference, by the sequential verdict at the stop and by the fixed t on the same runs'
  * first 12 rounds. Power: each trial replayed round by round with B's times x 1.2, through
  * the same stopping rule (the verdicts compare would give at each round): found, and the
- * pairs a phase needed.
+ * pairs a phase needed. The trials' noise is described as the models' is (lag-1 and CoV
+ * of each configuration within a set, sd of the paired log ratios), to set them side by
+ * side.
  *
  * Prints Markdown tables (bench/RESULTS-sequential.md holds the latest). Not part of
  * make check: a few seconds simulated, about 20 s per real trial.
@@ -106,12 +109,13 @@ static void draw(gsl_rng *rng, const struct noise *nz, double *la, double *lb)
 
 /* ------------------------------------------------------------------ designs */
 
-enum design { D_FIXED12, D_FIXED6, D_NAIVE, D_AUTO, D_SEQ, D_VILLE, NDESIGNS };
+enum design { D_FIXED12, D_FIXED6, D_NAIVE, D_AUTO, D_AUTO_SEQ, D_SEQ, D_VILLE, NDESIGNS };
 static const char *const design_name[NDESIGNS] = {
     "fixed 12 pairs, paired t (today)",
     "fixed 6 pairs, paired t",
     "paired t looked at after every round (naive)",
     "--runs auto (5% precision), then paired t",
+    "--runs auto (5% precision), then the sequential interval (what compare does)",
     "--runs until-verdict: mixture SPRT, horizon 30",
     "mixture SPRT with Ville's 1/alpha (no horizon)",
 };
@@ -146,9 +150,13 @@ static void run_design(enum design d, const double *a, const double *b, struct o
             verdict_of(&r, o);
             if (o->different)
                 return;
-        } else if (d == D_AUTO) {
+        } else if (d == D_AUTO || d == D_AUTO_SEQ) {
             if (stats_precise_enough(a, b, (size_t)n, CONF, 0.05) || n == NMAX) {
-                stats_paired_log(a, b, (size_t)n, CONF, &r);
+                const struct seq_design h = {SEQ_MIXTURE_VAR, NMAX};
+                if (d == D_AUTO)
+                    stats_paired_log(a, b, (size_t)n, CONF, &r);
+                else
+                    seq_paired_log(a, b, (size_t)n, &h, CONF, &r);
                 verdict_of(&r, o);
                 return;
             }
@@ -348,6 +356,28 @@ static int build(struct run_set *rs, bool sequential, struct cmp_result *r)
 
 #define MAXPH 16
 
+/* The noise of a real trial, per phase, as model_check() describes a model: wall times of
+ * a and b by round (A/A: the paired ratios are pure noise). */
+static void noise_of_trial(const struct run_set *rs, struct noise_stats *ns)
+{
+    double a[MAXPH][NMAX], b[MAXPH][NMAX];
+    int na[MAXPH] = {0}, nb[MAXPH] = {0};
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *run = &rs->runs[i];
+        bool is_a = !strcmp(run->config, "a");
+        for (size_t p = 0; p < run->nphases && p < MAXPH; p++) {
+            int *k = is_a ? &na[p] : &nb[p];
+            if (*k < NMAX && run->phases[p].status == PHASE_OK && run->phases[p].wall_s > 0)
+                (is_a ? a : b)[p][(*k)++] = run->phases[p].wall_s;
+        }
+    }
+    for (int p = 0; p < MAXPH; p++) {
+        int k = na[p] < nb[p] ? na[p] : nb[p];
+        if (k >= 10)
+            stats_add(&ns[p], a[p], b[p], k);
+    }
+}
+
 struct phase_tally {
     char name[RES_NAME_MAX + 16];
     int trials, aa_seq, aa_fixed, found, found_fixed;
@@ -357,19 +387,16 @@ struct phase_tally {
 
 static void real_trials(int n, const char *fsbench, const char *dir, const char *keep)
 {
+    /* on a tmpfs: the job file, the JSON (unless kept elsewhere) and the jobs' directory */
     char tmp[] = "/dev/shm/fsbench-seq.XXXXXX", work[4200], job[4300];
-    const char *top = keep;
-    if (!top) {
-        if (!mkdtemp(tmp)) {
-            perror("sequential: mkdtemp /dev/shm");
-            exit(1);
-        }
-        top = tmp;
+    if (!mkdtemp(tmp)) {
+        perror("sequential: mkdtemp /dev/shm");
+        exit(1);
     }
-    /* the jobs' directory: DIR, or a fresh one beside the job file */
+    const char *top = keep ? keep : tmp;
     if (!dir) {
-        snprintf(work, sizeof work, "%s/run", top);
-        if (mkdir(work, 0700) < 0 && errno != EEXIST) {
+        snprintf(work, sizeof work, "%s/run", tmp);
+        if (mkdir(work, 0700) < 0) {
             perror("sequential: mkdir");
             exit(1);
         }
@@ -383,6 +410,8 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
     }
     struct phase_tally t[MAXPH];
     memset(t, 0, sizeof t);
+    static struct noise_stats ns[MAXPH];
+    memset(ns, 0, sizeof ns);
     size_t nph = 0;
     int sets_aa = 0, set_pairs[256], nsets = 0, sets_all = 0, rounds_sum = 0;
     for (int i = 0; i < n; i++) {
@@ -399,6 +428,7 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
         memset(&rs, 0, sizeof rs);
         if (resjson_read_file(json, &rs) < 0)
             exit(1);
+        noise_of_trial(&rs, ns);
         struct seqstop_status st;
         seqstop_check(&rs, &st);
         sets_aa += st.different > 0;
@@ -469,22 +499,29 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
            "of %d. With B's times x 1.2 replayed round by round: every phase decided in %d of "
            "%d sets, after a median of %.1f rounds (the sets' length when not).\n\n",
            (double)rounds_sum / n, sets_aa, n, sets_all, n, median_int(set_pairs, nsets));
-    printf("| phase | A/A claimed, sequential at the stop | A/A claimed, fixed t on the first 12 "
+    printf("| phase | lag-1, CoV in a set | sd of paired log ratios (the median set's share) "
+           "| A/A claimed, sequential at the stop | A/A claimed, fixed t on the first 12 "
            "rounds | 20%% found (replayed) | median pairs to the verdict |\n"
-           "|---|---:|---:|---:|---:|\n");
+           "|---|---|---|---:|---:|---:|---:|\n");
     int tot = 0, seqc = 0, fixc = 0, fnd = 0;
     for (size_t p = 0; p < nph; p++) {
-        printf("| %s | %d/%d | %d/%d | %d/%d | %.1f |\n", t[p].name, t[p].aa_seq, t[p].trials,
-               t[p].aa_fixed, t[p].trials, t[p].found, t[p].trials,
+        char noise[64] = "-", sdd[64] = "-";
+        if (ns[p].n) {
+            stats_finish(&ns[p]);
+            snprintf(noise, sizeof noise, "%.2f, %.0f%%", ns[p].lag, ns[p].cv * 100);
+            snprintf(sdd, sizeof sdd, "%.3f (%.2f)", ns[p].sdd_rms, ns[p].sdd_median_share);
+        }
+        printf("| %s | %s | %s | %d/%d | %d/%d | %d/%d | %.1f |\n", t[p].name, noise, sdd,
+               t[p].aa_seq, t[p].trials, t[p].aa_fixed, t[p].trials, t[p].found, t[p].trials,
                median_int(t[p].pairs, t[p].npairs));
         tot += t[p].trials;
         seqc += t[p].aa_seq;
         fixc += t[p].aa_fixed;
         fnd += t[p].found;
     }
-    printf("| all | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %d/%d (%.1f%%) | |\n\n", seqc, tot,
+    printf("| all | | | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %d/%d (%.1f%%) | |\n\n", seqc, tot,
            100.0 * seqc / tot, fixc, tot, 100.0 * fixc / tot, fnd, tot, 100.0 * fnd / tot);
-    if (!keep) {
+    {
         char cmd[4400];
         snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", tmp);
         if (system(cmd) != 0)

@@ -239,8 +239,14 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
                     "runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
                     "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
                     ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
+        if (ro->nconfigs > 1)
+            fprintf(rep, "runs auto: precision only, no verdict (it stopped on the intervals' "
+                         "width, looking after every round); compare judges this set by the "
+                         "sequential method, which allows for that: --runs until-verdict runs "
+                         "until those verdicts are known\n");
     }
-    if (rep && rs.nruns > 0 && rs.stop.method[0] && out->format == REPORT_TABLE)
+    if (rep && rs.nruns > 0 && !strcmp(rs.stop.rule, "until-verdict") &&
+        out->format == REPORT_TABLE)
         report_until_verdict(rep, &rs, rc);
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;

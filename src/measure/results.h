@@ -174,12 +174,14 @@ struct ranks_info {
     double stonewall_s;         /* --stonewall; 0: none */
 };
 
-/* How a set decided when to stop, when it looked at its own results after every round
- * (--runs until-verdict): compare then analyses it with the same sequential method, whose
- * intervals and p-values allow for the looking. method "" for a set of a fixed size (and
- * for --runs auto, which stops on the intervals' width alone: precision only). */
+/* How a set decided when to stop, when it looked at its own results after every round:
+ * --runs until-verdict (until every phase has a verdict) or --runs auto (until the
+ * intervals are narrow: precision only). compare then analyses its paired comparisons with
+ * the sequential method, whose intervals and p-values allow for the looking. method ""
+ * for a set of a fixed size. */
 struct stop_rule {
-    char method[32];     /* "mixture-sprt" */
+    char rule[16];       /* "until-verdict" or "auto" */
+    char method[32];     /* the analysis: "mixture-sprt" */
     char metric[16];     /* the metric it looked at: "wall" */
     double confidence;   /* 0.95 */
     double min_effect;   /* the equivalence margin: 0.05 is within 5% either way */

@@ -1,6 +1,7 @@
 /* resjson_stop.c — the JSON of a set's stopping rule: the run set's "stopping" object
- * (method, metric, confidence, min_effect, mixture_var, max_rounds), present only for a
- * set that stopped by looking at its results (--runs until-verdict), so every other set
+ * (rule, method, metric, confidence, min_effect, mixture_var, max_rounds), present only
+ * for a set that stopped by looking at its results (--runs until-verdict, --runs auto),
+ * so every other set
  * reads and writes exactly as before. The store keeps the same object in the target's
  * JSON, as it keeps "ranks". */
 #include <math.h>
@@ -17,6 +18,7 @@ json_t *resjson_from_stop(const struct stop_rule *st)
     if (!o)
         return resjson_done(o, 1);
     int bad = 0;
+    bad |= RESJSON_PUT_STR(o, "rule", st->rule);
     bad |= RESJSON_PUT_STR(o, "method", st->method);
     bad |= RESJSON_PUT_STR(o, "metric", st->metric);
     bad |= resjson_put(o, "confidence", resjson_real(st->confidence));
@@ -28,7 +30,8 @@ json_t *resjson_from_stop(const struct stop_rule *st)
 
 int resjson_read_stop(const struct resjson_rctx *c, const json_t *o, struct stop_rule *st)
 {
-    if (RESJSON_GET_NAME(c, o, "method", st->method) < 0 ||
+    if (RESJSON_GET_NAME(c, o, "rule", st->rule) < 0 ||
+        RESJSON_GET_NAME(c, o, "method", st->method) < 0 ||
         RESJSON_GET_NAME(c, o, "metric", st->metric) < 0 ||
         resjson_get_double(c, o, "confidence", &st->confidence) < 0 ||
         resjson_get_double(c, o, "min_effect", &st->min_effect) < 0 ||
@@ -36,8 +39,10 @@ int resjson_read_stop(const struct resjson_rctx *c, const json_t *o, struct stop
         resjson_get_uint(c, o, "max_rounds", &st->max_rounds) < 0)
         return -1;
     /* data from elsewhere: numbers a design can have, or it is no design */
-    if (!st->method[0])
-        return resjson_fail(c, "method", "empty");
+    if (strcmp(st->rule, "until-verdict") && strcmp(st->rule, "auto"))
+        return resjson_fail(c, "rule", "expected \"until-verdict\" or \"auto\"");
+    if (strcmp(st->method, "mixture-sprt"))
+        return resjson_fail(c, "method", "expected \"mixture-sprt\"");
     if (!(st->confidence >= 0.5 && st->confidence < 1))
         return resjson_fail(c, "confidence", "expected a number from 0.5 to below 1");
     if (!(st->min_effect >= 0 && st->min_effect < 1))

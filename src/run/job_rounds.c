@@ -59,7 +59,8 @@ static void describe(struct run_set *rs, const struct run_set *from, const struc
         }
     }
     if (jr->until_verdict)
-        runner_stop_rule(&rs->stop, jr->confidence, jr->min_effect, jr->runs - jr->warmup);
+        runner_stop_rule(&rs->stop, "until-verdict", jr->confidence, jr->min_effect,
+                         jr->runs - jr->warmup);
 }
 
 /* A job's run, copied into the one set with its round and configuration name. */

@@ -432,8 +432,9 @@ static void describe_set(struct env *env, const char *path)
     }
     snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
              env->dev.valid ? env->dev.name : "");
-    if (o->until_verdict)
-        runner_stop_rule(&rs->stop, o->confidence, o->min_effect, o->runs - o->warmup);
+    if (o->until_verdict || o->runs_auto)
+        runner_stop_rule(&rs->stop, o->until_verdict ? "until-verdict" : "auto", o->confidence,
+                         o->min_effect, o->runs - o->warmup);
     /* the declared order: the first configuration is the baseline verdicts are against */
     size_t used = 0;
     for (size_t i = 0; i < o->nconfigs; i++) {
@@ -469,10 +470,11 @@ static void describe_set(struct env *env, const char *path)
     }
 }
 
-void runner_stop_rule(struct stop_rule *st, double confidence, double min_effect,
-                      unsigned max_rounds)
+void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence,
+                      double min_effect, unsigned max_rounds)
 {
     memset(st, 0, sizeof *st);
+    snprintf(st->rule, sizeof st->rule, "%s", rule);
     snprintf(st->method, sizeof st->method, "mixture-sprt");
     snprintf(st->metric, sizeof st->metric, "wall");
     st->confidence = confidence;

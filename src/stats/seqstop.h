@@ -29,7 +29,7 @@ struct seqstop_status {
     char undecidable_names[512];     /* the same for the undecidable ones */
 };
 
-/* Fills *st for rs (rs->stop.method must be set). A set not yet comparable (one
+/* Fills *st for rs (rs->stop.rule must be set). A set not yet comparable (one
  * configuration measured so far, no measured baseline run) has all false. 0, or -1 after
  * error() (out of memory). */
 int seqstop_check(const struct run_set *rs, struct seqstop_status *st);

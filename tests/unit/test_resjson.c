@@ -112,6 +112,7 @@ static void fill_set(struct run_set *rs)
     rs->tree.dirs = 4100;
     rs->tree.symlinks = 17;
     rs->tree.bytes = 412345678;
+    strcpy(rs->stop.rule, "until-verdict");
     strcpy(rs->stop.method, "mixture-sprt");
     strcpy(rs->stop.metric, "wall");
     rs->stop.confidence = 0.95;
@@ -217,6 +218,7 @@ static void assert_set_equal(const struct run_set *a, const struct run_set *b)
     assert_int_equal(a->tree.dirs, b->tree.dirs);
     assert_int_equal(a->tree.symlinks, b->tree.symlinks);
     assert_int_equal(a->tree.bytes, b->tree.bytes);
+    assert_string_equal(a->stop.rule, b->stop.rule);
     assert_string_equal(a->stop.method, b->stop.method);
     assert_string_equal(a->stop.metric, b->stop.metric);
     assert_true(a->stop.confidence == b->stop.confidence);
@@ -494,6 +496,10 @@ static void test_wrong_types(void **state)
     assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
     assert_string_equal(msg, "fsbench: stopping.mixture_var: expected a number\n");
     json_object_set_new(stop, "mixture_var", json_real(2));
+    json_object_set_new(stop, "rule", json_string("whenever"));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_string_equal(msg, "fsbench: stopping.rule: expected \"until-verdict\" or \"auto\"\n");
+    json_object_set_new(stop, "rule", json_string("auto"));
 
     json_object_set_new(d.j, "runs", json_object());
     assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
