@@ -131,9 +131,9 @@ static void report_until_verdict(FILE *rep, const struct run_set *rs, int rc)
                 "undecided: %s\n",
                 st.rounds, st.undecided, st.decidable, st.undecided_names);
     else
-        fprintf(rep, "until-verdict: the set ended after %u round%s, before every verdict; "
+        fprintf(rep, "until-verdict: the set stopped in round %u, before every verdict; "
                      "undecided: %s\n",
-                st.rounds, st.rounds == 1 ? "" : "s", st.undecided_names);
+                st.rounds, st.undecided_names);
     if (st.undecidable)
         fprintf(rep, "until-verdict: no verdict possible for %s (skipped, failed or not "
                      "measured in every run, or a value of 0)\n",

@@ -18,15 +18,15 @@
 #include "measure/results.h"
 
 struct seqstop_status {
-    unsigned rounds;                 /* counted rounds (no warm-up) in the set so far */
-    size_t decidable;                /* comparisons (phase x configuration) that count */
-    size_t different, equivalent;    /* of those, with each verdict */
-    size_t undecided;                /* with neither yet */
-    size_t undecidable;              /* that cannot get one (see above) */
-    bool all;                        /* every decidable comparison has its verdict */
-    char undecided_names[1024];      /* "sync, sync (2)"; "phase (config)" with several
-                                      * configurations compared; truncated with "..." */
-    char undecidable_names[512];     /* the same for the undecidable ones */
+    unsigned rounds;              /* counted rounds (no warm-up) in the set so far */
+    size_t decidable;             /* comparisons (phase x configuration) that count */
+    size_t different, equivalent; /* of those, with each verdict */
+    size_t undecided;             /* with neither yet */
+    size_t undecidable;           /* that cannot get one (see above) */
+    bool all;                     /* every decidable comparison has its verdict */
+    char undecided_names[1024];   /* "sync, sync (2)"; "phase (config)" with several
+                                   * configurations compared; truncated with "..." */
+    char undecidable_names[512];  /* the same for the undecidable ones */
 };
 
 /* Fills *st for rs (rs->stop.rule must be set). A set not yet comparable (one
