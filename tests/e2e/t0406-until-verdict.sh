@@ -90,6 +90,22 @@ run_fsbench run "$SCRATCH/jobs.ini" --dry-run
 like "$OUT" '^rounds: until every phase of every job has a verdict against the first job \(a difference, or within 5%\), at most 12, each running all 2 jobs$' \
     "--dry-run says how the rounds end"
 
+# A configuration matrix on an image (root): sync writes are slower, and said so early.
+if [ "$(id -u)" -eq 0 ] && mount_tmpfs "$SCRATCH/img" 512m; then
+    J=$SCRATCH/matrix.json
+    run_fsbench run --image 256M --image-dir "$SCRATCH/img" --fs ext4 --mount-opts defaults \
+        --mount-opts sync --phases extract --runs until-verdict --max-runs 12 --no-save -q \
+        --json "$J"
+    is "$RC" 0 "a mount-option matrix with --runs until-verdict exits 0"
+    n=$(rounds "$J")
+    like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 1 different" \
+        "the matrix stops at its verdict ($n rounds of 12 at most)"
+    like "$OUT" '^  extract: ext4:sync vs ext4:defaults: ext4:sync is [0-9.]+x slower' \
+        "mount -o sync is shown slower than the defaults"
+else
+    skip "a managed target needs root and a tmpfs" 3
+fi
+
 # --runs auto: precision only; compare judges its pairs by the sequential method.
 J=$SCRATCH/auto.json
 run_fsbench cmd --runs auto --max-runs 4 --no-save --json "$J" --cmd 'sleep 0.01' --cmd 'sleep 0.03'
