@@ -4,7 +4,8 @@
  * machine's and on real A/A trials.
  *
  *   build/bench/sequential [--sims N] [--seed S]
- *                          [--real N --fsbench PATH [--dir DIR] [--keep DIR]]
+ *                          [--real N --fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]]
+ *                          [--real N --from DIR]   (read the trials --keep DIR kept)
  *
  * Simulated sets (N A/A and N with B 20% slower, per noise model; default 2000), each at
  * most 30 rounds of two configurations in a random order per round, on the log scale:
@@ -30,9 +31,11 @@
  * difference, by the sequential verdict at the stop and by the fixed t on the same runs'
  * first 12 rounds. Power: each trial replayed round by round with B's times x 1.2, through
  * the same stopping rule (the verdicts compare would give at each round): found, and the
- * pairs a phase needed. The trials' noise is described as the models' is (lag-1 and CoV
- * of each configuration within a set, sd of the paired log ratios), to set them side by
- * side.
+ * pairs a phase needed; and the fixed 12-pair t on the same replayed runs. The machine is
+ * shared: the load average during the trials is printed, and --max-load L makes each trial
+ * wait (at most 20 minutes) for a 1-minute load average of at most L. The trials' noise is
+ * described as the models' is (lag-1 and CoV of each configuration within a set, sd of the paired
+ * log ratios), to set them side by side.
  *
  * Prints Markdown tables (bench/RESULTS-sequential.md holds the latest). Not part of
  * make check: a few seconds simulated, about 20 s per real trial.
@@ -316,6 +319,7 @@ static const char job_tail[] = "[a]\n[b]\n";
 /* Runs argv (its standard output to /dev/null); 0 when it exited 0. */
 static int spawn(char *const argv[])
 {
+    fflush(stdout); /* the child must not write our buffered tables again */
     pid_t pid = fork();
     if (pid < 0)
         return -1;
@@ -380,12 +384,27 @@ static void noise_of_trial(const struct run_set *rs, struct noise_stats *ns)
 
 struct phase_tally {
     char name[RES_NAME_MAX + 16];
-    int trials, aa_seq, aa_fixed, found, found_fixed;
+    int trials, aa_seq, aa_fixed, found, found_fixed12;
     int pairs[256];
     int npairs;
 };
 
-static void real_trials(int n, const char *fsbench, const char *dir, const char *keep)
+/* Waits (at most 20 minutes) until the machine's 1-minute load average is at most
+ * max_load; 0: does not wait. */
+static void wait_for_quiet(double max_load)
+{
+    double l[1];
+    for (int i = 0; max_load > 0 && i < 240; i++) {
+        if (getloadavg(l, 1) < 1 || l[0] <= max_load)
+            return;
+        if (i == 0)
+            fprintf(stderr, "sequential: load %.2f, waiting for at most %.2f\n", l[0], max_load);
+        sleep(5);
+    }
+}
+
+static void real_trials(int n, const char *fsbench, const char *dir, const char *keep,
+                        double max_load, const char *from)
 {
     /* on a tmpfs: the job file, the JSON (unless kept elsewhere) and the jobs' directory */
     char tmp[] = "/dev/shm/fsbench-seq.XXXXXX", work[4200], job[4300];
@@ -414,16 +433,25 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
     memset(ns, 0, sizeof ns);
     size_t nph = 0;
     int sets_aa = 0, set_pairs[256], nsets = 0, sets_all = 0, rounds_sum = 0;
+    double load_sum = 0;
     for (int i = 0; i < n; i++) {
         char json[4400];
         snprintf(json, sizeof json, "%s/trial%02d.json", top, i);
-        char *argv[] = {(char *)fsbench, "run", job, "--no-save", "-q", "--json", json, NULL};
-        fprintf(stderr, "sequential: real trial %d of %d\n", i + 1, n);
-        int rc = spawn(argv);
-        if (rc < 0) {
-            fprintf(stderr, "sequential: trial %d failed\n", i + 1);
-            exit(1);
+        double la[1] = {0}, lb[1] = {0};
+        if (from) {
+            snprintf(json, sizeof json, "%s/trial%02d.json", from, i);
+        } else {
+            wait_for_quiet(max_load);
+            getloadavg(la, 1);
+            char *argv[] = {(char *)fsbench, "run", job, "--no-save", "-q", "--json", json, NULL};
+            fprintf(stderr, "sequential: real trial %d of %d\n", i + 1, n);
+            if (spawn(argv) < 0) {
+                fprintf(stderr, "sequential: trial %d failed\n", i + 1);
+                exit(1);
+            }
+            getloadavg(lb, 1);
         }
+        load_sum += (la[0] + lb[0]) / 2;
         struct run_set rs;
         memset(&rs, 0, sizeof rs);
         if (resjson_read_file(json, &rs) < 0)
@@ -457,6 +485,15 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
             if (!strcmp(rs.runs[r].config, "b"))
                 for (size_t p = 0; p < rs.runs[r].nphases; p++)
                     rs.runs[r].phases[p].wall_s *= EFFECT;
+        /* the fixed design on the same replayed runs: the paired t at 12 rounds */
+        rs.nruns = runs_before(&rs, 12);
+        if (build(&rs, false, &fix) < 0)
+            exit(1);
+        rs.nruns = all;
+        for (size_t p = 0; p < nph && p < fix.nphases; p++)
+            t[p].found_fixed12 +=
+                fix.phases[p].vs[1].status == CMP_ST_OK && fix.phases[p].vs[1].ratio.lo > 1;
+        cmp_result_free(&fix);
         bool decided[MAXPH] = {false};
         int set_stop = 0;
         unsigned rounds = rs.nruns ? rs.runs[rs.nruns - 1].round + 1 : 0;
@@ -494,6 +531,15 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
     printf("## Real A/A trials: %d sets of two identical jobs interleaved (tiny x4, tmpfs), "
            "--runs until-verdict\n\n",
            n);
+    if (from)
+        printf("Trials read back from %s.\n\n", from);
+    else
+        printf("The machine's 1-minute load average during the trials: %.2f on average (2 "
+               "CPUs; other work ran beside them%s).\n\n",
+               load_sum / n,
+               max_load > 0 ? ", each trial waited for a load of at most the given "
+                              "--max-load"
+                            : "");
     printf("Rounds per set: %.1f on average (the sets stop at --max-runs 30 unless every "
            "phase is shown different or within 5%%). Sets with any phase claimed different: %d "
            "of %d. With B's times x 1.2 replayed round by round: every phase decided in %d of "
@@ -501,9 +547,10 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
            (double)rounds_sum / n, sets_aa, n, sets_all, n, median_int(set_pairs, nsets));
     printf("| phase | lag-1, CoV in a set | sd of paired log ratios (the median set's share) "
            "| A/A claimed, sequential at the stop | A/A claimed, fixed t on the first 12 "
-           "rounds | 20%% found (replayed) | median pairs to the verdict |\n"
-           "|---|---|---|---:|---:|---:|---:|\n");
-    int tot = 0, seqc = 0, fixc = 0, fnd = 0;
+           "rounds | 20%% found, sequential (replayed) | median pairs to the verdict | 20%% "
+           "found, fixed 12 pairs |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|\n");
+    int tot = 0, seqc = 0, fixc = 0, fnd = 0, fnd12 = 0;
     for (size_t p = 0; p < nph; p++) {
         char noise[64] = "-", sdd[64] = "-";
         if (ns[p].n) {
@@ -511,16 +558,18 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
             snprintf(noise, sizeof noise, "%.2f, %.0f%%", ns[p].lag, ns[p].cv * 100);
             snprintf(sdd, sizeof sdd, "%.3f (%.2f)", ns[p].sdd_rms, ns[p].sdd_median_share);
         }
-        printf("| %s | %s | %s | %d/%d | %d/%d | %d/%d | %.1f |\n", t[p].name, noise, sdd,
+        printf("| %s | %s | %s | %d/%d | %d/%d | %d/%d | %.1f | %d/%d |\n", t[p].name, noise, sdd,
                t[p].aa_seq, t[p].trials, t[p].aa_fixed, t[p].trials, t[p].found, t[p].trials,
-               median_int(t[p].pairs, t[p].npairs));
+               median_int(t[p].pairs, t[p].npairs), t[p].found_fixed12, t[p].trials);
+        fnd12 += t[p].found_fixed12;
         tot += t[p].trials;
         seqc += t[p].aa_seq;
         fixc += t[p].aa_fixed;
         fnd += t[p].found;
     }
-    printf("| all | | | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %d/%d (%.1f%%) | |\n\n", seqc, tot,
-           100.0 * seqc / tot, fixc, tot, 100.0 * fixc / tot, fnd, tot, 100.0 * fnd / tot);
+    printf("| all | | | %d/%d (%.1f%%) | %d/%d (%.1f%%) | %d/%d (%.1f%%) | | %d/%d (%.1f%%) |\n\n",
+           seqc, tot, 100.0 * seqc / tot, fixc, tot, 100.0 * fixc / tot, fnd, tot,
+           100.0 * fnd / tot, fnd12, tot, 100.0 * fnd12 / tot);
     {
         char cmd[4400];
         snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", tmp);
@@ -533,7 +582,8 @@ int main(int argc, char **argv)
 {
     int sims = 2000, real = 0;
     unsigned long seed = 24;
-    const char *fsbench = NULL, *dir = NULL, *keep = NULL;
+    const char *fsbench = NULL, *dir = NULL, *keep = NULL, *from = NULL;
+    double max_load = 0;
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--sims") && v)
@@ -548,19 +598,23 @@ int main(int argc, char **argv)
             dir = v, i++;
         else if (!strcmp(argv[i], "--keep") && v)
             keep = v, i++;
+        else if (!strcmp(argv[i], "--from") && v)
+            from = v, i++;
+        else if (!strcmp(argv[i], "--max-load") && v)
+            max_load = atof(v), i++;
         else {
             fprintf(stderr, "usage: sequential [--sims N] [--seed S] [--real N --fsbench PATH "
-                            "[--dir DIR] [--keep DIR]]\n");
+                            "[--dir DIR] [--keep DIR] [--max-load L]] [--real N --from DIR]\n");
             return 2;
         }
     }
-    if (sims < 200 || (real > 0 && !fsbench) || real > 250) {
+    if (sims < 200 || (real > 0 && !fsbench && !from) || real > 250) {
         fprintf(stderr, "sequential: --sims at least 200; --real (at most 250) needs "
                         "--fsbench PATH\n");
         return 2;
     }
     simulate(sims, seed);
     if (real > 0)
-        real_trials(real, fsbench, dir, keep);
+        real_trials(real, fsbench, dir, keep, max_load, from);
     return 0;
 }
