@@ -11,7 +11,9 @@
  *     replaced by an effective n from its lag-1 autocorrelation (small-sample bias
  *     corrected), Welch-Satterthwaite degrees of freedom from the effective ns.
  * And a third, for compatibility only: FreeBSD ministat's Student's t with pooled
- * variance on the raw values, with ministat's own table of t values.
+ * variance on the raw values, with ministat's own table of t values. A set that stopped by
+ * looking at its results after every round is judged by the sequential test of seqtest.h
+ * (STATS_SEQUENTIAL), whose interval and p-value allow for the looking.
  */
 #ifndef FSBENCH_STATS_H
 #define FSBENCH_STATS_H
