@@ -409,6 +409,10 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         }
         bool rounds = c->jf->interleave && c->n > 1;
         /* jobs one after the other: each its own set, its own configurations to compare */
+        if (ro->until_verdict && !rounds && ro->nconfigs < 2 && c->builtin)
+            return error("--runs until-verdict compares configurations with the first: give "
+                         "two or more (--fs, --mount-opts, or jobs with interleave = jobs)"),
+                   EXIT_USAGE;
         if (ro->until_verdict && !rounds && ro->nconfigs < 2)
             return error("runs = until-verdict compares configurations with the first: give "
                          "the job two or more (fs, mount-opts), or interleave the jobs "

@@ -125,6 +125,11 @@ refused() { # refused NAME REGEX ARGS...
 }
 refused "one configuration" '^fsbench: --runs until-verdict compares configurations with the first: give two or more' \
     run --dir "$SCRATCH/d" --runs until-verdict --phases extract --no-save
+refused "the default scenario, one configuration" '^fsbench: --runs until-verdict compares configurations with the first' \
+    run --runs until-verdict --no-save
+printf '[global]\nphases = extract\nruns = until-verdict\ndir = %s\n[solo]\n' "$SCRATCH/d" >"$SCRATCH/solo.ini"
+refused "a job of one configuration" '^fsbench: .*solo\.ini:[0-9]+: job solo: runs = until-verdict compares configurations with the first: give the job two or more' \
+    run "$SCRATCH/solo.ini" --no-save
 refused "one command" '^fsbench: --runs until-verdict compares commands with the first' \
     cmd --runs until-verdict --no-save -- true
 refused "no interleave" 'needs them interleaved \(drop --no-interleave\)' \
