@@ -131,12 +131,14 @@ static void report_until_verdict(FILE *rep, const struct run_set *rs, int rc)
                 "undecided: %s\n",
                 st.rounds, st.undecided, st.decidable, st.undecided_names);
     else
-        fprintf(rep, "until-verdict: the set stopped in round %u, before every verdict; "
-                     "undecided: %s\n",
+        fprintf(rep,
+                "until-verdict: the set stopped in round %u, before every verdict; "
+                "undecided: %s\n",
                 st.rounds, st.undecided_names);
     if (st.undecidable)
-        fprintf(rep, "until-verdict: no verdict possible for %s (skipped, failed or not "
-                     "measured in every run, or a value of 0)\n",
+        fprintf(rep,
+                "until-verdict: no verdict possible for %s (skipped, failed or not "
+                "measured in every run, or a value of 0)\n",
                 st.undecidable_names);
     int m = cmp_metric_find(rs->stop.metric);
     struct cmp_options opt = {m < 0 ? CMP_WALL : (enum cmp_metric)m, rs->stop.confidence,

@@ -28,7 +28,7 @@ static void cmd_usage(FILE *out)
             "                    command has a verdict against the first (a difference, or\n"
             "                    equivalence within --min-effect), by a sequential test\n"
             "  --max-runs N      most rounds for auto and until-verdict (default 30)\n"
-            "  --min-effect P    until-verdict: equivalent means within P either way (default 5%%)\n"
+            "  --min-effect P    until-verdict: equivalent when within P either way (default 5%%)\n"
             "  --precision P     auto: relative 95%% CI half-width wanted (default 5%%)\n"
             "  --prepare CMD     run before each run, untimed (e.g. make clean)\n"
             "  --label NAME      name the run set in the results store\n"
@@ -101,11 +101,11 @@ int cmd_cmd(int argc, char **argv)
     struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
                              .argc = argc, .argv = argv};
     static const struct cli_range runs_range = {1, 100000, CLI_WHOLE, NULL,
-                                                 "auto or until-verdict"};
+                                                "auto or until-verdict"};
     static const struct cli_range max_range = {1, 100000, CLI_WHOLE, NULL, NULL};
     static const struct cli_range effect_range = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
-    static const struct cli_range precision_range = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
-                                                     NULL, NULL};
+    static const struct cli_range precision_range = {
+        0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     double d;
     unsigned long long seed = 1;
     int c;

@@ -47,7 +47,7 @@ static void run_usage(FILE *out)
             "                    the first (a difference, or equivalence within --min-effect),\n"
             "                    by a sequential test whose error rates allow for the looking\n"
             "  --precision P     relative 95%% CI half-width for --runs auto (default 5%%)\n"
-            "  --min-effect P    until-verdict: equivalent means within P either way (default 5%%)\n"
+            "  --min-effect P    until-verdict: equivalent when within P either way (default 5%%)\n"
             "  --max-runs N      most rounds for --runs auto and until-verdict (default 30)\n"
             "  --warmup N        first N rounds are warm-up: run, kept, left out of statistics\n"
             "  --phases LIST     comma-separated phases instead of the scenario's\n"
@@ -182,8 +182,7 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 /* What each number option takes: one parser (cli_number) and these ranges, so a value is
  * never read before it was parsed and every refusal says what would do. */
 static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL,
-                                            "auto or until-verdict"};
+static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL, "auto or until-verdict"};
 static const struct cli_range range_min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
 static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
                                                NULL, NULL};
@@ -299,8 +298,7 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
 /* --runs until-verdict: looks need pairs of the same round, and something to compare.
  * by_caller: a job file's caller checks the configurations (interleaved jobs are each
  * other's). 0, or EXIT_USAGE after error(). */
-static int check_until_verdict(const struct runner_opts *ro, unsigned long max_runs,
-                               bool by_caller)
+static int check_until_verdict(const struct runner_opts *ro, unsigned long max_runs, bool by_caller)
 {
     if (max_runs < SEQ_FIRST_LOOK)
         return error("--max-runs %lu: --runs until-verdict needs at least %d (a verdict needs "

@@ -400,8 +400,9 @@ static void verdict_text(char *buf, size_t len, const struct cmp_result *r, cons
         break;
     case STATS_NO_DIFFERENCE:
         if (vs->ratio.method == STATS_SEQUENTIAL)
-            snprintf(buf, len, vs->state == SEQ_EQUIVALENT ? "equivalent within %.0f%%"
-                                                           : "no verdict yet (%.0f%%)",
+            snprintf(buf, len,
+                     vs->state == SEQ_EQUIVALENT ? "equivalent within %.0f%%"
+                                                 : "no verdict yet (%.0f%%)",
                      r->opt.min_effect * 100);
         else
             snprintf(buf, len, "no difference shown");
@@ -485,12 +486,12 @@ static void verdicts(struct model *m, json_t *o)
             m->bad |= push(vs, json_pack("{s:I, s:I, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o}",
                                          "phase", (json_int_t)p, "group", (json_int_t)g, "text",
                                          text, "ratio", okst ? num(v->ratio.ratio) : json_null(),
-                                         "lo", bounded ? num(v->ratio.lo) : json_null(),
-                                         "hi", bounded ? num(v->ratio.hi) : json_null(), "p",
+                                         "lo", bounded ? num(v->ratio.lo) : json_null(), "hi",
+                                         bounded ? num(v->ratio.hi) : json_null(), "p",
                                          okst ? num(v->ratio.p) : json_null(), "method",
-                                         method_text(v),
-                                         "shown", okst && (v->verdict.kind == STATS_BETTER ||
-                                                           v->verdict.kind == STATS_WORSE),
+                                         method_text(v), "shown",
+                                         okst && (v->verdict.kind == STATS_BETTER ||
+                                                  v->verdict.kind == STATS_WORSE),
                                          "warn", w));
         }
     }

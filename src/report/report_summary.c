@@ -154,13 +154,15 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
     fprintf(out, "compare %s (%s, %s is better), %d%% confidence, baseline %s\n", mi->name,
             mi->unit, mi->sense == STATS_LOWER_BETTER ? "lower" : "higher", conf,
             r->groups[0].name);
-    fprintf(out, "cells: the baseline's median, then each group's ratio to it; * a difference "
-                 "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs\n",
+    fprintf(out,
+            "cells: the baseline's median, then each group's ratio to it; * a difference "
+            "shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs\n",
             conf, r->opt.min_effect * 100);
     if (r->sequential)
-        fprintf(out, "method: sequential, the mixture SPRT (the set stopped by --runs "
-                     "until-verdict; its intervals allow for looking after every round): = "
-                     "equivalent within %.0f%%, ? no verdict yet\n",
+        fprintf(out,
+                "method: sequential, the mixture SPRT (the set stopped by --runs "
+                "until-verdict; its intervals allow for looking after every round): = "
+                "equivalent within %.0f%%, ? no verdict yet\n",
                 r->opt.min_effect * 100);
     fputc('\n', out);
 

@@ -48,11 +48,11 @@ static void describe(struct run_set *rs, const struct run_set *from, const struc
         size_t nc = jr->ro[i]->nconfigs ? jr->ro[i]->nconfigs : 1;
         for (size_t k = 0; k < nc; k++) {
             char name[RES_NAME_MAX];
-            job_rounds_config_name(jr->name[i], jr->ro[i]->nconfigs ? jr->ro[i]->configs[k].name
-                                                                     : "",
-                                   name, sizeof name);
-            int w = snprintf(rs->target.configs + used, sizeof rs->target.configs - used,
-                             "%s%s", used ? "\n" : "", name);
+            job_rounds_config_name(jr->name[i],
+                                   jr->ro[i]->nconfigs ? jr->ro[i]->configs[k].name : "", name,
+                                   sizeof name);
+            int w = snprintf(rs->target.configs + used, sizeof rs->target.configs - used, "%s%s",
+                             used ? "\n" : "", name);
             if (w < 0 || (size_t)w >= sizeof rs->target.configs - used)
                 return;
             used += (size_t)w;

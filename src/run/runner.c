@@ -470,8 +470,8 @@ static void describe_set(struct env *env, const char *path)
     }
 }
 
-void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence,
-                      double min_effect, unsigned max_rounds)
+void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
+                      unsigned max_rounds)
 {
     memset(st, 0, sizeof *st);
     snprintf(st->rule, sizeof st->rule, "%s", rule);

@@ -115,8 +115,8 @@ double runner_half_width(const struct run_set *rs, const char *base, const char 
 /* The stop rule of a set that looked at its results after every round, rule
  * "until-verdict" or "auto" (the sequential method's design, stored with the set so that
  * compare analyses it the same way). */
-void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence,
-                      double min_effect, unsigned max_rounds);
+void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
+                      unsigned max_rounds);
 
 /* The order of configurations in round `round`: a seeded permutation of 0..n-1 into order.
  * Exposed for tests: every round is a permutation, and rounds differ. */

@@ -7,11 +7,11 @@
  * group is the baseline A; every other group B is compared with it.
  *
  * Design: two groups from the same input whose runs share round numbers, and whose runs in
- * stored order never go back a round, ran interleaved; they are paired by round (the k-th run of round r with the k-th run of round r, so
- * merged run sets pair correctly) and compared by the paired test on log ratios. Groups
- * from different inputs ran as batches and get the autocorrelation-aware batch method;
- * the result says so and the report says what that risks. Warmup runs and skipped or
- * failed phases never enter a sample.
+ * stored order never go back a round, ran interleaved; they are paired by round (the k-th run of
+ * round r with the k-th run of round r, so merged run sets pair correctly) and compared by the
+ * paired test on log ratios. Groups from different inputs ran as batches and get the
+ * autocorrelation-aware batch method; the result says so and the report says what that risks.
+ * Warmup runs and skipped or failed phases never enter a sample.
  *
  * A set that stopped by looking at its results after every round (--runs until-verdict,
  * rs->stop) gets the sequential method of seqtest.h for its paired comparisons, whatever
