@@ -38,6 +38,9 @@ like "$OUT" 'sleep 0\.2 vs sleep 0\.01: .*99% CI .*sequential: mixture SPRT' \
     "compare --confidence 99 gives the sequential interval at 99%"
 run_fsbench compare --db "$DB" "$J" --verbose
 like "$OUT" 'sequential: mixture SPRT' "the JSON file compares the same way"
+run_fsbench report --db "$DB" -o "$SCRATCH/diff.html" diff
+is "$RC" 0 "report of the until-verdict set exits 0"
+is "$(grep -c 'sequential (mixture SPRT)' "$SCRATCH/diff.html")" 1 "the report names the sequential method"
 
 # Equivalence within a wide margin: two identical commands.
 J=$SCRATCH/same.json
