@@ -16,6 +16,8 @@
 #include "results/resjson.h"
 #include "results/spool.h"
 #include "results/store.h"
+#include "stats/compare.h"
+#include "stats/seqstop.h"
 #include "target/target.h"
 #include "phase/workload.h"
 
@@ -128,6 +130,51 @@ static void join_argv(char *buf, size_t len, int argc, char **argv)
     }
 }
 
+/* After a set made with --runs until-verdict: how it ended, which comparisons are
+ * undecided, and every verdict with its sequential interval and p-value. rc: the run's. */
+static void report_until_verdict(FILE *rep, const struct run_set *rs, int rc)
+{
+    struct seqstop_status st;
+    if (seqstop_check(rs, &st) < 0)
+        return;
+    fputc('\n', rep);
+    if (st.all)
+        fprintf(rep,
+                "until-verdict: every phase has a verdict after %u round%s: %zu different, %zu "
+                "equivalent within %g%%\n",
+                st.rounds, st.rounds == 1 ? "" : "s", st.different, st.equivalent,
+                rs->stop.min_effect * 100);
+    else if (rc == 0)
+        fprintf(rep,
+                "until-verdict: stopped at --max-runs (%u rounds) with %zu of %zu comparisons "
+                "undecided: %s\n",
+                st.rounds, st.undecided, st.decidable, st.undecided_names);
+    else
+        fprintf(rep,
+                "until-verdict: the set stopped in round %u, before every verdict; "
+                "undecided: %s\n",
+                st.rounds, st.undecided_names);
+    if (st.undecidable)
+        fprintf(rep,
+                "until-verdict: no verdict possible for %s (skipped, failed or not "
+                "measured in every run, or a value of 0)\n",
+                st.undecidable_names);
+    int m = cmp_metric_find(rs->stop.metric);
+    struct cmp_options opt = {m < 0 ? CMP_WALL : (enum cmp_metric)m, rs->stop.confidence,
+                              rs->stop.min_effect};
+    struct cmp_input in = {rs->label, rs};
+    struct cmp_result r;
+    char why[256];
+    err_capture_begin(why, sizeof why); /* too few runs to compare: nothing to add */
+    int built = cmp_build(&in, 1, &opt, &r);
+    err_capture_end();
+    if (built == 0) {
+        cmp_report_method(rep, &r);
+        cmp_report_verdicts(rep, &r);
+    }
+    cmp_result_free(&r);
+}
+
 int cli_check_label(const char *label)
 {
     char why[128];
@@ -223,7 +270,15 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
                     "runs auto: stopped at --max-runs (%u rounds) before %s reached %.1f%% "
                     "(it is at %.1f%%): the machine is noisy, or the phase too short\n",
                     ra.rounds, ra.limiting, ro->precision * 100, ra.half_width * 100);
+        if (ro->nconfigs > 1)
+            fprintf(rep, "runs auto: precision only, no verdict (it stopped on the intervals' "
+                         "width, looking after every round); compare judges this set by the "
+                         "sequential method, which allows for that: --runs until-verdict runs "
+                         "until those verdicts are known\n");
     }
+    if (rep && rs.nruns > 0 && !strcmp(rs.stop.rule, "until-verdict") &&
+        out->format == REPORT_TABLE)
+        report_until_verdict(rep, &rs, rc);
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     char kept[RES_NAME_MAX + 64] = "";

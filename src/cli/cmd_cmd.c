@@ -14,6 +14,7 @@
 #include "cli/cli_run.h"
 #include "base/err.h"
 #include "base/text.h"
+#include "stats/seqtest.h"
 
 #define MAX_CMDS 16
 
@@ -22,7 +23,13 @@ static void cmd_usage(FILE *out)
     fprintf(out,
             "usage: fsbench cmd [OPTIONS] [--cmd 'COMMAND']... [-- COMMAND ARGS...]\n"
             "  --cmd STRING      a shell command; repeat to compare several (interleaved)\n"
-            "  --runs N          rounds (default 5)\n"
+            "  --runs N|auto|until-verdict  rounds (default 5); auto: until every ratio to the\n"
+            "                    first command is --precision precise; until-verdict: until each\n"
+            "                    command has a verdict against the first (a difference, or\n"
+            "                    equivalence within --min-effect), by a sequential test\n"
+            "  --max-runs N      most rounds for auto and until-verdict (default 30)\n"
+            "  --min-effect P    until-verdict: equivalent when within P either way (default 5%%)\n"
+            "  --precision P     auto: relative 95%% CI half-width wanted (default 5%%)\n"
             "  --prepare CMD     run before each run, untimed (e.g. make clean)\n"
             "  --label NAME      name the run set in the results store\n"
             "  --db FILE         results store;  --no-save  do not save\n"
@@ -57,7 +64,14 @@ static int shell_quote(char *buf, size_t len, size_t *used, const char *arg)
     return 0;
 }
 
-enum { OPT_NO_SAVE = 256, OPT_PREPARE, OPT_NO_INTERLEAVE };
+enum {
+    OPT_NO_SAVE = 256,
+    OPT_PREPARE,
+    OPT_NO_INTERLEAVE,
+    OPT_MAX_RUNS,
+    OPT_MIN_EFFECT,
+    OPT_PRECISION
+};
 
 int cmd_cmd(int argc, char **argv)
 {
@@ -69,17 +83,29 @@ int cmd_cmd(int argc, char **argv)
         {"json", required_argument, NULL, 'j'},    {"format", required_argument, NULL, 'f'},
         {"seed", required_argument, NULL, 'S'},
         {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
+        {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+        {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+        {"precision", required_argument, NULL, OPT_PRECISION},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct runner_opts ro = {0};
     ro.eng = &engine_posix;
     ro.runs = 5;
     ro.interval_ms = 100;
+    ro.confidence = 0.95;
+    ro.precision = 0.05;
+    ro.min_effect = 0.05;
+    unsigned max_runs = 30;
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
     struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
                              .argc = argc, .argv = argv};
-    static const struct cli_range runs_range = {1, 100000, CLI_WHOLE, NULL, NULL};
+    static const struct cli_range runs_range = {1, 100000, CLI_WHOLE, NULL,
+                                                "auto or until-verdict"};
+    static const struct cli_range max_range = {1, 100000, CLI_WHOLE, NULL, NULL};
+    static const struct cli_range effect_range = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+    static const struct cli_range precision_range = {
+        0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     double d;
     unsigned long long seed = 1;
     int c;
@@ -98,9 +124,26 @@ int cmd_cmd(int argc, char **argv)
             cmds[ncmds++] = optarg;
             break;
         case 'n':
+            ro.runs_auto = !strcmp(optarg, "auto");
+            ro.until_verdict = !strcmp(optarg, "until-verdict");
+            if (ro.runs_auto || ro.until_verdict)
+                break;
             if (cli_option_number("--runs", optarg, &runs_range, &d) < 0)
                 return EXIT_USAGE;
             ro.runs = (unsigned)d;
+            break;
+        case OPT_MAX_RUNS:
+            if (cli_option_number("--max-runs", optarg, &max_range, &d) < 0)
+                return EXIT_USAGE;
+            max_runs = (unsigned)d;
+            break;
+        case OPT_MIN_EFFECT:
+            if (cli_option_number("--min-effect", optarg, &effect_range, &ro.min_effect) < 0)
+                return EXIT_USAGE;
+            break;
+        case OPT_PRECISION:
+            if (cli_option_number("--precision", optarg, &precision_range, &ro.precision) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_PREPARE: ro.prepare = optarg; break;
         case 'l': out.label = optarg; break;
@@ -139,6 +182,21 @@ int cmd_cmd(int argc, char **argv)
                      "'fsbench cmd --help'"), EXIT_USAGE;
     if (cli_check_label(out.label))
         return EXIT_USAGE;
+    if (ro.runs_auto || ro.until_verdict)
+        ro.runs = max_runs;
+    if (ro.until_verdict && max_runs < SEQ_FIRST_LOOK)
+        return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
+                     "pairs)",
+                     max_runs, SEQ_FIRST_LOOK, SEQ_FIRST_LOOK),
+               EXIT_USAGE;
+    if (ro.until_verdict && ro.no_interleave)
+        return error("--runs until-verdict pairs the commands' runs of each round: it needs "
+                     "them interleaved (drop --no-interleave)"),
+               EXIT_USAGE;
+    if (ro.until_verdict && ncmds < 2)
+        return error("--runs until-verdict compares commands with the first: give two or more "
+                     "(--cmd, repeated)"),
+               EXIT_USAGE;
     for (size_t i = 0; i < ncmds; i++) {
         struct runner_config *rc = &ro.configs[ro.nconfigs++];
         rc->command = cmds[i];

@@ -33,7 +33,9 @@ static const char compare_usage[] =
     "  difference) and each warning once; --verbose adds every phase's detail\n"
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
-    "            dev-write-mb\n";
+    "            dev-write-mb\n"
+    "  a set made with --runs until-verdict is compared by its sequential method, at its\n"
+    "  own confidence and --min-effect unless given here\n";
 
 int cmd_compare(int argc, char **argv)
 {
@@ -51,7 +53,7 @@ int cmd_compare(int argc, char **argv)
     static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     const char *db = NULL, *phase = NULL;
-    bool ministat = false, verbose = false;
+    bool ministat = false, verbose = false, conf_given = false, effect_given = false;
     int c;
     optind = 1;
     opterr = 0;
@@ -72,6 +74,7 @@ int cmd_compare(int argc, char **argv)
             break;
         }
         case 'c':
+            conf_given = true;
             if (strcmp(optarg, "90") == 0)
                 opt.confidence = 0.90;
             else if (strcmp(optarg, "95") == 0)
@@ -84,6 +87,7 @@ int cmd_compare(int argc, char **argv)
             }
             break;
         case 'e':
+            effect_given = true;
             if (cli_option_number("compare: --min-effect", optarg, &min_effect,
                                   &opt.min_effect) < 0)
                 return EXIT_USAGE;
@@ -126,6 +130,8 @@ int cmd_compare(int argc, char **argv)
     memset(&res, 0, sizeof res);
     int status = cli_inputs_open("compare", argv + optind, n, db, &sets, &in);
     if (status == EXIT_OK) {
+        /* a set made with --runs until-verdict: its own confidence and margin, unless given */
+        cmp_options_for_set(&opt, &sets[0], conf_given, effect_given);
         if (cmp_build(in, n, &opt, &res))
             status = EXIT_USAGE;
     }

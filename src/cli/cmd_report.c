@@ -57,6 +57,7 @@ int cmd_report(int argc, char **argv)
     struct html_opts ho = {0};
     const char *db = NULL, *outpath = NULL;
     static const struct cli_range points = {16, 100000, CLI_WHOLE, NULL, NULL};
+    bool conf_given = false;
     double d;
     int c;
     optind = 1;
@@ -76,6 +77,7 @@ int cmd_report(int argc, char **argv)
             break;
         }
         case 'c':
+            conf_given = true;
             if (!strcmp(optarg, "90") || !strcmp(optarg, "95") || !strcmp(optarg, "99"))
                 opt.confidence = atoi(optarg) / 100.0;
             else
@@ -114,6 +116,8 @@ int cmd_report(int argc, char **argv)
         }
     }
     if (status == EXIT_OK && several_groups(sets, n)) {
+        /* a set made with --runs until-verdict: its own confidence and margin */
+        cmp_options_for_set(&opt, &sets[0], conf_given, false);
         if (cmp_build(in, n, &opt, &res))
             status = EXIT_USAGE;
         else

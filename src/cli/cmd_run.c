@@ -26,6 +26,7 @@
 #include "phase/replay.h"
 #include "trace/trace_read.h"
 #include "phase/cb_listing.h"
+#include "stats/seqtest.h"
 
 static void run_usage(FILE *out)
 {
@@ -42,10 +43,15 @@ static void run_usage(FILE *out)
             "  --size SIZE|auto  scale the tree to about SIZE bytes (e.g. 10G), or size it from\n"
             "                    RAM and whether caches can be dropped (see README)\n"
             "  --seed N          tree seed (default 1)\n"
-            "  --runs N|auto     runs of the scenario (default 1); auto: until every phase's\n"
-            "                    median (or ratio between configurations) is --precision precise\n"
+            "  --runs N|auto|until-verdict  runs of the scenario (default 1); auto: until\n"
+            "                    every phase's median (or ratio between configurations) is\n"
+            "                    --precision precise (precision only: no verdict); until-verdict:\n"
+            "                    until every phase of every configuration has a verdict against\n"
+            "                    the first (a difference, or equivalence within --min-effect),\n"
+            "                    by a sequential test whose error rates allow for the looking\n"
             "  --precision P     relative 95%% CI half-width for --runs auto (default 5%%)\n"
-            "  --max-runs N      most rounds for --runs auto (default 30)\n"
+            "  --min-effect P    until-verdict: equivalent when within P either way (default 5%%)\n"
+            "  --max-runs N      most rounds for --runs auto and until-verdict (default 30)\n"
             "  --warmup N        first N rounds are warm-up: run, kept, left out of statistics\n"
             "  --phases LIST     comma-separated phases instead of the scenario's\n"
             "  --engine NAME     posix (default), uring (batched io_uring), auto (uring where it\n"
@@ -126,7 +132,7 @@ enum {
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
-    OPT_REPLAY_THREADS, OPT_CB_DATASET, OPT_CB_NO_SYNC, OPT_CB_BUFFER_SIZE,
+    OPT_REPLAY_THREADS, OPT_CB_DATASET, OPT_CB_NO_SYNC, OPT_CB_BUFFER_SIZE, OPT_MIN_EFFECT,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -159,6 +165,7 @@ const struct option cmd_run_options[] = {
     {"queue-depth", required_argument, NULL, OPT_QUEUE_DEPTH},
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
+    {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"initial", required_argument, NULL, 'i'},
     {"random", required_argument, NULL, 'r'},
@@ -220,7 +227,8 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 /* What each number option takes: one parser (cli_number) and these ranges, so a value is
  * never read before it was parsed and every refusal says what would do. */
 static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL, "auto"};
+static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL, "auto or until-verdict"};
+static const struct cli_range range_min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
 static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
                                                NULL, NULL};
 static const struct cli_range range_max_runs = {1, 100000, CLI_WHOLE, NULL, NULL};
@@ -349,6 +357,27 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     return 0;
 }
 
+/* --runs until-verdict: looks need pairs of the same round, and something to compare.
+ * by_caller: a job file's caller checks the configurations (interleaved jobs are each
+ * other's). 0, or EXIT_USAGE after error(). */
+static int check_until_verdict(const struct runner_opts *ro, unsigned long max_runs, bool by_caller)
+{
+    if (max_runs < SEQ_FIRST_LOOK)
+        return error("--max-runs %lu: --runs until-verdict needs at least %d (a verdict needs "
+                     "%d pairs)",
+                     max_runs, SEQ_FIRST_LOOK, SEQ_FIRST_LOOK),
+               EXIT_USAGE;
+    if (ro->no_interleave)
+        return error("--runs until-verdict pairs the configurations' runs of each round: it "
+                     "needs them interleaved (drop --no-interleave)"),
+               EXIT_USAGE;
+    if (!by_caller && ro->nconfigs < 2)
+        return error("--runs until-verdict compares configurations with the first: give two "
+                     "or more (--fs, --mount-opts, or jobs with interleave = jobs)"),
+               EXIT_USAGE;
+    return 0;
+}
+
 /* age on a --dir without --age-host-fs: the whole file system holding dir would be aged.
  * Says what that would take, and returns EXIT_USAGE. */
 static int age_refused(const char *phase, const char *dir, const struct phase_params *p)
@@ -417,6 +446,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.interval_ms = 100;
     ro.precision = 0.05;
     ro.confidence = 0.95;
+    ro.min_effect = 0.05;
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
@@ -451,13 +481,18 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case 'n':
-            if (!strcmp(optarg, "auto")) {
-                ro.runs_auto = true;
+            /* the last --runs wins (a job's key, then the command line's) */
+            ro.runs_auto = !strcmp(optarg, "auto");
+            ro.until_verdict = !strcmp(optarg, "until-verdict");
+            if (ro.runs_auto || ro.until_verdict)
                 break;
-            }
             if (cli_option_number("--runs", optarg, &range_runs, &d) < 0)
                 return EXIT_USAGE;
             ro.runs = (unsigned)d;
+            break;
+        case OPT_MIN_EFFECT:
+            if (cli_option_number("--min-effect", optarg, &range_min_effect, &ro.min_effect) < 0)
+                return EXIT_USAGE;
             break;
         case OPT_PRECISION:
             if (cli_option_number("--precision", optarg, &range_percent, &ro.precision) < 0)
@@ -694,7 +729,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         warning("--engine auto: %s: posix for every phase", why);
         ro.async_eng = NULL;
     }
-    if (ro.runs_auto) {
+    if (ro.runs_auto || ro.until_verdict) {
         ro.runs = (unsigned)max_runs + ro.warmup;
     } else if (ro.warmup >= ro.runs) {
         return error("--warmup %u leaves none of the %u runs to count", ro.warmup, ro.runs),
@@ -706,6 +741,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         return trc;
     trc = setup_targets(&ta, &ro, hook && hook->dry_run);
     if (trc)
+        return trc;
+    if (ro.until_verdict && (trc = check_until_verdict(&ro, max_runs, hook && hook->ready)))
         return trc;
     if (size_arg) {
         if (scaled)

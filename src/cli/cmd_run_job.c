@@ -68,6 +68,8 @@ struct jctx {
     struct job_arg *ja[JOB_MAX_JOBS];
     int nja[JOB_MAX_JOBS];
     unsigned runs0; /* job 0's rounds (interleave: every job's) */
+    bool until0;    /* job 0's --runs until-verdict (interleave: every job's) */
+    double effect0; /* and its --min-effect */
     /* MODE_ROUNDS: every job's options, alive while the nested calls last */
     struct runner_opts *ro[JOB_MAX_JOBS];
     struct cli_output *out[JOB_MAX_JOBS];
@@ -280,8 +282,13 @@ static int run_rounds(struct jctx *c)
     static struct runner_opts outer;
     outer = *c->ro[0];
     outer.nconfigs = 0;
-    c->jr = (struct job_rounds){
-        .n = c->n, .runs = c->runs0, .warmup = c->ro[0]->warmup, .seed = c->ro[0]->order_seed};
+    c->jr = (struct job_rounds){.n = c->n,
+                                .runs = c->runs0,
+                                .warmup = c->ro[0]->warmup,
+                                .seed = c->ro[0]->order_seed,
+                                .until_verdict = c->ro[0]->until_verdict,
+                                .confidence = c->ro[0]->confidence,
+                                .min_effect = c->ro[0]->min_effect};
     int rc = EXIT_OK;
     c->jr.n = 0;
     for (size_t i = 0; i < c->n; i++) {
@@ -424,17 +431,31 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         char why[4200];
         if (!c->cl->dry && replaced_output(c, out, why, sizeof why))
             return error("%s", why), EXIT_USAGE;
-        if (c->job == 0)
+        if (c->job == 0) {
             c->runs0 = ro->runs;
-        if (c->jf->interleave && c->n > 1) {
+            c->until0 = ro->until_verdict;
+            c->effect0 = ro->min_effect;
+        }
+        bool rounds = c->jf->interleave && c->n > 1;
+        /* jobs one after the other: each its own set, its own configurations to compare */
+        if (ro->until_verdict && !rounds && ro->nconfigs < 2 && c->builtin)
+            return error("--runs until-verdict compares configurations with the first: give "
+                         "two or more (--fs, --mount-opts, or jobs with interleave = jobs)"),
+                   EXIT_USAGE;
+        if (ro->until_verdict && !rounds && ro->nconfigs < 2)
+            return error("runs = until-verdict compares configurations with the first: give "
+                         "the job two or more (fs, mount-opts), or interleave the jobs "
+                         "(interleave = jobs in [global])"),
+                   EXIT_USAGE;
+        if (rounds) {
             if (ro->runs_auto)
                 return error("runs = auto is not supported with interleave = jobs: give "
-                             "runs = N"),
+                             "runs = N, or runs = until-verdict"),
                        EXIT_USAGE;
-            if (ro->runs != c->runs0)
-                return error("runs = %u, but the first job has %u: interleaved jobs run in "
-                             "rounds, so set runs in [global]",
-                             ro->runs, c->runs0),
+            if (ro->until_verdict != c->until0 || ro->runs != c->runs0 ||
+                (ro->until_verdict && ro->min_effect != c->effect0))
+                return error("runs, max-runs and min-effect differ from the first job's: "
+                             "interleaved jobs run in rounds, so set them in [global]"),
                        EXIT_USAGE;
         }
         return EXIT_OK;
@@ -556,7 +577,11 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
             if (rc != EXIT_OK)
                 return rc;
         }
-        if (c->jf->interleave && c->n > 1)
+        if (c->jf->interleave && c->n > 1 && c->until0)
+            printf("rounds: until every phase of every job has a verdict against the first job "
+                   "(a difference, or within %g%%), at most %u, each running all %zu jobs\n",
+                   c->effect0 * 100, c->runs0, c->n);
+        else if (c->jf->interleave && c->n > 1)
             printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
                    c->runs0 * (unsigned)c->n);
         if (cl->check) {

@@ -54,6 +54,11 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, c
     if (ro->runs_auto)
         fprintf(f, "  rounds: until every median is within %.1f%% (at most %u)",
                 ro->precision * 100, ro->runs - ro->warmup);
+    else if (ro->until_verdict)
+        fprintf(f,
+                "  rounds: until every phase has a verdict against the first configuration: "
+                "a difference, or within %g%% (at most %u)",
+                ro->min_effect * 100, ro->runs - ro->warmup);
     else
         fprintf(f, "  rounds: %u (%zu run%s)", ro->runs, ro->runs * nc,
                 ro->runs * nc == 1 ? "" : "s");

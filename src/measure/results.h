@@ -178,6 +178,21 @@ struct ranks_info {
     double stonewall_s;         /* --stonewall; 0: none */
 };
 
+/* How a set decided when to stop, when it looked at its own results after every round:
+ * --runs until-verdict (until every phase has a verdict) or --runs auto (until the
+ * intervals are narrow: precision only). compare then analyses its paired comparisons with
+ * the sequential method, whose intervals and p-values allow for the looking. method ""
+ * for a set of a fixed size. */
+struct stop_rule {
+    char rule[16];       /* "until-verdict" or "auto" */
+    char method[32];     /* the analysis: "mixture-sprt" */
+    char metric[16];     /* the metric it looked at: "wall" */
+    double confidence;   /* 0.95 */
+    double min_effect;   /* the equivalence margin: 0.05 is within 5% either way */
+    double mixture_var;  /* the mixture's variance (seqtest.h) */
+    unsigned max_rounds; /* the planned horizon: most counted rounds (--max-runs) */
+};
+
 /* A run set: every run of one invocation. */
 struct run_set {
     int schema_version;
@@ -203,6 +218,7 @@ struct run_set {
     char args[RES_ARGS_MAX];
     char cwd[4096];
     unsigned planned;
+    struct stop_rule stop;
     struct run_result *runs;
     size_t nruns;
 };

@@ -422,7 +422,13 @@ static void verdict_text(char *buf, size_t len, const struct cmp_result *r, cons
                  r->opt.min_effect * 100);
         break;
     case STATS_NO_DIFFERENCE:
-        snprintf(buf, len, "no difference shown");
+        if (vs->ratio.method == STATS_SEQUENTIAL)
+            snprintf(buf, len,
+                     vs->state == SEQ_EQUIVALENT ? "equivalent within %.0f%%"
+                                                 : "no verdict yet (%.0f%%)",
+                     r->opt.min_effect * 100);
+        else
+            snprintf(buf, len, "no difference shown");
         break;
     }
 }
@@ -463,6 +469,14 @@ static json_t *matrix_json(struct model *m)
         m->bad |= push(rows, row);
     }
     return json_pack("{s:s, s:o}", "legend", legend, "rows", rows);
+}
+
+/* Which method made a verdict, as the page names it. */
+static const char *method_text(const struct cmp_vs *v)
+{
+    if (v->status == CMP_ST_OK && v->ratio.method == STATS_SEQUENTIAL)
+        return "sequential (mixture SPRT)";
+    return v->interleaved ? "paired by round" : "batches";
 }
 
 static void verdicts(struct model *m, json_t *o)
@@ -528,14 +542,16 @@ static void verdicts(struct model *m, json_t *o)
                 if ((f & warn_kinds[k].flag) && widx[k] >= 0)
                     m->bad |= push(w, json_integer(widx[k]));
             bool okst = v->status == CMP_ST_OK;
+            /* a sequential interval not bounded yet has no ends to show */
+            bool bounded = okst && isfinite(v->ratio.hi);
             m->bad |= push(vs, json_pack("{s:I, s:I, s:s, s:s, s:o, s:o, s:o, s:o, s:s, s:b, s:o}",
                                          "phase", (json_int_t)p, "group", (json_int_t)g, "cls",
                                          verdict_class(v), "text", text, "ratio",
                                          okst ? num(v->ratio.ratio) : json_null(), "lo",
-                                         okst ? num(v->ratio.lo) : json_null(), "hi",
-                                         okst ? num(v->ratio.hi) : json_null(), "p",
+                                         bounded ? num(v->ratio.lo) : json_null(), "hi",
+                                         bounded ? num(v->ratio.hi) : json_null(), "p",
                                          okst ? num(v->ratio.p) : json_null(), "method",
-                                         v->interleaved ? "paired by round" : "batches", "shown",
+                                         method_text(v), "shown",
                                          okst && (v->verdict.kind == STATS_BETTER ||
                                                   v->verdict.kind == STATS_WORSE),
                                          "warn", w));

@@ -49,8 +49,19 @@ static void print_effect(FILE *out, const struct cmp_metric_info *mi, const char
                 direction_word(mi, v->b_better), a, conf, v->factor_lo, v->factor_hi);
 }
 
+/* "ratio 1.003, 95% CI 0.971-1.036", or "... CI not bounded yet" (a sequential interval
+ * after too few pairs). */
+static void print_ratio_ci(FILE *out, const struct stats_ratio *ra, const char *conf)
+{
+    if (isfinite(ra->hi))
+        fprintf(out, "geometric-mean ratio %.3f, %s CI %.3f-%.3f", ra->ratio, conf, ra->lo, ra->hi);
+    else
+        fprintf(out, "geometric-mean ratio %.3f, %s CI not bounded yet", ra->ratio, conf);
+}
+
+/* One comparison's verdict line; `lead` goes first ("  ", or "  extract: "). */
 static void print_verdict(FILE *out, const struct cmp_result *r, const struct cmp_phase *ph,
-                          size_t g)
+                          size_t g, const char *lead)
 {
     const struct cmp_vs *vs = &ph->vs[g];
     const struct cmp_metric_info *mi = cmp_metric_get(r->opt.metric);
@@ -59,7 +70,7 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
     fmt_pct(conf, sizeof conf, r->opt.confidence);
     fmt_pct(eff, sizeof eff, r->opt.min_effect);
 
-    fprintf(out, "  %s vs %s: ", b, a);
+    fprintf(out, "%s%s vs %s: ", lead, b, a);
     switch (vs->status) {
     case CMP_ST_UNAVAILABLE:
         fprintf(out, "%s not available for this phase%s\n", mi->name,
@@ -90,15 +101,43 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
         fputc(')', out);
         break;
     case STATS_NO_DIFFERENCE:
-        fprintf(out, "no difference shown at %s (geometric-mean ratio %.3f, %s CI %.3f-%.3f)", conf,
-                vs->ratio.ratio, conf, vs->ratio.lo, vs->ratio.hi);
+        if (vs->ratio.method == STATS_SEQUENTIAL && vs->state == SEQ_EQUIVALENT)
+            fprintf(out, "equivalent within %s (", eff);
+        else if (vs->ratio.method == STATS_SEQUENTIAL)
+            fprintf(out, "no verdict yet: neither a difference nor within %s (", eff);
+        else
+            fprintf(out, "no difference shown at %s (", conf);
+        print_ratio_ci(out, &vs->ratio, conf);
+        fputc(')', out);
         break;
     }
     fmt_p(p, sizeof p, vs->ratio.p);
-    if (vs->interleaved)
+    if (vs->ratio.method == STATS_SEQUENTIAL)
+        fprintf(out, ", %s, sequential: mixture SPRT over %zu pairs by round\n", p, vs->npairs);
+    else if (vs->interleaved)
         fprintf(out, ", %s, paired by round (%zu pairs)\n", p, vs->npairs);
     else
         fprintf(out, ", %s, batches, not interleaved\n", p);
+}
+
+void cmp_report_method(FILE *out, const struct cmp_result *r)
+{
+    if (!r->sequential)
+        return;
+    fprintf(out, "method: sequential. The set looked at its results after every round "
+                 "(--runs until-verdict) and stopped when it knew; its intervals and p-values "
+                 "are the mixture SPRT's, which allow for that looking (a fixed-n interval "
+                 "would be too narrow after a stop the data chose).\n");
+}
+
+void cmp_report_verdicts(FILE *out, const struct cmp_result *r)
+{
+    for (size_t p = 0; p < r->nphases; p++) {
+        char lead[RES_NAME_MAX + 32];
+        snprintf(lead, sizeof lead, "  %s: ", r->phases[p].name);
+        for (size_t g = 1; g < r->ngroups; g++)
+            print_verdict(out, r, &r->phases[p], g, lead);
+    }
 }
 
 /* Prints one phase's warnings for a sample, briefly; *seen collects the kinds so that
@@ -174,7 +213,7 @@ static void print_phase(FILE *out, const struct cmp_result *r, const struct cmp_
                     s->sum.median, s->sum.mean, s->sum.sd);
     }
     for (size_t g = 1; g < r->ngroups; g++)
-        print_verdict(out, r, ph, g);
+        print_verdict(out, r, ph, g, "  ");
     for (size_t g = 1; g < r->ngroups; g++) {
         const struct cmp_vs *vs = &ph->vs[g];
         if (vs->status == CMP_ST_OK && vs->few && vs->interleaved) {
@@ -207,6 +246,7 @@ void cmp_report_text(FILE *out, const struct cmp_result *r)
             "baseline %s\n",
             mi->name, mi->unit, mi->sense == STATS_LOWER_BETTER ? "lower" : "higher", conf, eff,
             r->groups[0].name);
+    cmp_report_method(out, r);
     unsigned seen = 0;
     for (size_t p = 0; p < r->nphases; p++) {
         fputc('\n', out);

@@ -36,6 +36,8 @@ static const char *mark(const struct cmp_vs *vs)
     case STATS_NO_DIFFERENCE:
         break;
     }
+    if (vs->ratio.method == STATS_SEQUENTIAL)
+        return vs->state == SEQ_EQUIVALENT ? "=" : "?";
     return vs->few ? "?" : " ";
 }
 
@@ -193,7 +195,14 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         snprintf(word, sizeof word, "%.*s", (int)(sp - w), w);
         wrapped(out, &lcol, word);
     }
-    fputs("\n\n", out);
+    fputc('\n', out);
+    if (r->sequential)
+        fprintf(out,
+                "method: sequential, the mixture SPRT (the set stopped by --runs "
+                "until-verdict; its intervals allow for looking after every round): = "
+                "equivalent within %.0f%%, ? no verdict yet\n",
+                r->opt.min_effect * 100);
+    fputc('\n', out);
 
     int pw = 5;
     for (size_t p = 0; p < r->nphases; p++)

@@ -500,6 +500,8 @@ json_t *resjson_from_run_set(const struct run_set *rs)
     bad |= resjson_put(o, "job", job);
     if (rs->ranks.count)
         bad |= resjson_put(o, "ranks", resjson_from_ranks(&rs->ranks));
+    if (rs->stop.method[0])
+        bad |= resjson_put(o, "stopping", resjson_from_stop(&rs->stop));
     json_t *runs = json_array();
     for (size_t i = 0; runs && !bad && i < rs->nruns; i++) {
         json_t *r = resjson_run_to_json(&rs->runs[i]);
@@ -581,6 +583,15 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
         resjson_child_path(path, sizeof path, c, "ranks");
         sub.where = path;
         if (resjson_read_ranks(&sub, rk, &rs->ranks) < 0)
+            return -1;
+    }
+    const json_t *stop;
+    if (resjson_get_object(c, j, "stopping", &stop) < 0)
+        return -1;
+    if (stop) {
+        resjson_child_path(path, sizeof path, c, "stopping");
+        sub.where = path;
+        if (resjson_read_stop(&sub, stop, &rs->stop) < 0)
             return -1;
     }
 

@@ -40,6 +40,11 @@ int resjson_to_tree(const json_t *j, struct tree_info *t, const char *where);
 json_t *resjson_from_ranks(const struct ranks_info *ri);
 int resjson_to_ranks(const json_t *j, struct ranks_info *ri, const char *where);
 
+/* A run set's "stopping" object (a set that stopped by looking: only when
+ * rs->stop.method[0]). */
+json_t *resjson_from_stop(const struct stop_rule *st);
+int resjson_to_stop(const json_t *j, struct stop_rule *st, const char *where);
+
 /* Derived figures as written to JSON and CSV: operations per second and MB/s
  * (MB = 10^6 bytes, read + written) over the phase's wall time; NAN when the wall time
  * is not positive. */

@@ -104,4 +104,7 @@ int resjson_put_phase_ranks(json_t *o, const struct phase_result *pr);
 int resjson_read_phase_ranks(const struct resjson_rctx *c, const json_t *o,
                              struct phase_result *pr);
 
+/* ---- the stopping rule (resjson_stop.c) ---- */
+int resjson_read_stop(const struct resjson_rctx *c, const json_t *o, struct stop_rule *st);
+
 #endif

@@ -674,13 +674,21 @@ const char *store_owner(char *buf, size_t len)
     return buf;
 }
 
-/* The target's object; a run on several ranks keeps its "ranks" there (no new column). */
+/* The target's object; a run on several ranks keeps its "ranks" there, and a set that
+ * stopped by looking its "stopping" rule (no new column). */
 static json_t *target_json(const struct run_set *rs)
 {
     json_t *t = resjson_from_target(&rs->target);
     if (t && rs->ranks.count) {
         json_t *r = resjson_from_ranks(&rs->ranks);
         if (!r || json_object_set_new(t, "ranks", r) != 0) {
+            json_decref(t);
+            return NULL;
+        }
+    }
+    if (t && rs->stop.method[0]) {
+        json_t *r = resjson_from_stop(&rs->stop);
+        if (!r || json_object_set_new(t, "stopping", r) != 0) {
             json_decref(t);
             return NULL;
         }
@@ -1001,7 +1009,9 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
                      resjson_to_target(t, &out->target, where[2]) == 0 &&
                      resjson_to_tree(tr, &out->tree, where[3]) == 0 &&
                      (!json_object_get(t, "ranks") ||
-                      resjson_to_ranks(json_object_get(t, "ranks"), &out->ranks, where[2]) == 0)
+                      resjson_to_ranks(json_object_get(t, "ranks"), &out->ranks, where[2]) == 0) &&
+                     (!json_object_get(t, "stopping") ||
+                      resjson_to_stop(json_object_get(t, "stopping"), &out->stop, where[2]) == 0)
                  ? 0
                  : -1;
     json_decref(m);

@@ -10,8 +10,11 @@
 #include "base/err.h"
 #include "base/sig.h"
 #include "phase/phase.h"
+#include "stats/seqstop.h"
+#include "stats/seqtest.h"
 
 struct fwd {
+    const struct job_rounds *jr;
     const struct runner_opts *outer;
     struct run_set *rs;
     const char *job;
@@ -28,8 +31,9 @@ void job_rounds_config_name(const char *job, const char *config, char *buf, size
 }
 
 /* The set's description from the first job's first run (label, scenario, command line
- * and job text stay the caller's). */
-static void describe(struct run_set *rs, const struct run_set *from)
+ * and job text stay the caller's), its configurations every job's in file order, and its
+ * stop rule. */
+static void describe(struct run_set *rs, const struct run_set *from, const struct job_rounds *jr)
 {
     rs->schema_version = from->schema_version;
     rs->created = from->created;
@@ -38,6 +42,25 @@ static void describe(struct run_set *rs, const struct run_set *from)
     rs->machine = from->machine;
     rs->target = from->target;
     rs->tree = from->tree;
+    size_t used = 0;
+    rs->target.configs[0] = '\0';
+    for (size_t i = 0; i < jr->n; i++) {
+        size_t nc = jr->ro[i]->nconfigs ? jr->ro[i]->nconfigs : 1;
+        for (size_t k = 0; k < nc; k++) {
+            char name[RES_NAME_MAX];
+            job_rounds_config_name(jr->name[i],
+                                   jr->ro[i]->nconfigs ? jr->ro[i]->configs[k].name : "", name,
+                                   sizeof name);
+            int w = snprintf(rs->target.configs + used, sizeof rs->target.configs - used, "%s%s",
+                             used ? "\n" : "", name);
+            if (w < 0 || (size_t)w >= sizeof rs->target.configs - used)
+                return;
+            used += (size_t)w;
+        }
+    }
+    if (jr->until_verdict)
+        runner_stop_rule(&rs->stop, "until-verdict", jr->confidence, jr->min_effect,
+                         jr->runs - jr->warmup);
 }
 
 /* A job's run, copied into the one set with its round and configuration name. */
@@ -45,7 +68,7 @@ static int forward(void *arg, const struct run_set *jrs, const struct run_result
 {
     struct fwd *f = arg;
     if (!f->described) {
-        describe(f->rs, jrs);
+        describe(f->rs, jrs, f->jr);
         f->described = true;
         if (f->outer->set_ready && f->outer->set_ready(f->outer->arg, f->rs) < 0)
             return -1;
@@ -80,10 +103,19 @@ static int plan(void *arg, const char *config, unsigned round)
     return runner_plan_from(f->rs, name, f->round);
 }
 
+/* Every phase of every job has its verdict? On several ranks, rank 0's answer. */
+static bool verdicts_reached(const struct job_rounds *jr, const struct run_set *rs)
+{
+    struct seqstop_status st;
+    bool ok = seqstop_check(rs, &st) == 0 && st.all;
+    const struct phase_hooks *hk = jr->ro[0]->hooks;
+    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
+}
+
 int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer, struct run_set *rs)
 {
     size_t order[JOB_MAX_JOBS];
-    struct fwd f = {.outer = outer, .rs = rs};
+    struct fwd f = {.jr = jr, .outer = outer, .rs = rs};
     int failed = 0;
     for (unsigned r = 0; r < jr->runs; r++) {
         runner_round_order(jr->seed, r, jr->n, order);
@@ -95,6 +127,7 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
             struct runner_opts o = *jr->ro[order[i]];
             o.runs = 1;
             o.runs_auto = false;
+            o.until_verdict = false;
             o.warmup = r < jr->warmup;
             o.order_seed = jr->seed + r; /* a job's own configurations: a new order a round */
             o.set_ready = NULL;
@@ -121,6 +154,8 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
                 return -1; /* runner_run said why */
             failed |= rc == 1;
         }
+        if (jr->until_verdict && r + 1 >= jr->warmup + SEQ_FIRST_LOOK && verdicts_reached(jr, rs))
+            break;
     }
     return failed;
 }

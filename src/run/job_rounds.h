@@ -5,7 +5,8 @@
  * Each job keeps all its own settings (tree, phases, threads, target, ...): a round runs
  * each job through runner_run with one run, and its run is added to the one set under the
  * job's name (or "job/config" when a job has a configuration matrix), with the round's
- * number. The set's description (machine, target, tree) is the first job's.
+ * number. The set's description (machine, target, tree) is the first job's; its declared
+ * configurations are every job's, in file order (the first job is compare's baseline).
  */
 #ifndef FSBENCH_JOB_ROUNDS_H
 #define FSBENCH_JOB_ROUNDS_H
@@ -20,9 +21,13 @@ struct job_rounds {
     const struct runner_opts *ro[JOB_MAX_JOBS];
     const char *name[JOB_MAX_JOBS];
     size_t n;
-    unsigned runs;   /* rounds */
+    unsigned runs;   /* rounds (until_verdict: the most, warm-up included) */
     unsigned warmup; /* first rounds marked warm-up */
     uint64_t seed;   /* order of the jobs in each round */
+    /* --runs until-verdict: stop once every phase of every job has its sequential verdict
+     * against the first job (stats/seqstop.h) */
+    bool until_verdict;
+    double confidence, min_effect;
 };
 
 /* The configuration name of job j's configuration c ("" for a plain directory) into buf. */

@@ -15,6 +15,8 @@
 #include "os/cputime.h"
 #include "run/progress.h"
 #include "run/work_expect.h"
+#include "stats/seqstop.h"
+#include "stats/seqtest.h"
 #include "stats/stats.h"
 #include "tree/tarsrc.h"
 #include "trace/trace_read.h"
@@ -473,6 +475,16 @@ static bool precise_local(struct env *env, struct runner_auto *ra)
     return all;
 }
 
+/* --runs until-verdict: has every phase of every configuration its verdict? On several
+ * ranks, rank 0's answer (it holds the aggregate figures) is every rank's. */
+static bool verdicts_reached(struct env *env)
+{
+    struct seqstop_status st;
+    bool ok = seqstop_check(env->rs, &st) == 0 && st.all;
+    const struct phase_hooks *hk = env->o->hooks;
+    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
+}
+
 static int run_all(struct env *env)
 {
     const struct runner_opts *o = env->o;
@@ -515,6 +527,8 @@ static int run_all(struct env *env)
             env->ra->rounds = r + 1;
         if (o->runs_auto && r + 1 >= o->warmup + 3 && precise_enough(env, env->ra))
             break;
+        if (o->until_verdict && r + 1 >= o->warmup + SEQ_FIRST_LOOK && verdicts_reached(env))
+            break;
     }
     if (o->runs_auto)
         precise_enough(env, env->ra);
@@ -541,6 +555,18 @@ static void describe_set(struct env *env, const char *path)
     }
     snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
              env->dev.valid ? env->dev.name : "");
+    if (o->until_verdict || o->runs_auto)
+        runner_stop_rule(&rs->stop, o->until_verdict ? "until-verdict" : "auto", o->confidence,
+                         o->min_effect, o->runs - o->warmup);
+    /* the declared order: the first configuration is the baseline verdicts are against */
+    size_t used = 0;
+    for (size_t i = 0; i < o->nconfigs; i++) {
+        int n = snprintf(rs->target.configs + used, sizeof rs->target.configs - used, "%s%s",
+                         i ? "\n" : "", o->configs[i].name);
+        if (n < 0 || (size_t)n >= sizeof rs->target.configs - used)
+            break;
+        used += (size_t)n;
+    }
     struct tree_info *ti = &rs->tree;
     if (o->params.replay && !o->tar) {
         /* a replay: the tree is the trace's initial state */
@@ -575,6 +601,19 @@ static void describe_set(struct env *env, const char *path)
         ti->symlinks = tt.symlinks;
         ti->bytes = tt.bytes;
     }
+}
+
+void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
+                      unsigned max_rounds)
+{
+    memset(st, 0, sizeof *st);
+    snprintf(st->rule, sizeof st->rule, "%s", rule);
+    snprintf(st->method, sizeof st->method, "mixture-sprt");
+    snprintf(st->metric, sizeof st->metric, "wall");
+    st->confidence = confidence;
+    st->min_effect = min_effect;
+    st->mixture_var = SEQ_MIXTURE_VAR;
+    st->max_rounds = max_rounds;
 }
 
 /* Sets up the workspace or the managed target. 0 or -1 after error(). */

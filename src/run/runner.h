@@ -68,10 +68,16 @@ struct runner_opts {
     /* auto: eng for every phase, but async_eng (io_uring) for the phases it is measured to
      * speed up (PHASE_ASYNC_GAINS), when it can start; NULL: eng everywhere. */
     const struct engine *async_eng;
-    unsigned runs;                  /* rounds (with runs_auto: the most, --max-runs) */
+    unsigned runs;                  /* rounds (runs_auto, until_verdict: the most, warm-up
+                                     * included) */
     bool runs_auto;                 /* repeat until precise enough, at most `runs` rounds */
     double precision;               /* runs_auto: relative CI half-width wanted (0.05) */
-    double confidence;              /* runs_auto: confidence of that interval (0.95) */
+    double confidence;              /* runs_auto, until_verdict: the intervals' (0.95) */
+    /* Repeat until every phase of every configuration has a sequential verdict against
+     * the first configuration (stats/seqstop.h), at most `runs` rounds; needs two or more
+     * configurations in interleaved rounds. The set's stop rule says so (rs->stop). */
+    bool until_verdict;
+    double min_effect;              /* until_verdict: the equivalence margin (0.05) */
     unsigned warmup;                /* first rounds marked warm-up: not in statistics */
     unsigned interval_ms;           /* time-line sampling interval */
     double stall_s;                 /* shortest stall listed (--stall); 0: STALL_DEFAULT_S */
@@ -127,6 +133,12 @@ int runner_plan_from(const struct run_set *rs, const char *config, unsigned roun
  * paired by round when base != NULL. -1 when fewer than 2 values. Exposed for tests. */
 double runner_half_width(const struct run_set *rs, const char *base, const char *cfg,
                          size_t phase, double confidence);
+
+/* The stop rule of a set that looked at its results after every round, rule
+ * "until-verdict" or "auto" (the sequential method's design, stored with the set so that
+ * compare analyses it the same way). */
+void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
+                      unsigned max_rounds);
 
 /* The order of configurations in round `round`: a seeded permutation of 0..n-1 into order.
  * Exposed for tests: every round is a permutation, and rounds differ. */

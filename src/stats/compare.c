@@ -219,6 +219,17 @@ static int make_phases(const struct cmp_input *in, struct cmp_result *r)
     return 0;
 }
 
+void cmp_options_for_set(struct cmp_options *opt, const struct run_set *rs, bool conf_given,
+                         bool effect_given)
+{
+    if (!rs->stop.method[0])
+        return;
+    if (!conf_given)
+        opt->confidence = rs->stop.confidence;
+    if (!effect_given)
+        opt->min_effect = rs->stop.min_effect;
+}
+
 int cmp_find_phase(const struct cmp_result *r, const char *name)
 {
     for (size_t i = 0; i < r->nphases; i++)
@@ -366,6 +377,9 @@ static int compare_one(const struct cmp_input *in, struct cmp_result *r, struct 
                 }
     }
     int rc;
+    /* a set that stopped by looking after every round: the sequential method, whose
+     * interval and p-value allow for the looking (seqtest.h) */
+    const struct stop_rule *stop = &in[ga->input].rs->stop;
     if (np >= 2) {
         vs->interleaved = true;
         vs->npairs = np;
@@ -373,7 +387,15 @@ static int compare_one(const struct cmp_input *in, struct cmp_result *r, struct 
         vs->few = np < vs->n_min;
         if (!all_positive(pa, np) || !all_positive(pb, np))
             vs->status = CMP_ST_NONPOSITIVE;
-        rc = vs->status == CMP_ST_OK ? stats_paired_log(pa, pb, np, conf, &vs->ratio) : 0;
+        if (vs->status != CMP_ST_OK) {
+            rc = 0;
+        } else if (stop->method[0]) {
+            struct seq_design dz = {stop->mixture_var, stop->max_rounds};
+            rc = seq_paired_log(pa, pb, np, &dz, conf, &vs->ratio);
+            r->sequential = true;
+        } else {
+            rc = stats_paired_log(pa, pb, np, conf, &vs->ratio);
+        }
     } else {
         vs->interleaved = false;
         r->any_batch = true;
@@ -391,9 +413,11 @@ static int compare_one(const struct cmp_input *in, struct cmp_result *r, struct 
     free(pb);
     if (rc)
         vs->status = CMP_ST_TOO_FEW;
-    if (vs->status == CMP_ST_OK)
+    if (vs->status == CMP_ST_OK) {
         stats_verdict(&vs->ratio, cmp_metric_get(r->opt.metric)->sense, r->opt.min_effect,
                       &vs->verdict);
+        vs->state = seq_state_of(&vs->ratio, r->opt.min_effect);
+    }
     return 0;
 }
 

@@ -7,11 +7,15 @@
  * group is the baseline A; every other group B is compared with it.
  *
  * Design: two groups from the same input whose runs share round numbers, and whose runs in
- * stored order never go back a round, ran interleaved; they are paired by round (the k-th run of round r with the k-th run of round r, so
- * merged run sets pair correctly) and compared by the paired test on log ratios. Groups
- * from different inputs ran as batches and get the autocorrelation-aware batch method;
- * the result says so and the report says what that risks. Warmup runs and skipped or
- * failed phases never enter a sample.
+ * stored order never go back a round, ran interleaved; they are paired by round (the k-th run of
+ * round r with the k-th run of round r, so merged run sets pair correctly) and compared by the
+ * paired test on log ratios. Groups from different inputs ran as batches and get the
+ * autocorrelation-aware batch method; the result says so and the report says what that risks.
+ * Warmup runs and skipped or failed phases never enter a sample.
+ *
+ * A set that stopped by looking at its results after every round (--runs until-verdict,
+ * rs->stop) gets the sequential method of seqtest.h for its paired comparisons, whatever
+ * the metric: a fixed-n interval would be too narrow after a stop the data chose.
  *
  * Phases are those of the baseline's first measured run, matched by name and occurrence
  * ("sync" the second time is matched with the second "sync" of other runs).
@@ -24,6 +28,7 @@
 #include <stdio.h>
 
 #include "measure/results.h"
+#include "stats/seqtest.h"
 #include "stats/stats.h"
 
 enum cmp_metric {
@@ -103,6 +108,7 @@ struct cmp_vs {
     struct stats_verdict verdict;
     bool few; /* fewer pairs / runs than stats_min_runs() */
     size_t n_min;
+    enum seq_state state; /* status OK: different, equivalent within min_effect, or neither */
 };
 
 struct cmp_phase {
@@ -129,7 +135,8 @@ struct cmp_result {
     struct cmp_group *groups;
     size_t nphases;
     struct cmp_phase *phases;
-    bool any_batch; /* some comparison was not interleaved */
+    bool any_batch;  /* some comparison was not interleaved */
+    bool sequential; /* some comparison used the sequential method (ratio.method) */
     struct cmp_failure *failures; /* owned */
     size_t nfailures;
 };
@@ -140,6 +147,10 @@ struct cmp_result {
 int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
               struct cmp_result *out);
 void cmp_result_free(struct cmp_result *r);
+/* For a set that stopped by looking: its own confidence and margin, unless the user gave
+ * them (then the user's: the sequential interval holds at any confidence). */
+void cmp_options_for_set(struct cmp_options *opt, const struct run_set *rs, bool conf_given,
+                         bool effect_given);
 /* Index of the phase named `name` ("sync" or "sync (2)"), -1 if none. */
 int cmp_find_phase(const struct cmp_result *r, const char *name);
 
@@ -151,6 +162,11 @@ void cmp_report_advice(FILE *out, unsigned seen);
 /* Which groups' configurations failed, in which round and phase, one line each (nothing
  * when none did). */
 void cmp_report_failures(FILE *out, const struct cmp_result *r);
+/* One line saying which method made the verdicts when it was the sequential one (a set
+ * made with --runs until-verdict); nothing otherwise. */
+void cmp_report_method(FILE *out, const struct cmp_result *r);
+/* Every verdict line, "  phase: B vs A: ...", with its interval, p-value and method. */
+void cmp_report_verdicts(FILE *out, const struct cmp_result *r);
 
 /* ------------------------------------------------------------------ report_summary.c */
 

@@ -11,7 +11,9 @@
  *     replaced by an effective n from its lag-1 autocorrelation (small-sample bias
  *     corrected), Welch-Satterthwaite degrees of freedom from the effective ns.
  * And a third, for compatibility only: FreeBSD ministat's Student's t with pooled
- * variance on the raw values, with ministat's own table of t values.
+ * variance on the raw values, with ministat's own table of t values. A set that stopped by
+ * looking at its results after every round is judged by the sequential test of seqtest.h
+ * (STATS_SEQUENTIAL), whose interval and p-value allow for the looking.
  */
 #ifndef FSBENCH_STATS_H
 #define FSBENCH_STATS_H
@@ -41,7 +43,9 @@ double stats_t_crit(double confidence, double df);
 /* Two-sided p-value of statistic t with df degrees of freedom. */
 double stats_t_pvalue(double t, double df);
 
-enum stats_method { STATS_PAIRED, STATS_BATCH };
+/* STATS_SEQUENTIAL: the paired log ratios of a set that stopped by looking after every
+ * round (--runs until-verdict), tested by the mixture SPRT of seqtest.h. */
+enum stats_method { STATS_PAIRED, STATS_BATCH, STATS_SEQUENTIAL };
 
 /* A ratio B/A with its confidence interval, from the log-scale analysis.
  * zero_var: the log differences (paired) or both groups' logs (batch) have zero
@@ -59,6 +63,7 @@ struct stats_ratio {
     double r1_a, r1_b;     /* batch: bias-corrected, clamped lag-1 autocorrelations */
     double neff_a, neff_b; /* batch: effective sample sizes */
     bool zero_var;
+    bool seq_calibrated; /* sequential: threshold from the planned horizon, else 1/alpha */
 };
 
 /* Paired test on log ratios: a[i], b[i] measured in the same round; all > 0, n >= 2.

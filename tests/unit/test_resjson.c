@@ -112,6 +112,13 @@ static void fill_set(struct run_set *rs)
     rs->tree.dirs = 4100;
     rs->tree.symlinks = 17;
     rs->tree.bytes = 412345678;
+    strcpy(rs->stop.rule, "until-verdict");
+    strcpy(rs->stop.method, "mixture-sprt");
+    strcpy(rs->stop.metric, "wall");
+    rs->stop.confidence = 0.95;
+    rs->stop.min_effect = 0.05;
+    rs->stop.mixture_var = 2;
+    rs->stop.max_rounds = 30;
     for (unsigned r = 0; r < 3; r++) {
         struct run_result *run = run_set_add_run(rs, 3);
         assert_non_null(run);
@@ -212,6 +219,13 @@ static void assert_set_equal(const struct run_set *a, const struct run_set *b)
     assert_int_equal(a->tree.dirs, b->tree.dirs);
     assert_int_equal(a->tree.symlinks, b->tree.symlinks);
     assert_int_equal(a->tree.bytes, b->tree.bytes);
+    assert_string_equal(a->stop.rule, b->stop.rule);
+    assert_string_equal(a->stop.method, b->stop.method);
+    assert_string_equal(a->stop.metric, b->stop.metric);
+    assert_true(a->stop.confidence == b->stop.confidence);
+    assert_true(a->stop.min_effect == b->stop.min_effect);
+    assert_true(a->stop.mixture_var == b->stop.mixture_var);
+    assert_int_equal(a->stop.max_rounds, b->stop.max_rounds);
     assert_int_equal(a->nruns, b->nruns);
     for (size_t i = 0; i < a->nruns; i++) {
         const struct run_result *r = &a->runs[i], *s = &b->runs[i];
@@ -471,6 +485,23 @@ static void test_wrong_types(void **state)
     json_object_set_new(d.j, "label", json_string(big));
     assert_int_equal(decode(&d), -1);
     json_object_set_new(d.j, "label", json_string("ok"));
+
+    /* a stopping rule with numbers no design has */
+    json_t *stop = json_object_get(d.j, "stopping");
+    assert_non_null(stop);
+    json_object_set_new(stop, "confidence", json_real(7));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_string_equal(msg, "fsbench: stopping.confidence: expected a number from 0.5 to "
+                             "below 1\n");
+    json_object_set_new(stop, "confidence", json_real(0.95));
+    json_object_set_new(stop, "mixture_var", json_string("x"));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_string_equal(msg, "fsbench: stopping.mixture_var: expected a number\n");
+    json_object_set_new(stop, "mixture_var", json_real(2));
+    json_object_set_new(stop, "rule", json_string("whenever"));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_string_equal(msg, "fsbench: stopping.rule: expected \"until-verdict\" or \"auto\"\n");
+    json_object_set_new(stop, "rule", json_string("auto"));
 
     json_object_set_new(d.j, "runs", json_object());
     assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);

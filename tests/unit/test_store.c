@@ -296,6 +296,14 @@ static void test_save_load_merge(void **state)
 
     struct run_set a;
     fill_desc(&a, "old-dirpref", 1000.5);
+    /* a set that stopped by looking keeps its rule in the target's JSON */
+    strcpy(a.stop.rule, "auto");
+    strcpy(a.stop.method, "mixture-sprt");
+    strcpy(a.stop.metric, "wall");
+    a.stop.confidence = 0.95;
+    a.stop.min_effect = 0.1;
+    a.stop.mixture_var = 2;
+    a.stop.max_rounds = 12;
     for (unsigned i = 0; i < 3; i++)
         fill_run(&a, i, i);
     int64_t id = store_begin_set(s, &a);
@@ -318,6 +326,12 @@ static void test_save_load_merge(void **state)
     assert_int_equal(l.machine.dirty_bytes, -1);
     assert_string_equal(l.target.mount_opts, "rw,relatime");
     assert_true(l.tree.seed == 42);
+    assert_string_equal(l.stop.rule, "auto");
+    assert_string_equal(l.stop.method, "mixture-sprt");
+    assert_string_equal(l.stop.metric, "wall");
+    assert_true(l.stop.min_effect == 0.1);
+    assert_true(l.stop.mixture_var == 2);
+    assert_int_equal(l.stop.max_rounds, 12);
     for (size_t i = 0; i < 3; i++) {
         assert_int_equal(l.runs[i].index, i);
         assert_int_equal(l.runs[i].round, a.runs[i].round);

@@ -1,0 +1,37 @@
+/* seqstop.h — the question `--runs until-verdict` asks of a run set after every round:
+ * does every phase of every configuration have a verdict against the baseline (the first
+ * configuration declared)? A verdict is the sequential test's (seqtest.h): a difference,
+ * or equivalence within the set's min-effect. The set carries its rule (rs->stop), and
+ * the answer is computed by compare's own path (cmp_build), so what the run decided is
+ * what `fsbench compare` later shows.
+ *
+ * A comparison that cannot be decided (the metric is not available for the phase, a
+ * phase skipped or failed in every run, a value of 0 that has no ratio) does not hold the
+ * set up; it is counted apart. Pure computation; nothing prints.
+ */
+#ifndef FSBENCH_SEQSTOP_H
+#define FSBENCH_SEQSTOP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "measure/results.h"
+
+struct seqstop_status {
+    unsigned rounds;              /* counted rounds (no warm-up) in the set so far */
+    size_t decidable;             /* comparisons (phase x configuration) that count */
+    size_t different, equivalent; /* of those, with each verdict */
+    size_t undecided;             /* with neither yet */
+    size_t undecidable;           /* that cannot get one (see above) */
+    bool all;                     /* every decidable comparison has its verdict */
+    char undecided_names[1024];   /* "sync, sync (2)"; "phase (config)" with several
+                                   * configurations compared; truncated with "..." */
+    char undecidable_names[512];  /* the same for the undecidable ones */
+};
+
+/* Fills *st for rs (rs->stop.rule must be set). A set not yet comparable (one
+ * configuration measured so far, no measured baseline run) has all false. 0, or -1 after
+ * error() (out of memory). */
+int seqstop_check(const struct run_set *rs, struct seqstop_status *st);
+
+#endif
