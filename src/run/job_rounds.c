@@ -107,7 +107,7 @@ static int plan(void *arg, const char *config, unsigned round)
 static bool verdicts_reached(const struct job_rounds *jr, const struct run_set *rs)
 {
     struct seqstop_status st;
-    bool ok = seqstop_check(rs, &st) == 0 && st.all;
+    bool ok = seqstop_check(rs, &st) == 0 && st.settled;
     const struct phase_hooks *hk = jr->ro[0]->hooks;
     return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
 }

@@ -475,12 +475,13 @@ static bool precise_local(struct env *env, struct runner_auto *ra)
     return all;
 }
 
-/* --runs until-verdict: has every phase of every configuration its verdict? On several
- * ranks, rank 0's answer (it holds the aggregate figures) is every rank's. */
+/* --runs until-verdict: has every phase of every configuration its verdict (or can it get
+ * none, its configuration failed)? On several ranks, rank 0's answer (it holds the
+ * aggregate figures) is every rank's. */
 static bool verdicts_reached(struct env *env)
 {
     struct seqstop_status st;
-    bool ok = seqstop_check(env->rs, &st) == 0 && st.all;
+    bool ok = seqstop_check(env->rs, &st) == 0 && st.settled;
     const struct phase_hooks *hk = env->o->hooks;
     return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
 }

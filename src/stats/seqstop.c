@@ -84,12 +84,18 @@ int seqstop_check(const struct run_set *rs, struct seqstop_status *st)
                 st->equivalent++;
             } else {
                 st->undecided++;
+                for (size_t f = 0; f < r.nfailures; f++)
+                    if (r.failures[f].group == g) {
+                        st->halted++;
+                        break;
+                    }
                 add_name(st->undecided_names, sizeof st->undecided_names, ph->name,
                          r.groups[g].name, groups);
             }
         }
     }
     st->all = st->decidable > 0 && st->undecided == 0;
+    st->settled = st->decidable > 0 && st->undecided == st->halted;
     cmp_result_free(&r);
     return 0;
 }

@@ -23,7 +23,12 @@ struct seqstop_status {
     size_t different, equivalent; /* of those, with each verdict */
     size_t undecided;             /* with neither yet */
     size_t undecidable;           /* that cannot get one (see above) */
+    size_t halted;                /* undecided, of a configuration that failed (its later
+                                   * rounds are not run, so it cannot get one) */
     bool all;                     /* every decidable comparison has its verdict */
+    bool settled;                 /* nothing more to learn: every undecided comparison
+                                   * is of a failed configuration (all, or looking on
+                                   * would only run the others) */
     char undecided_names[1024];   /* "sync, sync (2)"; "phase (config)" with several
                                    * configurations compared; truncated with "..." */
     char undecidable_names[512];  /* the same for the undecidable ones */

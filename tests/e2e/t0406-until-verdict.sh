@@ -49,7 +49,7 @@ run_fsbench cmd --runs until-verdict --min-effect 60 --no-save --json "$J" \
 is "$RC" 0 "identical commands exit 0"
 like "$OUT" '^until-verdict: every phase has a verdict after [0-9]+ rounds: 0 different, 1 equivalent within 60%$' \
     "identical commands are shown equivalent within 60%"
-like "$OUT" '^  cmd: #2 sleep 0\.02 vs sleep 0\.02: equivalent within 60% \(ratio [0-9.]+, 95% CI [0-9.]+-[0-9.]+\)' \
+like "$OUT" '^  cmd: #2 sleep 0\.02 vs sleep 0\.02: equivalent within 60% \(geometric-mean ratio [0-9.]+, 95% CI [0-9.]+-[0-9.]+\)' \
     "the equivalence verdict carries its interval"
 
 # A set that ends early (the second command fails in its fourth run): the runs so far are
@@ -62,7 +62,7 @@ is "$(jq '[.runs[] | select(.phases[0].status == "ok")] | map(.config) | group_b
     "JSON: three measured runs of the failing command are kept"
 like "$OUT" '^until-verdict: the set stopped in round 4, before every verdict; undecided: cmd$' \
     "it says the set ended before every verdict, and which phase is undecided"
-like "$OUT" 'no verdict yet: neither a difference nor within 5% \(ratio [0-9.]+, 95% CI not bounded yet\)' \
+like "$OUT" 'no verdict yet: neither a difference nor within 5% \(geometric-mean ratio [0-9.]+, 95% CI not bounded yet\)' \
     "an interval after 3 pairs is not bounded yet"
 
 # A job file: two jobs interleaved in rounds, one with an eight times larger tree (on a
