@@ -17,24 +17,6 @@ need_cmd chromium
 DB=$SCRATCH/r.db
 mkdir "$SCRATCH/w"
 
-# check_page NAME JSON: status, console, and the marks of every runs chart against JSON.
-check_page() {
-    local name=$1 json=$2
-    like "$DOM" '<div id="status" data-errors="0" data-charts="[0-9]+" data-done="1">' \
-        "$name: the page's script ran to the end with no error"
-    is "$CONSOLE" "" "$name: nothing on the console"
-    local got want
-    got=$(printf '%s\n' "$DOM" | grep -o '<canvas class="runs-chart"[^>]*>' |
-        sed -E 's/.*data-runs="([0-9]+)" data-medians="([0-9]+)".*/\1 \2/')
-    # per phase of the first run: measured runs of it, and the groups that have one
-    want=$(jq -r '[.runs[] | select(.warmup | not)] as $r | $r[0].phases | to_entries[] | .key as $k |
-        [$r[] | select(.phases[$k].status == "ok")] | "\(length) \(map(.config) | unique | length)"' "$json")
-    is "$got" "$want" "$name: each phase's chart has one mark per run and one median per configuration"
-    ok $(printf '%s\n' "$DOM" | grep -o '<canvas class="runs-chart"[^>]*>' |
-        grep -vE 'data-runs="([0-9]+)" data-medians="([0-9]+)" data-expect-runs="\1" data-expect-medians="\2"' |
-        grep -q . && echo 1 || echo 0) "$name: marks drawn equal marks in the page's data"
-}
-
 # Three commands as configurations of one label, interleaved in rounds.
 "$FSBENCH" cmd --runs 3 --db "$DB" --label three --json "$SCRATCH/three.json" \
     --cmd 'true' --cmd 'sleep 0.02' --cmd 'sleep 0.04' >/dev/null 2>&1 </dev/null
