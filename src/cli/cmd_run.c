@@ -191,6 +191,18 @@ const struct option cmd_run_options[] = {
     {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
 };
 
+const char *cmd_run_option_name(int c, int idx)
+{
+    if (c == '?' || c == ':')
+        return NULL;
+    if (idx >= 0)
+        return cmd_run_options[idx].name;
+    for (const struct option *o = cmd_run_options; o->name; o++)
+        if (o->val == c)
+            return o->name;
+    return NULL;
+}
+
 /* Options that are no keys of a job file, and those given once per value. age-host-fs is
  * consent to age a file system fsbench does not manage: it comes from the command line only. */
 const char *const cmd_run_not_keys[] = {"help",  "job",    "dry-run", "age-host-fs",

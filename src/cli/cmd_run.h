@@ -18,6 +18,10 @@ extern const char *const cmd_run_not_keys[];   /* options that are not job keys 
 extern const char *const cmd_run_repeatable[]; /* options given once per value */
 extern const char *const cmd_run_not_stored[]; /* where results go: not in a stored job */
 extern const char *const cmd_run_cmdline_only[]; /* consent: never a job file's key */
+
+/* The long name of the option getopt_long returned as c (idx: its index in
+ * cmd_run_options, or -1); NULL for an error ('?', ':'). */
+const char *cmd_run_option_name(int c, int idx);
 /* Whether a job key's value is a path (job_keys.is_path): resolved against the job file. */
 bool cmd_run_is_path(const char *key, const char *value, size_t *skip);
 

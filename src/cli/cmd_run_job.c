@@ -93,18 +93,6 @@ static bool is_job(const char *s)
     return strchr(s, '/') || ends_with(s, ".ini") || job_builtin_find(s);
 }
 
-static const char *option_name(int c, int idx)
-{
-    if (c == '?' || c == ':')
-        return NULL;
-    if (idx >= 0)
-        return cmd_run_options[idx].name;
-    for (const struct option *o = cmd_run_options; o->name; o++)
-        if (o->val == c)
-            return o->name;
-    return NULL;
-}
-
 static void add_positional(struct cmdline *cl, char *p)
 {
     if (!cl->file && is_job(p)) {
@@ -137,7 +125,7 @@ static void scan(int argc, char **argv, struct cmdline *cl)
             add_positional(cl, argv[optind++]);
             continue;
         }
-        const char *name = option_name(c, idx);
+        const char *name = cmd_run_option_name(c, idx);
         if (name && !strcmp(name, "job")) {
             cl->file = optarg;
             continue;

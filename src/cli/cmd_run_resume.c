@@ -46,18 +46,6 @@ static bool listed(const char *name, const char *const *list)
     return false;
 }
 
-static const char *option_name(int c, int idx)
-{
-    if (c == '?' || c == ':')
-        return NULL;
-    if (idx >= 0)
-        return cmd_run_options[idx].name;
-    for (const struct option *o = cmd_run_options; o->name; o++)
-        if (o->val == c)
-            return o->name;
-    return NULL;
-}
-
 bool cmd_run_resume_wanted(int argc, char **argv)
 {
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
@@ -87,7 +75,7 @@ const char *cmd_run_args_json(int argc, char **argv)
             to = dashes ? argc : optind + 1;
             optind = to;
         } else {
-            const char *name = option_name(c, idx);
+            const char *name = cmd_run_option_name(c, idx);
             if (name && (listed(name, cmd_run_not_stored) || !strcmp(name, "help") ||
                          !strcmp(name, "dry-run")))
                 continue;
@@ -264,7 +252,7 @@ int cmd_run_resume(int argc, char **argv)
     optind = 0;
     int c, idx = -1;
     while ((idx = -1, c = getopt_long(argc, argv, ":hi:j:qr:", cmd_run_options, &idx)) != -1) {
-        const char *name = option_name(c, idx);
+        const char *name = cmd_run_option_name(c, idx);
         if (!name) {
             opterr = saved;
             return cli_bad_option("run", c, argv);
