@@ -221,6 +221,7 @@ const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 {
     static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", "replay",
+                                        "cb-dataset",
                                         NULL};
     *skip = 0;
     if (!strcmp(key, "tree")) {
@@ -537,11 +538,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             ro.params.cb_runs = (unsigned)d;
             break;
         case OPT_CB_DATASET: {
-            /* read now, so a bad listing is a usage error before anything runs */
-            struct cb_dataset ds;
-            if (cb_dataset_load(optarg, &ds) < 0)
-                return EXIT_USAGE;
-            cb_dataset_free(&ds);
+            /* read now, so a bad listing is a usage error before anything runs; not when
+             * a job file's value is only checked (its relative path is resolved against the
+             * job file afterwards, and read then) */
+            if (!(hook && hook->options_only)) {
+                struct cb_dataset ds;
+                if (cb_dataset_load(optarg, &ds) < 0)
+                    return EXIT_USAGE;
+                cb_dataset_free(&ds);
+            }
             ro.params.cb_dataset = optarg;
             break;
         }

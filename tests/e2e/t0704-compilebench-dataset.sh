@@ -91,6 +91,12 @@ is "$RC" 0 "a job file with cb-dataset and cb-no-sync runs"
 like "$(jq -r '.runs[0].phases[] | select(.name == "cb_initial") | .note' "$SCRATCH/j.json")" \
     '^no sync: initial create 1 runs' "the job's keys took effect"
 
+# a relative cb-dataset is resolved against the job file's directory, like include and dir
+sed "s|^cb-dataset = .*|cb-dataset = ds|" "$SCRATCH/cb.ini" >"$SCRATCH/rel.ini"
+(cd / && "$FSBENCH" run "$SCRATCH/rel.ini" --dir "$SCRATCH/w" --no-save >/dev/null 2>"$SCRATCH/rel.err")
+is "$?" 0 "a relative cb-dataset in a job file is found beside the job file"
+[ -s "$SCRATCH/rel.err" ] && diag "$(cat "$SCRATCH/rel.err")"
+
 # ---- hostile data sets: one line naming FILE:LINE, exit 2, nothing run ----
 # bad_ds NAME FILE LINE-TEXT WANT: dataset with LINE-TEXT appended to FILE is refused.
 bad_ds() {
