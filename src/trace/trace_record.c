@@ -337,12 +337,27 @@ static void task_unlink(struct trace_recorder *r, struct task *t)
         }
 }
 
+/* A close of t that never came back (t ended in it, or started another call): the
+ * kernel closed the descriptor all the same, so its slot is dropped. */
+static int close_abandoned(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    int rc = 0;
+    if (t->closing && t->closing_fd.state == FD_SLOT) {
+        rc = implicit(r, t, l, TK_DROP, t->closing_fd.slot, 0, 0);
+        rec_slot_free(r, t->closing_fd.slot);
+    }
+    t->closing = false;
+    return rc;
+}
+
 /* t ended (line l is its "+++ exited" line, or the last one seen). */
 static int task_end(struct trace_recorder *r, struct task *t, const struct strace_line *l)
 {
     if (t->pending)
         r->info.left_other++; /* a call it never finished */
-    int rc = implicit(r, t, l, TK_EXIT, 0, 0, 0);
+    int rc = close_abandoned(r, t, l);
+    if (rc == 0)
+        rc = implicit(r, t, l, TK_EXIT, 0, 0, 0);
     if (rc == 0)
         rc = fdtab_put(r, t, l);
     fs_put(t->fs);
@@ -420,6 +435,8 @@ static int process(struct trace_recorder *r, struct task *t, const char *line, s
     case SL_OTHER: return 0;
     case SL_EXIT: return task_end(r, t, &l);
     case SL_UNFINISHED: {
+        if (close_abandoned(r, t, &l) < 0)
+            return -1;
         free(t->pending);
         size_t k = l.name.n + 1 + l.args.n;
         if (!(t->pending = malloc(k + 1)))
@@ -429,6 +446,7 @@ static int process(struct trace_recorder *r, struct task *t, const char *line, s
         memcpy(t->pending + l.name.n + 1, l.args.p, l.args.n);
         t->pending[k] = '\0';
         t->pending_ts = l.ts_ns;
+        rec_call_started(r, t, &l);
         return 0;
     }
     case SL_RESUMED:

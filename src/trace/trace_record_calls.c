@@ -296,24 +296,56 @@ static int h_open(struct trace_recorder *r, struct task *t, const struct strace_
 static int h_close(struct trace_recorder *r, struct task *t, const struct strace_line *l,
                    const struct args *a, int how)
 {
+    (void)how;
     uint32_t slot = 0;
     int64_t res;
-    if (a->n < 1 || !result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
-    int in = fd_arg(r, t, a->a[0], &slot);
-    long fd;
-    bool deleted;
-    char path[TRACE_PATH_MAX];
-    if (strace_arg_fd(a->a[0], &fd, path, sizeof path, &deleted) == 0) {
-        struct fdent *e = rec_fd(r, t, fd);
-        if (e)
-            memset(e, 0, sizeof *e); /* closed, even when close reported an error */
+    int in;
+    if (t->closing) {
+        /* resumed: the descriptor was taken out of the table when the close started */
+        struct fdent e = t->closing_fd;
+        t->closing = false;
+        if (!result_of(l, &res))
+            return count_out(r, OUT_BAD), 0;
+        in = e.state == FD_SLOT ? IN : e.state == FD_OUT ? OUT_DIR : OUT_PRESTART;
+        slot = e.slot;
+    } else {
+        if (a->n < 1 || !result_of(l, &res))
+            return count_out(r, OUT_BAD), 0;
+        in = fd_arg(r, t, a->a[0], &slot);
+        long fd;
+        bool deleted;
+        char path[TRACE_PATH_MAX];
+        if (strace_arg_fd(a->a[0], &fd, path, sizeof path, &deleted) == 0) {
+            struct fdent *e = rec_fd(r, t, fd);
+            if (e)
+                memset(e, 0, sizeof *e); /* closed, even when close reported an error */
+        }
     }
     if (in != IN)
         return count_out(r, in), 0;
     rec_slot_free(r, slot);
     struct trace_call c = {.kind = TK_CLOSE, .slot = slot, .result = res};
     return rec_emit(r, t, l, &c);
+}
+
+void rec_call_started(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    if (l->name.n != 5 || memcmp(l->name.p, "close", 5))
+        return;
+    /* the kernel takes the number out of the table first and then flushes the file, which
+     * can take long: an open of another thread may get the number meanwhile */
+    struct strace_span a[1];
+    long fd;
+    bool deleted;
+    char path[TRACE_PATH_MAX];
+    if (strace_split_args(l->args, a, 1) < 1 || strace_arg_fd(a[0], &fd, path, sizeof path, &deleted) < 0)
+        return;
+    struct fdent *e = rec_fd(r, t, fd);
+    if (!e)
+        return;
+    t->closing_fd = *e;
+    t->closing = true;
+    memset(e, 0, sizeof *e);
 }
 
 /* Calls on one descriptor: how is the kind; sizes and offsets from the kind's arguments. */

@@ -45,6 +45,11 @@ struct task {
     uint64_t last_end;      /* the recorded end of its last call (0: none yet) */
     char *pending;          /* an unfinished call: "name(args" */
     uint64_t pending_ts;
+    /* an unfinished close: the descriptor it closes, taken out of the table when the call
+     * started (the kernel frees the number at once, so another thread's open can return
+     * it before this close is reported done) */
+    bool closing;
+    struct fdent closing_fd;
     struct task *next;      /* in the tid map */
 };
 
@@ -103,6 +108,8 @@ int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line 
 /* trace_record_calls.c */
 /* Acts on one complete call of task t. 0, or -1 (emit failed, no memory). */
 int rec_call(struct trace_recorder *r, struct task *t, const struct strace_line *l);
+/* An unfinished call l started: a close takes its descriptor out of t's table now. */
+void rec_call_started(struct trace_recorder *r, struct task *t, const struct strace_line *l);
 /* 1 when the call table is sorted by name, as its lookup needs (a unit test asks). */
 int trace_rec_table_sorted(void);
 

@@ -16,8 +16,9 @@ lines() { if [ -z "$1" ]; then echo 0; else printf '%s\n' "$1" | wc -l; fi; }
 num='[0-9][0-9.e+-]*'
 VERDICT='(faster|slower|no difference shown|below the)'
 
-# The section of the report for one phase: from its heading to the next blank line.
-section() { printf '%s\n' "$OUT" | awk -v p="$1" '$1 == p && $2 ~ /^\(/ {on = 1} on && /^$/ {exit} on'; }
+# The section of the report for one phase: from its heading ("PHASE (metric, unit)" at the
+# start of a line; an indented "PHASE (all)" under outliers is not one) to the next blank line.
+section() { printf '%s\n' "$OUT" | awk -v p="$1" 'index($0, p " (") == 1 {on = 1} on && /^$/ {exit} on'; }
 
 run_fsbench compare --verbose --db "$DB" a b
 is "$RC" 0 "compare a b exits 0"

@@ -863,6 +863,57 @@ static void test_rec_processes(void **state)
     assert_int_equal(in.max_concurrency, 3);
 }
 
+/* A close that another thread's open overtakes: thread 12's close of 3 is unfinished when
+ * thread 10's open returns 3 (the kernel freed the number when the close started). The
+ * open gets a slot of its own, its write and close are on it, and the close that comes
+ * back later closes the slot it started on; nothing is left out as "opened before the
+ * start". A thread that ends inside a close drops that slot. */
+static void test_rec_close_overtaken(void **state)
+{
+    (void)state;
+    struct sink s;
+    struct trace_info in;
+    struct trace_recorder *r = recorder(&s, NULL);
+    feed(r, "10 1.0 openat(AT_FDCWD</r>, \"a\", O_WRONLY|O_CREAT, 0644) = 3</r/a> <0.000001>");
+    feed(r, "10 1.1 clone3({flags=CLONE_VM|CLONE_FS|CLONE_FILES|CLONE_THREAD, stack=0x1} => "
+            "{parent_tid=[12]}, 88) = 12 <0.000001>");
+    feed(r, "12 1.2 close(3</r/a> <unfinished ...>");
+    feed(r, "10 1.3 openat(AT_FDCWD</r>, \"b\", O_WRONLY|O_CREAT, 0644) = 3</r/b> <0.000001>");
+    feed(r, "10 1.4 write(3</r/b>, \"\"..., 16) = 16 <0.000001>");
+    feed(r, "12 1.5 <... close resumed>) = 0 <0.000300>");
+    feed(r, "10 1.6 close(3</r/b>) = 0 <0.000001>");
+    feed(r, "10 1.7 openat(AT_FDCWD</r>, \"c\", O_RDONLY) = 4</r/c> <0.000001>");
+    feed(r, "12 1.8 close(4</r/c> <unfinished ...>");
+    feed(r, "12 1.9 +++ exited with 0 +++");
+    feed(r, "10 2.0 +++ exited with 0 +++");
+    assert_int_equal(trace_rec_finish(r, &in), 0);
+    trace_rec_free(r);
+    int k = 0;
+    assert_int_equal(s.c[k].kind, TK_OPEN);    /* a: slot 0 */
+    assert_int_equal(s.c[k++].result, 0);
+    assert_int_equal(s.c[k++].kind, TK_SPAWN);
+    assert_int_equal(s.c[k].kind, TK_OPEN);    /* b: slot 1, a's still closing */
+    assert_int_equal(s.c[k++].result, 1);
+    assert_int_equal(s.c[k].kind, TK_WRITE);   /* on b */
+    assert_int_equal(s.c[k++].slot, 1);
+    assert_int_equal(s.c[k].kind, TK_CLOSE);   /* a, by the thread, at its start */
+    assert_int_equal(s.c[k].slot, 0);
+    assert_int_equal(s.c[k].thread, 1);
+    assert_true(s.c[k++].start_ns == 200000000);
+    assert_int_equal(s.c[k].kind, TK_CLOSE);   /* b */
+    assert_int_equal(s.c[k++].slot, 1);
+    assert_int_equal(s.c[k].kind, TK_OPEN);    /* c: slot 0 again */
+    assert_int_equal(s.c[k++].result, 0);
+    assert_int_equal(s.c[k].kind, TK_DROP);    /* the thread ended inside c's close */
+    assert_int_equal(s.c[k].slot, 0);
+    assert_int_equal(s.c[k++].thread, 1);
+    assert_int_equal(s.c[k++].kind, TK_EXIT);
+    assert_int_equal(s.c[k++].kind, TK_EXIT);
+    assert_int_equal(k, s.n);
+    assert_int_equal(in.left_prestart, 0);
+    assert_int_equal(in.bytes_written, 16);
+}
+
 static void test_rec_state(void **state)
 {
     (void)state;
@@ -944,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_strace_lines),
         cmocka_unit_test(test_rec_descriptors),
         cmocka_unit_test(test_rec_processes),
+        cmocka_unit_test(test_rec_close_overtaken),
         cmocka_unit_test(test_rec_gaps),
         cmocka_unit_test(test_rec_state),
         cmocka_unit_test_setup_teardown(test_prescan_dir, file_setup, file_teardown),
