@@ -124,7 +124,12 @@ $(BUILD)/obj $(BUILD)/tests $(BUILD)/bench:
 bench-build: $(BENCH_BIN)
 
 # Unit tests print TAP (cmocka), end-to-end tests are TAP shell scripts; prove runs
-# both and ends with its summary line.
+# both and ends with its summary line. It runs PROVE_JOBS of them at once (one per
+# processor): each test works in a scratch directory of its own (its store, images, mount
+# points and, where it mounts, its TMPDIR are below it) and checks only what is there, so
+# tests do not see each other (PROVE_JOBS=1: one at a time).
+PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+PROVEFLAGS += -j$(PROVE_JOBS)
 # The MPI tests (t10xx) run the MPI build's binary when it was built (make MPI=1), outside
 # the sanitizer suite; without it they skip with the reason.
 MPI_BIN  := $(if $(filter 1,$(SAN)),,$(wildcard $(CURDIR)/build-mpi/fsbench))
