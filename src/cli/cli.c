@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "run/runner.h"
 #include "tree/tree.h"
 
 int cli_bad_option(const char *cmd, int c, char **argv)
@@ -121,6 +122,20 @@ int cli_option_number(const char *opt, const char *s, const struct cli_range *r,
         return 0;
     char text[160];
     return error("%s: '%s' is not %s", opt, s ? s : "", cli_range_text(r, text, sizeof text));
+}
+
+int cli_option_runs(const char *s, struct runner_opts *ro)
+{
+    static const struct cli_range runs = {1, 100000, CLI_WHOLE, NULL, "auto or until-verdict"};
+    ro->runs_auto = !strcmp(s, "auto");
+    ro->until_verdict = !strcmp(s, "until-verdict");
+    if (ro->runs_auto || ro->until_verdict)
+        return 0;
+    double d;
+    if (cli_option_number("--runs", s, &runs, &d) < 0)
+        return -1;
+    ro->runs = (unsigned)d;
+    return 0;
 }
 
 int cli_check_scale(const char *arg, const struct profile *p, double scale)

@@ -54,6 +54,11 @@ const char *cli_range_text(const struct cli_range *r, char *buf, size_t len);
 /* cli_number(), or -1 after error("OPT: 'S' is not <cli_range_text>"). */
 int cli_option_number(const char *opt, const char *s, const struct cli_range *r, double *out);
 
+struct runner_opts;
+/* --runs S: "auto", "until-verdict" or a whole number from 1 to 100000, into ro (the last
+ * --runs given wins). 0, or -1 after error(). */
+int cli_option_runs(const char *s, struct runner_opts *ro);
+
 struct profile;
 /* 0 if profile p at scale (given as arg) stays within TREE_FILES_MAX files, else -1 after
  * error() naming the option, the tree and the largest scale that would do. */

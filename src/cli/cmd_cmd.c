@@ -100,8 +100,6 @@ int cmd_cmd(int argc, char **argv)
     size_t ncmds = 0;
     struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
                              .argc = argc, .argv = argv};
-    static const struct cli_range runs_range = {1, 100000, CLI_WHOLE, NULL,
-                                                "auto or until-verdict"};
     static const struct cli_range max_range = {1, 100000, CLI_WHOLE, NULL, NULL};
     static const struct cli_range effect_range = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     static const struct cli_range precision_range = {
@@ -124,13 +122,8 @@ int cmd_cmd(int argc, char **argv)
             cmds[ncmds++] = optarg;
             break;
         case 'n':
-            ro.runs_auto = !strcmp(optarg, "auto");
-            ro.until_verdict = !strcmp(optarg, "until-verdict");
-            if (ro.runs_auto || ro.until_verdict)
-                break;
-            if (cli_option_number("--runs", optarg, &runs_range, &d) < 0)
+            if (cli_option_runs(optarg, &ro) < 0)
                 return EXIT_USAGE;
-            ro.runs = (unsigned)d;
             break;
         case OPT_MAX_RUNS:
             if (cli_option_number("--max-runs", optarg, &max_range, &d) < 0)

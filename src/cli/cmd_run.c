@@ -240,7 +240,6 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 /* What each number option takes: one parser (cli_number) and these ranges, so a value is
  * never read before it was parsed and every refusal says what would do. */
 static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-static const struct cli_range range_runs = {1, 100000, CLI_WHOLE, NULL, "auto or until-verdict"};
 static const struct cli_range range_min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
 static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
                                                NULL, NULL};
@@ -495,13 +494,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             break;
         case 'n':
             /* the last --runs wins (a job's key, then the command line's) */
-            ro.runs_auto = !strcmp(optarg, "auto");
-            ro.until_verdict = !strcmp(optarg, "until-verdict");
-            if (ro.runs_auto || ro.until_verdict)
-                break;
-            if (cli_option_number("--runs", optarg, &range_runs, &d) < 0)
+            if (cli_option_runs(optarg, &ro) < 0)
                 return EXIT_USAGE;
-            ro.runs = (unsigned)d;
             break;
         case OPT_MIN_EFFECT:
             if (cli_option_number("--min-effect", optarg, &range_min_effect, &ro.min_effect) < 0)

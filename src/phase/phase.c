@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/sig.h"
+#include "engine/dirscan.h"
 
 _Static_assert(ATOMIC_INT_LOCK_FREE == 2, "phase_interrupt is set by a signal handler");
 volatile atomic_int phase_interrupt;
@@ -66,6 +67,20 @@ int phase_fail(struct phase_ctx *ctx, const char *op, const char *path, int neg_
 int phase_fail_dir(struct phase_ctx *ctx, const char *op, const char *path, int neg_errno)
 {
     return fail_as(ctx, op, path, neg_errno, true);
+}
+
+int phase_fail_scan(struct phase_ctx *ctx, const struct dirscan_stack *s, const char *op,
+                    const char *name, int neg_errno)
+{
+    char path[PATH_MAX];
+    return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), neg_errno);
+}
+
+int phase_fail_scan_dir(struct phase_ctx *ctx, const struct dirscan_stack *s, const char *op,
+                        const char *name, int neg_errno)
+{
+    char path[PATH_MAX];
+    return phase_fail_dir(ctx, op, dirscan_path(s, name, path, sizeof path), neg_errno);
 }
 
 int phase_fail_dir_at(struct phase_ctx *ctx, const char *op, const char *shown, int dirfd,

@@ -118,6 +118,13 @@ int phase_fail_dir(struct phase_ctx *ctx, const char *op, const char *path, int 
  * component that caused it is found (opened one by one) and named instead of all of rel. */
 int phase_fail_dir_at(struct phase_ctx *ctx, const char *op, const char *shown, int dirfd,
                       const char *rel, int neg_errno);
+/* phase_fail and phase_fail_dir for entry name of the directory a scan (engine/dirscan.h)
+ * is in, named by its path from the scan's root. */
+struct dirscan_stack;
+int phase_fail_scan(struct phase_ctx *ctx, const struct dirscan_stack *s, const char *op,
+                    const char *name, int neg_errno);
+int phase_fail_scan_dir(struct phase_ctx *ctx, const struct dirscan_stack *s, const char *op,
+                        const char *name, int neg_errno);
 /* Marks the phase skipped with a reason; returns 0. */
 int phase_skip(struct phase_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

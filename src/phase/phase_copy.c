@@ -31,13 +31,6 @@
 #include "phase/phase.h"
 #include "phase/workq.h"
 
-static int copy_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
-                     const char *name, int rc)
-{
-    char path[PATH_MAX];
-    return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
-}
-
 /* A directory (of the tree, or with copy set of its copy) could not be opened. */
 static int copy_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
                          const char *name, int rc, bool copy)
@@ -80,7 +73,7 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq
         size_t level = s->n - 1;
         int r = dirscan_next(e, w, &s->lv[level], &ent);
         if (r < 0)
-            return copy_fail(ctx, s, "readdir", NULL, r);
+            return phase_fail_scan(ctx, s, "readdir", NULL, r);
         if (r == 0) {
             if (level == base)
                 return 0;
@@ -91,7 +84,7 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq
             const struct dirscan *c = &s->lv[s->n];
             rc = e->set_times(w, s->lv[s->n - 1].fd2, dirscan_name(c), c->times);
             if (rc < 0)
-                return copy_fail(ctx, s, "set times of", dirscan_name(c), rc);
+                return phase_fail_scan(ctx, s, "set times of", dirscan_name(c), rc);
             ctx->res->dirs++;
             continue;
         }
@@ -103,14 +96,14 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq
         struct stat st;
         int rc = e->stat(w, src, ent.name, &st);
         if (rc < 0)
-            return copy_fail(ctx, s, "stat", ent.name, rc);
+            return phase_fail_scan(ctx, s, "stat", ent.name, rc);
         struct timespec times[2] = {st.st_atim, st.st_mtim};
         mode_t mode = st.st_mode & 07777;
 
         if (S_ISDIR(st.st_mode)) {
             rc = e->mkdir(w, dst, ent.name, mode | 0700);
             if (rc < 0)
-                return copy_fail(ctx, s, "mkdir", ent.name, rc);
+                return phase_fail_scan(ctx, s, "mkdir", ent.name, rc);
             int sfd = e->opendir(w, src, ent.name);
             if (sfd < 0)
                 return copy_fail_dir(ctx, s, "open", ent.name, sfd, false);
@@ -126,25 +119,25 @@ static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq
             s->lv[s->n - 1].times[0] = times[0];
             s->lv[s->n - 1].times[1] = times[1];
             if (rc < 0)
-                return copy_fail(ctx, s, "copy", NULL, rc);
+                return phase_fail_scan(ctx, s, "copy", NULL, rc);
         } else if (S_ISREG(st.st_mode)) {
             uint64_t bytes;
             rc = e->copy_file(w, src, ent.name, dst, ent.name, mode, times, ctx->buf,
                               ctx->buflen, &bytes);
             if (rc < 0)
-                return copy_fail(ctx, s, "copy", ent.name, rc);
+                return phase_fail_scan(ctx, s, "copy", ent.name, rc);
             ctx->res->files++;
         } else if (S_ISLNK(st.st_mode)) {
             char target[PATH_MAX];
             rc = e->readlink(w, src, ent.name, target, sizeof target);
             if (rc < 0)
-                return copy_fail(ctx, s, "readlink", ent.name, rc);
+                return phase_fail_scan(ctx, s, "readlink", ent.name, rc);
             rc = e->symlink(w, target, dst, ent.name);
             if (rc < 0)
-                return copy_fail(ctx, s, "symlink", ent.name, rc);
+                return phase_fail_scan(ctx, s, "symlink", ent.name, rc);
             rc = e->set_times(w, dst, ent.name, times);
             if (rc < 0)
-                return copy_fail(ctx, s, "set times of", ent.name, rc);
+                return phase_fail_scan(ctx, s, "set times of", ent.name, rc);
             ctx->res->symlinks++;
         }
         /* Devices, fifos and sockets are not part of any tree fsbench makes. */

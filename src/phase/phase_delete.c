@@ -54,21 +54,6 @@
 
 #define DELETE_RESCANS 4
 
-static int del_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
-                    const char *name, int rc)
-{
-    char path[PATH_MAX];
-    return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
-}
-
-/* A directory could not be opened, reopened or removed. */
-static int del_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
-                        const char *name, int rc)
-{
-    char path[PATH_MAX];
-    return phase_fail_dir(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
-}
-
 /* What an rmdir of name in dirfd that failed with rc says: ENOTDIR is a symlink (-ELOOP,
  * as an open says) or a file standing where the directory was. */
 static int rmdir_errno(struct phase_ctx *ctx, int dirfd, const char *name, int rc)
@@ -268,17 +253,17 @@ static int enter_sub(struct phase_ctx *ctx, struct dirscan_stack *s, const char 
 {
     int cfd = ctx->eng->opendir(ctx->w, s->lv[s->n - 1].fd, name);
     if (cfd < 0)
-        return del_fail_dir(ctx, s, "open", name, cfd);
+        return phase_fail_scan_dir(ctx, s, "open", name, cfd);
     if (dt && node_slot(dt, s->n) < 0) {
         ctx->eng->close(ctx->w, cfd);
-        return del_fail(ctx, s, "delete", name, -ENOMEM);
+        return phase_fail_scan(ctx, s, "delete", name, -ENOMEM);
     }
     if (dt)
         dt->nodes[s->n] = NULL;
     int rc = dirscan_enter(s, cfd, -1, name);
     s->lv[s->n - 1].pass = pass;
     if (rc < 0)
-        return del_fail(ctx, s, "delete", NULL, rc);
+        return phase_fail_scan(ctx, s, "delete", NULL, rc);
     return 0;
 }
 
@@ -290,7 +275,7 @@ static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del
     size_t level = s->n - 1;
     int rc = dirscan_leave(s);
     if (rc < 0)
-        return del_fail_dir(ctx, s, "reopen", NULL, rc);
+        return phase_fail_scan_dir(ctx, s, "reopen", NULL, rc);
     const struct dirscan *c = &s->lv[level];
     if (dt && dt->nodes[level]) {
         /* something below went to another worker: the last one out removes it */
@@ -304,7 +289,7 @@ static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del
         return 0;
     }
     if (rc != -ENOTEMPTY || c->pass == DELETE_RESCANS)
-        return del_fail_dir(ctx, s, "rmdir", dirscan_name(c),
+        return phase_fail_scan_dir(ctx, s, "rmdir", dirscan_name(c),
                             rmdir_errno(ctx, s->lv[level - 1].fd, dirscan_name(c), rc));
     char name[sizeof c->own];
     snprintf(name, sizeof name, "%s", dirscan_name(c));
@@ -326,7 +311,7 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_
         size_t level = s->n - 1;
         int r = dirscan_next(e, w, &s->lv[level], &ent);
         if (r < 0)
-            return del_fail(ctx, s, "readdir", NULL, r);
+            return phase_fail_scan(ctx, s, "readdir", NULL, r);
         if (r == 0) {
             if (level == base)
                 return 0;
@@ -344,13 +329,13 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_
             struct stat st;
             int rc = e->stat(w, fd, ent.name, &st);
             if (rc < 0)
-                return del_fail(ctx, s, "stat", ent.name, rc);
+                return phase_fail_scan(ctx, s, "stat", ent.name, rc);
             type = (unsigned char)IFTODT(st.st_mode);
         }
         if (type != DT_DIR) {
             int rc = e->unlink(w, fd, ent.name, 0);
             if (rc < 0)
-                return del_fail(ctx, s, "unlink", ent.name, rc);
+                return phase_fail_scan(ctx, s, "unlink", ent.name, rc);
             if (type == DT_LNK)
                 ctx->res->symlinks++;
             else
@@ -360,7 +345,7 @@ static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_
         if (dt && (workq_hungry(dt->dp->q) || (level == base && workq_short(dt->dp->q)))) {
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
-                return del_fail_dir(ctx, s, "open", ent.name, cfd);
+                return phase_fail_scan_dir(ctx, s, "open", ent.name, cfd);
             if (hand_off(dt, s, level, cfd, ent.name) == 0)
                 continue; /* removed and counted by node_finish */
             e->close(w, cfd);

@@ -32,21 +32,6 @@
 
 enum walk_mode { WALK_NAMES, WALK_STAT, WALK_READ };
 
-static int walk_fail(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
-                     const char *name, int rc)
-{
-    char path[PATH_MAX];
-    return phase_fail(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
-}
-
-/* A directory of the tree could not be opened or reopened. */
-static int walk_fail_dir(struct phase_ctx *ctx, struct dirscan_stack *s, const char *op,
-                         const char *name, int rc)
-{
-    char path[PATH_MAX];
-    return phase_fail_dir(ctx, op, dirscan_path(s, name, path, sizeof path), rc);
-}
-
 /* Hands the open subdirectory cfd (entry `name` of the deepest level of s) to the queue.
  * 0, or -1 when it cannot (no memory, or a path too long to name it by): the caller
  * descends itself. */
@@ -75,13 +60,13 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mo
         size_t level = s->n - 1;
         int r = dirscan_next(e, w, &s->lv[level], &ent);
         if (r < 0)
-            return walk_fail(ctx, s, "readdir", NULL, r);
+            return phase_fail_scan(ctx, s, "readdir", NULL, r);
         if (r == 0) {
             if (level == base)
                 return 0;
             int rc = dirscan_leave(s);
             if (rc < 0)
-                return walk_fail_dir(ctx, s, "reopen", NULL, rc);
+                return phase_fail_scan_dir(ctx, s, "reopen", NULL, rc);
             continue;
         }
         if (phase_check_interrupt(ctx))
@@ -94,20 +79,20 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mo
             struct stat st;
             int rc = e->stat(w, fd, ent.name, &st);
             if (rc < 0)
-                return walk_fail(ctx, s, "stat", ent.name, rc);
+                return phase_fail_scan(ctx, s, "stat", ent.name, rc);
             type = (unsigned char)IFTODT(st.st_mode);
         }
         if (type == DT_DIR) {
             res->dirs++;
             int cfd = e->opendir(w, fd, ent.name);
             if (cfd < 0)
-                return walk_fail_dir(ctx, s, "open", ent.name, cfd);
+                return phase_fail_scan_dir(ctx, s, "open", ent.name, cfd);
             if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
                 hand_off(q, s, cfd, ent.name) == 0)
                 continue;
             int rc = dirscan_enter(s, cfd, -1, ent.name);
             if (rc < 0)
-                return walk_fail(ctx, s, "walk", NULL, rc);
+                return phase_fail_scan(ctx, s, "walk", NULL, rc);
         } else if (type == DT_LNK) {
             res->symlinks++;
         } else {
@@ -116,7 +101,7 @@ static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mo
                 uint64_t got;
                 int rc = e->read_file(w, fd, ent.name, ctx->buf, ctx->buflen, &got);
                 if (rc < 0)
-                    return walk_fail(ctx, s, "read", ent.name, rc);
+                    return phase_fail_scan(ctx, s, "read", ent.name, rc);
             }
         }
     }

@@ -154,4 +154,42 @@ else
         skip "needs setpriv" 1
     fi
 fi
+# ---- the calls of compilebench's Python file objects, made on every file ----
+# compilebench writes through a file opened "a+" (read-write, appending; fstat, a seek to the
+# end, a terminal check, three tells and a seek to the start; two tells before the close)
+# and reads through one opened "r" (fstat, terminal check, a tell; reads until one returns
+# nothing, and one more): the file system serves those calls, so fsbench makes them too.
+if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
+    mkdir "$SCRATCH/calls"
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+        strace -f -qq -o "$SCRATCH/calls.log" -e trace=openat,openat2,newfstatat,fstat,lseek,ioctl,read,write,close \
+        "$FSBENCH" run compilebench -i 1 -r 20 --cb-dataset "$DS" --cb-no-sync --cb-buffer-size 16K \
+        --dir "$SCRATCH/calls" --no-save -q >/dev/null 2>&1
+    is "$?" 0 "compilebench under strace exits 0"
+    # calls_of NAME FLAG: the calls on the descriptor of the first open of NAME with FLAG,
+    # from its open to its close, counted by kind (fsbench's compilebench runs on one thread)
+    calls_of() {
+        awk -v f="$1" -v fl="$2" '
+            !on && index($0, "\"" f "\", " fl) && /openat/ && / = [0-9]+$/ { on = 1; fd = $NF; pid = $1; next }
+            on && $1 == pid { split($2, c, "("); k = c[1]
+                if (k == "close" && index($0, "(" fd ")")) { print "close"; exit }
+                if (index($0, "(" fd ",") || index($0, "(" fd ")")) {
+                    if (k == "lseek") { match($0, /SEEK_[A-Z]+/); k = k " " substr($0, RSTART, RLENGTH) }
+                    if (k == "read") k = k ($NF == "0" ? " 0" : " n")
+                    print k } }' "$SCRATCH/calls.log" | sort | uniq -c | awk '{ $1 = $1; print }' | paste -sd,
+    }
+    # kernel/sched.c (52000 bytes: four writes of 16K), opened in its directory, as the first
+    # tree (the native one) is written
+    is "$(calls_of sched.c O_RDWR)" \
+        "1 close,1 ioctl,5 lseek SEEK_CUR,1 lseek SEEK_END,1 lseek SEEK_SET,1 newfstatat,4 write" \
+        "a file written: fstat, seek to the end, terminal check, five tells, seek to the start, its writes"
+    # read by a "read tree" of the 20 random operations: four reads with data, two empty
+    is "$(calls_of sched.c O_RDONLY)" "1 close,1 ioctl,1 lseek SEEK_CUR,1 newfstatat,2 read 0,4 read n" \
+        "a file read: fstat, terminal check, a tell, reads until one is empty, and one more"
+    ok "$([ "$(grep -c 'O_RDWR|O_CREAT|O_APPEND' "$SCRATCH/calls.log")" -ge 14 ]; echo $?)" \
+        "files are opened read-write for appending, as Python's \"a+\" opens them"
+else
+    skip "strace cannot trace here" 4
+fi
+
 done_testing
