@@ -16,7 +16,9 @@
  *    listing's bytes / the time;
  *  - read: reads every file of the tree through the buffer, in the order the file system
  *    lists them (readdir), the bytes read / the time;
- *  - stat: stats every entry of the tree, seconds; delete: rm -rf, seconds.
+ *  - stat: stats every entry of the tree, seconds; delete: rm -rf, seconds; both bottom up,
+ *    a directory's files and then its subdirectories once those are done (os.walk with
+ *    topdown=False, as compilebench walks).
  * The time runs from the operation's start to the end of a sync of the file system when
  * env->sync (compilebench runs sync(1), here syncfs of the tree's file system), so the
  * writeback and, after a read, the atime updates are in it. User and system time are this
@@ -451,26 +453,55 @@ static int count_visit(struct phase_ctx *ctx, int dirfd, const char *path, const
     return phase_check_interrupt(ctx);
 }
 
-static int delete_visit(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
+/* stat and delete go bottom up, as compilebench's os.walk(topdown=False) does: when a
+ * directory's subdirectories are done, its files in the order the file system lists them,
+ * then its subdirectories (stat: each stat'ed; delete: files unlinked, then the emptied
+ * subdirectories removed). */
+static int stat_leave(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
+                      unsigned depth, void *arg)
+{
+    (void)depth, (void)arg;
+    for (int dirs = 0; dirs < 2; dirs++)
+        for (size_t i = 0; i < l->n; i++) {
+            if ((l->ent[i].type == DT_DIR) != dirs)
+                continue;
+            if (phase_check_interrupt(ctx))
+                return -1;
+            struct stat st;
+            int rc = ctx->eng->stat(ctx->w, dirfd, wl_name(l, i), &st);
+            if (rc < 0) {
+                char p[PATH_MAX];
+                snprintf(p, sizeof p, "%s/%s", path, wl_name(l, i));
+                return phase_fail(ctx, "stat", p, rc);
+            }
+        }
+    return 0;
+}
+
+static int delete_leave(struct phase_ctx *ctx, int dirfd, const char *path, const struct wl_list *l,
                         unsigned depth, void *arg)
 {
     (void)depth, (void)arg;
-    for (size_t i = 0; i < l->n; i++) {
-        if (phase_check_interrupt(ctx))
-            return -1;
-        if (l->ent[i].type == DT_DIR)
-            continue;
-        int rc = ctx->eng->unlink(ctx->w, dirfd, wl_name(l, i), 0);
-        if (rc < 0) {
-            char p[PATH_MAX];
-            snprintf(p, sizeof p, "%s/%s", path, wl_name(l, i));
-            return phase_fail(ctx, "unlink", p, rc);
+    for (int dirs = 0; dirs < 2; dirs++)
+        for (size_t i = 0; i < l->n; i++) {
+            bool is_dir = l->ent[i].type == DT_DIR;
+            if (is_dir != dirs)
+                continue;
+            if (phase_check_interrupt(ctx))
+                return -1;
+            int rc = ctx->eng->unlink(ctx->w, dirfd, wl_name(l, i), is_dir ? AT_REMOVEDIR : 0);
+            if (rc < 0) {
+                char p[PATH_MAX];
+                snprintf(p, sizeof p, "%s/%s", path, wl_name(l, i));
+                return is_dir ? phase_fail_dir(ctx, "rmdir", p, rc) : phase_fail(ctx, "unlink", p, rc);
+            }
+            if (is_dir)
+                continue;
+            if (l->ent[i].type == DT_LNK)
+                ctx->res->symlinks++;
+            else
+                ctx->res->files++;
         }
-        if (l->ent[i].type == DT_LNK)
-            ctx->res->symlinks++;
-        else
-            ctx->res->files++;
-    }
     return 0;
 }
 
@@ -547,12 +578,11 @@ int compilebench_run(struct phase_ctx *ctx, const struct cb_env *env, enum cb_op
         break;
     case CB_OP_STAT:
         wk.visit = count_visit;
-        wk.stat_all = true;
+        wk.leave = stat_leave;
         rc = wl_walk(ctx, env->tdir, name, path, &wk);
         break;
     case CB_OP_DELETE:
-        wk.visit = delete_visit;
-        wk.rmdirs = true;
+        wk.leave = delete_leave;
         rc = wl_walk(ctx, env->tdir, name, path, &wk);
         if (rc == 0) {
             int r = e->unlink(ctx->w, env->tdir, name, AT_REMOVEDIR);

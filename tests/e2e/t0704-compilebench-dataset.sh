@@ -186,10 +186,17 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
     # read by a "read tree" of the 20 random operations: four reads with data, two empty
     is "$(calls_of sched.c O_RDONLY)" "1 close,1 ioctl,1 lseek SEEK_CUR,1 newfstatat,2 read 0,4 read n" \
         "a file read: fstat, terminal check, a tell, reads until one is empty, and one more"
+    # stat tree goes bottom up (os.walk(topdown=False)): kernel/sched.c is stat'ed before the
+    # tree's own Makefile (the only file of 3000 bytes), which comes before its directories
+    first() { grep -n -m1 -E "$1" "$SCRATCH/calls.log" | cut -d: -f1; }
+    SCHED=$(first 'newfstatat\([0-9]+, "sched.c", ')
+    TOPMK=$(first 'newfstatat\([0-9]+, "Makefile", \{st_mode=S_IFREG\|0644, st_size=3000,')
+    ok "$([ -n "$SCHED" ] && [ -n "$TOPMK" ] && [ "$SCHED" -lt "$TOPMK" ]; echo $?)" \
+        "stat tree: a file in a subdirectory is stat'ed before the top directory's own (lines $SCHED, $TOPMK)"
     ok "$([ "$(grep -c 'O_RDWR|O_CREAT|O_APPEND' "$SCRATCH/calls.log")" -ge 14 ]; echo $?)" \
         "files are opened read-write for appending, as Python's \"a+\" opens them"
 else
-    skip "strace cannot trace here" 4
+    skip "strace cannot trace here" 5
 fi
 
 done_testing
