@@ -38,9 +38,13 @@ run_fsbench "${TD[@]}" --runs 2 --json "$J"
 is "$RC" 0 "testdisk, ext4 defaults and sync, 2 runs: exit 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 
-MKFS_DEVS=$(awk '{ print $NF }' "$SCRATCH/mkfs.log" 2>/dev/null | sort -u)
+# the pre-flight attaches the image for its check and detaches it: the runs' loop device
+# may have another number (another test may have taken the first meanwhile)
+PRE_DEV=$(awk 'NR == 1 { print $NF }' "$SCRATCH/mkfs.log" 2>/dev/null)
+RUN_DEVS=$(awk 'NR > 1 { print $NF }' "$SCRATCH/mkfs.log" 2>/dev/null | sort -u)
 is "$(mkfs_calls | tr -d ' ')" 5 "the pre-flight's mkfs, then a fresh one before each of the 4 runs"
-is "$MKFS_DEVS" "$(jq -r '.target.device' "$J")" "mkfs ran only on fsbench's own loop device"
+like "$PRE_DEV" '^/dev/loop[0-9]+$' "the pre-flight's mkfs ran on a loop device ($PRE_DEV)"
+is "$RUN_DEVS" "$(jq -r '.target.device' "$J")" "the runs' mkfs ran only on the runs' own loop device"
 
 # The seed-000 matrix: a "Mode:" block per configuration, a seeds-style line per phase.
 NUM='[0-9]+\.[0-9]{2}'
