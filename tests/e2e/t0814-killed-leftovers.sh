@@ -8,6 +8,7 @@
 #   the same, and for the temporary run directories and --dir trees; a live run's target
 #   and directory are left alone.
 . "$(dirname "$0")/../lib/tap.sh"
+tap_alone # it leaves what a killed run leaves, and looks at it
 need_root
 need_cmd losetup
 need_cmd mkfs.ext4

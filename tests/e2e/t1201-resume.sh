@@ -7,6 +7,7 @@
 # order of a set that ran straight through (the same seed), and compare pairs the rounds.
 # (A job file's set, and what --resume refuses: t1205.)
 . "$(dirname "$0")/../lib/tap.sh"
+tap_alone # it leaves what a killed run leaves, and looks at it
 need_root
 need_cmd losetup
 need_cmd mkfs.ext4

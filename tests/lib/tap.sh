@@ -16,6 +16,7 @@ LOOPS=""
 export XDG_DATA_HOME="$SCRATCH/xdg"
 
 tap_cleanup() {
+    tap_unlock
     # Unmount deepest first, then detach loop devices we attached, then remove.
     if [ -r /proc/self/mountinfo ]; then
         awk -v s="$SCRATCH" 'index($5, s) == 1 {print $5}' /proc/self/mountinfo |
@@ -26,6 +27,33 @@ tap_cleanup() {
 }
 trap tap_cleanup EXIT
 trap 'exit 130' INT TERM
+
+# Tests may run side by side (make check runs prove -j). Each holds the suite's lock shared
+# for its whole run; tap_alone makes it exclusive, so that test runs with no other at once:
+# a test that leaves on purpose what a killed run leaves (a mounted image, an attached loop
+# device) and then looks at it needs that, because any run on an image releases such
+# leftovers wherever it finds them, and they may be another test's. The lock is held by a
+# process of its own, so that no program a test starts inherits it; it ends with the test.
+TAP_LOCK="${TMPDIR:-/tmp}/fsbench-tests.lock"
+TAP_HOLDER=""
+tap_lock() { # tap_lock -s|-x
+    command -v flock >/dev/null 2>&1 || return 0
+    local ready="$TAP_LOCK.$$$1"
+    # the holder ends with the test, whatever ends it
+    (exec 9>>"$TAP_LOCK" && flock "$1" 9 && : >"$ready" &&
+        while kill -0 $$ 2>/dev/null; do sleep 1; done) </dev/null >/dev/null 2>&1 &
+    TAP_HOLDER=$!
+    while [ ! -e "$ready" ] && kill -0 "$TAP_HOLDER" 2>/dev/null; do sleep 0.05; done
+    rm -f "$ready"
+}
+tap_unlock() {
+    [ -n "$TAP_HOLDER" ] || return 0
+    kill "$TAP_HOLDER" 2>/dev/null
+    wait "$TAP_HOLDER" 2>/dev/null
+    TAP_HOLDER=""
+}
+tap_alone() { tap_unlock; tap_lock -x; }
+tap_lock -s
 
 ok() { # ok CONDITION-EXIT-STATUS NAME
     local status=$1; shift
