@@ -106,7 +106,8 @@ static int put_raw(struct trace_writer *w, const void *p, size_t n)
     return 0;
 }
 
-struct trace_writer *trace_writer_open(const char *path)
+/* A writer on a new file at path with the trace's header written: NULL after error(). */
+static struct trace_writer *writer_new(const char *path)
 {
     struct trace_writer *w = calloc(1, sizeof *w);
     if (!w || !(w->buf = malloc(BUF_LEN))) {
@@ -122,9 +123,7 @@ struct trace_writer *trace_writer_open(const char *path)
     uint8_t h[TRACE_HEADER_LEN] = {0};
     memcpy(h, TRACE_MAGIC, 8);
     trace_put_le(h + 8, TRACE_FORMAT_VERSION, 4);
-    w->cc.nthreads = TRACE_THREADS_MAX;
-    w->cc.nslots = TRACE_SLOTS_MAX;
-    if (put_raw(w, h, sizeof h) < 0 || section_begin(w, TRACE_CALLS_TAG) < 0) {
+    if (put_raw(w, h, sizeof h) < 0) {
         trace_writer_discard(w);
         return NULL;
     }
@@ -132,25 +131,27 @@ struct trace_writer *trace_writer_open(const char *path)
     return w;
 }
 
+struct trace_writer *trace_writer_open(const char *path)
+{
+    struct trace_writer *w = writer_new(path);
+    if (!w)
+        return NULL;
+    w->cc.nthreads = TRACE_THREADS_MAX;
+    w->cc.nslots = TRACE_SLOTS_MAX;
+    if (section_begin(w, TRACE_CALLS_TAG) < 0) {
+        trace_writer_discard(w);
+        return NULL;
+    }
+    return w;
+}
+
 struct trace_writer *trace_writer_open_copy(const char *path, int src_fd, uint64_t off,
                                             uint64_t len)
 {
-    struct trace_writer *w = calloc(1, sizeof *w);
-    if (!w || !(w->buf = malloc(BUF_LEN))) {
-        free(w);
-        error("trace: out of memory");
+    struct trace_writer *w = writer_new(path);
+    if (!w)
         return NULL;
-    }
-    if (outfile_open(&w->out, path, "record") < 0) {
-        free(w->buf);
-        free(w);
-        return NULL;
-    }
-    uint8_t h[TRACE_HEADER_LEN] = {0};
-    memcpy(h, TRACE_MAGIC, 8);
-    trace_put_le(h + 8, TRACE_FORMAT_VERSION, 4);
-    int rc = put_raw(w, h, sizeof h);
-    w->calls_off = TRACE_HEADER_LEN;
+    int rc = 0;
     for (uint64_t done = 0; rc == 0 && done < len;) {
         size_t n = len - done < BUF_LEN ? (size_t)(len - done) : BUF_LEN;
         ssize_t k = pread(src_fd, w->buf, n, (off_t)(off + done));
