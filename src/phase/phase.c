@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/sig.h"
 #include "engine/dirscan.h"
 
@@ -143,10 +144,7 @@ bool phase_owns_top(const struct phase_ctx *ctx, const char *name)
 {
     if (ctx->nparts <= 1)
         return true;
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
-    for (const unsigned char *p = (const unsigned char *)name; *p; p++)
-        h = (h ^ *p) * 0x100000001b3ull;
-    return h % ctx->nparts == ctx->part;
+    return hash_fnv1a(name, strlen(name)) % ctx->nparts == ctx->part;
 }
 
 bool phase_skips_entry(const struct phase_ctx *ctx, const char *dir, size_t level,

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "phase/replay_internal.h"
 
 #define NBUCKETS 16384
@@ -50,9 +51,7 @@ void rp_deps_free(struct replay *rp)
 
 static uint64_t hash_bytes(const char *s, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    uint64_t h = hash_fnv1a(s, n);
     h ^= h >> 29;
     h *= 0xbf58476d1ce4e5b9ull;
     h ^= h >> 32;

@@ -22,6 +22,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/hash.h"
 #include "measure/measure.h"
 #include "os/beneath.h"
 #include "os/dirent.h"
@@ -34,10 +35,7 @@
 
 static uint64_t key_hash(const char *s, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return h;
+    return hash_fnv1a(s, n);
 }
 
 static void cache_drop(struct rp_dircache_ent *e)

@@ -24,11 +24,7 @@
 
 uint64_t wl_hash_str(uint64_t h, const char *s)
 {
-    for (; *s; s++) {
-        h ^= (unsigned char)*s;
-        h *= 0x100000001b3ull;
-    }
-    return h;
+    return hash_fnv1a_more(h, s, strlen(s));
 }
 
 /* Standard normal by Box-Muller (one of the pair; simplicity over speed). */

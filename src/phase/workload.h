@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/hash.h"
 #include "measure/layout.h"
 #include "phase/phase.h"
 
@@ -193,7 +194,7 @@ static inline double wl_rng_unit(struct wl_rng *r)
 }
 
 /* FNV-1a of a string, continuing from h (start with WL_HASH_INIT). */
-#define WL_HASH_INIT 0xcbf29ce484222325ull
+#define WL_HASH_INIT HASH_FNV1A_INIT
 uint64_t wl_hash_str(uint64_t h, const char *s);
 
 /* A lognormal file size from a profile's body (or, with its large_share, its large mode),

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/hash.h"
 #include "os/beneath.h"
 #include "os/dirent.h"
 
@@ -39,9 +40,7 @@ struct trace_prescan {
 
 static uint64_t path_hash(const char *s, size_t n)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
+    uint64_t h = hash_fnv1a(s, n);
     h ^= h >> 33;
     h *= 0xff51afd7ed558ccdull;
     h ^= h >> 33;

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/hash.h"
+
 /* ---- how files are created ---------------------------------------------------- */
 
 mode_t tarent_create_mode(mode_t want, mode_t umask_now, mode_t *fix)
@@ -91,11 +93,7 @@ void tarent_printable(const char *in, char *out, size_t outlen)
 
 static uint64_t hash_path(const char *s, size_t len)
 {
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (size_t i = 0; i < len; i++) {
-        h ^= (unsigned char)s[i];
-        h *= 0x100000001b3ull;
-    }
+    uint64_t h = hash_fnv1a(s, len);
     return h ^ (h >> 29);
 }
 
