@@ -137,7 +137,7 @@ _fsbench()
         --label | --interval | --stall | --image | --mkfs-opts | --mount-opts | -i | \
         --initial | -r | --random | --fsync-rounds | --age-written | --age-fullness | \
         --rank-shift | --stonewall | --min-effect | --points | --cmd | --prepare | \
-        --cb-buffer-size)
+        --cb-buffer-size | --cb-program-cpu)
         return 0 ;;
     esac
 

@@ -103,6 +103,9 @@ static void run_usage(FILE *out)
             "  --cb-no-sync      compilebench -n: no sync in each operation's time, no caches\n"
             "                    dropped\n"
             "  --cb-buffer-size SIZE  compilebench -b: bytes a write or read (default 256K)\n"
+            "  --cb-program-cpu FILE[,ENTRY]  compilebench: also spend the interpreter's\n"
+            "                    processor time, FILE microseconds for each file written or\n"
+            "                    read, ENTRY for each entry stat'ed or removed (default 0,0)\n"
             "  --fsync-dir       fsyncstorm: also fsync the directory after each rename\n"
             "  --fsync-rounds N  fsyncstorm: every run of consecutive fsyncstorm phases\n"
             "                    becomes N of them (cvs has 2)\n"
@@ -132,7 +135,8 @@ enum {
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
-    OPT_REPLAY_THREADS, OPT_CB_DATASET, OPT_CB_NO_SYNC, OPT_CB_BUFFER_SIZE, OPT_MIN_EFFECT,
+    OPT_REPLAY_THREADS, OPT_CB_DATASET, OPT_CB_NO_SYNC, OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU,
+    OPT_MIN_EFFECT,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -158,6 +162,7 @@ const struct option cmd_run_options[] = {
     {"cb-dataset", required_argument, NULL, OPT_CB_DATASET},
     {"cb-no-sync", no_argument, NULL, OPT_CB_NO_SYNC},
     {"cb-buffer-size", required_argument, NULL, OPT_CB_BUFFER_SIZE},
+    {"cb-program-cpu", required_argument, NULL, OPT_CB_PROGRAM_CPU},
     {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
     {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
     {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
@@ -248,6 +253,7 @@ static const struct cli_range range_warmup = {0, 1000, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_threads = {1, RUNNER_MAX_THREADS, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_initial = {1, 1000, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL};
+static const struct cli_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
 static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
 static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
 static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
@@ -405,6 +411,30 @@ static int age_refused(const char *phase, const char *dir, const struct phase_pa
            EXIT_USAGE;
 }
 
+/* --cb-program-cpu FILE[,ENTRY]: microseconds of the program's own processor time per file
+ * written or read and per entry stat'ed or removed (ENTRY 0 when left out), into p.
+ * 0, or -1 after error(). */
+static int parse_program_cpu(const char *arg, struct phase_params *p)
+{
+    char file[32], text[96];
+    const char *comma = strchr(arg, ',');
+    size_t fl = comma ? (size_t)(comma - arg) : strlen(arg);
+    double f, e = 0;
+    bool ok = fl < sizeof file;
+    if (ok) {
+        memcpy(file, arg, fl);
+        file[fl] = '\0';
+        ok = cli_number(file, &range_program_cpu, &f) == 0 &&
+             (!comma || cli_number(comma + 1, &range_program_cpu, &e) == 0);
+    }
+    if (!ok)
+        return error("--cb-program-cpu: '%s' is not FILE or FILE,ENTRY, each %s (e.g. 16,2)",
+                     arg, cli_range_text(&range_program_cpu, text, sizeof text));
+    p->cb_cpu_file_ns = (uint32_t)(f * 1e3 + 0.5);
+    p->cb_cpu_entry_ns = (uint32_t)(e * 1e3 + 0.5);
+    return 0;
+}
+
 /* A list option given again: its values appended to acc (sep between them); *val then
  * points at acc. 0, or EXIT_USAGE after error() when they do not fit. */
 static int list_append(const char *opt, const char **val, const char *more, char *acc, size_t len,
@@ -555,6 +585,10 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             ro.params.cb_buffer_size = (unsigned)b;
             break;
         }
+        case OPT_CB_PROGRAM_CPU:
+            if (parse_program_cpu(optarg, &ro.params) < 0)
+                return EXIT_USAGE;
+            break;
         case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
         case OPT_AGE_WRITTEN:
             /* 0: no written limit (only fullness and the safety limit stop it) */

@@ -42,6 +42,8 @@ struct phase_params {
     const char *cb_dataset;     /* compilebench: directory of its four listings, or NULL */
     unsigned cb_buffer_size;    /* compilebench: bytes a write (0: 256 KiB) */
     bool cb_no_sync;            /* compilebench: no sync in the time, no caches dropped */
+    uint32_t cb_cpu_file_ns;    /* compilebench: program time for each file written or read */
+    uint32_t cb_cpu_entry_ns;   /* compilebench: and for each entry stat'ed or removed */
     unsigned fsync_rounds;      /* cvs: fsyncstorm passes, default 2 */
     bool fsync_dir;             /* fsyncstorm: also fsync the directory after each rename */
     double age_written;         /* age: stop after writing this multiple of the fs size */

@@ -27,7 +27,9 @@
  *    came to it: on compilebench's listings the same operations on the same trees as
  *    compilebench (every run alike, as every compilebench invocation);
  *  - --cb-no-sync (compilebench -n): no sync, no caches dropped. Where caches cannot be
- *    dropped (not root), it is said once and the summary marks the figures as warm.
+ *    dropped (not root), it is said once and the summary marks the figures as warm;
+ *  - --cb-program-cpu: the interpreter's processor time per file and per entry, spent
+ *    inside the operations (compilebench.c), and said in the summary.
  *
  * The trees' states live in this process between the phases: a tree found in "tree" that
  * is not known (a phase run alone) is taken as clean.
@@ -44,6 +46,7 @@
 #include "os/machine.h"
 #include "phase/cb_listing.h"
 #include "phase/cb_rand.h"
+#include "phase/progcpu.h"
 #include "phase/workload.h"
 
 /* The figures of the last cb_initial / cb_random of this process (compilebench_last). */
@@ -213,7 +216,12 @@ static void write_note(struct phase_ctx *ctx, const struct cb_summary *s, int fr
     const int nforms = (int)(sizeof form / sizeof form[0]);
     char *note = ctx->res->note;
     size_t cap = sizeof ctx->res->note;
-    const char *mark = s->no_sync ? "no sync: " : s->warm ? "warm caches: " : "";
+    char mark[96];
+    const char *how = s->no_sync ? "no sync: " : s->warm ? "warm caches: " : "";
+    int ml = snprintf(mark, sizeof mark, "%s", how);
+    if (s->cpu_file_ns || s->cpu_entry_ns)
+        snprintf(mark + ml, sizeof mark - (size_t)ml, "program cpu %g/%g us: ",
+                 s->cpu_file_ns / 1e3, s->cpu_entry_ns / 1e3);
     for (int f = 0; f < nforms; f++) {
         size_t n = strlen(mark);
         bool fits = true;
@@ -282,6 +290,10 @@ static int session_open(struct phase_ctx *ctx, struct session *s)
     s->env.bufsize = p->cb_buffer_size ? p->cb_buffer_size : WL_CB_DEFAULT_BUFFER;
     s->env.sync = !p->cb_no_sync && real;
     s->drop = s->env.sync;
+    s->env.cpu_file_ns = p->cb_cpu_file_ns;
+    s->env.cpu_entry_ns = p->cb_cpu_entry_ns;
+    if (p->cb_cpu_file_ns || p->cb_cpu_entry_ns)
+        progcpu_calibrate(); /* once, here: not inside an operation's time */
     s->env.wbuf = malloc(s->env.bufsize);
     s->env.rbuf = malloc(s->env.bufsize);
     if (!s->env.wbuf || !s->env.rbuf) {
@@ -297,6 +309,8 @@ static int session_open(struct phase_ctx *ctx, struct session *s)
         return -1;
     }
     last.no_sync = p->cb_no_sync;
+    last.cpu_file_ns = p->cb_cpu_file_ns;
+    last.cpu_entry_ns = p->cb_cpu_entry_ns;
     return 0;
 }
 

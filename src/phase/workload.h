@@ -84,6 +84,7 @@ struct cb_summary {
     unsigned trees; /* trees left after the last phase */
     bool no_sync;   /* --cb-no-sync: no sync in the operations' time, caches kept */
     bool warm;      /* caches could not be dropped (not root, or no such control) */
+    uint32_t cpu_file_ns, cpu_entry_ns; /* --cb-program-cpu: the program's time added */
 };
 
 /* compilebench's name of a kind ("read compiled tree"), and of a reference figure
@@ -130,6 +131,8 @@ struct cb_env {
     char *rbuf;       /* bufsize bytes to read into */
     size_t bufsize;
     bool sync;        /* a sync of the file system ends each operation's time */
+    uint32_t cpu_file_ns;  /* the program's own processor time: each file written or read */
+    uint32_t cpu_entry_ns; /* and each entry stat'ed, unlinked or removed (progcpu.h) */
 };
 /* Opens the workspace's "tree" (made if missing): an engine fd, or -1 after phase_fail. */
 int compilebench_open_trees(struct phase_ctx *ctx);

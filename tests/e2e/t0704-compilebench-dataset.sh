@@ -130,7 +130,28 @@ like "$ERR" "dataset-patched: not a regular file" "says it is not a regular file
 run_fsbench run compilebench --cb-buffer-size 0 --dir "$SCRATCH/w" --no-save
 is "$RC" 2 "--cb-buffer-size 0: exit 2"
 like "$ERR" "--cb-buffer-size: '0' is not a size" "says what would do"
+run_fsbench run compilebench --cb-program-cpu 16,x --dir "$SCRATCH/w" --no-save
+is "$RC" 2 "--cb-program-cpu 16,x: exit 2"
+like "$ERR" "--cb-program-cpu: '16,x' is not FILE or FILE,ENTRY, each a number of microseconds from 0 to 10000" \
+    "says what would do"
+run_fsbench run compilebench --cb-program-cpu 20000 --dir "$SCRATCH/w" --no-save
+is "$RC" 2 "--cb-program-cpu 20000 (20 ms a file): exit 2"
 is "$(ls -A "$SCRATCH/w")" "" "nothing made by the refused runs"
+
+# ---- --cb-program-cpu: the interpreter's processor time spent in the operations, and said ----
+run_fsbench run compilebench -i 1 -r 6 --cb-dataset "$DS" --cb-no-sync --cb-program-cpu 2000,500 \
+    --dir "$SCRATCH/w" --no-save --json "$SCRATCH/p.json"
+is "$RC" 0 "--cb-program-cpu 2000,500: exits 0"
+[ "$RC" -eq 0 ] || diag "$ERR"
+pinit=$(jq -c '.runs[0].phases[] | select(.name == "cb_initial")' "$SCRATCH/p.json")
+like "$(printf '%s\n' "$pinit" | jq -r .note)" '^no sync: program cpu 2000/500 us: initial create 1 runs' \
+    "the note says the program's time is in the figures"
+# every file written (the tree and the reference trees) costs 2 ms of user time: at least half
+# of that is seen (fsbench's own work on these few files takes well under a millisecond)
+ok "$(printf '%s\n' "$pinit" | jq -e '.user_s >= 0.5 * 0.002 * .files' >/dev/null; echo $?)" \
+    "cb_initial's user time holds the program's 2 ms a file ($(printf '%s\n' "$pinit" | jq -r '"\(.user_s) s, \(.files) files"'))"
+like "$OUT" "\\(--cb-program-cpu: the program's own processor time included: 2000 us a file written or read, 500 us an entry stat'ed or removed\\)" \
+    "the summary says so"
 
 # ---- the method: sync and dropped caches (root), or not ----
 if [ "$(id -u)" -ne 0 ]; then
@@ -162,7 +183,7 @@ fi
 if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; then
     mkdir "$SCRATCH/calls"
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-        strace -f -qq -o "$SCRATCH/calls.log" -e trace=openat,openat2,newfstatat,fstat,lseek,ioctl,read,write,close \
+        strace -f -qq -o "$SCRATCH/calls.log" -e trace=openat,openat2,newfstatat,fstat,lseek,ioctl,read,write,close,ftruncate \
         "$FSBENCH" run compilebench -i 1 -r 20 --cb-dataset "$DS" --cb-no-sync --cb-buffer-size 16K \
         --dir "$SCRATCH/calls" --no-save -q >/dev/null 2>&1
     is "$?" 0 "compilebench under strace exits 0"
@@ -195,8 +216,18 @@ if command -v strace >/dev/null && strace -f -qq -o /dev/null true 2>/dev/null; 
         "stat tree: a file in a subdirectory is stat'ed before the top directory's own (lines $SCHED, $TOPMK)"
     ok "$([ "$(grep -c 'O_RDWR|O_CREAT|O_APPEND' "$SCRATCH/calls.log")" -ge 14 ]; echo $?)" \
         "files are opened read-write for appending, as Python's \"a+\" opens them"
+    # a patched file: its read at the end returns nothing, two tells, the truncate, then two
+    # tells and the seek to the start, as a file object's read(), truncate(0) and seek(0)
+    PATCHED=$(awk '{ pid = $1; line[pid, ++n[pid]] = $0 }
+        /O_RDWR\|O_CREAT\|O_APPEND/ { cb = 1 }  # from the first a+ open on (not the workspace files)
+        cb && / ftruncate\([0-9]+, 0\) += 0$/ {
+            t++; k = n[pid]
+            if (line[pid, k - 3] ~ / read\([0-9]+, "", [0-9]+\) += 0$/ && line[pid, k - 2] ~ /SEEK_CUR/ && line[pid, k - 1] ~ /SEEK_CUR/) m++ }
+        END { printf "%d %d", t, m }' "$SCRATCH/calls.log")
+    ok "$(set -- $PATCHED; [ "$1" -gt 0 ] && [ "$1" -eq "$2" ]; echo $?)" \
+        "every patched file is read at its end (nothing) and told twice before its truncate (truncates, after such a read: $PATCHED)"
 else
-    skip "strace cannot trace here" 5
+    skip "strace cannot trace here" 6
 fi
 
 done_testing

@@ -565,6 +565,69 @@ static void test_cb_dataset_ops(void **state)
     f->params.cb_dataset = NULL;
 }
 
+/* --cb-program-cpu: the program's processor time is spent per file written or read and per
+ * entry stat'ed or removed, inside the operation's time, and the summary says so. */
+static void test_cb_program_cpu(void **state)
+{
+    struct fx *f = *state;
+    char ds[256];
+    assert_non_null(cb_scratch(ds, sizeof ds));
+    cb_write_dataset(ds);
+    struct cb_dataset d;
+    assert_int_equal(cb_dataset_load(ds, &d), 0);
+    char wbuf[1000], rbuf[1000];
+    memset(wbuf, 'a', sizeof wbuf);
+    /* the clean listing: 4 files in 3 directories, so a tree of 7 entries */
+    struct cb_env env = {.tdir = compilebench_open_trees(&f->ctx), .wbuf = wbuf, .rbuf = rbuf,
+                         .bufsize = sizeof wbuf, .cpu_file_ns = 10000000, .cpu_entry_ns = 4000000};
+    assert_true(env.tdir >= 0);
+    struct cb_kind_total w = {0}, r = {0}, st = {0}, del = {0};
+    assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_WRITE, &d.l[CB_LIST_CLEAN], 0,
+                                      "kernel-0", &w, true),
+                     0);
+    assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_READ, NULL, 0, "kernel-0", &r, true), 0);
+    assert_int_equal(compilebench_run(&f->ctx, &env, CB_OP_STAT, NULL, 0, "kernel-0", &st, false),
+                     0);
+    assert_int_equal(
+        compilebench_run(&f->ctx, &env, CB_OP_DELETE, NULL, 0, "kernel-0", &del, false), 0);
+    /* at least half of what was asked (4 x 10 ms; 7 x 4 ms), in the user time and inside
+     * each operation's time; a thread that did only the file work would spend well under a
+     * millisecond here */
+    assert_true(w.user_s >= 0.020 && w.seconds >= 0.020);
+    assert_true(r.user_s >= 0.020 && r.seconds >= 0.020);
+    assert_true(st.user_s >= 0.014 && st.seconds >= 0.014);
+    assert_true(del.user_s >= 0.014 && del.seconds >= 0.014);
+    f->ctx.eng->close(f->ctx.w, env.tdir);
+    cb_dataset_free(&d);
+    for (int k = 0; k < CB_LISTS; k++) {
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", ds, cb_listing_files[k]);
+        unlink(p);
+    }
+    rmdir(ds);
+
+    /* the summary and the note say it */
+    fx_reset(f);
+    f->params.cb_initial = 1;
+    f->params.cb_cpu_file_ns = 1500;
+    f->params.cb_cpu_entry_ns = 250;
+    assert_int_equal(phase_cb_initial(&f->ctx), 0);
+    assert_non_null(strstr(f->res.note, "program cpu 1.5/0.25 us: initial create 1 runs"));
+    struct cb_summary s;
+    assert_int_equal(compilebench_last(&s), 0);
+    assert_int_equal(s.cpu_file_ns, 1500);
+    assert_int_equal(s.cpu_entry_ns, 250);
+    char text[4096];
+    assert_true(compilebench_format(&s, text, sizeof text) > 0);
+    assert_non_null(strstr(text, "(--cb-program-cpu: the program's own processor time included: "
+                                 "1.5 us a file written or read, 0.25 us an entry stat'ed or "
+                                 "removed)\n"));
+    /* compilebench's own block stays line for line: no such line in it */
+    assert_true(compilebench_format_original(&s, text, sizeof text) > 0);
+    assert_null(strstr(text, "program"));
+    f->params.cb_cpu_file_ns = f->params.cb_cpu_entry_ns = 0;
+}
+
 /* compilebench's own "run complete" block, line for line. */
 static void test_cb_format_original(void **state)
 {
@@ -670,6 +733,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_cb_random_deterministic, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_cb_random_every_kind, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_cb_note, fx_setup, fx_teardown),
+        cmocka_unit_test_setup_teardown(test_cb_program_cpu, fx_setup, fx_teardown),
         cmocka_unit_test_setup_teardown(test_cb_dataset_ops, fx_setup, fx_teardown),
         cmocka_unit_test(test_cb_format_original),
         /* root only: mounts a 32 MiB tmpfs; keep it last */
