@@ -35,11 +35,12 @@
  * these calls too (inode locks, attribute reads), so they are made here as well, on every
  * engine that touches the file system.
  *
- * The interpreter's own processor time (about 16 us a file written or read, 2 us an entry
+ * The interpreter's own processor time (15-18 us a file written or read, 2-3 us an entry
  * stat'ed or removed, for CPython 3.11 on the machine of bench/RESULTS-compilebench.md) is
  * not the file system's, and by default is not spent. --cb-program-cpu FILE,ENTRY spends it
  * (progcpu.h): FILE before each file is written or read, ENTRY before each entry is
- * stat'ed, unlinked or removed, so that the figures include it as compilebench's do.
+ * stat'ed, unlinked or removed and before a patch's read and truncate, so that the figures
+ * include it as compilebench's do.
  */
 #include <dirent.h>
 #include <errno.h>
