@@ -23,11 +23,15 @@
 
 int cli_bad_option(const char *cmd, int c, char **argv)
 {
-    const char *arg = argv[optind - 1];
+    return cli_bad_option_was(cmd, c, optopt, argv[optind - 1]);
+}
+
+int cli_bad_option_was(const char *cmd, int c, int opt, const char *arg)
+{
     if (c == ':')
         error("%s: option '%s' needs a value; try 'fsbench %s --help'", cmd, arg, cmd);
-    else if (optopt && !(arg[0] == '-' && arg[1] == '-'))
-        error("%s: unknown option '-%c'; try 'fsbench %s --help'", cmd, optopt, cmd);
+    else if (opt && !(arg[0] == '-' && arg[1] == '-'))
+        error("%s: unknown option '-%c'; try 'fsbench %s --help'", cmd, opt, cmd);
     else
         error("%s: unknown option '%s'; try 'fsbench %s --help'", cmd, arg, cmd);
     return EXIT_USAGE;

@@ -27,6 +27,9 @@ int cmd_cleanup(int argc, char **argv);
 /* The one-line message for an option getopt_long refused (call with opterr = 0 and an
  * optstring starting with ':'): c is what getopt_long returned. Returns EXIT_USAGE. */
 int cli_bad_option(const char *cmd, int c, char **argv);
+/* The same, for a refusal noted earlier: c as above, opt getopt's optopt then, arg the
+ * argument it was in (argv[optind - 1] then). */
+int cli_bad_option_was(const char *cmd, int c, int opt, const char *arg);
 
 /* The one number parser behind every numeric option (and so every number in a job file):
  * what a value may be. */

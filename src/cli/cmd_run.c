@@ -506,7 +506,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     bool quiet = false;
     const char *seen[sizeof cmd_run_options / sizeof cmd_run_options[0]] = {0};
     char phases_acc[4096];
-    while ((idx = -1, c = getopt_long(argc, argv, "hi:j:qr:", cmd_run_options, &idx)) != -1) {
+    while ((idx = -1, c = getopt_long(argc, argv, CMD_RUN_SHORT_OPTIONS, cmd_run_options,
+                                      &idx)) != -1) {
         if (c != '?' && c != ':' && given_once(c, idx, seen))
             return EXIT_USAGE;
         switch (c) {

@@ -50,6 +50,8 @@ struct cmdline {
     bool check;  /* --check: with --dry-run, the pre-flight too */
     bool phases; /* --phases given */
     int npos;    /* positionals other than the job file */
+    int bad_c, bad_opt;  /* the first option getopt refused ('?' or ':'), its optopt, */
+    const char *bad_arg; /* and the argument it was in; NULL: none */
 };
 
 enum mode { MODE_CHECK, MODE_PREFLIGHT, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
@@ -113,7 +115,7 @@ static void scan(int argc, char **argv, struct cmdline *cl)
     optind = 0;
     for (;;) {
         int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, "+:hi:j:r:", cmd_run_options, &idx);
+        int c = getopt_long(argc, argv, "+:" CMD_RUN_SHORT_OPTIONS, cmd_run_options, &idx);
         if (c == -1) {
             if (optind >= argc)
                 break;
@@ -124,6 +126,11 @@ static void scan(int argc, char **argv, struct cmdline *cl)
             }
             add_positional(cl, argv[optind++]);
             continue;
+        }
+        if ((c == '?' || c == ':') && !cl->bad_arg) {
+            cl->bad_c = c;
+            cl->bad_opt = optopt;
+            cl->bad_arg = argv[optind - 1];
         }
         const char *name = cmd_run_option_name(c, idx);
         if (name && !strcmp(name, "job")) {
@@ -607,6 +614,9 @@ int cmd_run_job(int argc, char **argv)
     scan(argc, argv, &cl);
     if (cl.help)
         return cmd_run_with(argc, argv, NULL);
+    /* an unknown option first: its value would read as a scenario ("-l NAME") */
+    if (cl.bad_arg)
+        return cli_bad_option_was("run", cl.bad_c, cl.bad_opt, cl.bad_arg);
     if (cl.file && cl.npos)
         return error("run: a job file and a scenario: put the scenario's phases in the job "
                      "(phases = ...)"),

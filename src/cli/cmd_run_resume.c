@@ -65,7 +65,7 @@ const char *cmd_run_args_json(int argc, char **argv)
     optind = 0;
     for (;;) {
         int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, "+:hi:j:qr:", cmd_run_options, &idx);
+        int c = getopt_long(argc, argv, "+:" CMD_RUN_SHORT_OPTIONS, cmd_run_options, &idx);
         int from = prev, to = optind;
         if (c == -1) {
             if (optind >= argc)
@@ -251,7 +251,8 @@ int cmd_run_resume(int argc, char **argv)
     opterr = 0;
     optind = 0;
     int c, idx = -1;
-    while ((idx = -1, c = getopt_long(argc, argv, ":hi:j:qr:", cmd_run_options, &idx)) != -1) {
+    while ((idx = -1, c = getopt_long(argc, argv, ":" CMD_RUN_SHORT_OPTIONS, cmd_run_options,
+                                      &idx)) != -1) {
         const char *name = cmd_run_option_name(c, idx);
         if (!name) {
             opterr = saved;

@@ -54,4 +54,15 @@ run_fsbench run "$SCRATCH/r.ini" --dry-run
 is "$RC" 2 "a job key given twice with two values: exit 2"
 is "$ERR" "fsbench: $SCRATCH/r.ini:7: runs = 4, but $SCRATCH/r.ini:6 gave runs = 3: a key takes one value (list keys such as fs and mount-opts take several)" \
     "a job key twice: refused at its line, naming both"
+
+# An unknown option is named in one line before anything else is made of the command line:
+# "-l NAME" (not an option of run: --label is) must not read as a job and a scenario.
+run_fsbench run compilebench -l cbA --no-save
+is "$RC" 2 "run JOB -l NAME: exit 2"
+is "$ERR" "fsbench: run: unknown option '-l'; try 'fsbench run --help'" "run JOB -l NAME: names -l, in one line"
+run_fsbench run basic --bogus --dry-run
+is "$ERR" "fsbench: run: unknown option '--bogus'; try 'fsbench run --help'" "an unknown long option: named"
+run_fsbench run basic --dry-run --scale
+is "$RC" 2 "an option without its value: exit 2"
+is "$ERR" "fsbench: run: option '--scale' needs a value; try 'fsbench run --help'" "an option without its value: named"
 done_testing
