@@ -10,6 +10,8 @@
 #include <pthread.h>
 #include <time.h>
 
+#include "measure/measure.h"
+
 static double rate; /* work units per ns; 0 until calibrated */
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static volatile uint64_t sink;
@@ -26,7 +28,7 @@ static uint64_t cpu_now_ns(void)
 {
     struct timespec ts;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
-        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return meas_now_ns();
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -61,10 +63,8 @@ double progcpu_rate(void)
     return rate;
 }
 
-void progcpu_spend(uint64_t ns)
+void progcpu_spend_ns(uint64_t ns)
 {
-    if (ns == 0)
-        return;
     progcpu_calibrate();
     work((uint64_t)((double)ns * rate + 0.5));
 }

@@ -17,10 +17,17 @@
  * calling it first keeps that time out of whatever is being timed. */
 void progcpu_calibrate(void);
 
-/* Spends about ns nanoseconds of this thread's processor time on busy work. */
-void progcpu_spend(uint64_t ns);
+/* Spends about ns nanoseconds of this thread's processor time on busy work (ns > 0). */
+void progcpu_spend_ns(uint64_t ns);
 
-/* The calibrated rate: work units a nanosecond (for tests and the notes). */
+/* The same, and nothing at all for 0 (the default): no call on the workload's path. */
+static inline void progcpu_spend(uint64_t ns)
+{
+    if (ns)
+        progcpu_spend_ns(ns);
+}
+
+/* The calibrated rate: work units a nanosecond (for the tests). */
 double progcpu_rate(void);
 
 #endif
