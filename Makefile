@@ -112,6 +112,10 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfsbench.a $(wildcard tests/unit/*.h
 $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(LDFLAGS)
 
+# trace_craft writes traces with the library's writer (hostile traces for t1301).
+$(BUILD)/tests/trace_craft: tests/helpers/trace_craft.c $(BUILD)/libfsbench.a | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
+
 # test_dirscan injects a failing shrink into libfsbench's realloc (see the test).
 $(BUILD)/tests/test_dirscan: LDFLAGS += -Wl,--wrap=realloc
 

@@ -121,6 +121,8 @@ static void run_usage(FILE *out)
             "                    also each thread's recorded think time between calls\n"
             "  --replay-threads N at most N threads (default: as many as the program ran at\n"
             "                    once, up to 64); -j defaults to them in a run with replay\n"
+            "  --replay-keep-setid  keep the trace's setuid/setgid bits (default: dropped from\n"
+            "                    every mode it gives, and said in the phase's note)\n"
             "many clients (mpirun -np N fsbench run ..., with the MPI build: make MPI=1)\n"
             "  --ranks-dir unique|shared  unique (default): each rank its own tree in\n"
             "                    DIR/rank.N, seed + rank; shared: one tree of scale x N whose\n"
@@ -135,8 +137,8 @@ enum {
     OPT_QUEUE_DEPTH, OPT_PRECISION, OPT_MAX_RUNS, OPT_WARMUP, OPT_FSYNC_DIR, OPT_AGE_WRITTEN,
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
-    OPT_REPLAY_THREADS, OPT_CB_DATASET, OPT_CB_NO_SYNC, OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU,
-    OPT_MIN_EFFECT,
+    OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
+    OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_MIN_EFFECT,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -187,6 +189,7 @@ const struct option cmd_run_options[] = {
     {"replay", required_argument, NULL, OPT_REPLAY},
     {"replay-timing", required_argument, NULL, OPT_REPLAY_TIMING},
     {"replay-threads", required_argument, NULL, OPT_REPLAY_THREADS},
+    {"replay-keep-setid", no_argument, NULL, OPT_REPLAY_KEEP_SETID},
     {"job", required_argument, NULL, OPT_JOB},
     {"dry-run", no_argument, NULL, OPT_DRY_RUN},
     {"check", no_argument, NULL, OPT_CHECK},
@@ -619,6 +622,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             ro.params.replay_threads = (unsigned)d;
             break;
+        case OPT_REPLAY_KEEP_SETID: ro.params.replay_keep_setid = true; break;
         case OPT_SIZE: size_arg = optarg; break;
         case OPT_FSYNC_ROUNDS:
             if (cli_option_number("--fsync-rounds", optarg, &range_fsync_rounds, &d) < 0)

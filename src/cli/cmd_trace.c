@@ -29,6 +29,7 @@ static void trace_usage(FILE *out)
                  "       fsbench trace dump FILE\n"
                  "       fsbench trace replay FILE DIR [--timing afap|original] [-j N]\n"
                  "                                     [--part state|calls] [--limit N] [--sparse]\n"
+                 "                                     [--keep-setid]\n"
                  "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
                  "  duration, what was left out and its initial state (--json: as JSON)\n"
                  "  dump: its initial state and every record, one a line\n"
@@ -36,7 +37,8 @@ static void trace_usage(FILE *out)
                  "  result there, as the replay phase would make it, untimed; --part state\n"
                  "  lays down the initial state only, --part calls makes the calls only (on\n"
                  "  what --part state laid down), --limit N the first N calls only, --sparse\n"
-                 "  makes the initial state's files sparse (their sizes, no data written)\n");
+                 "  makes the initial state's files sparse (their sizes, no data written);\n"
+                 "  setuid/setgid bits are dropped from every mode (said) unless --keep-setid\n");
 }
 
 /* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */
@@ -137,6 +139,7 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
         "symlinks", (json_int_t)s->state[TT_SYMLINK], "bytes", (json_int_t)in->state_bytes,
         "tracer_gap_ns", (json_int_t)in->tracer_gap_ns, "tracer_dur_ns",
         (json_int_t)in->tracer_dur_ns);
+    json_object_set_new(o, "longest_gap_ns", json_integer((json_int_t)s->longest_gap_ns));
     json_object_set_new(
         o, "think",
         json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "calibration_gap_ns",
@@ -191,6 +194,15 @@ static void print_text(const char *path, const struct trace_info *in, const stru
                "%.3f s for %s calls)\n",
                (double)in->think_ns / 1e9, (double)in->cpu_ns / 1e9,
                (double)in->mirror_cpu_ns / 1e9, trace_count_str(in->mirror_calls, a, sizeof a));
+    if (s->longest_gap_seq) {
+        char r[32];
+        printf("longest gap between a thread's calls: %.3f s (before record %s)",
+               (double)s->longest_gap_ns / 1e9, trace_count_str(s->longest_gap_seq, r, sizeof r));
+        if (s->longest_gap_ns > TRACE_THINK_MAX_NS)
+            printf("; a replay with original timing cuts any think time to %u s",
+                   (unsigned)(TRACE_THINK_MAX_NS / 1000000000u));
+        printf("\n");
+    }
     printf("calls by kind:\n");
     for (unsigned k = 1; k < TK_CALL_KINDS; k++)
         if (s->calls[k])
@@ -211,7 +223,7 @@ static void print_text(const char *path, const struct trace_info *in, const stru
 enum { PART_ALL, PART_STATE, PART_CALLS };
 
 static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads,
-                       int part, uint64_t limit, bool sparse)
+                       int part, uint64_t limit, bool sparse, bool keep_setid)
 {
     if (mkdir(dir, 0755) < 0 && errno != EEXIST)
         return error_errno("trace replay: cannot create %s", text_shown(dir));
@@ -235,7 +247,8 @@ static int replay_into(struct trace_file *t, const char *dir, unsigned timing, u
     for (unsigned i = 0; i < n; i++)
         w[i].st = &ops[i];
     struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n,
-                                  .replay_limit = limit, .replay_sparse = sparse};
+                                  .replay_limit = limit, .replay_sparse = sparse,
+                                  .replay_keep_setid = keep_setid};
     struct phase_result res = {0};
     struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .res = &res,
                             .params = &params, .workers = w, .nworkers = n};
@@ -272,11 +285,12 @@ int cmd_trace(int argc, char **argv)
         {"part", required_argument, NULL, 'P'},
         {"limit", required_argument, NULL, 'L'},
         {"sparse", no_argument, NULL, 'S'},
+        {"keep-setid", no_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
-    bool json = false, sparse = false;
+    bool json = false, sparse = false, keep_setid = false;
     unsigned timing = REPLAY_AFAP, threads = 0;
     int part = PART_ALL;
     unsigned long long limit = 0;
@@ -311,6 +325,7 @@ int cmd_trace(int argc, char **argv)
                 return error("trace: --limit: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case 'S': sparse = true; break;
+        case 'K': keep_setid = true; break;
         case 'h': trace_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("trace", c, argv);
         }
@@ -331,7 +346,7 @@ int cmd_trace(int argc, char **argv)
     if (!strcmp(verb, "replay")) {
         int r = trace_check(t) < 0 ? -1
                                    : replay_into(t, argv[optind + 2], timing, threads, part,
-                                                 limit, sparse);
+                                                 limit, sparse, keep_setid);
         trace_close(t);
         return r < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }

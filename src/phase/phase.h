@@ -54,6 +54,7 @@ struct phase_params {
     unsigned replay_threads;    /* replay: at most this many threads (0: the most) */
     uint64_t replay_limit;      /* replay: the first N calls only (0: all; record's use) */
     bool replay_sparse;         /* replay: the initial state's files sparse, not written */
+    bool replay_keep_setid;     /* replay: keep setuid/setgid bits (default: dropped, said) */
 };
 
 struct phase_ctx {

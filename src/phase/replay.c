@@ -95,9 +95,17 @@ int phase_replay_setup(struct phase_ctx *ctx)
     if (root < 0)
         return -1;
     char why[RES_NOTE_MAX];
-    int rc = rp_state_lay(ctx, t, root, why, sizeof why);
+    uint64_t dropped = 0;
+    int rc = rp_state_lay(ctx, t, root, &dropped, why, sizeof why);
     close(root);
-    return rc < 0 ? fail_note(ctx, "%s", why) : 0;
+    if (rc < 0)
+        return fail_note(ctx, "%s", why);
+    /* said in the phase's note (phase_replay keeps what setup left there) */
+    if (dropped)
+        snprintf(ctx->res->note, sizeof ctx->res->note,
+                 "setuid/setgid dropped from %" PRIu64 " file%s of the initial state", dropped,
+                 dropped == 1 ? "" : "s");
+    return 0;
 }
 
 /* ---- waiting ---- */
@@ -139,7 +147,7 @@ static void wait_dep(struct replay *rp, uint64_t d)
     struct rp_thread *o = &rp->th[RP_DEP_THREAD(d)];
     atomic_fetch_add(&o->waiters, 1);
     pthread_mutex_lock(&o->mu);
-    while (!rp_dep_done(rp, d) && !atomic_load(&rp->stop)) {
+    while (!rp_dep_done(rp, d) && !atomic_load(&rp->stop) && !phase_interrupt) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
         ts.tv_nsec += 20 * 1000 * 1000;
@@ -167,9 +175,16 @@ static void complete(struct rp_thread *me)
  * sleep takes a fraction of what it takes after the same time of work. */
 static void wait_until(struct replay *rp, uint64_t target)
 {
-    while (meas_now_ns() < target && !atomic_load_explicit(&rp->stop, memory_order_relaxed))
+    /* a stop request (a signal: phase_interrupt) ends the wait at once, so no think time
+     * keeps the run from its cleanup */
+    while (meas_now_ns() < target && !atomic_load_explicit(&rp->stop, memory_order_relaxed)) {
+        if (phase_interrupt) {
+            stop_all(rp);
+            return;
+        }
         for (int i = 0; i < 64; i++)
             cpu_relax();
+    }
 }
 
 /* ---- the replay threads ---- */
@@ -195,6 +210,10 @@ static void run_chunk(struct rp_thread *me, struct rp_chunk *ch)
         const struct rp_call *c = &ch->call[i];
         if (atomic_load_explicit(&rp->stop, memory_order_relaxed))
             return;
+        if (phase_interrupt) {
+            stop_all(rp);
+            return;
+        }
         for (uint16_t k = 0; k < c->ndeps; k++)
             wait_dep(rp, ch->deps[c->dep + k]);
         if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads) {
@@ -292,8 +311,16 @@ static struct rp_chunk *chunk_get(struct replay *rp)
         pthread_mutex_unlock(&rp->pool_mu);
         push_all(rp); /* so the earliest waiting call can run, and free a chunk */
         pthread_mutex_lock(&rp->pool_mu);
-        while (rp->nfree < POOL_REFILL && !atomic_load(&rp->stop))
-            pthread_cond_wait(&rp->pool_cv, &rp->pool_mu);
+        while (rp->nfree < POOL_REFILL && !atomic_load(&rp->stop) && !phase_interrupt) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            ts.tv_nsec += 20 * 1000 * 1000;
+            if (ts.tv_nsec >= 1000000000) {
+                ts.tv_sec++;
+                ts.tv_nsec -= 1000000000;
+            }
+            pthread_cond_timedwait(&rp->pool_cv, &rp->pool_mu, &ts);
+        }
     }
     struct rp_chunk *c = rp->free;
     if (c) {
@@ -342,6 +369,13 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         return 0;
     }
     uint64_t think = 0;
+    uint32_t mode = c->mode;
+    if (!rp->keep_setid && (mode & (S_ISUID | S_ISGID)) &&
+        (c->kind == TK_OPEN || c->kind == TK_MKDIR || c->kind == TK_CHMOD ||
+         c->kind == TK_FCHMOD)) {
+        mode &= ~(uint32_t)(S_ISUID | S_ISGID); /* no setuid file made from a trace */
+        rp->unsetid++;
+    }
     if (rp->timing == REPLAY_ORIGINAL) {
         if (c->kind == TK_SPAWN) {
             rp->rec_end[r] = c->start_ns;
@@ -352,6 +386,10 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
             think = gap > rp->gap_ns
                         ? (uint64_t)((double)(gap - rp->gap_ns) * rp->think_scale)
                         : 0;
+            if (think > TRACE_THINK_MAX_NS) {
+                think = TRACE_THINK_MAX_NS; /* said in the note */
+                rp->capped++;
+            }
             rp->rec_end[r] = c->start_ns + c->dur_ns;
         }
     }
@@ -373,7 +411,7 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         *k = (struct rp_call){
             .kind = c->kind, .rthread = r, .seq = seq, .result = c->result, .slot = c->slot,
             .slot2 = c->slot2, .size = c->size, .off = c->off, .off2 = c->off2,
-            .soff = c->soff, .flags = c->flags, .mode = c->mode, .aux = c->aux,
+            .soff = c->soff, .flags = c->flags, .mode = mode, .aux = c->aux,
             .path = UINT32_MAX, .path2 = UINT32_MAX, .path_len = c->path_len,
             .path2_len = c->path2_len, .think_ns = think, .start_ns = c->start_ns,
             .dep = ch->ndeps,
@@ -421,6 +459,27 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
 }
 
 /* ---- the phase ---- */
+
+/* Appends to the phase's note what the replay changed on purpose: think times cut to the
+ * limit, setuid/setgid bits dropped (calls, and the initial state as setup said). */
+static void note_more(const struct replay *rp, struct phase_ctx *ctx, const char *setup_note)
+{
+    char *note = ctx->res->note;
+    size_t cap = sizeof ctx->res->note, used = strlen(note);
+    unsigned lim = (unsigned)(TRACE_THINK_MAX_NS / 1000000000u);
+    if (rp->capped && used < cap)
+        used += (size_t)snprintf(note + used, cap - used,
+                                 "; %" PRIu64 " think time%s over %u s cut to %u s", rp->capped,
+                                 rp->capped == 1 ? "" : "s", lim, lim);
+    if (rp->unsetid && used < cap)
+        used += (size_t)snprintf(note + used, cap - used,
+                                 "; setuid/setgid dropped from the modes of %" PRIu64 " call%s",
+                                 rp->unsetid, rp->unsetid == 1 ? "" : "s");
+    if (setup_note[0] && used < cap)
+        used += (size_t)snprintf(note + used, cap - used, "; %s", setup_note);
+    if ((rp->unsetid || setup_note[0]) && used < cap)
+        snprintf(note + used, cap - used, " (kept when asked: run --replay-keep-setid, trace replay --keep-setid)");
+}
 
 static void free_replay(struct replay *rp, struct rp_chunk *chunks)
 {
@@ -555,6 +614,9 @@ int phase_replay(struct phase_ctx *ctx)
     if (!tf)
         return fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
     struct replay rp = {.ctx = ctx, .info = trace_file_info(tf), .root = -1};
+    rp.keep_setid = ctx->params->replay_keep_setid;
+    char setup_note[RES_NOTE_MAX]; /* what setup said (setuid dropped from the state) */
+    snprintf(setup_note, sizeof setup_note, "%s", ctx->res->note);
     rp.timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
     rp.gap_ns = rp.info->tracer_gap_ns;
     rp.think_scale = (double)rp.info->think_scale_ppm / 1e6;
@@ -616,6 +678,8 @@ int phase_replay(struct phase_ctx *ctx)
         rc = phase_check_interrupt(ctx);
     if (rc == 0)
         rc = conclude(&rp, ctx);
+    if (rc == 0)
+        note_more(&rp, ctx, setup_note);
     free_replay(&rp, chunks);
     return rc;
 }

@@ -155,6 +155,9 @@ struct replay {
     uint32_t *map;
     struct rp_deps deps;
     uint64_t handed;            /* calls handed out (with a limit) */
+    uint64_t capped;            /* think times cut to TRACE_THINK_MAX_NS */
+    uint64_t unsetid;           /* modes whose setuid/setgid bits were dropped (calls) */
+    bool keep_setid;
 };
 
 /* replay_deps.c */
@@ -179,7 +182,9 @@ void rp_exec(struct rp_thread *me, const struct rp_call *c, const char *base);
 /* Closes thread me's cached directories. */
 void rp_exec_done(struct rp_thread *me);
 
-/* replay_state.c: the initial state below root. 0, or -1 with why. */
-int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, char *why, size_t len);
+/* replay_state.c: the initial state below root; *dropped: the files whose setuid/setgid
+ * bits were dropped. 0, or -1 with why. */
+int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, uint64_t *dropped,
+                 char *why, size_t len);
 
 #endif

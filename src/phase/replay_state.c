@@ -1,7 +1,9 @@
 /* replay_state.c — a trace's initial state laid down below the replay's root, untimed:
  * each directory (owner rwx added, so that what it holds can be made), each file with its
  * recorded size of pattern bytes (or, for record's measure of the tracer, only that size:
- * a sparse file) and its mode, each symlink with its target; then a sync of the file
+ * a sparse file) and its mode (setuid and setgid dropped unless params->replay_keep_setid:
+ * a trace is someone else's data, and must not make setuid files as root), each symlink
+ * with its target; then a sync of the file
  * system, so that the timed replay does not write this back.
  *
  * Entries come in path order, so a directory comes before what it holds and entries of
@@ -45,7 +47,7 @@ static int fill(int fd, uint64_t size)
 }
 
 static int make(int pfd, const char *name, const struct trace_entry *e, const char *target,
-                bool sparse)
+                bool sparse, bool keep_setid, uint64_t *dropped)
 {
     if (e->type == TT_DIR) {
         if (mkdirat(pfd, name, (mode_t)(e->mode | 0700)) == 0)
@@ -68,16 +70,24 @@ static int make(int pfd, const char *name, const struct trace_entry *e, const ch
     if (fd < 0)
         return -errno;
     int rc = sparse ? (ftruncate(fd, (off_t)e->size) < 0 ? -errno : 0) : fill(fd, e->size);
-    if (rc == 0 && fchmod(fd, (mode_t)e->mode) < 0)
+    mode_t mode = (mode_t)e->mode;
+    if (!keep_setid && (mode & (S_ISUID | S_ISGID))) {
+        mode &= (mode_t) ~(S_ISUID | S_ISGID); /* no setuid file made from a trace */
+        (*dropped)++;
+    }
+    if (rc == 0 && fchmod(fd, mode) < 0)
         rc = -errno;
     if (raw_close(fd) < 0 && rc == 0)
         rc = -errno;
     return rc;
 }
 
-int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, char *why, size_t len)
+int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, uint64_t *dropped,
+                 char *why, size_t len)
 {
     bool sparse = ctx->params && ctx->params->replay_sparse;
+    bool keep_setid = ctx->params && ctx->params->replay_keep_setid;
+    *dropped = 0;
     struct trace_stream *s = trace_state_open(t, why, len);
     if (!s)
         return -1;
@@ -108,7 +118,7 @@ int rp_state_lay(struct phase_ctx *ctx, struct trace_file *t, int root, char *wh
             }
             snprintf(parent, sizeof parent, "%s", dir);
         }
-        int m = make(pfd, name, &e, target, sparse);
+        int m = make(pfd, name, &e, target, sparse, keep_setid, dropped);
         if (m < 0) {
             if (slash)
                 *slash = '/';

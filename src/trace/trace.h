@@ -24,6 +24,9 @@
 #define TRACE_IO_MAX ((uint64_t)1 << 31) /* bytes of one read or write */
 #define TRACE_SIZE_MAX ((uint64_t)1 << 50) /* a file of the initial state, an offset */
 #define TRACE_TEXT_MAX 65536          /* the command line, the strace version */
+/* The longest think time a replay waits (original timing): a longer one (a program that
+ * slept, or a crafted trace) is cut to this, and the replay's note says how many were. */
+#define TRACE_THINK_MAX_NS ((uint64_t)60 * 1000000000u)
 
 /* The kinds of record. The numbers are part of the file format (version 1): never reuse
  * one. Kinds below TRACE_KIND_IMPLICIT are calls the program made; the others are what

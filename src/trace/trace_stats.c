@@ -3,6 +3,7 @@
  */
 #include "trace/trace_stats.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
@@ -58,9 +59,27 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
     struct trace_stream *st = trace_calls_open(t, why, sizeof why);
     if (!st)
         return error("%s", why);
+    uint32_t nth = trace_file_info(t)->nthreads;
+    uint64_t *last = calloc(nth ? nth : 1, sizeof *last); /* per thread: end of its last */
+    if (!last) {
+        trace_stream_close(st);
+        return error("trace stats: out of memory");
+    }
     struct trace_call c;
+    uint64_t seq = 0;
     int r;
     while ((r = trace_next_call(st, &c)) > 0) {
+        seq++;
+        if (c.thread < nth && (c.kind < TK_CALL_KINDS || c.kind == TK_SPAWN)) {
+            /* last holds the end + 1 (0: the thread not seen yet) */
+            uint64_t prev = last[c.thread] - 1;
+            if (last[c.thread] && c.start_ns > prev && c.start_ns - prev > s->longest_gap_ns) {
+                s->longest_gap_ns = c.start_ns - prev;
+                s->longest_gap_seq = seq;
+            }
+            uint64_t end = c.start_ns + (c.kind == TK_SPAWN ? 0 : c.dur_ns);
+            last[c.thread] = (end >= c.start_ns && end < UINT64_MAX ? end : c.start_ns) + 1;
+        }
         if (c.kind < TK_CALL_KINDS) {
             s->calls[c.kind]++;
             s->ops[trace_op_kind(c.kind, c.flags)]++;
@@ -75,6 +94,7 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             s->drops++;
         }
     }
+    free(last);
     if (r < 0)
         error("%s", trace_stream_error(st));
     trace_stream_close(st);

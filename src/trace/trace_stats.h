@@ -18,6 +18,9 @@ struct trace_stats {
     uint64_t spawns, exits, inherits, drops;
     uint64_t failed;                 /* calls that failed when recorded */
     uint64_t state[4];               /* initial state entries by type (TT_*) */
+    uint64_t longest_gap_ns;         /* the longest time between a thread's calls (the end
+                                      * of one, or its spawn, to the start of the next) */
+    uint64_t longest_gap_seq;        /* the record that ends it (1-based; 0: none) */
 };
 
 /* The operation kind a replay counts a call of this kind (and flags) as. */

@@ -95,6 +95,48 @@ like "$ERR" 'record: no command to record' "it says so"
 run_fsbench record -- true
 is "$RC" 2 "record without -o: usage error"
 
+# ---- a crafted trace: a gap of 11.6 days, setuid modes -----------------------------------
+umask 022
+CRAFT=${FSBENCH_BUILD:-$(dirname "$FSBENCH")}/tests/trace_craft
+if [ -x "$CRAFT" ]; then
+    "$CRAFT" gap "$S/gap.fsbt" 1000000000000000
+    run_fsbench trace stats "$S/gap.fsbt"
+    like "$OUT" "longest gap between a thread's calls: 1000000\.000 s \(before record 2\); a replay with original timing cuts any think time to 60 s" \
+        "trace stats: the longest gap, and that a replay cuts it"
+    is "$("$FSBENCH" trace stats --json "$S/gap.fsbt" | jq .longest_gap_ns)" 1000000000000000 \
+        "trace stats --json: longest_gap_ns"
+    # the replay spins in that think time: SIGTERM must end it at once, with the usual
+    # interrupt (exit 1, one line) and nothing left in the directory
+    mkdir -p "$S/gapdir"
+    t0=$(date +%s%N)
+    timeout --preserve-status -k 20 -s TERM 3 "$FSBENCH" run --replay "$S/gap.fsbt" \
+        --replay-timing original --dir "$S/gapdir" --no-save -q >/dev/null 2>"$S/gap.err"
+    rc=$?
+    ms=$((($(date +%s%N) - t0) / 1000000))
+    is "$rc" 1 "a 10^15 ns think time, SIGTERM after 3 s: exit 1 (not killed: $ms ms)"
+    ok "$([ "$ms" -lt 4500 ]; echo $?)" "it ended within 1.5 s of the signal ($ms ms)"
+    like "$(cat "$S/gap.err")" "^fsbench: run 1, phase replay: interrupted by SIGTERM$" \
+        "one line naming the signal"
+    is "$(ls -A "$S/gapdir")" "" "nothing left in the directory"
+    # setuid and setgid: dropped from the initial state and every call's mode, and said
+    "$CRAFT" setid "$S/setid.fsbt"
+    run_fsbench trace replay "$S/setid.fsbt" "$S/sid"
+    is "$RC" 0 "a trace with mode 06777: replayed"
+    like "$OUT" "setuid/setgid dropped from the modes of 3 calls; setuid/setgid dropped from 1 file of the initial state" \
+        "the replay says it dropped them"
+    is "$(find "$S/sid/tree" -perm /6000 | wc -l)" 0 "no setuid or setgid file made"
+    is "$(stat -c %a "$S/sid/tree/s" "$S/sid/tree/n" | tr '\n' ' ')" "755 755 " \
+        "the other bits kept (chmod 04755 -> 755, open 06777 -> 755 under umask 022)"
+    run_fsbench trace replay --keep-setid "$S/setid.fsbt" "$S/sid2"
+    is "$(stat -c %a "$S/sid2/tree/s" "$S/sid2/tree/n" | tr '\n' ' ')" "4755 6755 " \
+        "--keep-setid keeps them when asked"
+    mkdir -p "$S/sidrun"
+    run_fsbench run --replay "$S/setid.fsbt" --dir "$S/sidrun" --no-save
+    like "$OUT$ERR" "setuid/setgid dropped" "run --replay says so too"
+else
+    skip "needs $CRAFT" 12
+fi
+
 # ---- a replay raced by an attacker -----------------------------------------------------
 if [ -n "$GOOD" ] && [ -x "$RACE" ]; then
     # a trace with many directories: cp -a of a tree
