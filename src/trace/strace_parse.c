@@ -134,13 +134,18 @@ static bool parse_result(const char *s, size_t n, struct strace_line *l)
         uint64_t sec = 0, frac = 0;
         unsigned digits = 0;
         size_t j = b;
-        while (j < i && is_digit(s[j]))
+        /* bounded as it is read: a duration of more than 10^9 s is no strace's, and the
+         * line is refused (unbounded, <18446744073709551617.0> wrapped to 1 s) */
+        while (j < i && is_digit(s[j])) {
             sec = sec * 10 + (uint64_t)(s[j++] - '0');
+            if (sec > 1000000000u)
+                return false;
+        }
         if (j < i && s[j] == '.')
             for (j++; j < i && is_digit(s[j]); j++)
                 if (digits < 9)
                     frac = frac * 10 + (uint64_t)(s[j] - '0'), digits++;
-        if (j != i || sec > 1000000000u) /* "<unavailable>", or nonsense: no duration */
+        if (j != i) /* "<unavailable>": no duration */
             return true;
         while (digits++ < 9)
             frac *= 10;
@@ -170,9 +175,10 @@ void strace_parse_line(const char *s, size_t n, struct strace_line *l)
     if (i >= n || !is_digit(s[i]))
         return;
     while (i < n && is_digit(s[i])) {
-        if (sec > 100000000000ull)
-            return;
         sec = sec * 10 + (uint64_t)(s[i++] - '0');
+        /* at most 10^10 s (the year 2286), so that sec * 10^9 + frac fits 64 bits */
+        if (sec > 10000000000ull)
+            return;
     }
     if (i < n && s[i] == '.')
         for (i++; i < n && is_digit(s[i]); i++)

@@ -592,11 +592,22 @@ static void test_strace_lines(void **state)
     assert_int_equal(strace_split_args(l.args, a, 8), 2);
     /* garbage is SL_BAD, never a crash */
     const char *bad[] = {"", "x", "12", "12 ", "12 1.0", "12 1.0 open(", "12 1.0 open(\"a) = 1",
-                         "12 1.0 (x) = 1", "99999999999999 1.0 sync() = 0"};
+                         "12 1.0 (x) = 1", "99999999999999 1.0 sync() = 0",
+                         /* a duration or a time that would wrap 64 bits: refused */
+                         "12 1.0 sync() = 0 <18446744073709551617.0>",
+                         "12 1.0 sync() = 0 <1000000001.0>",
+                         "12 1000000000000.5 sync() = 0 <0.000001>",
+                         "12 18446744073.709551617 sync() = 0"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         strace_parse_line(bad[i], strlen(bad[i]), &l);
         assert_int_equal(l.kind, SL_BAD);
     }
+    /* the bounds themselves still parse */
+    s = "12 10000000000.999999999 sync() = 0 <1000000000.5>";
+    strace_parse_line(s, strlen(s), &l);
+    assert_int_equal(l.kind, SL_CALL);
+    assert_true(l.ts_ns == 10000000000999999999ull);
+    assert_true(l.dur_ns == 1000000000500000000ull);
     /* escapes */
     const char *esc = "\"a\\n\\t\\\"\\\\\\101\\x42\"";
     struct strace_span e = {esc, strlen(esc)};
