@@ -393,6 +393,10 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
             rp->rec_end[r] = c->start_ns + c->dur_ns;
         }
     }
+    uint32_t slot = c->slot, slot2 = c->slot2;
+    int64_t result = c->result;
+    if (rp->nthreads > 1)
+        rp_slots_rename(rp, c->kind, &slot, &slot2, &result);
     for (int attempt = 0;; attempt++) {
         uint32_t need = c->path_len + c->path2_len + 2;
         struct rp_chunk *ch = t->partial;
@@ -409,8 +413,8 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         }
         struct rp_call *k = &ch->call[ch->n];
         *k = (struct rp_call){
-            .kind = c->kind, .rthread = r, .seq = seq, .result = c->result, .slot = c->slot,
-            .slot2 = c->slot2, .size = c->size, .off = c->off, .off2 = c->off2,
+            .kind = c->kind, .rthread = r, .seq = seq, .result = result, .slot = slot,
+            .slot2 = slot2, .size = c->size, .off = c->off, .off2 = c->off2,
             .soff = c->soff, .flags = c->flags, .mode = mode, .aux = c->aux,
             .path = UINT32_MAX, .path2 = UINT32_MAX, .path_len = c->path_len,
             .path2_len = c->path2_len, .think_ns = think, .start_ns = c->start_ns,
@@ -484,7 +488,7 @@ static void note_more(const struct replay *rp, struct phase_ctx *ctx, const char
 static void free_replay(struct replay *rp, struct rp_chunk *chunks)
 {
     if (rp->slots)
-        for (uint32_t i = 0; i < rp->info->nslots; i++)
+        for (uint32_t i = 0; i < rp->nslots; i++)
             if (rp->slots[i] >= 0)
                 close(rp->slots[i]);
     for (unsigned i = 0; rp->th && i < rp->nthreads; i++) {
@@ -522,7 +526,7 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
     size_t buf = in->max_io > BUF_MAX ? BUF_MAX : in->max_io < BUF_MIN ? BUF_MIN : in->max_io;
     size_t thsz = (sizeof(struct rp_thread) * rp->nthreads + 63) & ~(size_t)63;
     rp->th = aligned_alloc(64, thsz);
-    rp->slots = malloc((in->nslots ? in->nslots : 1) * sizeof *rp->slots);
+    rp->slots = malloc((rp->nslots ? rp->nslots : 1) * sizeof *rp->slots);
     rp->wbuf = malloc(buf);
     rp->wbuf_len = buf;
     rp->map = malloc(in->nthreads * sizeof *rp->map);
@@ -537,7 +541,7 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
         (rp->nthreads > 1 && rp_deps_init(rp) < 0))
         return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
     memset(rp->th, 0, thsz);
-    for (uint32_t i = 0; i < in->nslots; i++)
+    for (uint32_t i = 0; i < rp->nslots; i++)
         rp->slots[i] = -1;
     for (uint32_t i = 0; i < in->nthreads; i++)
         rp->map[i] = NO_THREAD;
@@ -623,6 +627,9 @@ int phase_replay(struct phase_ctx *ctx)
     rp.real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
     unsigned n = replay_threads_wanted(rp.info, ctx->params->replay_threads);
     rp.nthreads = n < phase_threads(ctx) ? n : phase_threads(ctx);
+    /* several threads rename descriptors (replay_deps.c): room for the ones given back
+     * whose close has not run yet */
+    rp.nslots = rp.nthreads > 1 ? rp.info->nslots * 2 + 256 : rp.info->nslots;
     struct rp_chunk *chunks = NULL;
     char why[RES_NOTE_MAX];
     struct trace_stream *s = NULL;

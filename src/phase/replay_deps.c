@@ -25,14 +25,20 @@
 int rp_deps_init(struct replay *rp)
 {
     struct rp_deps *d = &rp->deps;
-    uint32_t ns = rp->info->nslots ? rp->info->nslots : 1;
+    uint32_t ns = rp->nslots ? rp->nslots : 1;
+    uint32_t rec = rp->info->nslots ? rp->info->nslots : 1;
     d->nbuckets = NBUCKETS;
     d->tab = calloc(NBUCKETS * WAYS, sizeof *d->tab);
     d->slot_last = malloc(ns * sizeof *d->slot_last);
     d->slot_path = calloc(ns, sizeof *d->slot_path);
     d->rthread_last = malloc(rp->info->nthreads * sizeof *d->rthread_last);
-    if (!d->tab || !d->slot_last || !d->slot_path || !d->rthread_last)
+    d->rec2rep = malloc(rec * sizeof *d->rec2rep);
+    d->fifo = malloc(ns * sizeof *d->fifo);
+    if (!d->tab || !d->slot_last || !d->slot_path || !d->rthread_last || !d->rec2rep ||
+        !d->fifo)
         return -1;
+    for (uint32_t i = 0; i < rec; i++)
+        d->rec2rep[i] = UINT32_MAX;
     for (uint32_t i = 0; i < ns; i++)
         d->slot_last[i] = RP_NO_DEP;
     for (uint32_t i = 0; i < rp->info->nthreads; i++)
@@ -46,6 +52,8 @@ void rp_deps_free(struct replay *rp)
     free(rp->deps.slot_last);
     free(rp->deps.slot_path);
     free(rp->deps.rthread_last);
+    free(rp->deps.rec2rep);
+    free(rp->deps.fifo);
     memset(&rp->deps, 0, sizeof rp->deps);
 }
 
@@ -152,10 +160,66 @@ static int use(struct replay *rp, struct dlist *l, uint64_t h, bool excl, uint64
 
 static void use_slot(struct replay *rp, struct dlist *l, uint32_t slot, uint64_t me)
 {
-    if (slot >= rp->info->nslots)
+    if (slot >= rp->nslots)
         return;
     need(rp, l, rp->deps.slot_last[slot]);
     rp->deps.slot_last[slot] = me;
+}
+
+/* ---- descriptors renamed ---- */
+
+static void give_back(struct rp_deps *d, uint32_t nslots, uint32_t rep)
+{
+    if (rep >= nslots || d->fifo_len >= nslots)
+        return;
+    d->fifo[(d->fifo_head + d->fifo_len++) % nslots] = rep;
+}
+
+/* A replay slot for a new descriptor: the oldest given back whose last user completed, a
+ * fresh one, or (none left) the oldest given back, which its next user then waits for. */
+static uint32_t take(struct replay *rp)
+{
+    struct rp_deps *d = &rp->deps;
+    uint32_t n = rp->nslots;
+    if (d->fifo_len && (rp_dep_done(rp, d->slot_last[d->fifo[d->fifo_head]]) || d->fresh >= n)) {
+        uint32_t s = d->fifo[d->fifo_head];
+        d->fifo_head = (d->fifo_head + 1) % n;
+        d->fifo_len--;
+        return s;
+    }
+    return d->fresh < n ? d->fresh++ : n;
+}
+
+static uint32_t mapped(const struct replay *rp, uint32_t slot)
+{
+    return slot < rp->info->nslots && rp->deps.rec2rep[slot] != UINT32_MAX
+               ? rp->deps.rec2rep[slot]
+               : rp->nslots; /* none: out of range, the call finds no descriptor */
+}
+
+void rp_slots_rename(struct replay *rp, unsigned kind, uint32_t *slot, uint32_t *slot2,
+                     int64_t *result)
+{
+    struct rp_deps *d = &rp->deps;
+    unsigned f = trace_kind_fields(kind);
+    uint32_t rec = *slot;
+    if (f & TF_SLOT)
+        *slot = mapped(rp, *slot);
+    if (f & TF_SLOT2)
+        *slot2 = mapped(rp, *slot2);
+    if ((kind == TK_CLOSE || kind == TK_DROP) && rec < rp->info->nslots &&
+        d->rec2rep[rec] != UINT32_MAX) {
+        give_back(d, rp->nslots, d->rec2rep[rec]);
+        d->rec2rep[rec] = UINT32_MAX;
+    }
+    if (trace_kind_result(kind) == TR_SLOT && *result >= 0 &&
+        (uint64_t)*result < rp->info->nslots) {
+        uint32_t r = (uint32_t)*result;
+        if (d->rec2rep[r] != UINT32_MAX) /* a bad trace reuses an open slot */
+            give_back(d, rp->nslots, d->rec2rep[r]);
+        d->rec2rep[r] = take(rp);
+        *result = d->rec2rep[r];
+    }
 }
 
 /* Kinds that change a name in its directory, and kinds that change what a path names. */
@@ -205,7 +269,7 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
         uint64_t h = hash_bytes(p, c->path_len);
         if (use(rp, &l, h, obj, me) < 0 || use(rp, &l, parent_hash(p, c->path_len), dir, me) < 0)
             return -2;
-        if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->info->nslots)
+        if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->nslots)
             d->slot_path[c->result] = h;
     }
     if (c->path2 != UINT32_MAX && c->kind != TK_SYMLINK) {
@@ -217,22 +281,22 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
     unsigned f = trace_kind_fields(c->kind);
     if (f & TF_SLOT) {
         use_slot(rp, &l, c->slot, me);
-        uint64_t h = c->slot < rp->info->nslots ? d->slot_path[c->slot] : 0;
+        uint64_t h = c->slot < rp->nslots ? d->slot_path[c->slot] : 0;
         if (h && use(rp, &l, h, obj, me) < 0)
             return -2;
         if (trace_kind_result(c->kind) == TR_SLOT && c->result >= 0 &&
-            (uint64_t)c->result < rp->info->nslots) {
+            (uint64_t)c->result < rp->nslots) {
             use_slot(rp, &l, (uint32_t)c->result, me);
             d->slot_path[c->result] = h;
         }
     }
     if (f & TF_SLOT2) {
         use_slot(rp, &l, c->slot2, me);
-        uint64_t h = c->slot2 < rp->info->nslots ? d->slot_path[c->slot2] : 0;
+        uint64_t h = c->slot2 < rp->nslots ? d->slot_path[c->slot2] : 0;
         if (h && use(rp, &l, h, true, me) < 0)
             return -2;
     }
-    if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->info->nslots)
+    if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->nslots)
         use_slot(rp, &l, (uint32_t)c->result, me);
     if (c->kind == TK_SPAWN && c->aux < rp->info->nthreads)
         need(rp, &l, d->rthread_last[c->aux]);

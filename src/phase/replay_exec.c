@@ -202,7 +202,7 @@ static void check(struct rp_thread *me, const struct rp_call *c, const char *bas
 
 static int fd_of(const struct rp_thread *me, uint32_t slot)
 {
-    if (slot >= me->rp->info->nslots)
+    if (slot >= me->rp->nslots)
         return -1;
     return atomic_load_explicit(&me->rp->slots[slot], memory_order_relaxed);
 }
@@ -210,7 +210,7 @@ static int fd_of(const struct rp_thread *me, uint32_t slot)
 /* Maps a new descriptor to slot s (closing one it held, should a bad trace reuse it). */
 static void set_slot(struct rp_thread *me, int64_t s, int fd)
 {
-    if (s < 0 || (uint64_t)s >= me->rp->info->nslots) {
+    if (s < 0 || (uint64_t)s >= me->rp->nslots) {
         close(fd);
         return;
     }

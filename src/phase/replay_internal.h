@@ -119,6 +119,12 @@ struct rp_deps {
     uint64_t *slot_last;        /* per slot: its last call */
     uint64_t *slot_path;        /* per slot: the hash of the path it was opened as */
     uint64_t *rthread_last;     /* per recorded thread: its last call */
+    /* descriptors renamed (several threads): each new descriptor gets a replay slot of its
+     * own, one whose last user has completed where there is one, so that a process
+     * opening the number another process just closed does not wait for that close */
+    uint32_t *rec2rep;          /* recorded slot -> replay slot (UINT32_MAX: none) */
+    uint32_t *fifo;             /* replay slots given back, oldest first (a ring) */
+    uint32_t fifo_head, fifo_len, fresh;
 };
 
 struct replay {
@@ -129,7 +135,8 @@ struct replay {
     enum replay_timing timing;
     bool real;                  /* the engine touches the file system */
     int root;                   /* "tree" */
-    _Atomic int *slots;         /* slot -> descriptor (-1: none) */
+    _Atomic int *slots;         /* replay slot -> descriptor (-1: none) */
+    uint32_t nslots;            /* replay slots: the trace's, more with several threads */
     /* the chunk pool */
     pthread_mutex_t pool_mu;
     pthread_cond_t pool_cv;
@@ -168,6 +175,10 @@ void rp_deps_free(struct replay *rp);
  * needed: the caller then starts a new chunk). Records c as the resources' last user. */
 int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, unsigned t,
                uint64_t pos, uint64_t *out, int max);
+/* Renames the recorded slots of a call of kind `kind` to replay slots (several threads):
+ * *slot, *slot2 and a new descriptor's *result; a close or drop gives its slot back. */
+void rp_slots_rename(struct replay *rp, unsigned kind, uint32_t *slot, uint32_t *slot2,
+                     int64_t *result);
 /* Whether dependency d is complete. */
 static inline bool rp_dep_done(const struct replay *rp, uint64_t d)
 {
