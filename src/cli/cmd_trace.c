@@ -203,6 +203,22 @@ static void print_text(const char *path, const struct trace_info *in, const stru
                    (unsigned)(TRACE_THINK_MAX_NS / 1000000000u));
         printf("\n");
     }
+    /* what the trace could not see, and what a replay does about it */
+    printf("not seen, and how a replay accounts for it:\n");
+    printf("  I/O through memory maps: not recorded (its amount unknown); a replay does none "
+           "of it\n");
+    printf("  %s calls on descriptors opened before the start, %s outside the directory: "
+           "left out, not replayed\n",
+           trace_count_str(in->left_prestart, a, sizeof a),
+           trace_count_str(in->left_outside, b, sizeof b));
+    if (in->left_other)
+        printf("  %s lines the recorder could not read: left out\n",
+               trace_count_str(in->left_other, a, sizeof a));
+    printf("  the tracer's own time: %.1f us of each gap taken off, what is left scaled by "
+           "%.3f (to the program's CPU time less a traced replay's); the %.1f us it added to "
+           "each call's duration is not replayed (a replay makes the call itself)\n",
+           (double)in->tracer_gap_ns / 1e3, (double)in->think_scale_ppm / 1e6,
+           (double)in->tracer_dur_ns / 1e3);
     printf("calls by kind:\n");
     for (unsigned k = 1; k < TK_CALL_KINDS; k++)
         if (s->calls[k])

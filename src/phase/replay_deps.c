@@ -2,8 +2,9 @@
  * SOSP'13): a call waits only for the earlier calls (in the trace's order) of other
  * threads that touched the same resource in a conflicting way.
  *
- * Resources: a path by name (the call's path, and its parent directory's name: a call
- * that makes, removes or renames a name changes its directory), and a descriptor slot. A
+ * Resources: a path by name (the call's path, and its parent directory's, which must
+ * exist), a directory's names (a call that makes, removes or renames a name changes its
+ * parent's names; a listing and an rmdir read them), and a descriptor slot. A
  * call uses each either shared (a lookup, a read) or exclusive (a change); shared uses do
  * not order among themselves. Every call also advances its recorded thread, which a spawn
  * of a child waits for (a child starts after its parent reached the fork).
@@ -72,6 +73,14 @@ static uint64_t parent_hash(const char *p, size_t n)
     while (n > 0 && p[n - 1] != '/')
         n--;
     return n ? hash_bytes(p, n - 1) : hash_bytes(".", 1);
+}
+
+/* A directory's names (what its listing holds), as a resource apart from the directory
+ * itself (which a lookup below it needs to exist): from the directory's path hash. */
+static uint64_t names_of(uint64_t dir_hash)
+{
+    uint64_t h = dir_hash ^ 0x9e3779b97f4a7c15ull;
+    return h ? h : 1;
 }
 
 /* The dependencies of one call, deduplicated: per other thread, the latest position. */
@@ -267,15 +276,21 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
     if (c->path != UINT32_MAX) {
         const char *p = base + c->path;
         uint64_t h = hash_bytes(p, c->path_len);
-        if (use(rp, &l, h, obj, me) < 0 || use(rp, &l, parent_hash(p, c->path_len), dir, me) < 0)
+        uint64_t ph = parent_hash(p, c->path_len);
+        /* the parent: shared (it must exist); its names exclusive for a call that changes
+         * one, so that lookups of other names in it do not wait for that change */
+        if (use(rp, &l, h, obj, me) < 0 || use(rp, &l, ph, false, me) < 0 ||
+            (dir && use(rp, &l, names_of(ph), true, me) < 0) ||
+            (c->kind == TK_RMDIR && use(rp, &l, names_of(h), true, me) < 0))
             return -2;
         if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->nslots)
             d->slot_path[c->result] = h;
     }
     if (c->path2 != UINT32_MAX && c->kind != TK_SYMLINK) {
         const char *p = base + c->path2;
+        uint64_t ph = parent_hash(p, c->path2_len);
         if (use(rp, &l, hash_bytes(p, c->path2_len), true, me) < 0 ||
-            use(rp, &l, parent_hash(p, c->path2_len), true, me) < 0)
+            use(rp, &l, ph, false, me) < 0 || use(rp, &l, names_of(ph), true, me) < 0)
             return -2;
     }
     unsigned f = trace_kind_fields(c->kind);
@@ -283,6 +298,9 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
         use_slot(rp, &l, c->slot, me);
         uint64_t h = c->slot < rp->nslots ? d->slot_path[c->slot] : 0;
         if (h && use(rp, &l, h, obj, me) < 0)
+            return -2;
+        /* a listing reads the directory's names */
+        if (h && c->kind == TK_GETDENTS && use(rp, &l, names_of(h), false, me) < 0)
             return -2;
         if (trace_kind_result(c->kind) == TR_SLOT && c->result >= 0 &&
             (uint64_t)c->result < rp->nslots) {

@@ -103,6 +103,10 @@ if [ -x "$CRAFT" ]; then
     run_fsbench trace stats "$S/gap.fsbt"
     like "$OUT" "longest gap between a thread's calls: 1000000\.000 s \(before record 2\); a replay with original timing cuts any think time to 60 s" \
         "trace stats: the longest gap, and that a replay cuts it"
+    like "$OUT" "  I/O through memory maps: not recorded \(its amount unknown\); a replay does none of it" \
+        "trace stats: says what it could not see"
+    like "$OUT" "  0 calls on descriptors opened before the start, 0 outside the directory: left out, not replayed" \
+        "trace stats: and what was left out, and how"
     is "$("$FSBENCH" trace stats --json "$S/gap.fsbt" | jq .longest_gap_ns)" 1000000000000000 \
         "trace stats --json: longest_gap_ns"
     # the replay spins in that think time: SIGTERM must end it at once, with the usual
@@ -134,7 +138,7 @@ if [ -x "$CRAFT" ]; then
     run_fsbench run --replay "$S/setid.fsbt" --dir "$S/sidrun" --no-save
     like "$OUT$ERR" "setuid/setgid dropped" "run --replay says so too"
 else
-    skip "needs $CRAFT" 12
+    skip "needs $CRAFT" 14
 fi
 
 # ---- a replay raced by an attacker -----------------------------------------------------

@@ -2,7 +2,8 @@
  * here is laid down and replayed; the tree it leaves, its counts per operation kind, its
  * note; divergent calls counted and named, past 1 % a failed phase; paths that would
  * leave the run directory through a symlink refused with nothing touched outside;
- * renamed directories seen by the directory cache; several threads ordered by resource;
+ * renamed directories seen by the directory cache; several threads ordered by resource
+ * (and only there: descriptors renamed, a directory's names apart from the directory);
  * original timing's think times; the null engine.
  */
 #include <setjmp.h>
@@ -24,6 +25,7 @@
 #include "measure/measure.h"
 #include "phase/phase.h"
 #include "phase/replay.h"
+#include "phase/replay_internal.h"
 #include "trace/trace_read.h"
 #include "trace/trace_write.h"
 #include "testutil.h"
@@ -392,6 +394,88 @@ static void test_original_timing(void **state)
     assert_true((double)(meas_now_ns() - t0) / 1e9 < 0.25);
 }
 
+/* The dependencies the dispatcher gives: calls of two replay threads (each its own
+ * recorded thread), in trace order. */
+struct depfix {
+    struct trace_info info;
+    struct replay rp;
+    struct rp_thread th[2];
+    uint64_t pos[2];
+    char arena[256];
+};
+
+static void depfix_init(struct depfix *d)
+{
+    memset(d, 0, sizeof *d);
+    d->info.nthreads = 2;
+    d->info.nslots = 4;
+    d->rp.info = &d->info;
+    d->rp.nthreads = 2;
+    d->rp.nslots = d->info.nslots * 2 + 256;
+    d->rp.th = d->th;
+    assert_int_equal(rp_deps_init(&d->rp), 0);
+}
+
+/* Dispatches a call of thread t (slots renamed as the dispatcher does): its deps' count;
+ * the first dep's thread in *on (when any). */
+static int dep(struct depfix *d, unsigned t, struct rp_call c, const char *path, unsigned *on)
+{
+    c.rthread = t;
+    c.path = c.path2 = UINT32_MAX;
+    if (path) {
+        snprintf(d->arena, sizeof d->arena, "%s", path);
+        c.path = 0;
+        c.path_len = (uint32_t)strlen(path);
+    }
+    rp_slots_rename(&d->rp, c.kind, &c.slot, &c.slot2, &c.result);
+    uint64_t out[8];
+    int n = rp_deps_of(&d->rp, &c, d->arena, t, d->pos[t]++, out, 8);
+    assert_true(n >= 0);
+    if (n > 0 && on)
+        *on = RP_DEP_THREAD(out[0]);
+    return n;
+}
+
+static void test_deps(void **state)
+{
+    (void)state;
+    struct depfix d;
+    depfix_init(&d);
+    unsigned on = 9;
+    /* thread 0 opens and closes slot 0; thread 1 then opens slot 0 too: a descriptor of
+     * its own, no wait for thread 0's close */
+    assert_int_equal(dep(&d, 0, (struct rp_call){.kind = TK_OPEN, .flags = CREAT, .result = 0},
+                         "d/x", NULL),
+                     0);
+    assert_int_equal(dep(&d, 0, (struct rp_call){.kind = TK_CLOSE, .slot = 0}, NULL, NULL), 0);
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_OPEN, .result = 0}, "e/y", NULL), 0);
+    /* a lookup of another name in d: no wait for the create of d/x */
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_STAT}, "d/z", NULL), 0);
+    /* the same name: waits for thread 0 */
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_STAT}, "d/x", &on), 1);
+    assert_int_equal(on, 0);
+    /* d's listing waits for the change of its names */
+    rp_deps_free(&d.rp);
+    depfix_init(&d);
+    dep(&d, 0, (struct rp_call){.kind = TK_OPEN, .flags = CREAT, .result = 0}, "d/x", NULL);
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_OPEN, .result = 1, .flags = TRO_DIRECTORY},
+                         "d", NULL),
+                     0);
+    on = 9;
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_GETDENTS, .slot = 1, .size = 4096},
+                         NULL, &on),
+                     1);
+    assert_int_equal(on, 0);
+    /* removing d waits for the names made in it */
+    rp_deps_free(&d.rp);
+    depfix_init(&d);
+    dep(&d, 0, (struct rp_call){.kind = TK_UNLINK}, "d/x", NULL);
+    on = 9;
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_RMDIR}, "d", &on), 1);
+    assert_int_equal(on, 0);
+    rp_deps_free(&d.rp);
+}
+
 static void test_null_engine(void **state)
 {
     struct fix *f = *state;
@@ -415,7 +499,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_basic),     T(test_divergence),      T(test_no_escape),   T(test_rename_dir),
-        T(test_threads),   T(test_original_timing), T(test_null_engine),
+        T(test_threads),   T(test_original_timing), T(test_null_engine), T(test_deps),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
