@@ -96,6 +96,17 @@ like "$("$FSBENCH" trace stats "$S/fork.fsbt")" 'processes and threads: 5 starte
 replay fork
 run_fsbench trace replay "$S/fork.fsbt" "$S/rfork"
 is "$(stat -c %s "$S/rfork/tree/f/log")" "$(stat -c %s "$S/frk/f/log")" "the replayed log has the size the program's has"
+# two processes joined by a pipe, alive at once, opening the same descriptor numbers: each
+# keeps its own order, the reader's open of p/I follows the writer's p/I only
+mkdir -p "$S/pip"
+record pipe "$S/pip" -- "${TRACED_PROG[@]}" pipe 200
+is "$?" 0 "record a two-process pipe program exits 0"
+is "$("$FSBENCH" trace stats --json "$S/pipe.fsbt" | jq -r '.threads_at_once')" 2 \
+    "trace stats: 2 processes at once"
+replay pipe
+like "$(jq -r '.runs[0].phases[0].note' "$S/pipe.json")" 'on 2 threads' "the replay ran them on 2 threads"
+run_fsbench trace replay "$S/pipe.fsbt" "$S/rpipe"
+is "$(listing "$S/rpipe/tree")" "$(listing "$S/pip")" "the replayed tree is the program's (p/ and q/, 200 files each)"
 
 # ---- cvs rtag -------------------------------------------------------------------------
 if command -v cvs >/dev/null 2>&1; then

@@ -9,6 +9,10 @@
  *                          each child appends to the inherited descriptor, makes
  *                          "f/child.I" and exits; the parent waits for each, then appends
  *                          and closes
+ *   trace_prog pipe N      two processes joined by a pipe: the parent writes "p/I" and
+ *                          then I into the pipe, N times; the child reads each I from the
+ *                          pipe, reads "p/I" and writes "q/I" (both alive at once, their
+ *                          descriptor numbers the same)
  * Exit status 0, or 1 with a message on stderr.
  */
 #include <errno.h>
@@ -119,16 +123,56 @@ static int forks(void)
     return 0;
 }
 
+static int piped(void)
+{
+    if ((mkdir("p", 0755) < 0 && errno != EEXIST) || (mkdir("q", 0755) < 0 && errno != EEXIST))
+        die("mkdir");
+    int fds[2];
+    if (pipe(fds) < 0)
+        die("pipe");
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork");
+    char path[64], buf[64];
+    if (pid == 0) {
+        close(fds[1]);
+        int i;
+        while (read(fds[0], &i, sizeof i) == (ssize_t)sizeof i) {
+            snprintf(path, sizeof path, "p/%d", i);
+            int fd = open(path, O_RDONLY);
+            if (fd < 0 || read(fd, buf, sizeof buf) < 0 || close(fd) < 0)
+                _exit(1);
+            snprintf(path, sizeof path, "q/%d", i);
+            put(path, "made by the child\n");
+        }
+        _exit(0);
+    }
+    close(fds[0]);
+    for (int i = 0; i < n_files; i++) {
+        snprintf(path, sizeof path, "p/%d", i);
+        put(path, "made by the parent\n");
+        if (write(fds[1], &i, sizeof i) != (ssize_t)sizeof i)
+            die("pipe");
+    }
+    close(fds[1]);
+    int st;
+    if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+        die("child");
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
         return threads();
     if (!strcmp(argv[1], "fork"))
         return forks();
+    if (!strcmp(argv[1], "pipe"))
+        return piped();
     fprintf(stderr, "trace_prog: unknown program '%s'\n", argv[1]);
     return 2;
 }
