@@ -100,7 +100,9 @@ int phase_replay_setup(struct phase_ctx *ctx)
     close(root);
     if (rc < 0)
         return fail_note(ctx, "%s", why);
-    /* said in the phase's note (phase_replay keeps what setup left there) */
+    /* said in the phase's note (phase_replay keeps what setup left there); no note of an
+     * earlier use of the result is left for it to take as setup's */
+    ctx->res->note[0] = '\0';
     if (dropped)
         snprintf(ctx->res->note, sizeof ctx->res->note,
                  "setuid/setgid dropped from %" PRIu64 " file%s of the initial state", dropped,
@@ -482,7 +484,8 @@ static void note_more(const struct replay *rp, struct phase_ctx *ctx, const char
     if (setup_note[0] && used < cap)
         used += (size_t)snprintf(note + used, cap - used, "; %s", setup_note);
     if ((rp->unsetid || setup_note[0]) && used < cap)
-        snprintf(note + used, cap - used, " (kept when asked: run --replay-keep-setid, trace replay --keep-setid)");
+        snprintf(note + used, cap - used,
+                 " (kept when asked: run --replay-keep-setid, trace replay --keep-setid)");
 }
 
 static void free_replay(struct replay *rp, struct rp_chunk *chunks)
@@ -619,8 +622,9 @@ int phase_replay(struct phase_ctx *ctx)
         return fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
     struct replay rp = {.ctx = ctx, .info = trace_file_info(tf), .root = -1};
     rp.keep_setid = ctx->params->replay_keep_setid;
-    char setup_note[RES_NOTE_MAX]; /* what setup said (setuid dropped from the state) */
-    snprintf(setup_note, sizeof setup_note, "%s", ctx->res->note);
+    char setup_note[RES_NOTE_MAX] = ""; /* what setup said (setuid dropped from the state) */
+    if (!strncmp(ctx->res->note, "setuid/setgid dropped from ", 27))
+        snprintf(setup_note, sizeof setup_note, "%s", ctx->res->note);
     rp.timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
     rp.gap_ns = rp.info->tracer_gap_ns;
     rp.think_scale = (double)rp.info->think_scale_ppm / 1e6;
