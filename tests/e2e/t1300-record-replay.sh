@@ -107,6 +107,13 @@ replay pipe
 like "$(jq -r '.runs[0].phases[0].note' "$S/pipe.json")" 'on 2 threads' "the replay ran them on 2 threads"
 run_fsbench trace replay "$S/pipe.fsbt" "$S/rpipe"
 is "$(listing "$S/rpipe/tree")" "$(listing "$S/pip")" "the replayed tree is the program's (p/ and q/, 200 files each)"
+# think time of a program whose answer is known: 25 x 20 ms of CPU time in user mode
+# between its calls (0.5 s; the helper's calibration adds a few ms)
+mkdir -p "$S/thk"
+record think "$S/thk" -- "${TRACED_PROG[@]}" think 25
+is "$?" 0 "record a program that thinks 25 x 20 ms exits 0"
+ms=$(("$("$FSBENCH" trace stats --json "$S/think.fsbt" | jq -r '.think.total_ns')" / 1000000))
+ok "$([ "$ms" -ge 450 ] && [ "$ms" -le 700 ]; echo $?)" "its think time is the program's: $ms ms for 500 ms"
 
 # ---- cvs rtag -------------------------------------------------------------------------
 if command -v cvs >/dev/null 2>&1; then

@@ -13,6 +13,9 @@
  *                          then I into the pipe, N times; the child reads each I from the
  *                          pipe, reads "p/I" and writes "q/I" (both alive at once, their
  *                          descriptor numbers the same)
+ *   trace_prog think N     one thread: N times, 20 ms of its own CPU time in user mode
+ *                          (a loop calibrated first) and then a stat of "."; the known
+ *                          answer for a trace's think time: N x 20 ms
  * Exit status 0, or 1 with a message on stderr.
  */
 #include <errno.h>
@@ -23,6 +26,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static int n_files;
@@ -161,10 +165,43 @@ static int piped(void)
     return 0;
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static volatile unsigned long sink;
+
+static void spin(unsigned long n)
+{
+    for (unsigned long k = 0; k < n; k++)
+        sink += k;
+}
+
+/* Busy work in user mode only (no call at all: clock_gettime of a thread's CPU clock is a
+ * system call, which a tracer stops at), calibrated first to 20 ms of this thread's CPU. */
+static int think(void)
+{
+    unsigned long n = 1000000;
+    double t0 = cpu_s();
+    spin(n);
+    double per = (cpu_s() - t0) / (double)n;
+    unsigned long want = per > 0 ? (unsigned long)(0.020 / per) : n;
+    struct stat st;
+    for (int i = 0; i < n_files; i++) {
+        spin(want);
+        if (stat(".", &st) < 0)
+            die(".");
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork|pipe N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
@@ -173,6 +210,8 @@ int main(int argc, char **argv)
         return forks();
     if (!strcmp(argv[1], "pipe"))
         return piped();
+    if (!strcmp(argv[1], "think"))
+        return think();
     fprintf(stderr, "trace_prog: unknown program '%s'\n", argv[1]);
     return 2;
 }
