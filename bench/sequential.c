@@ -60,7 +60,8 @@
 
 #define NMAX 30     /* most rounds (--max-runs' default) */
 #define EFFECT 1.2  /* B/A of the effect sets */
-#define MARGIN 0.05 /* --min-effect */
+#define MARGIN 0.05 /* the equivalence margin of the rule before futility */
+#define MIN_EFFECT SEQ_MIN_EFFECT_DEFAULT /* --min-effect: futility rules out 10% */
 #define CONF 0.95
 /* sd of the log of a set's noise level: the median set's sd of paired log ratios is then
  * about 0.75 of their root mean square, as measured on the real trials (see the table) */
@@ -112,21 +113,25 @@ static void draw(gsl_rng *rng, const struct noise *nz, double *la, double *lb)
 
 /* ------------------------------------------------------------------ designs */
 
-enum design { D_FIXED12, D_FIXED6, D_NAIVE, D_AUTO, D_AUTO_SEQ, D_SEQ, D_VILLE, NDESIGNS };
+enum design {
+    D_FIXED12, D_FIXED6, D_NAIVE, D_AUTO, D_AUTO_SEQ, D_SEQ_OLD, D_SEQ, D_VILLE, NDESIGNS
+};
 static const char *const design_name[NDESIGNS] = {
     "fixed 12 pairs, paired t (today)",
     "fixed 6 pairs, paired t",
     "paired t looked at after every round (naive)",
     "--runs auto (5% precision), then paired t",
     "--runs auto (5% precision), then the sequential interval (what compare does)",
-    "--runs until-verdict: mixture SPRT, horizon 30",
-    "mixture SPRT with Ville's 1/alpha (no horizon)",
+    "until-verdict before futility: mixture SPRT, horizon 30, stops on equivalence within 5%",
+    "--runs until-verdict: mixture SPRT, horizon 30, futility at 10% (one-sided CS)",
+    "the same with Ville's 1/alpha (no horizon)",
 };
 
 struct outcome {
     int pairs;
     bool different; /* the interval excludes 1 */
     bool slower;    /* B shown slower than A (the effect found) */
+    bool futile;    /* stopped on futility: no difference of MIN_EFFECT or more */
 };
 
 static void verdict_of(const struct stats_ratio *r, struct outcome *o)
@@ -145,7 +150,7 @@ static void run_design(enum design d, const double *a, const double *b, struct o
         verdict_of(&r, o);
         return;
     }
-    const struct seq_design dz = {SEQ_MIXTURE_VAR, d == D_SEQ ? NMAX : 0};
+    const struct seq_design dz = {SEQ_MIXTURE_VAR, d == D_VILLE ? 0 : NMAX};
     for (int n = 3; n <= NMAX; n++) {
         o->pairs = n;
         if (d == D_NAIVE) {
@@ -166,8 +171,14 @@ static void run_design(enum design d, const double *a, const double *b, struct o
         } else {
             seq_paired_log(a, b, (size_t)n, &dz, CONF, &r);
             verdict_of(&r, o);
-            if (seq_state_of(&r, MARGIN) != SEQ_UNDECIDED)
+            if (d == D_SEQ_OLD) {
+                /* the rule as it was: the two-sided sequence within 5% either way */
+                if (o->different || (r.lo > 1 / (1 + MARGIN) && r.hi < 1 + MARGIN))
+                    return;
+            } else if (seq_state_of(&r, MIN_EFFECT) != SEQ_UNDECIDED) {
+                o->futile = !o->different;
                 return;
+            }
         }
     }
 }
@@ -260,7 +271,8 @@ static void simulate(int sims, unsigned long seed)
            "rounds\n\n",
            sims, sims, NMAX);
     printf("| noise | design | A/A claimed difference | 20%% found | median pairs (20%%) | "
-           "median pairs (A/A) |\n|---|---|---:|---:|---:|---:|\n");
+           "median pairs (A/A) | futile with B 10%% slower (the margin; at most 5%% promised) "
+           "|\n|---|---|---:|---:|---:|---:|---:|\n");
     for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
         struct noise_stats ns;
         gsl_rng_set(rng, seed + 1000 * m);
@@ -271,32 +283,37 @@ static void simulate(int sims, unsigned long seed)
                  "median set's %.2f of it)",
                  models[m].name, ns.lag, ns.cv * 100, ns.sdd_rms, ns.sdd_median_share);
         for (int d = 0; d < NDESIGNS; d++) {
-            int claims = 0, found = 0, *aa_pairs = malloc((size_t)sims * sizeof *aa_pairs);
+            int claims = 0, found = 0, futile10 = 0, *aa_pairs = malloc((size_t)sims * sizeof *aa_pairs);
             if (!aa_pairs)
                 exit(1);
             /* the same sets for every design */
             gsl_rng_set(rng, seed + 1000 * m + 1);
             double la[NMAX], lb[NMAX], a[NMAX], b[NMAX];
-            for (int i = 0; i < 2 * sims; i++) {
-                bool aa = i < sims;
+            for (int i = 0; i < 3 * sims; i++) {
+                bool aa = i < sims, margin = i >= 2 * sims;
                 draw(rng, &models[m], la, lb);
                 for (int r = 0; r < NMAX; r++) {
                     a[r] = exp(la[r]);
-                    b[r] = exp(lb[r]) * (aa ? 1 : EFFECT);
+                    b[r] = exp(lb[r]) * (aa ? 1 : margin ? 1 + MIN_EFFECT : EFFECT);
                 }
                 struct outcome o;
                 run_design((enum design)d, a, b, &o);
                 if (aa) {
                     claims += o.different;
                     aa_pairs[i] = o.pairs;
+                } else if (margin) {
+                    futile10 += o.futile;
                 } else {
                     found += o.slower;
                     pairs[i - sims] = o.pairs;
                 }
             }
-            printf("| %s | %s | %.1f%% | %.1f%% | %.1f | %.1f |\n", d == 0 ? label : "",
+            char fut[32] = "-";
+            if (d == D_SEQ || d == D_VILLE)
+                snprintf(fut, sizeof fut, "%.1f%%", 100.0 * futile10 / sims);
+            printf("| %s | %s | %.1f%% | %.1f%% | %.1f | %.1f | %s |\n", d == 0 ? label : "",
                    design_name[d], 100.0 * claims / sims, 100.0 * found / sims,
-                   median_int(pairs, sims), median_int(aa_pairs, sims));
+                   median_int(pairs, sims), median_int(aa_pairs, sims), fut);
             free(aa_pairs);
         }
     }
