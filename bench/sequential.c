@@ -54,6 +54,7 @@
 
 #include "results/resjson.h"
 #include "stats/compare.h"
+#include "stats/negligible.h"
 #include "stats/seqstop.h"
 #include "stats/seqtest.h"
 #include "stats/stats.h"
@@ -595,12 +596,180 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
     }
 }
 
+/* ------------------------------------------------------------------ real A/A and A/B job files */
+
+/* The job files of the real designs (the issue's): two jobs interleaved in rounds, tiny x4,
+ * seven phases, at most 20 rounds. A/B: b's tree is scaled 4.8 (20% more files and bytes),
+ * so every phase that works per file or per byte does 20% more real work on the file
+ * system: the effect is the file system's own time for that work, not a delay added to
+ * it; sync (one syncfs: on tmpfs nothing to write) keeps its cost. */
+#define REAL_MAX_RUNS 20
+static const char real_head[] = "[global]\n"
+                                "interleave = jobs\n"
+                                "tree = tiny\n"
+                                "scale = 4\n"
+                                "runs = until-verdict\n"
+                                "max-runs = 20\n"
+                                "phases = extract,sync,walk,statwalk,read,copy,delete\n";
+
+struct design_tally {
+    int sets, stopped_early, rounds[256];
+    int comparisons, claimed, found_of, found, futile, negligible, undecided;
+    double log_sum[MAXPH];
+    int log_n[MAXPH];
+    char phase[MAXPH][RES_NAME_MAX + 16];
+    size_t nph;
+};
+
+static void write_job(const char *path, const char *dir, bool ab)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%sdir = %s\n[a]\n[b]\n%s", real_head, dir, ab ? "scale = 4.8\n" : "") < 0 ||
+        fclose(f)) {
+        perror("sequential: job file");
+        exit(1);
+    }
+}
+
+/* One finished set's verdicts at its stop, as the run decided them. */
+static void tally_set(struct run_set *rs, bool ab, struct design_tally *t)
+{
+    struct seqstop_status st;
+    if (seqstop_check(rs, &st) < 0)
+        exit(1);
+    if (t->sets < 256)
+        t->rounds[t->sets] = (int)st.rounds;
+    t->sets++;
+    t->stopped_early += st.all && st.rounds < REAL_MAX_RUNS;
+    t->negligible += (int)st.negligible;
+    t->undecided += (int)st.undecided;
+    struct cmp_result r;
+    struct cmp_options opt = {CMP_WALL, rs->stop.confidence, rs->stop.min_effect};
+    struct cmp_input in = {"trial", rs};
+    if (cmp_build(&in, 1, &opt, &r) < 0)
+        exit(1);
+    t->nph = r.nphases < MAXPH ? r.nphases : MAXPH;
+    for (size_t p = 0; p < t->nph; p++) {
+        const struct cmp_vs *vs = &r.phases[p].vs[1];
+        snprintf(t->phase[p], sizeof t->phase[p], "%s", r.phases[p].name);
+        if (vs->status != CMP_ST_OK)
+            continue;
+        t->log_sum[p] += vs->ratio.mean_log;
+        t->log_n[p]++;
+        bool negl = stats_negligible(r.phases[p].s[0].sum.median, r.phases[p].s[1].sum.median,
+                                     rs->stop.negligible_s);
+        if (negl)
+            continue;
+        t->comparisons++;
+        t->claimed += vs->state == SEQ_DIFFERENT;
+        t->futile += vs->state == SEQ_FUTILE;
+        if (ab && strcmp(r.phases[p].name, "sync")) {
+            t->found_of++;
+            t->found += vs->state == SEQ_DIFFERENT && vs->ratio.lo > 1;
+        }
+    }
+    cmp_result_free(&r);
+}
+
+static void real_designs(int n, const char *fsbench, const char *dir, const char *keep,
+                         const char *where)
+{
+    char tmp[] = "/dev/shm/fsbench-seqd.XXXXXX", work[4200], job[2][4300];
+    if (!mkdtemp(tmp)) {
+        perror("sequential: mkdtemp /dev/shm");
+        exit(1);
+    }
+    const char *top = keep ? keep : tmp;
+    if (!dir) {
+        snprintf(work, sizeof work, "%s/run", tmp);
+        if (mkdir(work, 0700) < 0) {
+            perror("sequential: mkdir");
+            exit(1);
+        }
+        dir = work;
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(job[k], sizeof job[k], "%s/%s.ini", top, k ? "ab" : "aa");
+        write_job(job[k], dir, k == 1);
+    }
+    static struct design_tally t[2];
+    memset(t, 0, sizeof t);
+    double load_sum = 0;
+    /* A/A and A/B sets alternate, so that both meet the same load */
+    for (int i = 0; i < 2 * n; i++) {
+        int k = i % 2;
+        char json[4400];
+        snprintf(json, sizeof json, "%s/%s%02d.json", top, k ? "ab" : "aa", i / 2);
+        double la[1] = {0}, lb[1] = {0};
+        getloadavg(la, 1);
+        char *argv[] = {(char *)fsbench, "run", job[k], "--no-save", "-q", "--json", json, NULL};
+        fprintf(stderr, "sequential: %s set %d of %d on %s\n", k ? "A/B" : "A/A", i / 2 + 1, n,
+                where);
+        if (spawn(argv) < 0) {
+            fprintf(stderr, "sequential: set %d failed\n", i + 1);
+            exit(1);
+        }
+        getloadavg(lb, 1);
+        load_sum += (la[0] + lb[0]) / 2;
+        struct run_set rs;
+        memset(&rs, 0, sizeof rs);
+        if (resjson_read_file(json, &rs) < 0)
+            exit(1);
+        tally_set(&rs, k == 1, &t[k]);
+        run_set_free(&rs);
+    }
+    printf("## Real job files on %s: %d A/A and %d A/B sets, --runs until-verdict, max-runs %d\n\n",
+           where, n, n, REAL_MAX_RUNS);
+    printf("tiny x4, `interleave = jobs`, phases extract,sync,walk,statwalk,read,copy,delete; "
+           "A/B: job b's tree scaled 4.8 (20%% more files and bytes). Defaults: --min-effect "
+           "10%%, --negligible 1 ms. 1-minute load average during the sets: %.2f on average "
+           "(2 CPUs, shared with other work).\n\n",
+           load_sum / (2 * n));
+    printf("| design | sets | median rounds (range) | sets stopped before max-runs | A/A: "
+           "comparisons claimed different | A/B: found (B slower), phases but sync | futile "
+           "| negligible | undecided at the end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < 2; k++) {
+        struct design_tally *d = &t[k];
+        int m = d->sets < 256 ? d->sets : 256, lo = 1000, hi = 0;
+        for (int i = 0; i < m; i++) {
+            lo = d->rounds[i] < lo ? d->rounds[i] : lo;
+            hi = d->rounds[i] > hi ? d->rounds[i] : hi;
+        }
+        double med = median_int(d->rounds, m);
+        char claimed[64] = "-", found[64] = "-";
+        if (k == 0)
+            snprintf(claimed, sizeof claimed, "%d/%d (%.1f%%)", d->claimed, d->comparisons,
+                     d->comparisons ? 100.0 * d->claimed / d->comparisons : 0);
+        else
+            snprintf(found, sizeof found, "%d/%d (%.0f%%)", d->found, d->found_of,
+                     d->found_of ? 100.0 * d->found / d->found_of : 0);
+        printf("| %s | %d | %.1f (%d-%d) | %d | %s | %s | %d | %d | %d |\n", k ? "A/B (20%)" : "A/A",
+               d->sets, med, lo, hi, d->stopped_early, claimed, found, d->futile, d->negligible,
+               d->undecided);
+    }
+    printf("\nThe effect as measured (geometric mean over the sets of each phase's B/A at the "
+           "stop): ");
+    for (int k = 0; k < 2; k++) {
+        printf("%s", k ? "; A/B " : "A/A ");
+        for (size_t p = 0; p < t[k].nph; p++)
+            printf("%s%s %.3f", p ? ", " : "", t[k].phase[p],
+                   t[k].log_n[p] ? exp(t[k].log_sum[p] / t[k].log_n[p]) : NAN);
+    }
+    printf(".\n\n");
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "sequential: could not remove %s\n", tmp);
+}
+
 int main(int argc, char **argv)
 {
     int sims = 2000, real = 0;
     unsigned long seed = 24;
     const char *fsbench = NULL, *dir = NULL, *keep = NULL, *from = NULL;
     double max_load = 0;
+    int designs = 0;
+    const char *where = "tmpfs";
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--sims") && v)
@@ -619,18 +788,30 @@ int main(int argc, char **argv)
             from = v, i++;
         else if (!strcmp(argv[i], "--max-load") && v)
             max_load = atof(v), i++;
+        else if (!strcmp(argv[i], "--designs") && v)
+            designs = atoi(v), i++;
+        else if (!strcmp(argv[i], "--where") && v)
+            where = v, i++;
+        else if (!strcmp(argv[i], "--no-sims"))
+            sims = 0;
         else {
-            fprintf(stderr, "usage: sequential [--sims N] [--seed S] [--real N --fsbench PATH "
-                            "[--dir DIR] [--keep DIR] [--max-load L]] [--real N --from DIR]\n");
+            fprintf(stderr, "usage: sequential [--sims N | --no-sims] [--seed S] [--real N "
+                            "--fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]] [--real N "
+                            "--from DIR] [--designs N --fsbench PATH [--dir DIR] [--where "
+                            "NAME]]\n");
             return 2;
         }
     }
-    if (sims < 200 || (real > 0 && !fsbench && !from) || real > 250) {
-        fprintf(stderr, "sequential: --sims at least 200; --real (at most 250) needs "
-                        "--fsbench PATH\n");
+    if ((sims && sims < 200) || ((real > 0 || designs > 0) && !fsbench && !from) ||
+        real > 250 || designs > 128) {
+        fprintf(stderr, "sequential: --sims at least 200; --real (at most 250) and --designs "
+                        "(at most 128) need --fsbench PATH\n");
         return 2;
     }
-    simulate(sims, seed);
+    if (sims)
+        simulate(sims, seed);
+    if (designs > 0)
+        real_designs(designs, fsbench, dir, keep, where);
     if (real > 0)
         real_trials(real, fsbench, dir, keep, max_load, from);
     return 0;

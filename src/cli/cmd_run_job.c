@@ -579,7 +579,7 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
         }
         if (c->jf->interleave && c->n > 1 && c->until0)
             printf("rounds: until every phase of every job has a verdict against the first job "
-                   "(a difference, or within %g%%), at most %u, each running all %zu jobs\n",
+                   "(a difference, or none of %g%% or more), at most %u, each running all %zu jobs\n",
                    c->effect0 * 100, c->runs0, c->n);
         else if (c->jf->interleave && c->n > 1)
             printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
