@@ -18,14 +18,15 @@ else
 fi
 
 # A/A: the same job twice. The machines running the tests are shared and noisy (paired
-# log ratios with an sd of 0.3-0.5 there, where a quiet machine has 0.05-0.15), so the
-# margin is 60 %: ruled out in about 5-15 rounds there (10 % needs a quiet machine).
+# log ratios with an sd of 0.3-0.8 at a load of 10 on 2 CPUs, where a quiet machine has
+# 0.05-0.15), so the margin is wide, 90 %: ruled out in about 5-15 rounds there (60 %
+# took 28 and over 40 rounds there; 10 % needs a quiet machine, see bench/sequential).
 cat >"$SCRATCH/aa.ini" <<EOF2
 [global]
 interleave = jobs
 runs = until-verdict
 max-runs = 40
-min-effect = 60
+min-effect = 90
 tree = tiny
 scale = 4
 dir = $JOBDIR
@@ -40,12 +41,12 @@ run_fsbench run "$SCRATCH/aa.ini" --no-save -q --json "$J"
 is "$RC" 0 "an A/A job file with runs = until-verdict exits 0"
 n=$(rounds "$J")
 ok $([ "$n" -lt 40 ] && echo 0 || echo 1) "the A/A set stops before --max-runs 40 ($n rounds)"
-like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 0 different, 2 futile \\(no difference of 60% or more\\)$" \
+like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 0 different, 2 futile \\(no difference of 90% or more\\)$" \
     "every phase is futile, none different"
-like "$OUT" '^  read: b vs a: no difference of 60% or more \(futile: effect < 60% shown, CS [-+][0-9.]+\.\.[-+][0-9.]+ %; geometric-mean ratio' \
-    "the futility verdict names its interval, and says no difference of 60% or more"
+like "$OUT" '^  read: b vs a: no difference of 90% or more \(futile: effect < 90% shown, CS [-+][0-9.]+\.\.[-+][0-9.]+ %; geometric-mean ratio' \
+    "the futility verdict names its interval, and says no difference of 90% or more"
 ok $(printf '%s\n' "$OUT" | grep -qi equivalent && echo 1 || echo 0) "nothing is called equivalent"
-is "$(jq -r '.stopping | [.min_effect, .negligible_s] | join(" ")' "$J")" "0.6 0.001" \
+is "$(jq -r '.stopping | [.min_effect, .negligible_s] | join(" ")' "$J")" "0.9 0.001" \
     "JSON: the set keeps its min-effect and its negligible floor"
 
 # A/B with a negligible phase: extract of an 8x larger tree is slower; sync on the tmpfs
