@@ -3,9 +3,10 @@
  * sequential design beside the fixed designs, on simulated sets with noise like the
  * machine's and on real A/A trials.
  *
- *   build/bench/sequential [--sims N] [--seed S]
+ *   build/bench/sequential [--sims N | --no-sims] [--seed S]
  *                          [--real N --fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]]
  *                          [--real N --from DIR]   (read the trials --keep DIR kept)
+ *                          [--designs N --fsbench PATH [--dir DIR] [--keep DIR] [--where NAME]]
  *
  * Simulated sets (N A/A and N with B 20% slower, per noise model; default 2000), each at
  * most 30 rounds of two configurations in a random order per round, on the log scale:
@@ -20,8 +21,11 @@
  * Designs: fixed 12 and 6 pairs (paired t); the fixed t looked at after every round
  * (naive: why looking needs a correction); --runs auto (precision 5%), then the fixed t
  * (why auto is precision only) or the sequential interval (what compare gives an auto
- * set); --runs until-verdict (the mixture SPRT, horizon 30); the same with Ville's
- * 1/alpha (no horizon). A/A: share of sets claiming a difference. Power: share of
+ * set); --runs until-verdict as it was before futility (the mixture SPRT, horizon 30,
+ * stopping on a difference or on equivalence within 5%), and as it is (a difference, or
+ * futility: an effect of 10% or more ruled out by the one-sided futility interval); the
+ * latter with Ville's 1/alpha (no horizon). The last column checks the futility claim's
+ * error: the share of sets with B exactly 10% slower (the margin) called futile. A/A: share of sets claiming a difference. Power: share of
  * the 20% sets with B shown slower. Pairs: the median pairs when the set stopped (30 when
  * it never did).
  *
@@ -36,6 +40,17 @@
  * wait (at most 20 minutes) for a 1-minute load average of at most L. The trials' noise is
  * described as the models' is (lag-1 and CoV of each configuration within a set, sd of the paired
  * log ratios), to set them side by side.
+ *
+ * Real job files (--designs N): N A/A and N A/B sets of `fsbench run JOB` with the
+ * defaults of --runs until-verdict (--min-effect 10%, --negligible 1 ms), two jobs
+ * interleaved (tiny x4, phases extract,sync,walk,statwalk,read,copy,delete, max-runs 20)
+ * in DIR (a tmpfs directory under /dev/shm by default; give a mounted ext4 image's
+ * directory for ext4, named by --where). In the A/B sets job b's tree is scaled 4.8: 20%
+ * more files and bytes, so every phase that works per file does 20% more real work (sync
+ * on a tmpfs, one syncfs, does not). Per design: the rounds each set ran (median, range),
+ * the sets that stopped before max-runs, A/A comparisons claimed different, A/B phases
+ * (all but sync) in which B was shown slower, futile, negligible and undecided counts, and
+ * each phase's measured B/A.
  *
  * Prints Markdown tables (bench/RESULTS-sequential.md holds the latest). Not part of
  * make check: a few seconds simulated, about 20 s per real trial.
