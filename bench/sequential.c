@@ -338,6 +338,77 @@ static void simulate(int sims, unsigned long seed)
     gsl_rng_free(rng);
 }
 
+/* ------------------------------------------------------------------ whole sets */
+
+/* The issue's design simulated as a set: 6 judged phases (sync negligible), at most 20
+ * rounds, the set stopping once every phase is decided; each phase's paired log ratios
+ * normal with sd s (independent between phases), no effect (A/A) or B 20% slower (A/B).
+ * What noise level the goal (A/B median <= 6 rounds, >= 80% found; A/A median <= 12,
+ * <= 5% false claims) needs. */
+#define SET_PHASES 6
+#define SET_MAX 20
+static void simulate_sets(int sims, unsigned long seed)
+{
+    static const double sds[] = {0.03, 0.05, 0.08, 0.10, 0.12, 0.15, 0.20, 0.30};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int *rounds = malloc((size_t)sims * sizeof *rounds);
+    if (!rng || !rounds)
+        exit(1);
+    const struct seq_design dz = {SEQ_MIXTURE_VAR, SET_MAX};
+    printf("## Simulated sets of the real design: %d phases judged, at most %d rounds, %d A/A "
+           "and %d A/B sets per noise level\n\n",
+           SET_PHASES, SET_MAX, sims, sims);
+    printf("| sd of paired log ratios | A/A median rounds | A/A comparisons claimed | A/A "
+           "phases futile at the stop | A/B median rounds | A/B found |\n"
+           "|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t k = 0; k < sizeof sds / sizeof *sds; k++) {
+        double med[2] = {0};
+        int claimed = 0, futile = 0, found = 0;
+        for (int ab = 0; ab < 2; ab++) {
+            gsl_rng_set(rng, seed + 100 * k + (unsigned long)ab);
+            for (int i = 0; i < sims; i++) {
+                double d[SET_PHASES][SET_MAX];
+                for (int p = 0; p < SET_PHASES; p++)
+                    for (int r = 0; r < SET_MAX; r++)
+                        d[p][r] = (ab ? log(EFFECT) : 0) + gsl_ran_gaussian(rng, sds[k]);
+                int stop = SET_MAX;
+                enum seq_state st[SET_PHASES];
+                for (int n = SEQ_FIRST_LOOK; n <= SET_MAX; n++) {
+                    bool all = true;
+                    for (int p = 0; p < SET_PHASES; p++) {
+                        struct stats_ratio r;
+                        seq_test_logs(d[p], (size_t)n, &dz, CONF, &r);
+                        st[p] = seq_state_of(&r, MIN_EFFECT);
+                        if (st[p] == SEQ_DIFFERENT && ab)
+                            st[p] = r.lo > 1 ? SEQ_DIFFERENT : SEQ_UNDECIDED;
+                        all &= st[p] != SEQ_UNDECIDED;
+                    }
+                    if (all) {
+                        stop = n;
+                        break;
+                    }
+                }
+                rounds[i] = stop;
+                for (int p = 0; p < SET_PHASES; p++) {
+                    if (ab)
+                        found += st[p] == SEQ_DIFFERENT;
+                    else {
+                        claimed += st[p] == SEQ_DIFFERENT;
+                        futile += st[p] == SEQ_FUTILE;
+                    }
+                }
+            }
+            med[ab] = median_int(rounds, sims);
+        }
+        double tot = (double)sims * SET_PHASES;
+        printf("| %.2f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f%% |\n", sds[k], med[0],
+               100 * claimed / tot, 100 * futile / tot, med[1], 100 * found / tot);
+    }
+    printf("\n");
+    free(rounds);
+    gsl_rng_free(rng);
+}
+
 /* ------------------------------------------------------------------ real trials */
 
 /* The A/A job: dir goes into [global], before the two jobs. */
@@ -823,8 +894,10 @@ int main(int argc, char **argv)
                         "(at most 128) need --fsbench PATH\n");
         return 2;
     }
-    if (sims)
+    if (sims) {
         simulate(sims, seed);
+        simulate_sets(sims / 4, seed);
+    }
     if (designs > 0)
         real_designs(designs, fsbench, dir, keep, where);
     if (real > 0)
