@@ -7,6 +7,7 @@
  *                          [--real N --fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]]
  *                          [--real N --from DIR]   (read the trials --keep DIR kept)
  *                          [--designs N --fsbench PATH [--dir DIR] [--keep DIR] [--where NAME]]
+ *                          [--designs N --from DIR [--where NAME]]  (the sets --keep kept)
  *
  * Simulated sets (N A/A and N with B 20% slower, per noise model; default 2000), each at
  * most 30 rounds of two configurations in a random order per round, on the log scale:
@@ -758,7 +759,7 @@ static void tally_set(struct run_set *rs, bool ab, struct design_tally *t)
 }
 
 static void real_designs(int n, const char *fsbench, const char *dir, const char *keep,
-                         const char *where)
+                         const char *where, const char *from)
 {
     char tmp[] = "/dev/shm/fsbench-seqd.XXXXXX", work[4200], job[2][4300];
     if (!mkdtemp(tmp)) {
@@ -785,17 +786,20 @@ static void real_designs(int n, const char *fsbench, const char *dir, const char
     for (int i = 0; i < 2 * n; i++) {
         int k = i % 2;
         char json[4400];
-        snprintf(json, sizeof json, "%s/%s%02d.json", top, k ? "ab" : "aa", i / 2);
+        snprintf(json, sizeof json, "%s/%s%02d.json", from ? from : top, k ? "ab" : "aa", i / 2);
         double la[1] = {0}, lb[1] = {0};
-        getloadavg(la, 1);
-        char *argv[] = {(char *)fsbench, "run", job[k], "--no-save", "-q", "--json", json, NULL};
-        fprintf(stderr, "sequential: %s set %d of %d on %s\n", k ? "A/B" : "A/A", i / 2 + 1, n,
-                where);
-        if (spawn(argv) < 0) {
-            fprintf(stderr, "sequential: set %d failed\n", i + 1);
-            exit(1);
+        if (!from) {
+            getloadavg(la, 1);
+            char *argv[] = {(char *)fsbench, "run", job[k], "--no-save", "-q", "--json", json,
+                            NULL};
+            fprintf(stderr, "sequential: %s set %d of %d on %s\n", k ? "A/B" : "A/A", i / 2 + 1,
+                    n, where);
+            if (spawn(argv) < 0) {
+                fprintf(stderr, "sequential: set %d failed\n", i + 1);
+                exit(1);
+            }
+            getloadavg(lb, 1);
         }
-        getloadavg(lb, 1);
         load_sum += (la[0] + lb[0]) / 2;
         struct run_set rs;
         memset(&rs, 0, sizeof rs);
@@ -808,9 +812,13 @@ static void real_designs(int n, const char *fsbench, const char *dir, const char
            where, n, n, REAL_MAX_RUNS);
     printf("tiny x4, `interleave = jobs`, phases extract,sync,walk,statwalk,read,copy,delete; "
            "A/B: job b's tree scaled 4.8 (20%% more files and bytes). Defaults: --min-effect "
-           "10%%, --negligible 1 ms. 1-minute load average during the sets: %.2f on average "
-           "(2 CPUs, shared with other work).\n\n",
-           load_sum / (2 * n));
+           "10%%, --negligible 1 ms. ");
+    if (from)
+        printf("Sets read back from %s.\n\n", from);
+    else
+        printf("1-minute load average during the sets: %.2f on average (2 CPUs, shared with "
+               "other work).\n\n",
+               load_sum / (2 * n));
     printf("| design | sets | median rounds (range) | sets stopped before max-runs | A/A: "
            "comparisons claimed different | A/B: found (B slower), phases but sync | futile "
            "| negligible | undecided at the end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -889,6 +897,7 @@ int main(int argc, char **argv)
         }
     }
     if ((sims && sims < 200) || ((real > 0 || designs > 0) && !fsbench && !from) ||
+        (real > 0 && designs > 0 && from) ||
         real > 250 || designs > 128) {
         fprintf(stderr, "sequential: --sims at least 200; --real (at most 250) and --designs "
                         "(at most 128) need --fsbench PATH\n");
@@ -899,7 +908,7 @@ int main(int argc, char **argv)
         simulate_sets(sims / 4, seed);
     }
     if (designs > 0)
-        real_designs(designs, fsbench, dir, keep, where);
+        real_designs(designs, fsbench, dir, keep, where, from);
     if (real > 0)
         real_trials(real, fsbench, dir, keep, max_load, from);
     return 0;
