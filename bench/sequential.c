@@ -3,9 +3,11 @@
  * sequential design beside the fixed designs, on simulated sets with noise like the
  * machine's and on real A/A trials.
  *
- *   build/bench/sequential [--sims N] [--seed S]
+ *   build/bench/sequential [--sims N | --no-sims] [--seed S]
  *                          [--real N --fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]]
  *                          [--real N --from DIR]   (read the trials --keep DIR kept)
+ *                          [--designs N --fsbench PATH [--dir DIR] [--keep DIR] [--where NAME]]
+ *                          [--designs N --from DIR [--where NAME]]  (the sets --keep kept)
  *
  * Simulated sets (N A/A and N with B 20% slower, per noise model; default 2000), each at
  * most 30 rounds of two configurations in a random order per round, on the log scale:
@@ -20,8 +22,11 @@
  * Designs: fixed 12 and 6 pairs (paired t); the fixed t looked at after every round
  * (naive: why looking needs a correction); --runs auto (precision 5%), then the fixed t
  * (why auto is precision only) or the sequential interval (what compare gives an auto
- * set); --runs until-verdict (the mixture SPRT, horizon 30); the same with Ville's
- * 1/alpha (no horizon). A/A: share of sets claiming a difference. Power: share of
+ * set); --runs until-verdict as it was before futility (the mixture SPRT, horizon 30,
+ * stopping on a difference or on equivalence within 5%), and as it is (a difference, or
+ * futility: an effect of 10% or more ruled out by the one-sided futility interval); the
+ * latter with Ville's 1/alpha (no horizon). The last column checks the futility claim's
+ * error: the share of sets with B exactly 10% slower (the margin) called futile. A/A: share of sets claiming a difference. Power: share of
  * the 20% sets with B shown slower. Pairs: the median pairs when the set stopped (30 when
  * it never did).
  *
@@ -36,6 +41,17 @@
  * wait (at most 20 minutes) for a 1-minute load average of at most L. The trials' noise is
  * described as the models' is (lag-1 and CoV of each configuration within a set, sd of the paired
  * log ratios), to set them side by side.
+ *
+ * Real job files (--designs N): N A/A and N A/B sets of `fsbench run JOB` with the
+ * defaults of --runs until-verdict (--min-effect 10%, --negligible 1 ms), two jobs
+ * interleaved (tiny x4, phases extract,sync,walk,statwalk,read,copy,delete, max-runs 20)
+ * in DIR (a tmpfs directory under /dev/shm by default; give a mounted ext4 image's
+ * directory for ext4, named by --where). In the A/B sets job b's tree is scaled 4.8: 20%
+ * more files and bytes, so every phase that works per file does 20% more real work (sync
+ * on a tmpfs, one syncfs, does not). Per design: the rounds each set ran (median, range),
+ * the sets that stopped before max-runs, A/A comparisons claimed different, A/B phases
+ * (all but sync) in which B was shown slower, futile, negligible and undecided counts, and
+ * each phase's measured B/A.
  *
  * Prints Markdown tables (bench/RESULTS-sequential.md holds the latest). Not part of
  * make check: a few seconds simulated, about 20 s per real trial.
@@ -54,13 +70,15 @@
 
 #include "results/resjson.h"
 #include "stats/compare.h"
+#include "stats/negligible.h"
 #include "stats/seqstop.h"
 #include "stats/seqtest.h"
 #include "stats/stats.h"
 
 #define NMAX 30     /* most rounds (--max-runs' default) */
 #define EFFECT 1.2  /* B/A of the effect sets */
-#define MARGIN 0.05 /* --min-effect */
+#define MARGIN 0.05 /* the equivalence margin of the rule before futility */
+#define MIN_EFFECT SEQ_MIN_EFFECT_DEFAULT /* --min-effect: futility rules out 10% */
 #define CONF 0.95
 /* sd of the log of a set's noise level: the median set's sd of paired log ratios is then
  * about 0.75 of their root mean square, as measured on the real trials (see the table) */
@@ -112,21 +130,25 @@ static void draw(gsl_rng *rng, const struct noise *nz, double *la, double *lb)
 
 /* ------------------------------------------------------------------ designs */
 
-enum design { D_FIXED12, D_FIXED6, D_NAIVE, D_AUTO, D_AUTO_SEQ, D_SEQ, D_VILLE, NDESIGNS };
+enum design {
+    D_FIXED12, D_FIXED6, D_NAIVE, D_AUTO, D_AUTO_SEQ, D_SEQ_OLD, D_SEQ, D_VILLE, NDESIGNS
+};
 static const char *const design_name[NDESIGNS] = {
     "fixed 12 pairs, paired t (today)",
     "fixed 6 pairs, paired t",
     "paired t looked at after every round (naive)",
     "--runs auto (5% precision), then paired t",
     "--runs auto (5% precision), then the sequential interval (what compare does)",
-    "--runs until-verdict: mixture SPRT, horizon 30",
-    "mixture SPRT with Ville's 1/alpha (no horizon)",
+    "until-verdict before futility: mixture SPRT, horizon 30, stops on equivalence within 5%",
+    "--runs until-verdict: mixture SPRT, horizon 30, futility at 10% (one-sided CS)",
+    "the same with Ville's 1/alpha (no horizon)",
 };
 
 struct outcome {
     int pairs;
     bool different; /* the interval excludes 1 */
     bool slower;    /* B shown slower than A (the effect found) */
+    bool futile;    /* stopped on futility: no difference of MIN_EFFECT or more */
 };
 
 static void verdict_of(const struct stats_ratio *r, struct outcome *o)
@@ -145,7 +167,7 @@ static void run_design(enum design d, const double *a, const double *b, struct o
         verdict_of(&r, o);
         return;
     }
-    const struct seq_design dz = {SEQ_MIXTURE_VAR, d == D_SEQ ? NMAX : 0};
+    const struct seq_design dz = {SEQ_MIXTURE_VAR, d == D_VILLE ? 0 : NMAX};
     for (int n = 3; n <= NMAX; n++) {
         o->pairs = n;
         if (d == D_NAIVE) {
@@ -166,8 +188,14 @@ static void run_design(enum design d, const double *a, const double *b, struct o
         } else {
             seq_paired_log(a, b, (size_t)n, &dz, CONF, &r);
             verdict_of(&r, o);
-            if (seq_state_of(&r, MARGIN) != SEQ_UNDECIDED)
+            if (d == D_SEQ_OLD) {
+                /* the rule as it was: the two-sided sequence within 5% either way */
+                if (o->different || (r.lo > 1 / (1 + MARGIN) && r.hi < 1 + MARGIN))
+                    return;
+            } else if (seq_state_of(&r, MIN_EFFECT) != SEQ_UNDECIDED) {
+                o->futile = !o->different;
                 return;
+            }
         }
     }
 }
@@ -260,7 +288,8 @@ static void simulate(int sims, unsigned long seed)
            "rounds\n\n",
            sims, sims, NMAX);
     printf("| noise | design | A/A claimed difference | 20%% found | median pairs (20%%) | "
-           "median pairs (A/A) |\n|---|---|---:|---:|---:|---:|\n");
+           "median pairs (A/A) | futile with B 10%% slower (the margin; at most 5%% promised) "
+           "|\n|---|---|---:|---:|---:|---:|---:|\n");
     for (size_t m = 0; m < sizeof models / sizeof *models; m++) {
         struct noise_stats ns;
         gsl_rng_set(rng, seed + 1000 * m);
@@ -271,37 +300,113 @@ static void simulate(int sims, unsigned long seed)
                  "median set's %.2f of it)",
                  models[m].name, ns.lag, ns.cv * 100, ns.sdd_rms, ns.sdd_median_share);
         for (int d = 0; d < NDESIGNS; d++) {
-            int claims = 0, found = 0, *aa_pairs = malloc((size_t)sims * sizeof *aa_pairs);
+            int claims = 0, found = 0, futile10 = 0, *aa_pairs = malloc((size_t)sims * sizeof *aa_pairs);
             if (!aa_pairs)
                 exit(1);
             /* the same sets for every design */
             gsl_rng_set(rng, seed + 1000 * m + 1);
             double la[NMAX], lb[NMAX], a[NMAX], b[NMAX];
-            for (int i = 0; i < 2 * sims; i++) {
-                bool aa = i < sims;
+            for (int i = 0; i < 3 * sims; i++) {
+                bool aa = i < sims, margin = i >= 2 * sims;
                 draw(rng, &models[m], la, lb);
                 for (int r = 0; r < NMAX; r++) {
                     a[r] = exp(la[r]);
-                    b[r] = exp(lb[r]) * (aa ? 1 : EFFECT);
+                    b[r] = exp(lb[r]) * (aa ? 1 : margin ? 1 + MIN_EFFECT : EFFECT);
                 }
                 struct outcome o;
                 run_design((enum design)d, a, b, &o);
                 if (aa) {
                     claims += o.different;
                     aa_pairs[i] = o.pairs;
+                } else if (margin) {
+                    futile10 += o.futile;
                 } else {
                     found += o.slower;
                     pairs[i - sims] = o.pairs;
                 }
             }
-            printf("| %s | %s | %.1f%% | %.1f%% | %.1f | %.1f |\n", d == 0 ? label : "",
+            char fut[32] = "-";
+            if (d == D_SEQ || d == D_VILLE)
+                snprintf(fut, sizeof fut, "%.1f%%", 100.0 * futile10 / sims);
+            printf("| %s | %s | %.1f%% | %.1f%% | %.1f | %.1f | %s |\n", d == 0 ? label : "",
                    design_name[d], 100.0 * claims / sims, 100.0 * found / sims,
-                   median_int(pairs, sims), median_int(aa_pairs, sims));
+                   median_int(pairs, sims), median_int(aa_pairs, sims), fut);
             free(aa_pairs);
         }
     }
     printf("\n");
     free(pairs);
+    gsl_rng_free(rng);
+}
+
+/* ------------------------------------------------------------------ whole sets */
+
+/* The issue's design simulated as a set: 6 judged phases (sync negligible), at most 20
+ * rounds, the set stopping once every phase is decided; each phase's paired log ratios
+ * normal with sd s (independent between phases), no effect (A/A) or B 20% slower (A/B).
+ * What noise level the goal (A/B median <= 6 rounds, >= 80% found; A/A median <= 12,
+ * <= 5% false claims) needs. */
+#define SET_PHASES 6
+#define SET_MAX 20
+static void simulate_sets(int sims, unsigned long seed)
+{
+    static const double sds[] = {0.03, 0.05, 0.08, 0.10, 0.12, 0.15, 0.20, 0.30};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int *rounds = malloc((size_t)sims * sizeof *rounds);
+    if (!rng || !rounds)
+        exit(1);
+    const struct seq_design dz = {SEQ_MIXTURE_VAR, SET_MAX};
+    printf("## Simulated sets of the real design: %d phases judged, at most %d rounds, %d A/A "
+           "and %d A/B sets per noise level\n\n",
+           SET_PHASES, SET_MAX, sims, sims);
+    printf("| sd of paired log ratios | A/A median rounds | A/A comparisons claimed | A/A "
+           "phases futile at the stop | A/B median rounds | A/B found |\n"
+           "|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t k = 0; k < sizeof sds / sizeof *sds; k++) {
+        double med[2] = {0};
+        int claimed = 0, futile = 0, found = 0;
+        for (int ab = 0; ab < 2; ab++) {
+            gsl_rng_set(rng, seed + 100 * k + (unsigned long)ab);
+            for (int i = 0; i < sims; i++) {
+                double d[SET_PHASES][SET_MAX];
+                for (int p = 0; p < SET_PHASES; p++)
+                    for (int r = 0; r < SET_MAX; r++)
+                        d[p][r] = (ab ? log(EFFECT) : 0) + gsl_ran_gaussian(rng, sds[k]);
+                int stop = SET_MAX;
+                enum seq_state st[SET_PHASES];
+                for (int n = SEQ_FIRST_LOOK; n <= SET_MAX; n++) {
+                    bool all = true;
+                    for (int p = 0; p < SET_PHASES; p++) {
+                        struct stats_ratio r;
+                        seq_test_logs(d[p], (size_t)n, &dz, CONF, &r);
+                        st[p] = seq_state_of(&r, MIN_EFFECT);
+                        if (st[p] == SEQ_DIFFERENT && ab)
+                            st[p] = r.lo > 1 ? SEQ_DIFFERENT : SEQ_UNDECIDED;
+                        all &= st[p] != SEQ_UNDECIDED;
+                    }
+                    if (all) {
+                        stop = n;
+                        break;
+                    }
+                }
+                rounds[i] = stop;
+                for (int p = 0; p < SET_PHASES; p++) {
+                    if (ab)
+                        found += st[p] == SEQ_DIFFERENT;
+                    else {
+                        claimed += st[p] == SEQ_DIFFERENT;
+                        futile += st[p] == SEQ_FUTILE;
+                    }
+                }
+            }
+            med[ab] = median_int(rounds, sims);
+        }
+        double tot = (double)sims * SET_PHASES;
+        printf("| %.2f | %.1f | %.1f%% | %.1f%% | %.1f | %.1f%% |\n", sds[k], med[0],
+               100 * claimed / tot, 100 * futile / tot, med[1], 100 * found / tot);
+    }
+    printf("\n");
+    free(rounds);
     gsl_rng_free(rng);
 }
 
@@ -578,12 +683,187 @@ static void real_trials(int n, const char *fsbench, const char *dir, const char 
     }
 }
 
+/* ------------------------------------------------------------------ real A/A and A/B job files */
+
+/* The job files of the real designs (the issue's): two jobs interleaved in rounds, tiny x4,
+ * seven phases, at most 20 rounds. A/B: b's tree is scaled 4.8 (20% more files and bytes),
+ * so every phase that works per file or per byte does 20% more real work on the file
+ * system: the effect is the file system's own time for that work, not a delay added to
+ * it; sync (one syncfs: on tmpfs nothing to write) keeps its cost. */
+#define REAL_MAX_RUNS 20
+static const char real_head[] = "[global]\n"
+                                "interleave = jobs\n"
+                                "tree = tiny\n"
+                                "scale = 4\n"
+                                "runs = until-verdict\n"
+                                "max-runs = 20\n"
+                                "phases = extract,sync,walk,statwalk,read,copy,delete\n";
+
+struct design_tally {
+    int sets, stopped_early, rounds[256];
+    int comparisons, claimed, found_of, found, futile, negligible, undecided;
+    double log_sum[MAXPH];
+    int log_n[MAXPH];
+    char phase[MAXPH][RES_NAME_MAX + 16];
+    size_t nph;
+};
+
+static void write_job(const char *path, const char *dir, bool ab)
+{
+    FILE *f = fopen(path, "w");
+    if (!f || fprintf(f, "%sdir = %s\n[a]\n[b]\n%s", real_head, dir, ab ? "scale = 4.8\n" : "") < 0 ||
+        fclose(f)) {
+        perror("sequential: job file");
+        exit(1);
+    }
+}
+
+/* One finished set's verdicts at its stop, as the run decided them. */
+static void tally_set(struct run_set *rs, bool ab, struct design_tally *t)
+{
+    struct seqstop_status st;
+    if (seqstop_check(rs, &st) < 0)
+        exit(1);
+    if (t->sets < 256)
+        t->rounds[t->sets] = (int)st.rounds;
+    t->sets++;
+    t->stopped_early += st.all && st.rounds < REAL_MAX_RUNS;
+    t->negligible += (int)st.negligible;
+    t->undecided += (int)st.undecided;
+    struct cmp_result r;
+    struct cmp_options opt = {CMP_WALL, rs->stop.confidence, rs->stop.min_effect};
+    struct cmp_input in = {"trial", rs};
+    if (cmp_build(&in, 1, &opt, &r) < 0)
+        exit(1);
+    t->nph = r.nphases < MAXPH ? r.nphases : MAXPH;
+    for (size_t p = 0; p < t->nph; p++) {
+        const struct cmp_vs *vs = &r.phases[p].vs[1];
+        snprintf(t->phase[p], sizeof t->phase[p], "%s", r.phases[p].name);
+        if (vs->status != CMP_ST_OK)
+            continue;
+        t->log_sum[p] += vs->ratio.mean_log;
+        t->log_n[p]++;
+        bool negl = stats_negligible(r.phases[p].s[0].sum.median, r.phases[p].s[1].sum.median,
+                                     rs->stop.negligible_s);
+        if (negl)
+            continue;
+        t->comparisons++;
+        t->claimed += vs->state == SEQ_DIFFERENT;
+        t->futile += vs->state == SEQ_FUTILE;
+        if (ab && strcmp(r.phases[p].name, "sync")) {
+            t->found_of++;
+            t->found += vs->state == SEQ_DIFFERENT && vs->ratio.lo > 1;
+        }
+    }
+    cmp_result_free(&r);
+}
+
+static void real_designs(int n, const char *fsbench, const char *dir, const char *keep,
+                         const char *where, const char *from)
+{
+    char tmp[] = "/dev/shm/fsbench-seqd.XXXXXX", work[4200], job[2][4300];
+    if (!mkdtemp(tmp)) {
+        perror("sequential: mkdtemp /dev/shm");
+        exit(1);
+    }
+    const char *top = keep ? keep : tmp;
+    if (!dir) {
+        snprintf(work, sizeof work, "%s/run", tmp);
+        if (mkdir(work, 0700) < 0) {
+            perror("sequential: mkdir");
+            exit(1);
+        }
+        dir = work;
+    }
+    for (int k = 0; k < 2; k++) {
+        snprintf(job[k], sizeof job[k], "%s/%s.ini", top, k ? "ab" : "aa");
+        write_job(job[k], dir, k == 1);
+    }
+    static struct design_tally t[2];
+    memset(t, 0, sizeof t);
+    double load_sum = 0;
+    /* A/A and A/B sets alternate, so that both meet the same load */
+    for (int i = 0; i < 2 * n; i++) {
+        int k = i % 2;
+        char json[4400];
+        snprintf(json, sizeof json, "%s/%s%02d.json", from ? from : top, k ? "ab" : "aa", i / 2);
+        double la[1] = {0}, lb[1] = {0};
+        if (!from) {
+            getloadavg(la, 1);
+            char *argv[] = {(char *)fsbench, "run", job[k], "--no-save", "-q", "--json", json,
+                            NULL};
+            fprintf(stderr, "sequential: %s set %d of %d on %s\n", k ? "A/B" : "A/A", i / 2 + 1,
+                    n, where);
+            if (spawn(argv) < 0) {
+                fprintf(stderr, "sequential: set %d failed\n", i + 1);
+                exit(1);
+            }
+            getloadavg(lb, 1);
+        }
+        load_sum += (la[0] + lb[0]) / 2;
+        struct run_set rs;
+        memset(&rs, 0, sizeof rs);
+        if (resjson_read_file(json, &rs) < 0)
+            exit(1);
+        tally_set(&rs, k == 1, &t[k]);
+        run_set_free(&rs);
+    }
+    printf("## Real job files on %s: %d A/A and %d A/B sets, --runs until-verdict, max-runs %d\n\n",
+           where, n, n, REAL_MAX_RUNS);
+    printf("tiny x4, `interleave = jobs`, phases extract,sync,walk,statwalk,read,copy,delete; "
+           "A/B: job b's tree scaled 4.8 (20%% more files and bytes). Defaults: --min-effect "
+           "10%%, --negligible 1 ms. ");
+    if (from)
+        printf("Sets read back from %s.\n\n", from);
+    else
+        printf("1-minute load average during the sets: %.2f on average (2 CPUs, shared with "
+               "other work).\n\n",
+               load_sum / (2 * n));
+    printf("| design | sets | median rounds (range) | sets stopped before max-runs | A/A: "
+           "comparisons claimed different | A/B: found (B slower), phases but sync | futile "
+           "| negligible | undecided at the end |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < 2; k++) {
+        struct design_tally *d = &t[k];
+        int m = d->sets < 256 ? d->sets : 256, lo = 1000, hi = 0;
+        for (int i = 0; i < m; i++) {
+            lo = d->rounds[i] < lo ? d->rounds[i] : lo;
+            hi = d->rounds[i] > hi ? d->rounds[i] : hi;
+        }
+        double med = median_int(d->rounds, m);
+        char claimed[64] = "-", found[64] = "-";
+        if (k == 0)
+            snprintf(claimed, sizeof claimed, "%d/%d (%.1f%%)", d->claimed, d->comparisons,
+                     d->comparisons ? 100.0 * d->claimed / d->comparisons : 0);
+        else
+            snprintf(found, sizeof found, "%d/%d (%.0f%%)", d->found, d->found_of,
+                     d->found_of ? 100.0 * d->found / d->found_of : 0);
+        printf("| %s | %d | %.1f (%d-%d) | %d | %s | %s | %d | %d | %d |\n", k ? "A/B (20%)" : "A/A",
+               d->sets, med, lo, hi, d->stopped_early, claimed, found, d->futile, d->negligible,
+               d->undecided);
+    }
+    printf("\nThe effect as measured (geometric mean over the sets of each phase's B/A at the "
+           "stop): ");
+    for (int k = 0; k < 2; k++) {
+        printf("%s", k ? "; A/B " : "A/A ");
+        for (size_t p = 0; p < t[k].nph; p++)
+            printf("%s%s %.3f", p ? ", " : "", t[k].phase[p],
+                   t[k].log_n[p] ? exp(t[k].log_sum[p] / t[k].log_n[p]) : NAN);
+    }
+    printf(".\n\n");
+    char cmd[4400];
+    snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", tmp);
+    if (system(cmd) != 0)
+        fprintf(stderr, "sequential: could not remove %s\n", tmp);
+}
+
 int main(int argc, char **argv)
 {
     int sims = 2000, real = 0;
     unsigned long seed = 24;
     const char *fsbench = NULL, *dir = NULL, *keep = NULL, *from = NULL;
     double max_load = 0;
+    int designs = 0;
+    const char *where = "tmpfs";
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(argv[i], "--sims") && v)
@@ -602,18 +882,33 @@ int main(int argc, char **argv)
             from = v, i++;
         else if (!strcmp(argv[i], "--max-load") && v)
             max_load = atof(v), i++;
+        else if (!strcmp(argv[i], "--designs") && v)
+            designs = atoi(v), i++;
+        else if (!strcmp(argv[i], "--where") && v)
+            where = v, i++;
+        else if (!strcmp(argv[i], "--no-sims"))
+            sims = 0;
         else {
-            fprintf(stderr, "usage: sequential [--sims N] [--seed S] [--real N --fsbench PATH "
-                            "[--dir DIR] [--keep DIR] [--max-load L]] [--real N --from DIR]\n");
+            fprintf(stderr, "usage: sequential [--sims N | --no-sims] [--seed S] [--real N "
+                            "--fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]] [--real N "
+                            "--from DIR] [--designs N --fsbench PATH [--dir DIR] [--where "
+                            "NAME]]\n");
             return 2;
         }
     }
-    if (sims < 200 || (real > 0 && !fsbench && !from) || real > 250) {
-        fprintf(stderr, "sequential: --sims at least 200; --real (at most 250) needs "
-                        "--fsbench PATH\n");
+    if ((sims && sims < 200) || ((real > 0 || designs > 0) && !fsbench && !from) ||
+        (real > 0 && designs > 0 && from) ||
+        real > 250 || designs > 128) {
+        fprintf(stderr, "sequential: --sims at least 200; --real (at most 250) and --designs "
+                        "(at most 128) need --fsbench PATH\n");
         return 2;
     }
-    simulate(sims, seed);
+    if (sims) {
+        simulate(sims, seed);
+        simulate_sets(sims / 4, seed);
+    }
+    if (designs > 0)
+        real_designs(designs, fsbench, dir, keep, where, from);
     if (real > 0)
         real_trials(real, fsbench, dir, keep, max_load, from);
     return 0;

@@ -136,7 +136,7 @@ _fsbench()
     --scale | --seed | --precision | --max-runs | --warmup | --queue-depth | -j | --threads | \
         --label | --interval | --stall | --image | --mkfs-opts | --mount-opts | -i | \
         --initial | -r | --random | --fsync-rounds | --age-written | --age-fullness | \
-        --rank-shift | --stonewall | --min-effect | --points | --cmd | --prepare | \
+        --rank-shift | --stonewall | --min-effect | --negligible | --points | --cmd | --prepare | \
         --cb-buffer-size | --cb-program-cpu)
         return 0 ;;
     esac

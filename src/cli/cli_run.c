@@ -141,9 +141,9 @@ static void report_until_verdict(FILE *rep, const struct run_set *rs, int rc)
     if (st.all)
         fprintf(rep,
                 "until-verdict: every phase has a verdict after %u round%s: %zu different, %zu "
-                "equivalent within %g%%\n",
-                st.rounds, st.rounds == 1 ? "" : "s", st.different, st.equivalent,
-                rs->stop.min_effect * 100);
+                "futile (no difference of %g%% or more)%s\n",
+                st.rounds, st.rounds == 1 ? "" : "s", st.different, st.futile,
+                rs->stop.min_effect * 100, st.negligible ? ", the rest negligible" : "");
     else if (rc == 0)
         fprintf(rep,
                 "until-verdict: stopped at --max-runs (%u rounds) with %zu of %zu comparisons "
@@ -154,6 +154,9 @@ static void report_until_verdict(FILE *rep, const struct run_set *rs, int rc)
                 "until-verdict: the set stopped in round %u, before every verdict; "
                 "undecided: %s\n",
                 st.rounds, st.undecided_names);
+    if (st.negligible)
+        fprintf(rep, "until-verdict: negligible (median under %g ms on both sides, --negligible): %s\n",
+                rs->stop.negligible_s * 1000, st.negligible_names);
     if (st.undecidable)
         fprintf(rep,
                 "until-verdict: no verdict possible for %s (skipped, failed or not "

@@ -14,6 +14,7 @@
 #include "cli/cli_run.h"
 #include "base/err.h"
 #include "base/text.h"
+#include "stats/negligible.h"
 #include "stats/seqtest.h"
 
 #define MAX_CMDS 16
@@ -26,9 +27,12 @@ static void cmd_usage(FILE *out)
             "  --runs N|auto|until-verdict  rounds (default 5); auto: until every ratio to the\n"
             "                    first command is --precision precise; until-verdict: until each\n"
             "                    command has a verdict against the first (a difference, or\n"
-            "                    equivalence within --min-effect), by a sequential test\n"
+            "                    none of --min-effect or more shown), by a sequential test\n"
             "  --max-runs N      most rounds for auto and until-verdict (default 30)\n"
-            "  --min-effect P    until-verdict: equivalent when within P either way (default 5%%)\n"
+            "  --min-effect P    until-verdict: futile once an effect of P or more is ruled\n"
+            "                    out (default 10%%; 0: off)\n"
+            "  --negligible S    until-verdict: a command under S seconds (median, both sides)\n"
+            "                    is negligible and holds nothing up (default 0.001; 0: off)\n"
             "  --precision P     auto: relative 95%% CI half-width wanted (default 5%%)\n"
             "  --prepare CMD     run before each run, untimed (e.g. make clean)\n"
             "  --label NAME      name the run set in the results store\n"
@@ -70,6 +74,7 @@ enum {
     OPT_NO_INTERLEAVE,
     OPT_MAX_RUNS,
     OPT_MIN_EFFECT,
+    OPT_NEGLIGIBLE,
     OPT_PRECISION
 };
 
@@ -85,6 +90,7 @@ int cmd_cmd(int argc, char **argv)
         {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
         {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
         {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+        {"negligible", required_argument, NULL, OPT_NEGLIGIBLE},
         {"precision", required_argument, NULL, OPT_PRECISION},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
@@ -94,7 +100,8 @@ int cmd_cmd(int argc, char **argv)
     ro.interval_ms = 100;
     ro.confidence = 0.95;
     ro.precision = 0.05;
-    ro.min_effect = 0.05;
+    ro.min_effect = SEQ_MIN_EFFECT_DEFAULT;
+    ro.negligible_s = STATS_NEGLIGIBLE_DEFAULT_S;
     unsigned max_runs = 30;
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
@@ -134,6 +141,12 @@ int cmd_cmd(int argc, char **argv)
             if (cli_option_number("--min-effect", optarg, &effect_range, &ro.min_effect) < 0)
                 return EXIT_USAGE;
             break;
+        case OPT_NEGLIGIBLE: {
+            static const struct cli_range negligible_range = {0, 3600, 0, NULL, NULL};
+            if (cli_option_number("--negligible", optarg, &negligible_range, &ro.negligible_s) < 0)
+                return EXIT_USAGE;
+            break;
+        }
         case OPT_PRECISION:
             if (cli_option_number("--precision", optarg, &precision_range, &ro.precision) < 0)
                 return EXIT_USAGE;

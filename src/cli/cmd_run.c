@@ -26,6 +26,7 @@
 #include "phase/replay.h"
 #include "trace/trace_read.h"
 #include "phase/cb_listing.h"
+#include "stats/negligible.h"
 #include "stats/seqtest.h"
 
 static void run_usage(FILE *out)
@@ -47,10 +48,14 @@ static void run_usage(FILE *out)
             "                    every phase's median (or ratio between configurations) is\n"
             "                    --precision precise (precision only: no verdict); until-verdict:\n"
             "                    until every phase of every configuration has a verdict against\n"
-            "                    the first (a difference, or equivalence within --min-effect),\n"
-            "                    by a sequential test whose error rates allow for the looking\n"
+            "                    the first (a difference, or no difference of --min-effect or\n"
+            "                    more shown: futile), by a sequential test whose error rates\n"
+            "                    allow for the looking\n"
             "  --precision P     relative 95%% CI half-width for --runs auto (default 5%%)\n"
-            "  --min-effect P    until-verdict: equivalent when within P either way (default 5%%)\n"
+            "  --min-effect P    until-verdict: the effect of interest; a phase stops as futile\n"
+            "                    once an effect of P or more is ruled out (default 10%%; 0: off)\n"
+            "  --negligible S    until-verdict: a phase whose median is under S seconds on both\n"
+            "                    sides is negligible and holds nothing up (default 0.001; 0: off)\n"
             "  --max-runs N      most rounds for --runs auto and until-verdict (default 30)\n"
             "  --warmup N        first N rounds are warm-up: run, kept, left out of statistics\n"
             "  --phases LIST     comma-separated phases instead of the scenario's\n"
@@ -138,7 +143,7 @@ enum {
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
-    OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_MIN_EFFECT,
+    OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -173,6 +178,7 @@ const struct option cmd_run_options[] = {
     {"precision", required_argument, NULL, OPT_PRECISION},
     {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
     {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
+    {"negligible", required_argument, NULL, OPT_NEGLIGIBLE},
     {"warmup", required_argument, NULL, OPT_WARMUP},
     {"initial", required_argument, NULL, 'i'},
     {"random", required_argument, NULL, 'r'},
@@ -249,6 +255,7 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
  * never read before it was parsed and every refusal says what would do. */
 static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
 static const struct cli_range range_min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+static const struct cli_range range_negligible = {0, 3600, 0, NULL, NULL};
 static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
                                                NULL, NULL};
 static const struct cli_range range_max_runs = {1, 100000, CLI_WHOLE, NULL, NULL};
@@ -491,7 +498,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.interval_ms = 100;
     ro.precision = 0.05;
     ro.confidence = 0.95;
-    ro.min_effect = 0.05;
+    ro.min_effect = SEQ_MIN_EFFECT_DEFAULT;
+    ro.negligible_s = STATS_NEGLIGIBLE_DEFAULT_S;
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
@@ -533,6 +541,10 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             break;
         case OPT_MIN_EFFECT:
             if (cli_option_number("--min-effect", optarg, &range_min_effect, &ro.min_effect) < 0)
+                return EXIT_USAGE;
+            break;
+        case OPT_NEGLIGIBLE:
+            if (cli_option_number("--negligible", optarg, &range_negligible, &ro.negligible_s) < 0)
                 return EXIT_USAGE;
             break;
         case OPT_PRECISION:

@@ -72,6 +72,7 @@ struct jctx {
     unsigned runs0; /* job 0's rounds (interleave: every job's) */
     bool until0;    /* job 0's --runs until-verdict (interleave: every job's) */
     double effect0; /* and its --min-effect */
+    double negligible0; /* and its --negligible */
     /* MODE_ROUNDS: every job's options, alive while the nested calls last */
     struct runner_opts *ro[JOB_MAX_JOBS];
     struct cli_output *out[JOB_MAX_JOBS];
@@ -283,7 +284,8 @@ static int run_rounds(struct jctx *c)
                                 .seed = c->ro[0]->order_seed,
                                 .until_verdict = c->ro[0]->until_verdict,
                                 .confidence = c->ro[0]->confidence,
-                                .min_effect = c->ro[0]->min_effect};
+                                .min_effect = c->ro[0]->min_effect,
+                                .negligible_s = c->ro[0]->negligible_s};
     int rc = EXIT_OK;
     c->jr.n = 0;
     for (size_t i = 0; i < c->n; i++) {
@@ -430,6 +432,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
             c->runs0 = ro->runs;
             c->until0 = ro->until_verdict;
             c->effect0 = ro->min_effect;
+            c->negligible0 = ro->negligible_s;
         }
         bool rounds = c->jf->interleave && c->n > 1;
         /* jobs one after the other: each its own set, its own configurations to compare */
@@ -448,8 +451,10 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                              "runs = N, or runs = until-verdict"),
                        EXIT_USAGE;
             if (ro->until_verdict != c->until0 || ro->runs != c->runs0 ||
-                (ro->until_verdict && ro->min_effect != c->effect0))
-                return error("runs, max-runs and min-effect differ from the first job's: "
+                (ro->until_verdict &&
+                 (ro->min_effect != c->effect0 || ro->negligible_s != c->negligible0)))
+                return error("runs, max-runs, min-effect and negligible differ from the first "
+                             "job's: "
                              "interleaved jobs run in rounds, so set them in [global]"),
                        EXIT_USAGE;
         }
@@ -574,7 +579,7 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
         }
         if (c->jf->interleave && c->n > 1 && c->until0)
             printf("rounds: until every phase of every job has a verdict against the first job "
-                   "(a difference, or within %g%%), at most %u, each running all %zu jobs\n",
+                   "(a difference, or none of %g%% or more), at most %u, each running all %zu jobs\n",
                    c->effect0 * 100, c->runs0, c->n);
         else if (c->jf->interleave && c->n > 1)
             printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,

@@ -57,7 +57,7 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, c
     else if (ro->until_verdict)
         fprintf(f,
                 "  rounds: until every phase has a verdict against the first configuration: "
-                "a difference, or within %g%% (at most %u)",
+                "a difference, or none of %g%% or more (at most %u)",
                 ro->min_effect * 100, ro->runs - ro->warmup);
     else
         fprintf(f, "  rounds: %u (%zu run%s)", ro->runs, ro->runs * nc,

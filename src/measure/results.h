@@ -188,7 +188,9 @@ struct stop_rule {
     char method[32];     /* the analysis: "mixture-sprt" */
     char metric[16];     /* the metric it looked at: "wall" */
     double confidence;   /* 0.95 */
-    double min_effect;   /* the equivalence margin: 0.05 is within 5% either way */
+    double min_effect;   /* the effect of interest: futile when shown below it (0.10) */
+    double negligible_s; /* a phase whose median is below this on both sides is negligible
+                          * (stats/negligible.h); 0: off, as for sets made before it */
     double mixture_var;  /* the mixture's variance (seqtest.h) */
     unsigned max_rounds; /* the planned horizon: most counted rounds (--max-runs) */
 };

@@ -424,7 +424,7 @@ static void verdict_text(char *buf, size_t len, const struct cmp_result *r, cons
     case STATS_NO_DIFFERENCE:
         if (vs->ratio.method == STATS_SEQUENTIAL)
             snprintf(buf, len,
-                     vs->state == SEQ_EQUIVALENT ? "equivalent within %.0f%%"
+                     vs->state == SEQ_FUTILE ? "no difference of %.0f%% or more"
                                                  : "no verdict yet (%.0f%%)",
                      r->opt.min_effect * 100);
         else

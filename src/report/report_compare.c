@@ -101,10 +101,11 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
         fputc(')', out);
         break;
     case STATS_NO_DIFFERENCE:
-        if (vs->ratio.method == STATS_SEQUENTIAL && vs->state == SEQ_EQUIVALENT)
-            fprintf(out, "equivalent within %s (", eff);
+        if (vs->ratio.method == STATS_SEQUENTIAL && vs->state == SEQ_FUTILE)
+            fprintf(out, "no difference of %s or more (futile: effect < %s shown, CS %+.1f..%+.1f %%; ",
+                    eff, eff, (vs->ratio.fut_lo - 1) * 100, (vs->ratio.fut_hi - 1) * 100);
         else if (vs->ratio.method == STATS_SEQUENTIAL)
-            fprintf(out, "no verdict yet: neither a difference nor within %s (", eff);
+            fprintf(out, "no verdict yet: neither a difference nor one below %s shown (", eff);
         else
             fprintf(out, "no difference shown at %s (", conf);
         print_ratio_ci(out, &vs->ratio, conf);

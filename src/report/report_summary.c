@@ -37,7 +37,7 @@ static const char *mark(const struct cmp_vs *vs)
         break;
     }
     if (vs->ratio.method == STATS_SEQUENTIAL)
-        return vs->state == SEQ_EQUIVALENT ? "=" : "?";
+        return vs->state == SEQ_FUTILE ? "=" : "?";
     return vs->few ? "?" : " ";
 }
 
@@ -200,7 +200,7 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         fprintf(out,
                 "method: sequential, the mixture SPRT (the set stopped by --runs "
                 "until-verdict; its intervals allow for looking after every round): = "
-                "equivalent within %.0f%%, ? no verdict yet\n",
+                "no difference of %.0f%% or more (futile), ? no verdict yet\n",
                 r->opt.min_effect * 100);
     fputc('\n', out);
 

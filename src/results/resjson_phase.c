@@ -198,6 +198,9 @@ static int read_stall(const struct resjson_rctx *sub, const json_t *so, void *el
         resjson_get_u64(sub, so, "ops", &st->ops) < 0)
         return -1;
     const json_t *d;
+    /* null: no block device behind the target (a tmpfs), as the writer puts it */
+    if (json_is_null(json_object_get(so, "device")))
+        return 0;
     if (resjson_get_object(sub, so, "device", &d) < 0)
         return -1;
     if (!d)

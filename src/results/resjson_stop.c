@@ -1,5 +1,6 @@
 /* resjson_stop.c — the JSON of a set's stopping rule: the run set's "stopping" object
- * (rule, method, metric, confidence, min_effect, mixture_var, max_rounds), present only
+ * (rule, method, metric, confidence, min_effect, mixture_var, max_rounds, negligible_s:
+ * optional, 0 when absent), present only
  * for a set that stopped by looking at its results (--runs until-verdict, --runs auto),
  * so every other set
  * reads and writes exactly as before. The store keeps the same object in the target's
@@ -24,6 +25,7 @@ json_t *resjson_from_stop(const struct stop_rule *st)
     bad |= resjson_put(o, "confidence", resjson_real(st->confidence));
     bad |= resjson_put(o, "min_effect", resjson_real(st->min_effect));
     bad |= resjson_put(o, "mixture_var", resjson_real(st->mixture_var));
+    bad |= resjson_put(o, "negligible_s", resjson_real(st->negligible_s));
     bad |= resjson_put(o, "max_rounds", json_integer(st->max_rounds));
     return resjson_done(o, bad);
 }
@@ -38,6 +40,13 @@ int resjson_read_stop(const struct resjson_rctx *c, const json_t *o, struct stop
         resjson_get_double(c, o, "mixture_var", &st->mixture_var) < 0 ||
         resjson_get_uint(c, o, "max_rounds", &st->max_rounds) < 0)
         return -1;
+    /* optional: a set made before the floor has none (0) */
+    st->negligible_s = 0;
+    if (json_object_get(o, "negligible_s") &&
+        resjson_get_double(c, o, "negligible_s", &st->negligible_s) < 0)
+        return -1;
+    if (!(st->negligible_s >= 0 && st->negligible_s <= 3600))
+        return resjson_fail(c, "negligible_s", "expected a number of seconds from 0 to 3600");
     /* data from elsewhere: numbers a design can have, or it is no design */
     if (strcmp(st->rule, "until-verdict") && strcmp(st->rule, "auto"))
         return resjson_fail(c, "rule", "expected \"until-verdict\" or \"auto\"");

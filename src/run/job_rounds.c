@@ -60,6 +60,7 @@ static void describe(struct run_set *rs, const struct run_set *from, const struc
     }
     if (jr->until_verdict)
         runner_stop_rule(&rs->stop, "until-verdict", jr->confidence, jr->min_effect,
+                         jr->negligible_s,
                          jr->runs - jr->warmup);
 }
 

@@ -27,7 +27,7 @@ struct job_rounds {
     /* --runs until-verdict: stop once every phase of every job has its sequential verdict
      * against the first job (stats/seqstop.h) */
     bool until_verdict;
-    double confidence, min_effect;
+    double confidence, min_effect, negligible_s;
 };
 
 /* The configuration name of job j's configuration c ("" for a plain directory) into buf. */

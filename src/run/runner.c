@@ -558,7 +558,7 @@ static void describe_set(struct env *env, const char *path)
              env->dev.valid ? env->dev.name : "");
     if (o->until_verdict || o->runs_auto)
         runner_stop_rule(&rs->stop, o->until_verdict ? "until-verdict" : "auto", o->confidence,
-                         o->min_effect, o->runs - o->warmup);
+                         o->min_effect, o->negligible_s, o->runs - o->warmup);
     /* the declared order: the first configuration is the baseline verdicts are against */
     size_t used = 0;
     for (size_t i = 0; i < o->nconfigs; i++) {
@@ -605,7 +605,7 @@ static void describe_set(struct env *env, const char *path)
 }
 
 void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
-                      unsigned max_rounds)
+                      double negligible_s, unsigned max_rounds)
 {
     memset(st, 0, sizeof *st);
     snprintf(st->rule, sizeof st->rule, "%s", rule);
@@ -613,6 +613,7 @@ void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence,
     snprintf(st->metric, sizeof st->metric, "wall");
     st->confidence = confidence;
     st->min_effect = min_effect;
+    st->negligible_s = negligible_s;
     st->mixture_var = SEQ_MIXTURE_VAR;
     st->max_rounds = max_rounds;
 }

@@ -77,7 +77,8 @@ struct runner_opts {
      * the first configuration (stats/seqstop.h), at most `runs` rounds; needs two or more
      * configurations in interleaved rounds. The set's stop rule says so (rs->stop). */
     bool until_verdict;
-    double min_effect;              /* until_verdict: the equivalence margin (0.05) */
+    double min_effect;              /* until_verdict: the effect of interest (0.10) */
+    double negligible_s;            /* until_verdict: floor of a phase's median (0.001) */
     unsigned warmup;                /* first rounds marked warm-up: not in statistics */
     unsigned interval_ms;           /* time-line sampling interval */
     double stall_s;                 /* shortest stall listed (--stall); 0: STALL_DEFAULT_S */
@@ -138,7 +139,7 @@ double runner_half_width(const struct run_set *rs, const char *base, const char 
  * "until-verdict" or "auto" (the sequential method's design, stored with the set so that
  * compare analyses it the same way). */
 void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
-                      unsigned max_rounds);
+                      double negligible_s, unsigned max_rounds);
 
 /* The order of configurations in round `round`: a seeded permutation of 0..n-1 into order.
  * Exposed for tests: every round is a permutation, and rounds differ. */

@@ -108,7 +108,7 @@ struct cmp_vs {
     struct stats_verdict verdict;
     bool few; /* fewer pairs / runs than stats_min_runs() */
     size_t n_min;
-    enum seq_state state; /* status OK: different, equivalent within min_effect, or neither */
+    enum seq_state state; /* status OK: different, futile (no difference of min_effect or more), or neither */
 };
 
 struct cmp_phase {

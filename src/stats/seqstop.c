@@ -7,6 +7,7 @@
 
 #include "base/err.h"
 #include "stats/compare.h"
+#include "stats/negligible.h"
 
 /* Appends "name" or "name (group)" to buf, ", "-separated; "..." once full. */
 static void add_name(char *buf, size_t len, const char *phase, const char *group, bool groups)
@@ -71,6 +72,14 @@ int seqstop_check(const struct run_set *rs, struct seqstop_status *st)
             bool never = (a->n == 0 && a->skipped + a->failed + a->unavailable) ||
                          (b->n == 0 && b->skipped + b->failed + b->unavailable);
             bool waiting = vs->status == CMP_ST_TOO_FEW && !never;
+            /* too short to judge (wall time only): neither gets nor needs a verdict */
+            if (opt.metric == CMP_WALL && a->n > 0 && b->n > 0 &&
+                stats_negligible(a->sum.median, b->sum.median, rs->stop.negligible_s)) {
+                st->negligible++;
+                add_name(st->negligible_names, sizeof st->negligible_names, ph->name,
+                         r.groups[g].name, groups);
+                continue;
+            }
             if (vs->status != CMP_ST_OK && !waiting) {
                 st->undecidable++;
                 add_name(st->undecidable_names, sizeof st->undecidable_names, ph->name,
@@ -80,8 +89,8 @@ int seqstop_check(const struct run_set *rs, struct seqstop_status *st)
             st->decidable++;
             if (vs->status == CMP_ST_OK && vs->state == SEQ_DIFFERENT) {
                 st->different++;
-            } else if (vs->status == CMP_ST_OK && vs->state == SEQ_EQUIVALENT) {
-                st->equivalent++;
+            } else if (vs->status == CMP_ST_OK && vs->state == SEQ_FUTILE) {
+                st->futile++;
             } else {
                 st->undecided++;
                 for (size_t f = 0; f < r.nfailures; f++)
@@ -94,8 +103,8 @@ int seqstop_check(const struct run_set *rs, struct seqstop_status *st)
             }
         }
     }
-    st->all = st->decidable > 0 && st->undecided == 0;
-    st->settled = st->decidable > 0 && st->undecided == st->halted;
+    st->all = st->decidable + st->negligible > 0 && st->undecided == 0;
+    st->settled = st->decidable + st->negligible > 0 && st->undecided == st->halted;
     cmp_result_free(&r);
     return 0;
 }

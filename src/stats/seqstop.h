@@ -1,7 +1,9 @@
 /* seqstop.h — the question `--runs until-verdict` asks of a run set after every round:
  * does every phase of every configuration have a verdict against the baseline (the first
  * configuration declared)? A verdict is the sequential test's (seqtest.h): a difference,
- * or equivalence within the set's min-effect. The set carries its rule (rs->stop), and
+ * or futility (no difference of the set's min-effect or more shown). A phase whose median
+ * time is below the set's negligible floor on both sides (stats/negligible.h) neither
+ * gets nor needs one: it is counted as negligible and does not hold the set up. The set carries its rule (rs->stop), and
  * the answer is computed by compare's own path (cmp_build), so what the run decided is
  * what `fsbench compare` later shows.
  *
@@ -20,7 +22,8 @@
 struct seqstop_status {
     unsigned rounds;              /* counted rounds (no warm-up) in the set so far */
     size_t decidable;             /* comparisons (phase x configuration) that count */
-    size_t different, equivalent; /* of those, with each verdict */
+    size_t different, futile;     /* of those, with each verdict */
+    size_t negligible;            /* below the floor: counted apart, not decidable */
     size_t undecided;             /* with neither yet */
     size_t undecidable;           /* that cannot get one (see above) */
     size_t halted;                /* undecided, of a configuration that failed (its later
@@ -32,6 +35,7 @@ struct seqstop_status {
     char undecided_names[1024];   /* "sync, sync (2)"; "phase (config)" with several
                                    * configurations compared; truncated with "..." */
     char undecidable_names[512];  /* the same for the undecidable ones */
+    char negligible_names[512];   /* the same for the negligible ones */
 };
 
 /* Fills *st for rs (rs->stop.rule must be set). A set not yet comparable (one

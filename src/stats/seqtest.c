@@ -60,7 +60,10 @@ static void next_normals(uint64_t *s, double *x, double *y)
 struct seq_null {
     unsigned horizon;
     double g;
-    double *max_desc;
+    double *max_desc;  /* two-sided: max over looks of log LR */
+    double *max1_desc; /* one-sided: the same over the looks with a mean below 0 (the
+                        * event of a confidence sequence's upper end falling below the
+                        * truth); -INFINITY for a path with none */
 };
 
 static int cmp_desc(const void *pa, const void *pb)
@@ -73,12 +76,16 @@ static struct seq_null *null_make(unsigned horizon, double g)
 {
     struct seq_null *nl = calloc(1, sizeof *nl);
     double *a = malloc((horizon + 1) * 2 * sizeof *a);
-    if (nl)
+    if (nl) {
         nl->max_desc = malloc(SEQ_NULL_PATHS * sizeof *nl->max_desc);
-    if (!nl || !a || !nl->max_desc) {
+        nl->max1_desc = malloc(SEQ_NULL_PATHS * sizeof *nl->max1_desc);
+    }
+    if (!nl || !a || !nl->max_desc || !nl->max1_desc) {
         free(a);
-        if (nl)
+        if (nl) {
             free(nl->max_desc);
+            free(nl->max1_desc);
+        }
         free(nl);
         return NULL;
     }
@@ -92,7 +99,7 @@ static struct seq_null *null_make(unsigned horizon, double g)
     }
     uint64_t state = 0x5e9a7e57ull ^ ((uint64_t)horizon << 32);
     for (size_t p = 0; p < SEQ_NULL_PATHS; p++) {
-        double mean = 0, m2 = 0, best = -INFINITY, spare = 0;
+        double mean = 0, m2 = 0, best = -INFINITY, best1 = -INFINITY, spare = 0;
         for (unsigned k = 1; k <= horizon; k++) {
             double x;
             if (k % 2) {
@@ -110,11 +117,15 @@ static struct seq_null *null_make(unsigned horizon, double g)
             double l = a[k] + 0.5 * (double)k * (log1p(t2 / v) - log1p(t2 * e[k]));
             if (l > best)
                 best = l;
+            if (mean < 0 && l > best1)
+                best1 = l;
         }
         nl->max_desc[p] = best;
+        nl->max1_desc[p] = best1;
     }
     free(a);
     qsort(nl->max_desc, SEQ_NULL_PATHS, sizeof *nl->max_desc, cmp_desc);
+    qsort(nl->max1_desc, SEQ_NULL_PATHS, sizeof *nl->max1_desc, cmp_desc);
     return nl;
 }
 
@@ -133,6 +144,7 @@ static const struct seq_null *null_get(unsigned horizon, double g)
     /* the oldest goes */
     if (cache[NULL_CACHE - 1]) {
         free(cache[NULL_CACHE - 1]->max_desc);
+        free(cache[NULL_CACHE - 1]->max1_desc);
         free(cache[NULL_CACHE - 1]);
     }
     memmove(cache + 1, cache, (NULL_CACHE - 1) * sizeof *cache);
@@ -163,28 +175,48 @@ static double mc_level_inverse(double x)
     return hi;
 }
 
-/* Whether look n of design dz has a simulated null distribution; NULL if not. */
-static const struct seq_null *null_for(const struct seq_design *dz, size_t n)
+/* Whether look n of design dz has a simulated null distribution for mixture variance g;
+ * NULL if not. */
+static const struct seq_null *null_for_g(const struct seq_design *dz, size_t n, double g)
 {
     if (!dz || dz->horizon < SEQ_FIRST_LOOK || dz->horizon > SEQ_HORIZON_MAX || n > dz->horizon ||
-        !(dz->mixture_var > 0))
+        !(g > 0))
         return NULL;
-    return null_get(dz->horizon, dz->mixture_var);
+    return null_get(dz->horizon, g);
+}
+
+static const struct seq_null *null_for(const struct seq_design *dz, size_t n)
+{
+    return dz ? null_for_g(dz, n, dz->mixture_var) : NULL;
+}
+
+/* The threshold from the null maxima desc (two- or one-sided), or Ville's. */
+static double threshold_from(const struct seq_design *dz, size_t n, double confidence,
+                             bool one_sided, bool *calibrated)
+{
+    double alpha = 1 - confidence, ville = -log(alpha);
+    *calibrated = false;
+    const struct seq_null *nl = one_sided ? null_for_g(dz, n, SEQ_FUTILITY_VAR) : null_for(dz, n);
+    if (!nl)
+        return ville;
+    const double *desc = one_sided ? nl->max1_desc : nl->max_desc;
+    /* reject when more than K* + 1 of the null maxima lie at or above: p > alpha */
+    long kstar = (long)floor(mc_level(alpha) * SEQ_NULL_PATHS) - 1;
+    if (kstar < 0 || desc[kstar] >= ville)
+        return ville;
+    *calibrated = true;
+    return desc[kstar];
 }
 
 double seq_log_threshold(const struct seq_design *dz, size_t n, double confidence, bool *calibrated)
 {
-    double alpha = 1 - confidence, ville = -log(alpha);
-    *calibrated = false;
-    const struct seq_null *nl = null_for(dz, n);
-    if (!nl)
-        return ville;
-    /* reject when more than K* + 1 of the null maxima lie at or above: p > alpha */
-    long kstar = (long)floor(mc_level(alpha) * SEQ_NULL_PATHS) - 1;
-    if (kstar < 0 || nl->max_desc[kstar] >= ville)
-        return ville;
-    *calibrated = true;
-    return nl->max_desc[kstar];
+    return threshold_from(dz, n, confidence, false, calibrated);
+}
+
+double seq_log_threshold_one_sided(const struct seq_design *dz, size_t n, double confidence,
+                                   bool *calibrated)
+{
+    return threshold_from(dz, n, confidence, true, calibrated);
 }
 
 /* The sequential p-value of log LR b at look n: the smallest alpha whose threshold b
@@ -258,6 +290,13 @@ int seq_test_logs(const double *d, size_t n, const struct seq_design *dz, double
     out->lo = exp(mean - half);
     out->hi = exp(mean + half);
     out->p = seq_pvalue(dz, n, seq_log_lr(t, n, g));
+    /* the futility interval: the confidence sequence at the one-sided threshold */
+    bool cal1;
+    double r1 = t_radius(seq_log_threshold_one_sided(dz, n, confidence, &cal1), n,
+                         SEQ_FUTILITY_VAR);
+    double half1 = isinf(r1) ? INFINITY : out->zero_var ? 0 : r1 * out->se_log;
+    out->fut_lo = exp(mean - half1);
+    out->fut_hi = exp(mean + half1);
     /* The interval and the p-value agree by construction, up to the boundary itself. */
     return 0;
 }
@@ -288,7 +327,9 @@ enum seq_state seq_state_of(const struct stats_ratio *r, double min_effect)
     if (r->lo > 1 || r->hi < 1)
         return SEQ_DIFFERENT;
     double limit = 1 + min_effect;
-    if (r->lo > 1 / limit && r->hi < limit)
-        return SEQ_EQUIVALENT;
+    bool seq = r->method == STATS_SEQUENTIAL;
+    double lo = seq ? r->fut_lo : r->lo, hi = seq ? r->fut_hi : r->hi;
+    if (min_effect > 0 && lo > 1 / limit && hi < limit)
+        return SEQ_FUTILE;
     return SEQ_UNDECIDED;
 }

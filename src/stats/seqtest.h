@@ -30,8 +30,22 @@
  *     small for any t to reach c);
  *   - the p-value: the smallest alpha whose threshold LR_n(0) reaches (<= alpha exactly
  *     when 0 is outside the interval at 1 - alpha);
- *   - the state: different (0 outside), equivalent (the interval inside
- *     +-ln(1 + min_effect)), else undecided.
+ *   - the state: different (0 outside), futile (the futility interval inside
+ *     +-ln(1 + min_effect): no difference of min_effect or more), else undecided.
+ *
+ * Futility. "No difference of m or more" is a claim of its own, with its own error: that
+ * it is made while the true mean log ratio mu is at or beyond +-ln(1 + m). Made when the
+ * whole futility interval lies inside +-ln(1 + m), it errs only if that interval's end
+ * fell short of mu on mu's side, at some look. The futility interval is the confidence
+ * sequence, with mixture variance SEQ_FUTILITY_VAR, at the one-sided threshold c1: the
+ * (1 - alpha) point of the largest LR_k over the looks whose t statistic is below 0,
+ * under no difference (simulated as the two-sided one is; by symmetry the same for the
+ * other side; Ville's 1/alpha bounds it too). So the claim errs with probability at most alpha for any true effect of m or
+ * more, at any look, and adding it takes nothing from "different": a set that stops on
+ * futility only ends its chances of a false difference sooner. The futility interval is
+ * the narrower of the two (one side's error, a mixture suited to 8-20 pairs): what it claims is not "equivalent", only that an
+ * effect of the size of interest is ruled out (the two one-sided tests' argument, made
+ * anytime-valid).
  * Validity needs the d_i to be independent and roughly normal. Runs made in rounds, in a
  * seeded random order of configurations each round, give that under the noise measured
  * on real machines (lag-1 autocorrelation 0.4-0.6 of each configuration's runs): a slow
@@ -49,10 +63,16 @@
 
 #include "stats/stats.h"
 
+/* --min-effect's default: the effect of interest futility rules out. */
+#define SEQ_MIN_EFFECT_DEFAULT 0.10
 /* Fewest pairs a look decides on (stats_min_runs(STATS_PAIRED, 0.95)). */
 #define SEQ_FIRST_LOOK 3
 /* The mixture's variance g: effects of one to two noise sds per pair are found soonest. */
 #define SEQ_MIXTURE_VAR 2.0
+/* The futility interval's mixture variance: narrowest at 8-20 pairs, where futility is
+ * decided (half-widths 0.73-0.75 noise sds at 12 pairs and horizon 20-30, against
+ * 0.84-0.86 with SEQ_MIXTURE_VAR); a claim of its own, so it has its own mixture. */
+#define SEQ_FUTILITY_VAR 0.3
 /* Horizons above this use Ville's 1/alpha (simulating the null would take too long). */
 #define SEQ_HORIZON_MAX 100
 /* Simulated null sequences per horizon. */
@@ -81,11 +101,16 @@ double seq_log_lr(double t, size_t n, double g);
  * horizon's null distribution (else 1/alpha). */
 double seq_log_threshold(const struct seq_design *dz, size_t n, double confidence,
                          bool *calibrated);
+/* The same for one side (the futility interval's threshold, see above); <= the two-sided. */
+double seq_log_threshold_one_sided(const struct seq_design *dz, size_t n, double confidence,
+                                   bool *calibrated);
 
 enum seq_state {
-    SEQ_UNDECIDED,  /* the interval holds 1 and reaches past the margin */
-    SEQ_DIFFERENT,  /* the interval excludes 1 */
-    SEQ_EQUIVALENT, /* the interval lies within 1/(1 + m) .. 1 + m */
+    SEQ_UNDECIDED, /* the interval holds 1 and the futility interval reaches past m */
+    SEQ_DIFFERENT, /* the interval excludes 1 */
+    SEQ_FUTILE,    /* no difference of m or more: the futility interval (a sequential
+                    * ratio's; any other ratio's own interval) lies within
+                    * 1/(1 + m) .. 1 + m; never with m = 0 */
 };
 /* The state of a sequential ratio (or any ratio with an interval) for margin m. */
 enum seq_state seq_state_of(const struct stats_ratio *r, double min_effect);

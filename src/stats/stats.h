@@ -64,6 +64,7 @@ struct stats_ratio {
     double neff_a, neff_b; /* batch: effective sample sizes */
     bool zero_var;
     bool seq_calibrated; /* sequential: threshold from the planned horizon, else 1/alpha */
+    double fut_lo, fut_hi; /* sequential: the futility interval (seqtest.h), else 0 */
 };
 
 /* Paired test on log ratios: a[i], b[i] measured in the same round; all > 0, n >= 2.

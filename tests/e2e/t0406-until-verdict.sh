@@ -1,7 +1,7 @@
 #!/bin/bash
 # --runs until-verdict: after every round each phase is tested against the first
 # configuration by the sequential test, and the set stops once all have a verdict (a
-# difference, or equivalence within --min-effect) or at --max-runs, saying which are
+# difference, or no difference of --min-effect or more shown: futile) or at --max-runs, saying which are
 # undecided. Through fsbench cmd, a job file with interleave = jobs and compare (which
 # judges such a set, and a --runs auto set, by the sequential method); bad combinations
 # are refused with one line. The commands are short sleeps: seconds in all.
@@ -19,13 +19,13 @@ run_fsbench cmd --runs until-verdict --db "$DB" --label diff --json "$J" \
 is "$RC" 0 "cmd --runs until-verdict exits 0"
 n=$(rounds "$J")
 ok $([ "$n" -ge 4 ] && [ "$n" -le 20 ] && echo 0 || echo 1) "a 20x difference is decided in 4-20 rounds, not 30 ($n)"
-like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 1 different, 0 equivalent within 5%$" \
+like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 1 different, 0 futile \\(no difference of 10% or more\\)$" \
     "the stop is said, with the count of verdicts"
 like "$OUT" '^  cmd: sleep 0\.2 vs sleep 0\.01: sleep 0\.2 is [0-9.]+x slower than sleep 0\.01 \(95% CI [0-9.]+-[0-9.]+\), p(=0\.0[0-4][0-9]|<0\.001), sequential: mixture SPRT over [0-9]+ pairs by round$' \
     "the verdict, its interval and p-value are the sequential ones"
 like "$OUT" '^method: sequential\.' "the method is named"
 is "$(jq -r '.stopping | [.rule, .method, .metric, .confidence, .min_effect, .max_rounds] | join(" ")' "$J")" \
-    "until-verdict mixture-sprt wall 0.95 0.05 30" "JSON: the stopping rule is kept with the set"
+    "until-verdict mixture-sprt wall 0.95 0.1 30" "JSON: the stopping rule is kept with the set"
 is "$(jq '.runs | length' "$J")" "$((2 * n))" "JSON: every round ran both commands"
 
 # compare judges the stored set the same way, at the set's confidence unless given
@@ -42,15 +42,15 @@ run_fsbench report --db "$DB" -o "$SCRATCH/diff.html" diff
 is "$RC" 0 "report of the until-verdict set exits 0"
 is "$(grep -c 'sequential (mixture SPRT)' "$SCRATCH/diff.html")" 1 "the report names the sequential method"
 
-# Equivalence within a wide margin: two identical commands.
+# Futility at a wide margin: two identical commands.
 J=$SCRATCH/same.json
 run_fsbench cmd --runs until-verdict --min-effect 60 --no-save --json "$J" \
     --cmd 'sleep 0.02' --cmd 'sleep 0.02'
 is "$RC" 0 "identical commands exit 0"
-like "$OUT" '^until-verdict: every phase has a verdict after [0-9]+ rounds: 0 different, 1 equivalent within 60%$' \
-    "identical commands are shown equivalent within 60%"
-like "$OUT" '^  cmd: #2 sleep 0\.02 vs sleep 0\.02: equivalent within 60% \(geometric-mean ratio [0-9.]+, 95% CI [0-9.]+-[0-9.]+\)' \
-    "the equivalence verdict carries its interval"
+like "$OUT" '^until-verdict: every phase has a verdict after [0-9]+ rounds: 0 different, 1 futile \(no difference of 60% or more\)$' \
+    "identical commands are shown to differ by less than 60%"
+like "$OUT" '^  cmd: #2 sleep 0\.02 vs sleep 0\.02: no difference of 60% or more \(futile: effect < 60% shown, CS [-+][0-9.]+\.\.[-+][0-9.]+ %; geometric-mean ratio [0-9.]+, 95% CI [0-9.]+-[0-9.]+\)' \
+    "the futility verdict carries its interval and the futility interval"
 
 # A set that ends early (the second command fails in its fourth run): the runs so far are
 # judged, and after 3 pairs no interval is bounded yet, so the phase is undecided.
@@ -62,7 +62,7 @@ is "$(jq '[.runs[] | select(.phases[0].status == "ok")] | map(.config) | group_b
     "JSON: three measured runs of the failing command are kept"
 like "$OUT" '^until-verdict: the set stopped in round 4, before every verdict; undecided: cmd$' \
     "it says the set ended before every verdict, and which phase is undecided"
-like "$OUT" 'no verdict yet: neither a difference nor within 5% \(geometric-mean ratio [0-9.]+, 95% CI not bounded yet\)' \
+like "$OUT" 'no verdict yet: neither a difference nor one below 10% shown \(geometric-mean ratio [0-9.]+, 95% CI not bounded yet\)' \
     "an interval after 3 pairs is not bounded yet"
 
 # A job file: two jobs interleaved in rounds, one with an eight times larger tree (on a
@@ -97,7 +97,7 @@ like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: 2 differ
 like "$OUT" '^  extract: big vs small: big is [0-9.]+x slower than small' "the first job is the baseline"
 is "$(jq -r .stopping.rule "$J")" until-verdict "JSON of the interleaved jobs: the stopping rule"
 run_fsbench run "$SCRATCH/jobs.ini" --dry-run
-like "$OUT" '^rounds: until every phase of every job has a verdict against the first job \(a difference, or within 5%\), at most 12, each running all 2 jobs$' \
+like "$OUT" '^rounds: until every phase of every job has a verdict against the first job \(a difference, or none of 10% or more\), at most 12, each running all 2 jobs$' \
     "--dry-run says how the rounds end"
 
 # A configuration matrix on an image (root): sync writes are slower, and said so early.
@@ -150,6 +150,6 @@ refused "bad min-effect" "^fsbench: --min-effect: '200' is not a percentage" \
     cmd --runs until-verdict --min-effect 200 --no-save --cmd true --cmd true
 printf '[global]\ninterleave = jobs\nphases = extract\ndir = %s\n[a]\nruns = until-verdict\n[b]\nruns = 3\n' \
     "$SCRATCH/d" >"$SCRATCH/mixed.ini"
-refused "jobs that disagree" '^fsbench: .*mixed\.ini:[0-9]+: job b: runs, max-runs and min-effect differ from the first job' \
+refused "jobs that disagree" '^fsbench: .*mixed\.ini:[0-9]+: job b: runs, max-runs, min-effect and negligible differ from the first job' \
     run "$SCRATCH/mixed.ini" --no-save
 done_testing

@@ -388,6 +388,18 @@ static void test_phase_stalls_round_trip(void **state)
     assert_int_equal(resjson_to_phase(j, &b, "x"), -1);
     err_set_quiet(0);
     json_decref(j);
+    phase_result_free(&b);
+    memset(&b, 0, sizeof b);
+    /* no device behind the target (a tmpfs): the stall's device is written null and read */
+    a.timeline_dev = false;
+    j = resjson_from_phase(&a);
+    assert_non_null(j);
+    assert_true(json_is_null(
+        json_object_get(json_array_get(json_object_get(j, "stalls"), 0), "device")));
+    assert_int_equal(resjson_to_phase(j, &b, "x"), 0);
+    assert_int_equal(b.nstalls, 2);
+    assert_int_equal(b.stalls[0].ops, 3);
+    json_decref(j);
     phase_result_free(&a);
     phase_result_free(&b);
 }

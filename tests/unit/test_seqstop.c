@@ -79,11 +79,44 @@ static void test_all_decided(void **state)
     assert_int_equal(st.rounds, 8);
     assert_int_equal(st.decidable, 2);
     assert_int_equal(st.different, 1);
-    assert_int_equal(st.equivalent, 1);
+    assert_int_equal(st.futile, 1);
     assert_int_equal(st.undecided, 0);
     assert_int_equal(st.undecidable, 1);
     assert_string_equal(st.undecidable_names, "skip");
     assert_true(st.all);
+    run_set_free(&rs);
+}
+
+/* A phase whose median is under the floor on both sides holds nothing up, whatever its
+ * noise; with the floor off (0) the same phase is undecided. */
+static void test_negligible(void **state)
+{
+    struct run_set rs;
+    make_set(&rs, 8, 0.05);
+    /* "same" becomes a noisy 20-80 us phase */
+    for (size_t i = 0; i < rs.nruns; i++)
+        rs.runs[i].phases[1].wall_s = 20e-6 * (1 + 3.0 * ((i * 7) % 5) / 4);
+    rs.stop.negligible_s = 0.001;
+    struct seqstop_status st;
+    assert_int_equal(seqstop_check(&rs, &st), 0);
+    assert_int_equal(st.negligible, 1);
+    assert_string_equal(st.negligible_names, "same");
+    assert_int_equal(st.different, 1);
+    assert_int_equal(st.undecided, 0);
+    assert_true(st.all);
+    rs.stop.negligible_s = 0;
+    assert_int_equal(seqstop_check(&rs, &st), 0);
+    assert_int_equal(st.negligible, 0);
+    assert_int_equal(st.undecided, 1);
+    assert_string_equal(st.undecided_names, "same");
+    assert_false(st.all);
+    /* one side above the floor: not negligible */
+    rs.stop.negligible_s = 0.001;
+    for (size_t i = 0; i < rs.nruns; i++)
+        if (!strcmp(rs.runs[i].config, "b"))
+            rs.runs[i].phases[1].wall_s = 0.002;
+    assert_int_equal(seqstop_check(&rs, &st), 0);
+    assert_int_equal(st.negligible, 0);
     run_set_free(&rs);
 }
 
@@ -138,7 +171,7 @@ static void test_compare_method(void **state)
     assert_int_equal(vs->ratio.method, STATS_SEQUENTIAL);
     assert_int_equal(vs->state, SEQ_DIFFERENT);
     assert_int_equal(vs->verdict.kind, STATS_WORSE);
-    assert_int_equal(r.phases[1].vs[1].state, SEQ_EQUIVALENT);
+    assert_int_equal(r.phases[1].vs[1].state, SEQ_FUTILE);
     double seq_lo = vs->ratio.lo;
     cmp_result_free(&r);
     /* the same runs with no rule: the fixed-n paired test, whose interval is narrower */
@@ -171,7 +204,7 @@ static void test_options_for_set(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_all_decided),        cmocka_unit_test(test_too_early),
+        cmocka_unit_test(test_all_decided), cmocka_unit_test(test_negligible),        cmocka_unit_test(test_too_early),
         cmocka_unit_test(test_not_comparable_yet), cmocka_unit_test(test_compare_method),
         cmocka_unit_test(test_options_for_set),
     };

@@ -171,22 +171,91 @@ static void test_zero_spread(void **state)
     close_to(r.hi, exp(0.2), 1e-12, "point hi");
     assert_true(r.p < 0.05);
     assert_int_equal(seq_state_of(&r, 0.05), SEQ_DIFFERENT);
+    /* all equal to 0: a point futility interval once it is bounded (the horizon's) */
+    const struct seq_design h20 = {SEQ_MIXTURE_VAR, 20};
     const double zero[] = {0, 0, 0, 0, 0};
-    assert_int_equal(seq_test_logs(zero, 5, &dz, 0.95, &r), 0);
-    assert_int_equal(seq_state_of(&r, 0.05), SEQ_EQUIVALENT);
+    assert_int_equal(seq_test_logs(zero, 5, &h20, 0.95, &r), 0);
+    assert_int_equal(seq_state_of(&r, 0.05), SEQ_FUTILE);
+    close_to(r.fut_lo, 1, 1e-12, "point futility lo");
     assert_true(r.p > 0.5);
 }
 
 static void test_states(void **state)
 {
+    /* a ratio of another method: its own interval is the futility interval */
     struct stats_ratio r = {.lo = 0.97, .hi = 1.04, .ratio = 1};
-    assert_int_equal(seq_state_of(&r, 0.05), SEQ_EQUIVALENT);
+    assert_int_equal(seq_state_of(&r, 0.05), SEQ_FUTILE);
     assert_int_equal(seq_state_of(&r, 0.03), SEQ_UNDECIDED);
     assert_int_equal(seq_state_of(&r, 0), SEQ_UNDECIDED);
     r.lo = 1.01;
     assert_int_equal(seq_state_of(&r, 0.05), SEQ_DIFFERENT);
     r.lo = 0.5, r.hi = 0.99;
     assert_int_equal(seq_state_of(&r, 0.05), SEQ_DIFFERENT);
+}
+
+/* A known zero-effect series (log ratios +-0.06, mean 0, sd 0.064): twelve pairs rule out
+ * 10% (the futility interval about 0.96-1.04) though the two-sided interval reaches past
+ * 5% (the rule before futility would go on); with a 20% effect under the same noise no
+ * look is futile, it is found instead. */
+static void test_futility_stops(void **state)
+{
+    const struct seq_design dz = {SEQ_MIXTURE_VAR, 20};
+    double d[20];
+    for (size_t i = 0; i < N_OF(d); i++)
+        d[i] = (i % 2 ? 0.06 : -0.06) * (i % 3 ? 1 : 1.1);
+    struct stats_ratio r;
+    assert_int_equal(seq_test_logs(d, 12, &dz, 0.95, &r), 0);
+    assert_int_equal(seq_state_of(&r, 0.10), SEQ_FUTILE);
+    assert_true(r.fut_lo > 1 / 1.10 && r.fut_hi < 1.10);
+    assert_true(r.lo < 1 / 1.05 || r.hi > 1.05); /* not "within 5%" by the old rule */
+    assert_true(r.fut_lo > r.lo && r.fut_hi < r.hi);
+    /* no margin: never futile */
+    assert_int_equal(seq_state_of(&r, 0), SEQ_UNDECIDED);
+    /* too few pairs: not yet */
+    assert_int_equal(seq_test_logs(d, 4, &dz, 0.95, &r), 0);
+    assert_int_equal(seq_state_of(&r, 0.10), SEQ_UNDECIDED);
+    /* the same noise around a 20% effect: never futile, and found */
+    double e[20];
+    for (size_t i = 0; i < N_OF(e); i++)
+        e[i] = log(1.2) + d[i];
+    for (size_t n = SEQ_FIRST_LOOK; n <= N_OF(e); n++) {
+        assert_int_equal(seq_test_logs(e, n, &dz, 0.95, &r), 0);
+        assert_int_not_equal(seq_state_of(&r, 0.10), SEQ_FUTILE);
+    }
+    assert_int_equal(seq_state_of(&r, 0.10), SEQ_DIFFERENT);
+}
+
+/* The futility claim's error: with the true effect at the margin (B 10% slower, or
+ * faster), the share of sequences ever called futile, looking after every pair up to the
+ * horizon, is at most alpha. */
+static void test_futility_error_rate(void **state)
+{
+    const struct seq_design dz = {SEQ_MIXTURE_VAR, 20};
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(rng, 13);
+    int trials = 4000, futile = 0;
+    double d[20];
+    for (int t = 0; t < trials; t++) {
+        double sigma = 0.02 + 0.1 * gsl_rng_uniform(rng), mu = (t % 2 ? 1 : -1) * log(1.1);
+        for (size_t i = 0; i < N_OF(d); i++)
+            d[i] = mu + gsl_ran_gaussian(rng, sigma);
+        for (size_t n = SEQ_FIRST_LOOK; n <= N_OF(d); n++) {
+            struct stats_ratio r;
+            assert_int_equal(seq_test_logs(d, n, &dz, 0.95, &r), 0);
+            if (seq_state_of(&r, 0.10) == SEQ_FUTILE) {
+                futile++;
+                break;
+            }
+        }
+    }
+    gsl_rng_free(rng);
+    double rate = (double)futile / trials;
+    print_message("futile at the margin, horizon 20: %.4f\n", rate);
+    assert_true(rate <= 0.05 + 3 * sqrt(0.05 * 0.95 / trials));
+    /* the one-sided threshold is below the two-sided one */
+    bool cal;
+    assert_true(seq_log_threshold_one_sided(&dz, 10, 0.95, &cal) <
+                seq_log_threshold(&dz, 10, 0.95, &cal));
 }
 
 static void test_bad_arguments(void **state)
@@ -258,6 +327,7 @@ int main(void)
         cmocka_unit_test(test_horizon_threshold), cmocka_unit_test(test_agreement),
         cmocka_unit_test(test_zero_spread),       cmocka_unit_test(test_states),
         cmocka_unit_test(test_bad_arguments),     cmocka_unit_test(test_error_rate_calibrated),
+        cmocka_unit_test(test_futility_stops),    cmocka_unit_test(test_futility_error_rate),
         cmocka_unit_test(test_error_rate_ville),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
