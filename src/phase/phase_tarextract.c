@@ -52,10 +52,13 @@
 struct dirfix {
     const char *path; /* key in the dirs set */
     mode_t mode;
+    mode_t have; /* its mode now: as made, or as a fix-up left it */
     struct timespec times[2];
     uid_t uid;
     gid_t gid;
     bool listed; /* the archive has an entry for it (else nothing to fix) */
+    bool pending; /* on the stack of fix-ups to come */
+    bool again;   /* fixed, then written into again: fixed once more at the end */
 };
 
 struct xstate {
@@ -194,8 +197,10 @@ static int make_parents(struct xstate *x, const char *path, size_t len)
             return 1;
         if (rc < 0)
             return fail_prefix(x, "mkdir", path, i, rc, false);
-        if (!add_dir(x, path, i))
+        struct dirfix *f = add_dir(x, path, i);
+        if (!f)
             return fail_prefix(x, "extract", path, i, -ENOMEM, false);
+        f->have = 0777 & ~x->tc.umask;
         x->ctx->res->dirs++;
     }
     return 0;
@@ -232,6 +237,8 @@ static int replace_existing(struct xstate *x, int pfd, const char *base, const c
     return rc < 0 ? phase_fail(x->ctx, "unlink", x->path, rc) : 0;
 }
 
+static int push_fix(struct xstate *x, struct dirfix *f);
+
 static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
 {
     size_t len = strlen(x->path);
@@ -251,6 +258,7 @@ static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
             return phase_fail(x->ctx, "mkdir", x->path, rc);
         if (!(f = add_dir(x, x->path, len)))
             return phase_fail(x->ctx, "extract", x->path, -ENOMEM);
+        f->have = tarcalls_dir_made(&x->tc, archive_entry_perm(ent));
         x->ctx->res->dirs++;
     }
     struct timespec t[2];
@@ -262,8 +270,14 @@ static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
     f->times[0].tv_nsec = f->times[1].tv_nsec = UTIME_OMIT;
     if (tp)
         memcpy(f->times, tp, sizeof f->times);
-    if (!x->tc.tar)
+    if (!x->tc.tar || f->pending)
         return 0;
+    return push_fix(x, f);
+}
+
+/* Puts f on the stack of directories whose fix-up waits. 0 or -1 after phase_fail(). */
+static int push_fix(struct xstate *x, struct dirfix *f)
+{
     if (x->npend == x->cappend) {
         size_t ncap = x->cappend ? x->cappend * 2 : 32;
         size_t *p = realloc(x->pend, ncap * sizeof *p);
@@ -272,6 +286,7 @@ static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
         x->pend = p;
         x->cappend = ncap;
     }
+    f->pending = true;
     x->pend[x->npend++] = (size_t)(f - x->fix);
     return 0;
 }
@@ -435,14 +450,18 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
 }
 
 /* Sets a listed directory's times, owner and mode (tarcalls.h). 0 or -1. */
-static int fix_dir(struct xstate *x, const struct dirfix *f)
+static int fix_dir(struct xstate *x, struct dirfix *f)
 {
     int fd = dir_fd(x, f->path, strlen(f->path));
     if (fd < 0)
         return -1;
     const char *op = "setattr";
-    int rc = tarcalls_fix_dir(&x->tc, x->e, x->w, fd, f->mode, f->times, f->uid, f->gid, &op);
-    return rc < 0 ? phase_fail(x->ctx, op, f->path, rc) : 0;
+    int rc = tarcalls_fix_dir(&x->tc, x->e, x->w, fd, f->mode, f->have, f->times, f->uid,
+                              f->gid, &op);
+    if (rc < 0)
+        return phase_fail(x->ctx, op, f->path, rc);
+    f->have = tarcalls_dir_want(&x->tc, f->mode);
+    return 0;
 }
 
 /* GNU tar's delayed set_stat: before entry path, the waiting directories that are not
@@ -451,13 +470,42 @@ static int fix_left_dirs(struct xstate *x, const char *path)
 {
     size_t plen = strlen(path);
     while (x->npend) {
-        const struct dirfix *f = &x->fix[x->pend[x->npend - 1]];
+        struct dirfix *f = &x->fix[x->pend[x->npend - 1]];
         size_t n = strlen(f->path);
         if (plen > n && path[n] == '/' && !memcmp(path, f->path, n))
             break;
         x->npend--;
+        x->fix[x->pend[x->npend]].pending = false;
         if (fix_dir(x, f) < 0)
             return -1;
+    }
+    return 0;
+}
+
+/* An archive that comes back to a directory it had left (tar -c never writes one) changes
+ * a fixed directory's mtime: its listed ancestors no longer waiting are fixed once more at
+ * the end, so the tree is the one any -j makes (tar itself leaves such a time as the
+ * extraction made it; this costs one fix-up more for each such directory). 0 or -1. */
+static int refix_ancestors(struct xstate *x, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0; /* in the root: fixed at the end */
+    size_t plen = (size_t)(slash - path);
+    if (x->npend) {
+        const struct dirfix *top = &x->fix[x->pend[x->npend - 1]];
+        if (strlen(top->path) == plen && !memcmp(top->path, path, plen))
+            return 0; /* the usual case: the parent is the innermost waiting one */
+    }
+    for (size_t i = 1; i <= plen; i++) {
+        if (i < plen && path[i] != '/')
+            continue;
+        struct tarent_slot *s = tarent_set_find(&x->dirs, path, i);
+        if (!s)
+            break; /* not made yet: nothing below it was either */
+        struct dirfix *f = &x->fix[s->val];
+        if (f->listed && !f->pending)
+            f->again = true;
     }
     return 0;
 }
@@ -468,7 +516,8 @@ static int do_entry(struct xstate *x, struct archive_entry *ent)
     const char *raw = archive_entry_pathname(ent), *why;
     if (tarent_norm_path(raw, x->path, sizeof x->path, &why))
         return refuse(x, raw, why);
-    if (x->npend && x->path[0] && fix_left_dirs(x, x->path) < 0)
+    if (x->tc.tar && x->path[0] &&
+        (fix_left_dirs(x, x->path) < 0 || refix_ancestors(x, x->path) < 0))
         return -1;
     mode_t type = archive_entry_filetype(ent);
     const char *hl = archive_entry_hardlink(ent);
@@ -506,7 +555,18 @@ static int fix_dirs(struct xstate *x)
     while (x->npend) {
         if (phase_check_interrupt(x->ctx))
             return -1;
-        if (fix_dir(x, &x->fix[x->pend[--x->npend]]) < 0)
+        struct dirfix *f = &x->fix[x->pend[--x->npend]];
+        f->pending = false;
+        f->again = false;
+        if (fix_dir(x, f) < 0)
+            return -1;
+    }
+    for (size_t i = x->nfix; i-- > 0;) { /* deepest first: reverse creation order */
+        if (!x->fix[i].again)
+            continue;
+        if (phase_check_interrupt(x->ctx))
+            return -1;
+        if (fix_dir(x, &x->fix[i]) < 0)
             return -1;
     }
     if (x->root_listed) {

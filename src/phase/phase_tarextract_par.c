@@ -199,7 +199,10 @@ static int fix_dir(struct phase_ctx *t, const struct tarx *tx, uint32_t d)
     if (fd < 0)
         return phase_fail_dir_at(t, "open", "", tx->root, path, fd);
     const char *op = "setattr";
-    int rc = tarcalls_fix_dir(&tx->tc, t->eng, t->w, fd, e->mode, e->times, e->uid, e->gid, &op);
+    mode_t have = (e->flags & TIX_EXPLICIT) ? tarcalls_dir_made(&tx->tc, e->mode)
+                                            : 0777 & ~tx->tc.umask;
+    int rc = tarcalls_fix_dir(&tx->tc, t->eng, t->w, fd, e->mode, have, e->times, e->uid,
+                              e->gid, &op);
     int c = t->eng->close(t->w, fd);
     if (rc < 0)
         return phase_fail(t, op, path, rc);

@@ -49,9 +49,19 @@ mode_t tarcalls_dir_mode(const struct tarcalls *tc, mode_t perm)
     return (perm & 0777) | 0700;
 }
 
-/* times, owner, then mode, as tar orders them; created: the mode it was made with. */
+mode_t tarcalls_dir_made(const struct tarcalls *tc, mode_t perm)
+{
+    return tc->owner ? tarcalls_dir_mode(tc, perm) : tarcalls_dir_mode(tc, perm) & ~tc->umask;
+}
+
+mode_t tarcalls_dir_want(const struct tarcalls *tc, mode_t perm)
+{
+    return tc->owner ? (perm & 07777) : (perm & 0777 & ~tc->umask);
+}
+
+/* times, owner, then mode (when want is not have, the mode there now), as tar orders them. */
 static int fix_fd(const struct tarcalls *tc, const struct engine *e, struct eng_worker *w,
-                  int fd, mode_t want, mode_t created, const struct timespec *times, uid_t uid,
+                  int fd, mode_t want, mode_t have, const struct timespec *times, uid_t uid,
                   gid_t gid, const char **op)
 {
     if (!tc->tar)
@@ -65,9 +75,6 @@ static int fix_fd(const struct tarcalls *tc, const struct engine *e, struct eng_
         *op = "chown";
         return rc;
     }
-    /* the kernel applied the umask at creation (tar as root runs with umask 0, and a
-     * umask never takes the owner's bits that root's creations keep) */
-    mode_t have = tc->owner ? created : created & ~tc->umask;
     if (want != have && (rc = e->fchmod(w, fd, want)) < 0) {
         *op = "chmod";
         return rc;
@@ -80,17 +87,19 @@ int tarcalls_fix_file(const struct tarcalls *tc, const struct engine *e, struct 
                       const char **op)
 {
     /* as another user tar keeps what the umask left (it has no -p then) */
+    /* the kernel applied the umask at creation (tar as root runs with umask 0, and a
+     * umask never takes the owner's bits that root's creations keep) */
     mode_t created = tarcalls_file_mode(tc, perm);
-    mode_t want = tc->owner ? (perm & 07777) : (created & ~tc->umask);
-    return fix_fd(tc, e, w, fd, want, created, times, uid, gid, op);
+    mode_t have = tc->owner ? created : created & ~tc->umask;
+    mode_t want = tc->owner ? (perm & 07777) : have;
+    return fix_fd(tc, e, w, fd, want, have, times, uid, gid, op);
 }
 
 int tarcalls_fix_dir(const struct tarcalls *tc, const struct engine *e, struct eng_worker *w,
-                     int fd, mode_t perm, const struct timespec *times, uid_t uid, gid_t gid,
-                     const char **op)
+                     int fd, mode_t perm, mode_t have, const struct timespec *times, uid_t uid,
+                     gid_t gid, const char **op)
 {
-    mode_t want = tc->owner ? (perm & 07777) : (perm & 0777 & ~tc->umask);
-    return fix_fd(tc, e, w, fd, want, tarcalls_dir_mode(tc, perm), times, uid, gid, op);
+    return fix_fd(tc, e, w, fd, tarcalls_dir_want(tc, perm), have, times, uid, gid, op);
 }
 
 int tarcalls_fix_symlink(const struct tarcalls *tc, const struct engine *e,
@@ -123,6 +132,6 @@ int tarcalls_fix_root(const struct tarcalls *tc, const struct engine *e, struct 
         *op = "stat";
         return rc;
     }
-    mode_t want = (tc->owner ? perm & 07777 : perm & 0777 & ~tc->umask) | 0700;
+    mode_t want = tarcalls_dir_want(tc, perm) | 0700;
     return fix_fd(tc, e, w, fd, want, st.st_mode & 07777, times, uid, gid, op);
 }

@@ -60,11 +60,15 @@ mode_t tarcalls_dir_mode(const struct tarcalls *tc, mode_t perm);
 int tarcalls_fix_file(const struct tarcalls *tc, const struct engine *e, struct eng_worker *w,
                       int fd, mode_t perm, const struct timespec *times, uid_t uid, gid_t gid,
                       const char **op);
-/* A listed directory, after its contents, on its open fd: as tarcalls_fix_file with the
- * mode it was made with (tarcalls_dir_mode). */
+/* The mode mkdir(tarcalls_dir_mode) leaves (the umask applied), and the one tar sets. */
+mode_t tarcalls_dir_made(const struct tarcalls *tc, mode_t perm);
+mode_t tarcalls_dir_want(const struct tarcalls *tc, mode_t perm);
+/* A listed directory, after its contents, on its open fd: as tarcalls_fix_file; have is
+ * its mode now (tarcalls_dir_made, or what an earlier fix-up set): no chmod when it is
+ * tarcalls_dir_want(perm) already. */
 int tarcalls_fix_dir(const struct tarcalls *tc, const struct engine *e, struct eng_worker *w,
-                     int fd, mode_t perm, const struct timespec *times, uid_t uid, gid_t gid,
-                     const char **op);
+                     int fd, mode_t perm, mode_t have, const struct timespec *times, uid_t uid,
+                     gid_t gid, const char **op);
 /* A symlink just made: utimensat (times non-NULL) and lchown (as root), by name in dirfd. */
 int tarcalls_fix_symlink(const struct tarcalls *tc, const struct engine *e,
                          struct eng_worker *w, int dirfd, const char *name,
