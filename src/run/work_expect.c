@@ -122,7 +122,7 @@ void work_expect(const struct phase_def *const *phases, size_t n, const struct w
             o = extract_ops(w, pp);
             trees = 1;
         } else if (!strcmp(name, "createsync")) {
-            o = extract_ops(w, pp) + f;
+            o = extract_ops(w, &lean) + f; /* fs_mark's calls: create only */
             trees = 1;
         } else if (!strcmp(name, "cb_initial")) {
             o = (uint64_t)(((pp ? pp->cb_initial : 0) + CB_NATIVES_PER_EXTRACT) * (double)extract_ops(w, &lean)) +
