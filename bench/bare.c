@@ -1,9 +1,14 @@
 /* bare.c — the baseline fsbench is measured against: the same system calls on the same tree,
  * the leanest way, with no accounting beyond one counter per thread.
  *
- *   bare [-j N] extract DIR PROFILE SCALE SEED   create DIR/tree (entries generated before
- *                                          the clock starts: only mkdirat/openat/write/close/
- *                                          symlinkat are timed)
+ *   bare [-j N] [--extract-calls tar|create] extract DIR PROFILE SCALE SEED
+ *                                          create DIR/tree (entries generated before the
+ *                                          clock starts: only the system calls are timed):
+ *                                          mkdirat/openat/write/close/symlinkat, and with tar's
+ *                                          calls (the default, as fsbench's) futimens, fchown,
+ *                                          fchmod of each file, utimensat+fchownat of each
+ *                                          symlink, and of each directory as the tree leaves
+ *                                          it (as root; times only otherwise): phase/tarcalls.h
  *   bare [-j N] walk|statwalk|read DIR     getdents64 (+ fstatat / openat+read through one
  *                                          small buffer) of DIR/tree
  *   bare [-j N] copy DIR                   DIR/tree -> DIR/copy as fsbench copies it: fstatat,
@@ -111,25 +116,52 @@ static int ext_root;
 static size_t *unit, nunits;
 static _Atomic size_t next_unit;
 
+static int tar_calls = 1; /* --extract-calls tar (default) or create */
+static int as_root;       /* tar's calls as root: owner and mode too */
+static const struct timespec synth_times[2] = {{0, UTIME_OMIT}, {999475200, 0}};
+
+/* tar's calls after an entry (fsbench's phase/tarcalls.c, the plain way): times, owner, and
+ * the mode when the one made (made) is not the one wanted. */
+static void tar_fix(int fd, mode_t want, mode_t made, const char *name)
+{
+    if (futimens(fd, synth_times) < 0)
+        die("futimens", name);
+    t_ops++;
+    if (!as_root)
+        return;
+    if (fchown(fd, geteuid(), getegid()) < 0)
+        die("fchown", name);
+    t_ops++;
+    if (want != made) {
+        if (fchmod(fd, want) < 0)
+            die("fchmod", name);
+        t_ops++;
+    }
+}
+
 static void extract_range(size_t a, size_t b)
 {
     int stack[TREE_MAX_DEPTH + 2], top = 0;
+    mode_t modes[TREE_MAX_DEPTH + 2];
     stack[0] = ext_root;
+    modes[0] = 0;
     for (size_t i = a; i < b; i++) {
         const char *name = arena + ents[i].name_off;
         int fd = stack[top];
         switch (ents[i].kind) {
         case TREE_DIR:
-            if (mkdirat(fd, name, ents[i].mode) < 0)
+            if (mkdirat(fd, name, !tar_calls ? ents[i].mode : as_root ? 0700 : ents[i].mode | 0700) < 0)
                 die("mkdir", name);
             stack[++top] = openat(fd, name, O_RDONLY | O_DIRECTORY);
             if (stack[top] < 0)
                 die("open", name);
+            modes[top] = ents[i].mode;
             t_dirs++;
             t_ops += 2;
             break;
         case TREE_FILE: {
-            int f = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, ents[i].mode);
+            mode_t m = tar_calls && as_root ? ents[i].mode & 0700 : ents[i].mode;
+            int f = openat(fd, name, O_WRONLY | O_CREAT | O_EXCL | O_TRUNC, m);
             if (f < 0)
                 die("create", name);
             uint64_t left = ents[i].size;
@@ -141,6 +173,8 @@ static void extract_range(size_t a, size_t b)
                 left -= (uint64_t)w;
                 t_ops++;
             }
+            if (tar_calls)
+                tar_fix(f, ents[i].mode, m, name);
             close(f);
             t_files++;
             t_ops += 2;
@@ -150,8 +184,18 @@ static void extract_range(size_t a, size_t b)
             if (symlinkat(arena + ents[i].target_off, fd, name) < 0)
                 die("symlink", name);
             t_ops++;
+            if (tar_calls) {
+                if (utimensat(fd, name, synth_times, AT_SYMLINK_NOFOLLOW) < 0)
+                    die("utimensat", name);
+                t_ops++;
+                if (as_root && fchownat(fd, name, geteuid(), getegid(), AT_SYMLINK_NOFOLLOW) < 0)
+                    die("fchownat", name);
+                t_ops += as_root;
+            }
             break;
         case TREE_LEAVE:
+            if (tar_calls)
+                tar_fix(stack[top], modes[top], as_root ? 0700 : modes[top] | 0700, "dir");
             close(stack[top--]);
             t_ops++;
             break;
@@ -660,17 +704,25 @@ static int bare_delete(int root)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: bare [-j N] extract DIR PROFILE SCALE SEED | "
-                    "bare [-j N] walk|statwalk|read|copy|delete DIR\n");
+    fprintf(stderr, "usage: bare [-j N] [--extract-calls tar|create] extract DIR PROFILE SCALE "
+                    "SEED | bare [-j N] walk|statwalk|read|copy|delete DIR\n");
     return 2;
 }
 
 int main(int argc, char **argv)
 {
+    as_root = geteuid() == 0;
     if (argc > 2 && !strcmp(argv[1], "-j")) {
         nthreads = atoi(argv[2]);
         if (nthreads < 1 || nthreads > 64)
             return usage();
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc > 2 && !strcmp(argv[1], "--extract-calls")) {
+        if (strcmp(argv[2], "tar") && strcmp(argv[2], "create"))
+            return usage();
+        tar_calls = !strcmp(argv[2], "tar");
         argc -= 2;
         argv += 2;
     }

@@ -115,6 +115,7 @@ _fsbench()
         fi
         return 0 ;;
     --engine) _fsbench_add $(_fsbench_words engines); return 0 ;;
+    --extract-calls) _fsbench_add tar create; return 0 ;;
     --fs) _fsbench_add_list ext4 xfs btrfs ext2 ext3; return 0 ;;
     --job) _fsbench_add $(_fsbench_words scenarios); _fsbench_files '*.ini'; return 0 ;;
     --format)

@@ -27,6 +27,7 @@
 #include "trace/trace_read.h"
 #include "phase/cb_listing.h"
 #include "stats/negligible.h"
+#include "phase/tarcalls.h"
 #include "stats/seqtest.h"
 
 static void run_usage(FILE *out)
@@ -100,6 +101,10 @@ static void run_usage(FILE *out)
             "  --keep-fs         mkfs once per file system, not before every run\n"
             "  --no-interleave   all runs of one configuration, then the next\n"
             "workloads\n"
+            "  --extract-calls C extract: tar (default) makes tar -x's calls on each entry:\n"
+            "                    times, and as root owner and mode, directories' after their\n"
+            "                    contents; create makes only the entries (mkdir, open, write,\n"
+            "                    close, symlink)\n"
             "  -i N, --initial N compilebench: initial trees (default 3)\n"
             "  -r N, --random N  compilebench: random operations (default 20)\n"
             "  --cb-dataset DIR  compilebench: the trees from compilebench's four listings in\n"
@@ -143,7 +148,7 @@ enum {
     OPT_AGE_FULLNESS, OPT_JSON, OPT_FSYNC_ROUNDS, OPT_SIZE, OPT_JOB, OPT_DRY_RUN, OPT_RANKS_DIR,
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
-    OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
+    OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -170,6 +175,7 @@ const struct option cmd_run_options[] = {
     {"cb-no-sync", no_argument, NULL, OPT_CB_NO_SYNC},
     {"cb-buffer-size", required_argument, NULL, OPT_CB_BUFFER_SIZE},
     {"cb-program-cpu", required_argument, NULL, OPT_CB_PROGRAM_CPU},
+    {"extract-calls", required_argument, NULL, OPT_EXTRACT_CALLS},
     {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
     {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
     {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
@@ -604,6 +610,10 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case OPT_CB_PROGRAM_CPU:
             if (parse_program_cpu(optarg, &ro.params) < 0)
                 return EXIT_USAGE;
+            break;
+        case OPT_EXTRACT_CALLS:
+            if (tarcalls_parse(optarg, &ro.params.extract_calls) < 0)
+                return error("--extract-calls: '%s' is not tar or create", optarg), EXIT_USAGE;
             break;
         case OPT_FSYNC_DIR: ro.params.fsync_dir = true; break;
         case OPT_AGE_WRITTEN:

@@ -106,6 +106,13 @@ struct engine {
     int (*ftruncate)(struct eng_worker *w, int fd, uint64_t len);
     /* fchmod (mode != (mode_t)-1) and futimens (times != NULL) of an open file. */
     int (*fsetattr)(struct eng_worker *w, int fd, mode_t mode, const struct timespec times[2]);
+    /* The single metadata calls tar -x makes on each entry (phase/tarcalls.h), each one
+     * system call counted as setattr: futimens, fchown and fchmod of an open file or
+     * directory, and fchownat(AT_SYMLINK_NOFOLLOW) of a name (lchown of a symlink). */
+    int (*futimens)(struct eng_worker *w, int fd, const struct timespec times[2]);
+    int (*fchown)(struct eng_worker *w, int fd, uid_t uid, gid_t gid);
+    int (*fchmod)(struct eng_worker *w, int fd, mode_t mode);
+    int (*lchown)(struct eng_worker *w, int dirfd, const char *name, uid_t uid, gid_t gid);
     /* Completes every queued operation: 0 or the first failure's -errno. */
     int (*drain)(struct eng_worker *w);
 };

@@ -323,6 +323,34 @@ static int px_fsetattr(struct eng_worker *w, int fd, mode_t mode, const struct t
     return 0;
 }
 
+static int px_futimens(struct eng_worker *w, int fd, const struct timespec times[2])
+{
+    uint64_t t0 = meas_op_clock();
+    long r = futimens(fd, times);
+    return (int)done(w, OP_SETATTR, t0, r, 0);
+}
+
+static int px_fchown(struct eng_worker *w, int fd, uid_t uid, gid_t gid)
+{
+    uint64_t t0 = meas_op_clock();
+    long r = fchown(fd, uid, gid);
+    return (int)done(w, OP_SETATTR, t0, r, 0);
+}
+
+static int px_fchmod(struct eng_worker *w, int fd, mode_t mode)
+{
+    uint64_t t0 = meas_op_clock();
+    long r = fchmod(fd, mode);
+    return (int)done(w, OP_SETATTR, t0, r, 0);
+}
+
+static int px_lchown(struct eng_worker *w, int dirfd, const char *name, uid_t uid, gid_t gid)
+{
+    uint64_t t0 = meas_op_clock();
+    long r = fchownat(dirfd, name, uid, gid, AT_SYMLINK_NOFOLLOW);
+    return (int)done(w, OP_SETATTR, t0, r, 0);
+}
+
 static int px_drain(struct eng_worker *w)
 {
     return 0;
@@ -354,5 +382,9 @@ const struct engine engine_posix = {
     .read = px_read,
     .ftruncate = px_ftruncate,
     .fsetattr = px_fsetattr,
+    .futimens = px_futimens,
+    .fchown = px_fchown,
+    .fchmod = px_fchmod,
+    .lchown = px_lchown,
     .drain = px_drain,
 };

@@ -55,6 +55,7 @@ struct phase_params {
     uint64_t replay_limit;      /* replay: the first N calls only (0: all; record's use) */
     bool replay_sparse;         /* replay: the initial state's files sparse, not written */
     bool replay_keep_setid;     /* replay: keep setuid/setgid bits (default: dropped, said) */
+    unsigned extract_calls;     /* extract: enum extract_calls (phase/tarcalls.h), 0 tar's */
 };
 
 struct phase_ctx {
@@ -128,6 +129,11 @@ int phase_fail_scan(struct phase_ctx *ctx, const struct dirscan_stack *s, const 
                     const char *name, int neg_errno);
 int phase_fail_scan_dir(struct phase_ctx *ctx, const struct dirscan_stack *s, const char *op,
                         const char *name, int neg_errno);
+/* ctx->params->extract_calls, EXTRACT_CALLS_TAR (0) without params. */
+static inline unsigned phase_extract_calls(const struct phase_ctx *ctx)
+{
+    return ctx->params ? ctx->params->extract_calls : 0;
+}
 /* Marks the phase skipped with a reason; returns 0. */
 int phase_skip(struct phase_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -1,6 +1,12 @@
 /* phase_extract.c — create the tree under test, like tar -x: stream the synthetic tree and
  * for each entry mkdir, create+write or symlink through the engine, relative to the fd of
  * the directory being filled. Directory fds are kept on a stack as deep as the tree.
+ * With tar's calls (--extract-calls tar, the default; phase/tarcalls.h) each entry then gets
+ * what tar -x gives an archive's: a file futimens (and as root fchown and fchmod) before
+ * its close, a symlink utimensat (and lchown), a directory its times (owner, mode) on its
+ * fd when the tree leaves it, all contents done, as tar's delayed set_stat does. A
+ * synthetic tree has no times or owners: every entry gets TARCALLS_SYNTH_MTIME and the
+ * running user. --extract-calls create: create+write+close, mkdir, symlink only.
  *
  * Threads (-j N > 1, synthetic trees): partitioned by subtree, so threads never fill the
  * same directory. A split depth d is chosen: the smallest depth holding at least
@@ -20,14 +26,17 @@
  * them itself (phase_tarextract_par.c); phase_extract_into extracts them on one thread.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "phase/phase.h"
 #include "phase/phase_tarextract.h"
+#include "phase/tarcalls.h"
 #include "tree/tree.h"
 
 #define EXTRACT_SPLIT_PER_THREAD 8
@@ -35,8 +44,60 @@
 
 struct fd_stack {
     int *fd;
+    mode_t *mode; /* each directory's mode, for its fix-up when the tree leaves it */
     size_t n, cap;
 };
+
+/* What tar's calls give a synthetic tree's entries (the file comment). */
+struct synth_attrs {
+    struct tarcalls tc;
+    struct timespec times[2];
+    uid_t uid;
+    gid_t gid;
+};
+
+static void synth_attrs_init(struct synth_attrs *a, const struct phase_ctx *ctx)
+{
+    tarcalls_init(&a->tc, phase_extract_calls(ctx));
+    a->times[0] = (struct timespec){0, UTIME_OMIT};
+    a->times[1] = (struct timespec){TARCALLS_SYNTH_MTIME, 0};
+    a->uid = geteuid();
+    a->gid = getegid();
+}
+
+/* A file with tar's calls: open, the data (len bytes of data repeated), times, owner,
+ * mode, fsync with ENG_CREATE_FSYNC, close. 0 or -errno; *op names the failed call. */
+static int create_tar_file(struct phase_ctx *ctx, const struct synth_attrs *a, int dirfd,
+                           const struct tree_entry *ent, const char **op)
+{
+    const struct engine *e = ctx->eng;
+    int fd = e->open(ctx->w, dirfd, ent->name, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW,
+                     tarcalls_file_mode(&a->tc, ent->mode));
+    if (fd < 0) {
+        *op = "create";
+        return fd;
+    }
+    int rc = 0;
+    for (uint64_t left = ent->size; left && rc == 0;) {
+        size_t n = left < ent->data_len ? (size_t)left : ent->data_len;
+        long w = e->write(ctx->w, fd, ent->data, n);
+        rc = w < 0 ? (int)w : w == 0 ? -EIO : 0;
+        if (rc == 0)
+            left -= (uint64_t)w;
+        else
+            *op = "write";
+    }
+    if (rc == 0)
+        rc = tarcalls_fix_file(&a->tc, e, ctx->w, fd, ent->mode, a->times, a->uid, a->gid, op);
+    if (rc == 0 && (ctx->create_flags & ENG_CREATE_FSYNC) && (rc = e->fsync(ctx->w, fd)) < 0)
+        *op = "fsync";
+    int c = e->close(ctx->w, fd);
+    if (rc == 0 && c < 0) {
+        *op = "close";
+        rc = c;
+    }
+    return rc;
+}
 
 static int fd_push(struct fd_stack *s, int fd)
 {
@@ -46,8 +107,13 @@ static int fd_push(struct fd_stack *s, int fd)
         if (!p)
             return -ENOMEM;
         s->fd = p;
+        mode_t *m = realloc(s->mode, ncap * sizeof *m);
+        if (!m)
+            return -ENOMEM;
+        s->mode = m;
         s->cap = ncap;
     }
+    s->mode[s->n] = 0;
     s->fd[s->n++] = fd;
     return 0;
 }
@@ -70,14 +136,19 @@ static int extract_fail(struct phase_ctx *ctx, struct tree_gen *g, const char *o
  * set, g has just entered a directory and root is its fd: stops after that directory's
  * TREE_LEAVE. */
 static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, unsigned split,
-                           bool subtree)
+                           bool subtree, mode_t root_mode)
 {
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
     struct phase_result *res = ctx->res;
     struct fd_stack st = {0};
     struct tree_entry ent;
+    struct synth_attrs at;
+    synth_attrs_init(&at, ctx);
+    const char *op = NULL;
     int rc = fd_push(&st, root);
+    if (rc == 0)
+        st.mode[0] = root_mode;
 
     bool left = false;
     while (rc == 0 && !left && tree_next(g, &ent) > 0) {
@@ -93,13 +164,14 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
         }
         switch (ent.kind) {
         case TREE_DIR:
-            rc = e->mkdir(w, top, ent.name, ent.mode);
+            rc = e->mkdir(w, top, ent.name, at.tc.tar ? tarcalls_dir_mode(&at.tc, ent.mode)
+                                                      : ent.mode);
             if (rc < 0) {
                 rc = extract_fail(ctx, g, "mkdir", rc);
                 break;
             }
             if (ent.depth == split) {
-                tree_skip_subtree(g); /* filled by whichever thread claims it */
+                tree_skip_subtree(g); /* filled (and fixed) by whichever thread claims it */
                 res->dirs++;
                 break;
             }
@@ -114,24 +186,46 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
                 rc = extract_fail(ctx, g, "extract", -ENOMEM);
                 break;
             }
+            st.mode[st.n - 1] = ent.mode;
             res->dirs++;
             break;
         case TREE_FILE:
-            rc = e->create_file(w, top, ent.name, ent.mode, ent.data, ent.data_len, ent.size,
-                                ENG_CREATE_EXCL | ctx->create_flags);
+            if (at.tc.tar) {
+                op = "create";
+                rc = create_tar_file(ctx, &at, top, &ent, &op);
+            } else {
+                op = "create";
+                rc = e->create_file(w, top, ent.name, ent.mode, ent.data, ent.data_len, ent.size,
+                                    ENG_CREATE_EXCL | ctx->create_flags);
+            }
             if (rc < 0)
-                rc = extract_fail(ctx, g, "create", rc);
+                rc = extract_fail(ctx, g, op, rc);
             else
                 res->files++;
             break;
         case TREE_SYMLINK:
+            op = "symlink";
             rc = e->symlink(w, ent.target, top, ent.name);
+            if (rc == 0)
+                rc = tarcalls_fix_symlink(&at.tc, e, w, top, ent.name, at.times, at.uid, at.gid,
+                                          &op);
             if (rc < 0)
-                rc = extract_fail(ctx, g, "symlink", rc);
+                rc = extract_fail(ctx, g, op, rc);
             else
                 res->symlinks++;
             break;
         case TREE_LEAVE:
+            /* tar's delayed set_stat: the directory is done once the tree leaves it */
+            if ((st.n > 1 || subtree) && at.tc.tar) {
+                op = "setattr";
+                mode_t m = st.mode[st.n - 1];
+                rc = tarcalls_fix_dir(&at.tc, e, w, top, m, tarcalls_dir_made(&at.tc, m),
+                                      at.times, at.uid, at.gid, &op);
+                if (rc < 0) {
+                    rc = phase_fail(ctx, op, PHASE_TREE_DIR, rc);
+                    break;
+                }
+            }
             if (st.n > 1) {
                 e->close(w, top);
                 st.n--;
@@ -145,6 +239,7 @@ static int extract_entries(struct phase_ctx *ctx, struct tree_gen *g, int root, 
     while (st.n > 1)
         e->close(w, st.fd[--st.n]);
     free(st.fd);
+    free(st.mode);
     if (rc == 0) {
         int d = e->drain(w);
         if (d < 0)
@@ -165,7 +260,7 @@ int phase_extract_into(struct phase_ctx *ctx, int root)
     struct tree_gen *g = tree_open(ctx->tree);
     if (!g)
         return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
-    int rc = extract_entries(ctx, g, root, 0, false);
+    int rc = extract_entries(ctx, g, root, 0, false, 0);
     tree_close(g);
     return rc;
 }
@@ -247,7 +342,7 @@ static int extract_worker(struct phase_ctx *t, unsigned idx, void *arg)
             rc = phase_fail_dir_at(t, "open", PHASE_TREE_DIR, xp->root, tree_path(g), fd);
             break;
         }
-        rc = extract_entries(t, g, fd, 0, true);
+        rc = extract_entries(t, g, fd, 0, true, ent.mode);
         t->eng->close(t->w, fd);
         mine = atomic_fetch_add(&xp->next, 1);
     }
@@ -267,7 +362,7 @@ static int extract_par(struct phase_ctx *ctx, int root)
     if (!g)
         return phase_fail(ctx, "generate", PHASE_TREE_DIR, -ENOMEM);
     /* the spine; with no directory at all (split 0) this is the whole tree */
-    int rc = extract_entries(ctx, g, root, xp.split, false);
+    int rc = extract_entries(ctx, g, root, xp.split, false, 0);
     tree_close(g);
     if (rc == 0 && xp.nsplit > 0)
         rc = phase_par_run(ctx, extract_worker, NULL, &xp);

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "phase/tarcalls.h"
 #include "phase/workload.h"
 
 struct storm {
@@ -149,8 +150,12 @@ int phase_fsyncstorm(struct phase_ctx *ctx)
 
 int phase_createsync(struct phase_ctx *ctx)
 {
-    /* extract, with an fsync of every file before its close (and its threads with -j) */
+    /* extract, with an fsync of every file before its close (and its threads with -j), and
+     * fs_mark's calls: the entries alone, no owner, mode or time (--extract-calls create) */
     struct phase_ctx c = *ctx;
+    struct phase_params pp = ctx->params ? *ctx->params : (struct phase_params){0};
+    pp.extract_calls = EXTRACT_CALLS_CREATE;
+    c.params = &pp;
     c.create_flags |= ENG_CREATE_FSYNC;
     return phase_extract(&c);
 }

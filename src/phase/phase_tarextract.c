@@ -22,8 +22,12 @@
  * directory swapped for a symlink while the phase runs fails the phase, naming it, and
  * nothing is written outside the tree.
  *
- * Directory modes and times are applied at the end, deepest first (reverse creation
- * order), after their contents are written; until then directories are u+rwx.
+ * The calls on each entry are tar -x's or create only (tarcalls.h). With tar's, a listed
+ * directory's times, owner and mode are set where tar sets them: when the archive leaves
+ * it (the first entry that is not below it: GNU tar's delayed set_stat, a stack), the
+ * rest at the end, deepest first, then the root's; until then directories are u+rwx.
+ * With one thread this is the extraction tar's calls use (phase_extract_tar), so the
+ * order of the calls is tar's too.
  */
 #include <archive.h>
 #include <archive_entry.h>
@@ -39,6 +43,7 @@
 #include "phase/phase.h"
 #include "tree/tarindex.h"
 #include "phase/phase_tarextract.h"
+#include "phase/tarcalls.h"
 
 /* Warnings printed one by one before only counting (as the threaded extraction does). */
 #define REFUSE_LINES TIX_REFUSE_LINES
@@ -47,8 +52,13 @@
 struct dirfix {
     const char *path; /* key in the dirs set */
     mode_t mode;
+    mode_t have; /* its mode now: as made, or as a fix-up left it */
     struct timespec times[2];
+    uid_t uid;
+    gid_t gid;
     bool listed; /* the archive has an entry for it (else nothing to fix) */
+    bool pending; /* on the stack of fix-ups to come */
+    bool again;   /* fixed, then written into again: fixed once more at the end */
 };
 
 struct xstate {
@@ -58,12 +68,16 @@ struct xstate {
     struct tarsrc *src;
     struct archive *a;
     int root;
-    mode_t umask; /* the process's, for tarent_create_mode */
+    struct tarcalls tc; /* the calls on each entry */
     struct tarent_set dirs; /* val: index into fix */
     struct dirfix *fix;
     size_t nfix, capfix;
+    size_t *pend; /* listed directories whose fix-up waits, outermost first (tar's) */
+    size_t npend, cappend;
     bool root_listed; /* a "./" entry: its mode and times go to root */
     mode_t root_mode;
+    uid_t root_uid;
+    gid_t root_gid;
     struct timespec root_times[2];
     struct longpath lp; /* the directories of the last path, open */
     uint64_t refused;
@@ -183,8 +197,10 @@ static int make_parents(struct xstate *x, const char *path, size_t len)
             return 1;
         if (rc < 0)
             return fail_prefix(x, "mkdir", path, i, rc, false);
-        if (!add_dir(x, path, i))
+        struct dirfix *f = add_dir(x, path, i);
+        if (!f)
             return fail_prefix(x, "extract", path, i, -ENOMEM, false);
+        f->have = 0777 & ~x->tc.umask;
         x->ctx->res->dirs++;
     }
     return 0;
@@ -221,6 +237,8 @@ static int replace_existing(struct xstate *x, int pfd, const char *base, const c
     return rc < 0 ? phase_fail(x->ctx, "unlink", x->path, rc) : 0;
 }
 
+static int push_fix(struct xstate *x, struct dirfix *f);
+
 static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
 {
     size_t len = strlen(x->path);
@@ -233,22 +251,43 @@ static int do_dir(struct xstate *x, struct archive_entry *ent, const char *raw)
         int pfd = parent_fd(x, raw, &base);
         if (pfd < 0)
             return pfd == -2 ? 0 : -1;
-        int rc = x->e->mkdir(x->w, pfd, base, 0700);
+        int rc = x->e->mkdir(x->w, pfd, base, tarcalls_dir_mode(&x->tc, archive_entry_perm(ent)));
         if (rc == -EEXIST)
             return refuse(x, raw, "exists and was not made by this extraction as a directory");
         if (rc < 0)
             return phase_fail(x->ctx, "mkdir", x->path, rc);
         if (!(f = add_dir(x, x->path, len)))
             return phase_fail(x->ctx, "extract", x->path, -ENOMEM);
+        f->have = tarcalls_dir_made(&x->tc, archive_entry_perm(ent));
         x->ctx->res->dirs++;
     }
     struct timespec t[2];
     const struct timespec *tp = entry_times(ent, t);
     f->listed = true;
     f->mode = archive_entry_perm(ent);
+    f->uid = (uid_t)archive_entry_uid(ent);
+    f->gid = (gid_t)archive_entry_gid(ent);
     f->times[0].tv_nsec = f->times[1].tv_nsec = UTIME_OMIT;
     if (tp)
         memcpy(f->times, tp, sizeof f->times);
+    if (!x->tc.tar || f->pending)
+        return 0;
+    return push_fix(x, f);
+}
+
+/* Puts f on the stack of directories whose fix-up waits. 0 or -1 after phase_fail(). */
+static int push_fix(struct xstate *x, struct dirfix *f)
+{
+    if (x->npend == x->cappend) {
+        size_t ncap = x->cappend ? x->cappend * 2 : 32;
+        size_t *p = realloc(x->pend, ncap * sizeof *p);
+        if (!p)
+            return phase_fail(x->ctx, "extract", x->path, -ENOMEM);
+        x->pend = p;
+        x->cappend = ncap;
+    }
+    f->pending = true;
+    x->pend[x->npend++] = (size_t)(f - x->fix);
     return 0;
 }
 
@@ -293,17 +332,19 @@ static int write_data(struct xstate *x, int fd, struct archive_entry *ent)
     return 0;
 }
 
-/* Writes data, mode and times to the open fd (fsync with ENG_CREATE_FSYNC) and closes it.
- * 0 or -1. */
-static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool attrs,
-                       mode_t mode)
+/* Writes data, then with attrs tar's times, owner and mode (tarcalls.h) to the open fd
+ * (fsync with ENG_CREATE_FSYNC) and closes it. 0 or -1. */
+static int finish_file(struct xstate *x, int fd, struct archive_entry *ent, bool attrs)
 {
     int rc = write_data(x, fd, ent);
     if (rc == 0 && attrs) {
         struct timespec t[2];
-        int r = x->e->fsetattr(x->w, fd, mode, entry_times(ent, t));
+        const char *op = "setattr";
+        int r = tarcalls_fix_file(&x->tc, x->e, x->w, fd, archive_entry_perm(ent),
+                                  entry_times(ent, t), (uid_t)archive_entry_uid(ent),
+                                  (gid_t)archive_entry_gid(ent), &op);
         if (r < 0)
-            rc = phase_fail(x->ctx, "setattr", x->path, r);
+            rc = phase_fail(x->ctx, op, x->path, r);
     }
     if (rc == 0 && (x->ctx->create_flags & ENG_CREATE_FSYNC)) {
         int r = x->e->fsync(x->w, fd);
@@ -323,7 +364,7 @@ static int do_file(struct xstate *x, struct archive_entry *ent, const char *raw)
     if (pfd < 0)
         return pfd == -2 ? 0 : -1;
     int flags = O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW;
-    mode_t fix, cmode = tarent_create_mode(archive_entry_perm(ent), x->umask, &fix);
+    mode_t cmode = tarcalls_file_mode(&x->tc, archive_entry_perm(ent));
     int fd = x->e->open(x->w, pfd, base, flags, cmode);
     if (fd == -EEXIST) {
         int rc = replace_existing(x, pfd, base, raw);
@@ -333,7 +374,7 @@ static int do_file(struct xstate *x, struct archive_entry *ent, const char *raw)
     }
     if (fd < 0)
         return phase_fail(x->ctx, "create", x->path, fd);
-    if (finish_file(x, fd, ent, true, fix) < 0)
+    if (finish_file(x, fd, ent, true) < 0)
         return -1;
     x->ctx->res->files++;
     return 0;
@@ -358,9 +399,11 @@ static int do_symlink(struct xstate *x, struct archive_entry *ent, const char *r
     if (rc < 0)
         return phase_fail(x->ctx, "symlink", x->path, rc);
     struct timespec t[2];
-    const struct timespec *tp = entry_times(ent, t);
-    if (tp && (rc = x->e->set_times(x->w, pfd, base, tp)) < 0)
-        return phase_fail(x->ctx, "setattr", x->path, rc);
+    const char *op = "setattr";
+    rc = tarcalls_fix_symlink(&x->tc, x->e, x->w, pfd, base, entry_times(ent, t),
+                              (uid_t)archive_entry_uid(ent), (gid_t)archive_entry_gid(ent), &op);
+    if (rc < 0)
+        return phase_fail(x->ctx, op, x->path, rc);
     x->ctx->res->symlinks++;
     return 0;
 }
@@ -399,10 +442,71 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
         int fd = x->e->open(x->w, pfd, base, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
         if (fd < 0)
             return phase_fail(x->ctx, "open", x->path, fd);
-        if (finish_file(x, fd, ent, false, (mode_t)-1) < 0)
+        if (finish_file(x, fd, ent, false) < 0)
             return -1;
     }
     x->ctx->res->files++;
+    return 0;
+}
+
+/* Sets a listed directory's times, owner and mode (tarcalls.h). 0 or -1. */
+static int fix_dir(struct xstate *x, struct dirfix *f)
+{
+    int fd = dir_fd(x, f->path, strlen(f->path));
+    if (fd < 0)
+        return -1;
+    const char *op = "setattr";
+    int rc = tarcalls_fix_dir(&x->tc, x->e, x->w, fd, f->mode, f->have, f->times, f->uid,
+                              f->gid, &op);
+    if (rc < 0)
+        return phase_fail(x->ctx, op, f->path, rc);
+    f->have = tarcalls_dir_want(&x->tc, f->mode);
+    return 0;
+}
+
+/* GNU tar's delayed set_stat: before entry path, the waiting directories that are not
+ * its ancestors (innermost first) get their fix-up. 0 or -1. */
+static int fix_left_dirs(struct xstate *x, const char *path)
+{
+    size_t plen = strlen(path);
+    while (x->npend) {
+        struct dirfix *f = &x->fix[x->pend[x->npend - 1]];
+        size_t n = strlen(f->path);
+        if (plen > n && path[n] == '/' && !memcmp(path, f->path, n))
+            break;
+        x->npend--;
+        x->fix[x->pend[x->npend]].pending = false;
+        if (fix_dir(x, f) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+/* An archive that comes back to a directory it had left (tar -c never writes one) changes
+ * a fixed directory's mtime: its listed ancestors no longer waiting are fixed once more at
+ * the end, so the tree is the one any -j makes (tar itself leaves such a time as the
+ * extraction made it; this costs one fix-up more for each such directory). 0 or -1. */
+static int refix_ancestors(struct xstate *x, const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return 0; /* in the root: fixed at the end */
+    size_t plen = (size_t)(slash - path);
+    if (x->npend) {
+        const struct dirfix *top = &x->fix[x->pend[x->npend - 1]];
+        if (strlen(top->path) == plen && !memcmp(top->path, path, plen))
+            return 0; /* the usual case: the parent is the innermost waiting one */
+    }
+    for (size_t i = 1; i <= plen; i++) {
+        if (i < plen && path[i] != '/')
+            continue;
+        struct tarent_slot *s = tarent_set_find(&x->dirs, path, i);
+        if (!s)
+            break; /* not made yet: nothing below it was either */
+        struct dirfix *f = &x->fix[s->val];
+        if (f->listed && !f->pending)
+            f->again = true;
+    }
     return 0;
 }
 
@@ -412,6 +516,9 @@ static int do_entry(struct xstate *x, struct archive_entry *ent)
     const char *raw = archive_entry_pathname(ent), *why;
     if (tarent_norm_path(raw, x->path, sizeof x->path, &why))
         return refuse(x, raw, why);
+    if (x->tc.tar && x->path[0] &&
+        (fix_left_dirs(x, x->path) < 0 || refix_ancestors(x, x->path) < 0))
+        return -1;
     mode_t type = archive_entry_filetype(ent);
     const char *hl = archive_entry_hardlink(ent);
     if (!x->path[0]) { /* "./": the root's own mode and times, applied at the end */
@@ -421,6 +528,8 @@ static int do_entry(struct xstate *x, struct archive_entry *ent)
         const struct timespec *tp = entry_times(ent, t);
         x->root_listed = true;
         x->root_mode = archive_entry_perm(ent);
+        x->root_uid = (uid_t)archive_entry_uid(ent);
+        x->root_gid = (gid_t)archive_entry_gid(ent);
         x->root_times[0].tv_nsec = x->root_times[1].tv_nsec = UTIME_OMIT;
         if (tp)
             memcpy(x->root_times, tp, sizeof x->root_times);
@@ -440,27 +549,32 @@ static int do_entry(struct xstate *x, struct archive_entry *ent)
     }
 }
 
-/* Applies the listed directories' modes and times, deepest first, then root's. */
+/* At the end: the directories still waiting, innermost first, then root's. */
 static int fix_dirs(struct xstate *x)
 {
-    for (size_t i = x->nfix; i-- > 0;) {
-        struct dirfix *f = &x->fix[i];
-        if (!f->listed)
+    while (x->npend) {
+        if (phase_check_interrupt(x->ctx))
+            return -1;
+        struct dirfix *f = &x->fix[x->pend[--x->npend]];
+        f->pending = false;
+        f->again = false;
+        if (fix_dir(x, f) < 0)
+            return -1;
+    }
+    for (size_t i = x->nfix; i-- > 0;) { /* deepest first: reverse creation order */
+        if (!x->fix[i].again)
             continue;
         if (phase_check_interrupt(x->ctx))
             return -1;
-        int fd = dir_fd(x, f->path, strlen(f->path));
-        if (fd < 0)
+        if (fix_dir(x, &x->fix[i]) < 0)
             return -1;
-        int rc = x->e->fsetattr(x->w, fd, f->mode, f->times);
-        if (rc < 0)
-            return phase_fail(x->ctx, "setattr", f->path, rc);
     }
     if (x->root_listed) {
-        /* The root stays u+rwx so whoever made it can always remove the tree. */
-        int rc = x->e->fsetattr(x->w, x->root, x->root_mode | 0700, x->root_times);
+        const char *op = "setattr";
+        int rc = tarcalls_fix_root(&x->tc, x->e, x->w, x->root, x->root_mode, x->root_times,
+                                   x->root_uid, x->root_gid, &op);
         if (rc < 0)
-            return phase_fail(x->ctx, "setattr", ".", rc);
+            return phase_fail(x->ctx, op, ".", rc);
     }
     return 0;
 }
@@ -476,7 +590,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     x->src = src;
     x->lp = (struct longpath)LONGPATH_INIT;
     x->root = root_fd;
-    x->umask = tarent_umask();
+    tarcalls_init(&x->tc, phase_extract_calls(ctx));
     int rc = 0;
     char msg[RES_NOTE_MAX];
     err_capture_begin(msg, sizeof msg);
@@ -522,6 +636,7 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
     tarent_set_free(&x->dirs);
     longpath_release(x->e, x->w, &x->lp);
     free(x->fix);
+    free(x->pend);
     free(x);
     return rc < 0 ? -1 : 0;
 }
@@ -529,7 +644,9 @@ int phase_extract_tar_stream(struct phase_ctx *ctx, struct tarsrc *src, int root
 int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd)
 {
     const struct tarindex *ix = tarsrc_index(src);
-    if (!ix->why_serial)
+    /* tar's calls on one thread: streamed, so in tar's order (the file comment) */
+    bool tar_order = phase_extract_calls(ctx) == EXTRACT_CALLS_TAR && phase_threads(ctx) <= 1;
+    if (!ix->why_serial && !tar_order)
         return phase_extract_tar_par(ctx, src, root_fd);
     if (phase_threads(ctx) > 1 && tarsrc_say_serial(src))
         warning("tar:%s: archive extracted by one thread: %s", tarsrc_path(src),

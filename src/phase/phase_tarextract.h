@@ -9,17 +9,18 @@
 
 /* The extract phase for an archive: creates each entry through ctx->eng below root_fd (an
  * fd of ctx->eng's, owned by the caller, an empty directory): mkdir, open(O_CREAT|O_EXCL)
- * + write of the data (pwrite for sparse parts, ftruncate for a trailing hole) + fsetattr
- * (mode, mtime) + close, symlink + set_times, link; with ENG_CREATE_FSYNC in
- * ctx->create_flags an fsync before each file's close. Modes are the archive's exactly
- * (like tar -p, no umask); directories get their modes and times after all their contents,
- * and root_fd's own from a "./" entry. An indexed archive runs on phase_threads(ctx)
- * threads (phase_tarextract_par.c), else it is streamed on one, saying so once in a warning
- * when more were asked for. Counts ctx->res->files (regular files and hard links), dirs and
- * symlinks. Refused entries each get a warning (the first 10; then one "N more entries
- * refused"). Returns 0, or -1 after phase_fail() (an engine error, a signal, or a read
- * error of the archive with the reason in res->note as "read tar:PATH: ..."); what was
- * created so far is left for the caller to remove. */
+ * + write of the data (pwrite for sparse parts, ftruncate for a trailing hole) + close,
+ * symlink, link, with the calls on each entry that phase_extract_calls(ctx) names
+ * (tarcalls.h: tar -x's times, and as root owner and mode, a directory's when the archive
+ * has left it; or none); with ENG_CREATE_FSYNC in ctx->create_flags an fsync before each
+ * file's close. root_fd gets its own from a "./" entry. With tar's calls on one thread the
+ * archive is streamed, so the calls come in tar's order; else an indexed archive runs on
+ * phase_threads(ctx) threads (phase_tarextract_par.c), and another is streamed on one,
+ * saying so once in a warning when more were asked for. Counts ctx->res->files (regular
+ * files and hard links), dirs and symlinks. Refused entries each get a warning (the first
+ * 10; then one "N more entries refused"). Returns 0, or -1 after phase_fail() (an engine
+ * error, a signal, or a read error of the archive with the reason in res->note as
+ * "read tar:PATH: ..."); what was created so far is left for the caller to remove. */
 int phase_extract_tar(struct phase_ctx *ctx, struct tarsrc *src, int root_fd);
 
 /* The two ways phase_extract_tar extracts (the tests compare them): from the index on

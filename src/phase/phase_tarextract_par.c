@@ -2,17 +2,19 @@
  * phase_threads(ctx) threads; the same code with one thread for -j1, so counts and
  * operations by kind are the same for any -j.
  *
+ * The calls on each entry are tar -x's or create only (tarcalls.h); their order across
+ * entries is not tar's (phase_extract_tar streams an archive on one thread for that).
  * 1. The calling thread makes every directory, in index order (parents first): mkdir of
  *    its name in its parent's fd, which a cursor of open directories gives (longpath.h;
- *    0700 when the archive lists it, 0777 less the umask for a parent it does not list,
- *    as the streaming extraction does).
+ *    tarcalls_dir_mode when the archive lists it, 0777 less the umask for a parent it does
+ *    not list, as the streaming extraction does).
  * 2. All threads take work units (the files and symlinks of one directory, or of a chunk of
  *    a huge one; largest first) from an atomic counter: open the directory, then for each
- *    entry open(O_CREAT|O_EXCL) + write + fsetattr + close (symlink + set_times), then close
- *    it. No unit waits for another: every parent exists already, hard links come later, and
+ *    entry open(O_CREAT|O_EXCL) + write + tar's times, owner and mode + close (symlink +
+ *    times + owner), then close it. No unit waits for another: every parent exists already, hard links come later, and
  *    no name is made twice (else the archive is not indexed), so the order across units
  *    cannot change the result.
- * 3. With no hard link, a directory's mode and times are set as soon as its last unit and
+ * 3. (tar's calls only) With no hard link, a directory's mode and times are set as soon as its last unit and
  *    its last subdirectory are done (an atomic count of what is pending, so deepest first,
  *    by whichever thread finishes last). With hard links, the calling thread makes them
  *    after step 2, in archive order (their targets all exist by then), and then sets every
@@ -53,6 +55,7 @@
 #include "os/rawsys.h"
 #include "tree/tarindex.h"
 #include "phase/phase_tarextract.h"
+#include "phase/tarcalls.h"
 
 /* A thread's I/O buffer when its context has none. */
 #define TARX_BUF ((size_t)128 * 1024)
@@ -63,7 +66,7 @@ struct tarx {
     int root;
     int srcfd;
     bool dag;                   /* directories fixed as soon as their contents are done */
-    mode_t umask;               /* the process's, for tarent_create_mode */
+    struct tarcalls tc;         /* the calls on each entry */
     _Atomic uint32_t next;      /* the next unit nobody has claimed */
     _Atomic uint32_t *pending;  /* per directory: units and subdirectories not done yet */
 };
@@ -132,16 +135,19 @@ static int write_data(struct phase_ctx *t, const struct tarx *tx, const struct t
     return 0;
 }
 
-/* Data (through buf), then mode and times when attrs, fsync with ENG_CREATE_FSYNC, close. */
+/* Data (through buf), then with attrs tar's times, owner and mode (tarcalls.h), fsync with
+ * ENG_CREATE_FSYNC, close. */
 static int finish_file(struct phase_ctx *t, const struct tarx *tx, const struct tix_ent *e,
-                       int fd, const char *path, char *buf, size_t len, bool attrs, mode_t mode)
+                       int fd, const char *path, char *buf, size_t len, bool attrs)
 {
     const struct engine *eng = t->eng;
     int rc = write_data(t, tx, e, fd, path, buf, len);
     if (rc == 0 && attrs) {
-        int r = eng->fsetattr(t->w, fd, mode, (e->flags & TIX_TIMES) ? e->times : NULL);
+        const char *op = "setattr";
+        int r = tarcalls_fix_file(&tx->tc, eng, t->w, fd, e->mode,
+                                  (e->flags & TIX_TIMES) ? e->times : NULL, e->uid, e->gid, &op);
         if (r < 0)
-            rc = phase_fail(t, "setattr", path, r);
+            rc = phase_fail(t, op, path, r);
     }
     if (rc == 0 && (t->create_flags & ENG_CREATE_FSYNC)) {
         int r = eng->fsync(t->w, fd);
@@ -157,11 +163,11 @@ static int finish_file(struct phase_ctx *t, const struct tarx *tx, const struct 
 static int make_file(struct phase_ctx *t, const struct tarx *tx, const struct tix_ent *e,
                      int pfd, const char *base, const char *path, char *buf, size_t len)
 {
-    mode_t fix, cmode = tarent_create_mode(e->mode, tx->umask, &fix);
+    mode_t cmode = tarcalls_file_mode(&tx->tc, e->mode);
     int fd = t->eng->open(t->w, pfd, base, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, cmode);
     if (fd < 0)
         return phase_fail(t, "create", path, fd);
-    if (finish_file(t, tx, e, fd, path, buf, len, true, fix) < 0)
+    if (finish_file(t, tx, e, fd, path, buf, len, true) < 0)
         return -1;
     t->res->files++;
     return 0;
@@ -173,8 +179,11 @@ static int make_symlink(struct phase_ctx *t, const struct tarx *tx, const struct
     int rc = t->eng->symlink(t->w, tix_link(tx->ix, e), pfd, base);
     if (rc < 0)
         return phase_fail(t, "symlink", path, rc);
-    if ((e->flags & TIX_TIMES) && (rc = t->eng->set_times(t->w, pfd, base, e->times)) < 0)
-        return phase_fail(t, "setattr", path, rc);
+    const char *op = "setattr";
+    rc = tarcalls_fix_symlink(&tx->tc, t->eng, t->w, pfd, base,
+                              (e->flags & TIX_TIMES) ? e->times : NULL, e->uid, e->gid, &op);
+    if (rc < 0)
+        return phase_fail(t, op, path, rc);
     t->res->symlinks++;
     return 0;
 }
@@ -183,16 +192,20 @@ static int make_symlink(struct phase_ctx *t, const struct tarx *tx, const struct
 static int fix_dir(struct phase_ctx *t, const struct tarx *tx, uint32_t d)
 {
     const struct tix_ent *e = dir_entry(tx->ix, d);
-    if (!(e->flags & TIX_LISTED))
+    if (!(e->flags & TIX_LISTED) || !tx->tc.tar)
         return 0;
     const char *path = tix_path(tx->ix, e);
     int fd = longpath_opendir(t->eng, t->w, tx->root, path);
     if (fd < 0)
         return phase_fail_dir_at(t, "open", "", tx->root, path, fd);
-    int rc = t->eng->fsetattr(t->w, fd, e->mode, e->times);
+    const char *op = "setattr";
+    mode_t have = (e->flags & TIX_EXPLICIT) ? tarcalls_dir_made(&tx->tc, e->mode)
+                                            : 0777 & ~tx->tc.umask;
+    int rc = tarcalls_fix_dir(&tx->tc, t->eng, t->w, fd, e->mode, have, e->times, e->uid,
+                              e->gid, &op);
     int c = t->eng->close(t->w, fd);
     if (rc < 0)
-        return phase_fail(t, "setattr", path, rc);
+        return phase_fail(t, op, path, rc);
     if (c < 0)
         return phase_fail(t, "close", path, c);
     return 0;
@@ -309,7 +322,8 @@ static int make_dirs(struct phase_ctx *ctx, const struct tarx *tx)
             rc = fail_parent(ctx, tx, path, rc);
             break;
         }
-        rc = ctx->eng->mkdir(ctx->w, pfd, base, (e->flags & TIX_EXPLICIT) ? 0700 : 0777);
+        rc = ctx->eng->mkdir(ctx->w, pfd, base,
+                             (e->flags & TIX_EXPLICIT) ? tarcalls_dir_mode(&tx->tc, e->mode) : 0777);
         if (rc < 0)
             rc = phase_fail(ctx, "mkdir", path, rc);
         else
@@ -360,7 +374,7 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
             if (fd < 0)
                 rc = phase_fail(ctx, "open", path, fd);
             else
-                rc = finish_file(ctx, tx, e, fd, path, buf, len, false, (mode_t)-1);
+                rc = finish_file(ctx, tx, e, fd, path, buf, len, false);
         }
         if (rc == 0)
             ctx->res->files++;
@@ -379,8 +393,10 @@ int phase_extract_tar_par(struct phase_ctx *ctx, struct tarsrc *src, int root_fd
 {
     const struct tarindex *ix = tarsrc_index(src);
     struct tarx tx = {.ix = ix, .src = src, .root = root_fd, .srcfd = tarsrc_fd(src),
-                      .umask = tarent_umask(),
                       .dag = ix->nlinks == 0};
+    tarcalls_init(&tx.tc, phase_extract_calls(ctx));
+    if (!tx.tc.tar)
+        tx.dag = false; /* no fix-up to order */
     for (uint64_t i = 0; i < ix->nrefused && i < TIX_REFUSE_LINES; i++)
         warning("tar:%s: refused '%s': %s", tarsrc_path(src), ix->refusal[i].name,
                 ix->refusal[i].why);
@@ -412,10 +428,11 @@ int phase_extract_tar_par(struct phase_ctx *ctx, struct tarsrc *src, int root_fd
     if (rc == 0 && !tx.dag)
         rc = make_links_then_fix(ctx, &tx);
     if (rc == 0 && ix->root_listed) {
-        /* The root stays u+rwx so whoever made it can always remove the tree. */
-        int r = ctx->eng->fsetattr(ctx->w, root_fd, ix->root_mode | 0700, ix->root_times);
+        const char *op = "setattr";
+        int r = tarcalls_fix_root(&tx.tc, ctx->eng, ctx->w, root_fd, ix->root_mode,
+                                  ix->root_times, ix->root_uid, ix->root_gid, &op);
         if (r < 0)
-            rc = phase_fail(ctx, "setattr", ".", r);
+            rc = phase_fail(ctx, op, ".", r);
     }
     if (rc == 0) {
         int d = ctx->eng->drain(ctx->w);

@@ -18,12 +18,20 @@
  *   fsyncstorm  statwalk, and per file: two opens, the reads, as many writes less the
  *               one that finds the end, fsync, two closes and a rename (and an fsync of
  *               the directory with fsync-dir)
- * An archive's extract also opens directories for its chunks of files and sets every
- * entry's mode and times: about 7.7 calls a directory and 3 a file (measured).
+ * An archive's extract also opens directories for its chunks of files: about 5.7 calls a
+ * directory and 2 a file (measured, from the index on any -j; streamed on one thread an
+ * archive in tar -c's order costs about the same). With tar's calls (phase/tarcalls.h,
+ * the default) every extract also sets each entry's times and, as root, its owner and
+ * mode: 2 calls a directory and a symlink, 3 a file as root; 1 each otherwise (a symlink's
+ * times, a file's and a directory's; a synthetic tree's directories as root also skip the
+ * chmod only when their mode is 0700, which no profile has).
  */
 #include "run/work_expect.h"
 
 #include <string.h>
+#include <unistd.h>
+
+#include "phase/tarcalls.h"
 
 #include "tree/tree_estimate.h"
 
@@ -76,12 +84,22 @@ int work_tree_count(const struct tree_spec *t, const struct tarsrc *tar, size_t 
     return 0;
 }
 
-static uint64_t extract_ops(const struct work_tree *w)
+/* tar's calls on each entry (times; owner and mode as root), 0 for create only */
+static uint64_t tar_attr_ops(const struct work_tree *w, const struct phase_params *pp)
+{
+    if (pp && pp->extract_calls == EXTRACT_CALLS_CREATE)
+        return 0;
+    bool root = geteuid() == 0;
+    return (root ? 3 : 1) * (w->files + w->dirs) + (root ? 2 : 1) * w->symlinks;
+}
+
+static uint64_t extract_ops(const struct work_tree *w, const struct phase_params *pp)
 {
     uint64_t d1 = w->dirs + 1;
     if (w->archive)
-        return 3 * w->files + w->chunks + w->symlinks + (uint64_t)(7.7 * (double)d1);
-    return 3 * d1 + 2 * w->files + w->writes + w->symlinks;
+        return 2 * w->files + w->chunks + w->symlinks + (uint64_t)(5.7 * (double)d1) +
+               tar_attr_ops(w, pp);
+    return 3 * d1 + 2 * w->files + w->writes + w->symlinks + tar_attr_ops(w, pp);
 }
 
 static uint64_t statwalk_ops(const struct work_tree *w)
@@ -93,23 +111,25 @@ void work_expect(const struct phase_def *const *phases, size_t n, const struct w
                  const struct phase_params *pp, uint64_t *ops)
 {
     uint64_t d1 = w->dirs + 1, f = w->files, s = w->symlinks;
+    /* compilebench makes its trees with the create calls alone */
+    static const struct phase_params lean = {.extract_calls = EXTRACT_CALLS_CREATE};
     unsigned trees = 0; /* trees of the tree's shape on the target: the tree and its copy */
     bool other = false; /* compilebench's trees are there: delete's count is not known */
     for (size_t i = 0; i < n; i++) {
         const char *name = phases[i]->name;
         uint64_t o = 0;
         if (!strcmp(name, "extract")) {
-            o = extract_ops(w);
+            o = extract_ops(w, pp);
             trees = 1;
         } else if (!strcmp(name, "createsync")) {
-            o = extract_ops(w) + f;
+            o = extract_ops(w, &lean) + f; /* fs_mark's calls: create only */
             trees = 1;
         } else if (!strcmp(name, "cb_initial")) {
-            o = (uint64_t)(((pp ? pp->cb_initial : 0) + CB_NATIVES_PER_EXTRACT) * (double)extract_ops(w)) +
+            o = (uint64_t)(((pp ? pp->cb_initial : 0) + CB_NATIVES_PER_EXTRACT) * (double)extract_ops(w, &lean)) +
                 CB_INITIAL_EXTRA;
             other = true;
         } else if (!strcmp(name, "cb_random")) {
-            o = (uint64_t)((pp ? pp->cb_runs : 0) * CB_RANDOM_PER_EXTRACT * (double)extract_ops(w));
+            o = (uint64_t)((pp ? pp->cb_runs : 0) * CB_RANDOM_PER_EXTRACT * (double)extract_ops(w, &lean));
             other = true;
         } else if (!strcmp(name, "delete")) {
             o = other ? 0 : trees * (5 * d1 + f + s + 1);

@@ -382,6 +382,8 @@ static int scan_entry(struct scan *s, struct archive *a, struct archive_entry *e
         uint8_t fl = 0;
         ix->root_listed = true;
         ix->root_mode = (uint16_t)archive_entry_perm(ent);
+        ix->root_uid = (uint32_t)archive_entry_uid(ent);
+        ix->root_gid = (uint32_t)archive_entry_gid(ent);
         ix->root_times[0].tv_nsec = ix->root_times[1].tv_nsec = UTIME_OMIT;
         set_times(ent, ix->root_times, &fl);
         return 0;
@@ -438,6 +440,8 @@ static int scan_entry(struct scan *s, struct archive *a, struct archive_entry *e
         if (e) {
             e->flags = (uint8_t)((e->flags & TIX_EXPLICIT) | TIX_LISTED);
             e->mode = (uint16_t)archive_entry_perm(ent);
+            e->uid = (uint32_t)archive_entry_uid(ent);
+            e->gid = (uint32_t)archive_entry_gid(ent);
             e->times[0].tv_nsec = e->times[1].tv_nsec = UTIME_OMIT;
             set_times(ent, e->times, &e->flags);
         }
@@ -445,6 +449,8 @@ static int scan_entry(struct scan *s, struct archive *a, struct archive_entry *e
     }
     if (e) {
         e->mode = (uint16_t)archive_entry_perm(ent);
+        e->uid = (uint32_t)archive_entry_uid(ent);
+        e->gid = (uint32_t)archive_entry_gid(ent);
         e->times[0].tv_nsec = e->times[1].tv_nsec = UTIME_OMIT;
         set_times(ent, e->times, &e->flags);
     }

@@ -69,6 +69,7 @@ struct tix_ent {
     uint32_t parent;        /* directory number of the parent, TIX_ROOT at the top */
     uint32_t seg, nseg;     /* data: segs[seg, seg + nseg) */
     uint16_t mode;          /* permission bits */
+    uint32_t uid, gid;      /* the archived owner (tar -x as root restores it) */
     uint8_t kind;           /* enum tix_kind */
     uint8_t flags;          /* TIX_* */
     struct timespec times[2]; /* atime, mtime (UTIME_OMIT: not in the archive) */
@@ -94,6 +95,7 @@ struct tarindex {
     /* the root's own entry ("./"): mode and times applied at the end */
     bool root_listed;
     uint16_t root_mode;
+    uint32_t root_uid, root_gid;
     struct timespec root_times[2];
     /* NULL: the index below is complete and can be extracted in parallel; else why not */
     const char *why_serial;

@@ -118,6 +118,10 @@ static void test_engine_table_complete(void **state)
         assert_non_null(e->link);
         assert_non_null(e->copy_file);
         assert_non_null(e->set_times);
+        assert_non_null(e->futimens);
+        assert_non_null(e->fchown);
+        assert_non_null(e->fchmod);
+        assert_non_null(e->lchown);
         assert_non_null(e->fsync);
         assert_non_null(e->syncfs);
         assert_non_null(e->drain);
@@ -546,6 +550,32 @@ static void test_posix_set_times(void **state)
     assert_int_equal(f->st->count[OP_SETATTR], 3);
 }
 
+/* tar -x's single metadata calls: each sets what it names and counts one setattr. */
+static void test_posix_tar_attrs(void **state)
+{
+    struct fix *f = *state;
+    const struct engine *e = &engine_posix;
+    assert_int_equal(e->create_file(&f->w, f->fd, "f", 0600, "a", 1, 1, 0), 0);
+    assert_int_equal(e->symlink(&f->w, "f", f->fd, "l"), 0);
+    int fd = openat(f->fd, "f", O_WRONLY | O_CLOEXEC);
+    assert_true(fd >= 0);
+    struct timespec t[2] = {{0, UTIME_OMIT}, {1000000000, 7}};
+    uint64_t before = f->st->count[OP_SETATTR];
+    assert_int_equal(e->futimens(&f->w, fd, t), 0);
+    assert_int_equal(e->fchown(&f->w, fd, geteuid(), getegid()), 0);
+    assert_int_equal(e->fchmod(&f->w, fd, 0640), 0);
+    assert_int_equal(e->lchown(&f->w, f->fd, "l", geteuid(), getegid()), 0);
+    assert_int_equal(e->lchown(&f->w, f->fd, "missing", geteuid(), getegid()), -ENOENT);
+    assert_int_equal(e->fchmod(&f->w, -1, 0640), -EBADF);
+    close(fd);
+    struct stat st;
+    assert_int_equal(fstatat(f->fd, "f", &st, 0), 0);
+    assert_int_equal(st.st_mode & 07777, 0640);
+    assert_int_equal(st.st_mtim.tv_sec, 1000000000);
+    assert_int_equal(st.st_mtim.tv_nsec, 7);
+    assert_int_equal(f->st->count[OP_SETATTR] - before, 6);
+}
+
 static void test_posix_unlink_rmdir(void **state)
 {
     struct fix *f = *state;
@@ -789,6 +819,7 @@ int main(void)
         T(test_posix_copy_file),
         T(test_posix_copy_empty_file),
         T(test_posix_set_times),
+        T(test_posix_tar_attrs),
         T(test_posix_unlink_rmdir),
         T(test_posix_fsync_syncfs),
         T(test_posix_errors_silent),

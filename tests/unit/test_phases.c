@@ -369,6 +369,14 @@ static int bad_create_file(struct eng_worker *w, int dirfd, const char *name, mo
     return engine_posix.create_file(w, dirfd, name, mode, data, len, size, flags);
 }
 
+/* The extract with tar's calls creates a file by open(O_CREAT), then writes. */
+static int bad_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
+{
+    if ((flags & O_CREAT) && !strcmp(name, bad_name))
+        return -bad_errno;
+    return engine_posix.open(w, dirfd, name, flags, mode);
+}
+
 static int bad_read_file(struct eng_worker *w, int dirfd, const char *name, void *buf,
                          size_t buflen, uint64_t *bytes)
 {
@@ -422,7 +430,8 @@ static void test_extract_failure_names_path(void **state)
     char rel[PATH_MAX];
     deep_file(f, rel, sizeof rel);
     struct engine bad = engine_posix;
-    bad.create_file = bad_create_file;
+    bad.create_file = bad_create_file; /* --extract-calls create */
+    bad.open = bad_open;                /* tar's calls (the default) */
     bad_errno = ENOSPC;
     f->ctx.eng = &bad;
     reset(f);

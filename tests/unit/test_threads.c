@@ -535,6 +535,20 @@ static int bad_create_file(struct eng_worker *w, int dirfd, const char *name, mo
     return engine_posix.create_file(w, dirfd, name, mode, data, len, size, flags);
 }
 
+/* The extract with tar's calls (the default) creates a file by open(O_CREAT), then writes. */
+static int bad_open(struct eng_worker *w, int dirfd, const char *name, int flags, mode_t mode)
+{
+    if (!(flags & O_CREAT))
+        return engine_posix.open(w, dirfd, name, flags, mode);
+    if (atomic_load(&bad_failed))
+        atomic_fetch_add(&after_fail, 1);
+    if (!strcmp(name, bad_name)) {
+        atomic_store(&bad_failed, 1);
+        return -bad_errno;
+    }
+    return engine_posix.open(w, dirfd, name, flags, mode);
+}
+
 static void bad_reset(void)
 {
     bad_name[0] = '\0';
@@ -622,7 +636,8 @@ static void test_extract_failure_names_path(void **state)
     tree_close(g);
     assert_true(best >= 2);
     struct engine bad = engine_posix;
-    bad.create_file = bad_create_file;
+    bad.create_file = bad_create_file; /* --extract-calls create */
+    bad.open = bad_open;                /* tar's calls (the default) */
     bad_errno = ENOSPC;
     f->ctx.eng = &bad;
     reset(f, 2);
