@@ -578,8 +578,8 @@ static void verdicts(struct model *m, json_t *o)
             cmp_plain_group(buf, sizeof buf, r, g);
             if (r->ngroups > 2) {
                 char line[sizeof buf + 2 * sizeof r->groups[0].name];
-                snprintf(line, sizeof line, "%s vs %s: %s", r->groups[g].name, r->groups[0].name,
-                         buf);
+                snprintf(line, sizeof line, "%s against %s: %s", r->groups[g].name,
+                         r->groups[0].name, buf);
                 m->bad |= push(plain, json_string(U(line)));
             } else {
                 m->bad |= push(plain, json_string(U(buf)));

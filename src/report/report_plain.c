@@ -118,15 +118,42 @@ void cmp_plain_group(char *buf, size_t len, const struct cmp_result *r, size_t g
     }
 }
 
+/* Prints "lead" then the phases' sentences joined with "; ", wrapping before 100 columns
+ * at a sentence's edge (a sentence longer than a line stays whole). */
+static void print_wrapped(FILE *out, const char *lead, const struct cmp_result *r, size_t g)
+{
+    int col = fprintf(out, "%s", lead);
+    for (size_t p = 0; p < r->nphases; p++) {
+        char s[2048];
+        cmp_plain_phase(s, sizeof s, r, p, g);
+        int l = (int)strlen(s) + (p + 1 < r->nphases ? 1 : 0);
+        if (p == 0 && col > 12 && col + l > 100) { /* a long lead: the sentence below it */
+            fputs("\n   ", out);
+            col = 3;
+        } else if (p > 0) {
+            if (col + 1 + l > 100) {
+                fputs("\n   ", out);
+                col = 3;
+            } else {
+                fputc(' ', out);
+                col++;
+            }
+        }
+        col += fprintf(out, "%s%s", s, p + 1 < r->nphases ? ";" : "");
+    }
+    fputc('\n', out);
+}
+
 void cmp_report_plain(FILE *out, const struct cmp_result *r)
 {
-    char buf[16384];
     for (size_t g = 1; g < r->ngroups; g++) {
-        cmp_plain_group(buf, sizeof buf, r, g);
+        char lead[2 * sizeof r->groups[0].name + 32];
         if (r->ngroups > 2)
-            fprintf(out, "summary: %s vs %s: %s\n", r->groups[g].name, r->groups[0].name, buf);
+            snprintf(lead, sizeof lead, "summary: %s against %s: ", r->groups[g].name,
+                     r->groups[0].name);
         else
-            fprintf(out, "summary: %s\n", buf);
+            snprintf(lead, sizeof lead, "summary: ");
+        print_wrapped(out, lead, r, g);
     }
 }
 

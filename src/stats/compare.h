@@ -229,8 +229,8 @@ void cmp_summary_legend(char *buf, size_t len, const struct cmp_result *r);
 void cmp_plain_phase(char *buf, size_t len, const struct cmp_result *r, size_t phase, size_t g);
 /* Every phase's sentence for group g, joined with "; ". */
 void cmp_plain_group(char *buf, size_t len, const struct cmp_result *r, size_t g);
-/* One line per compared group, "summary: " first ("summary: B vs A: " when there are
- * several). */
+/* One paragraph per compared group, "summary: " first ("summary: B against A: " when
+ * there are several groups), wrapped before 100 columns. */
 void cmp_report_plain(FILE *out, const struct cmp_result *r);
 /* "differs: B vs A: tree pkgsrc vs tiny; file system ext4 vs xfs (different work: ...)", one
  * line per group that differs from the baseline in anything; nothing when none does. */
