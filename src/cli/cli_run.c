@@ -242,6 +242,28 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         ss.store = cli_store_open_write(db);
         if (!ss.store)
             return EXIT_RUN_FAILED;
+        /* a label names one set: an existing one is finished with --resume, never added to
+         * (the store refuses it too, should another process take it meanwhile) */
+        int has = out->resume ? 0 : store_label_exists(ss.store, rs.label);
+        for (unsigned k = 2; has > 0 && !out->label && k < 1000; k++) {
+            /* a name of our own making: the next free one */
+            char base[RES_NAME_MAX];
+            snprintf(base, sizeof base, "%s", rs.label);
+            char *dash = k > 2 ? strrchr(base, '-') : NULL;
+            if (dash)
+                *dash = '\0';
+            snprintf(rs.label, sizeof rs.label, "%.*s-%u", RES_NAME_MAX - 8, base, k);
+            has = store_label_exists(ss.store, rs.label);
+        }
+        if (has != 0) {
+            store_close(ss.store);
+            if (has > 0)
+                error("--label: a run set labelled '%s' exists already: finish it with "
+                      "'fsbench run --resume %s', or choose another label ('fsbench runs "
+                      "--labels' lists those in use)",
+                      rs.label, rs.label);
+            return has > 0 ? EXIT_USAGE : EXIT_RUN_FAILED;
+        }
         snprintf(db_path, sizeof db_path, "%s", db);
         ss.db = db_path;
     }
