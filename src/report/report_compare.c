@@ -90,7 +90,25 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
         break;
     }
     const struct stats_verdict *v = &vs->verdict;
-    switch (v->kind) {
+    if (vs->withheld != CMP_WH_NONE) {
+        char why[1024];
+        if (vs->withheld == CMP_WH_DIFFERENT_WORK)
+            workdiff_format(why, sizeof why, &r->diffs[g], true);
+        if (vs->withheld == CMP_WH_DIFFERENT_WORK)
+            fprintf(out, "no verdict: different work (%s; --allow-different-work to judge) (",
+                    why);
+        else if (vs->withheld == CMP_WH_NEGLIGIBLE)
+            fprintf(out, "no verdict: negligible, both under %g ms (",
+                    cmp_negligible_floor(r) * 1e3);
+        else
+            fprintf(out, "no verdict: %zu %s, %zu needed (",
+                    vs->interleaved ? vs->npairs
+                    : ph->s[g].n < ph->s[0].n ? ph->s[g].n
+                                              : ph->s[0].n,
+                    vs->interleaved ? "pairs" : "runs a group", vs->n_min);
+        print_ratio_ci(out, &vs->ratio, conf);
+        fputc(')', out);
+    } else switch (v->kind) {
     case STATS_BETTER:
     case STATS_WORSE:
         print_effect(out, mi, b, a, v, conf);
