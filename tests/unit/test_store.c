@@ -801,6 +801,49 @@ static void test_spool(void **state)
     store_close(s);
 }
 
+/* A run is never added twice: not under its own index (a spooled run added again), nor
+ * under another with the same round, configuration and start time (a copy). */
+static void test_run_added_once(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set rs;
+    fill_desc(&rs, "once", 10);
+    fill_run(&rs, 0, 1);
+    fill_run(&rs, 1, 2);
+    int64_t id = store_begin_set(s, &rs);
+    assert_true(id > 0);
+    assert_int_equal(store_add_run_once(s, id, &rs.runs[0]), 0);
+    assert_int_equal(store_add_run_once(s, id, &rs.runs[0]), 1);
+    struct run_result copy = rs.runs[0];
+    copy.index = 7; /* the same run under another index */
+    assert_int_equal(store_add_run_once(s, id, &copy), 1);
+    assert_int_equal(store_add_run_once(s, id, &rs.runs[1]), 0);
+    struct run_set l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "once", &l), 0);
+    assert_int_equal(l.nruns, 2);
+    run_set_free(&l);
+    /* an import holding a run twice keeps it once */
+    struct run_set t;
+    fill_desc(&t, "twice", 20);
+    fill_run(&t, 0, 3);
+    fill_run(&t, 0, 3);
+    t.runs[1].index = 1;
+    size_t dropped = 0;
+    assert_true(store_save_set(s, &t, &dropped) > 0);
+    assert_int_equal(dropped, 1);
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "twice", &l), 0);
+    assert_int_equal(l.nruns, 1);
+    run_set_free(&l);
+    run_set_free(&t);
+    run_set_free(&rs);
+    store_close(s);
+}
+
 int main(void)
 {
     err_set_quiet(1);
@@ -809,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_migrate_and_resume_state),
         cmocka_unit_test(test_save_load_merge),
+        cmocka_unit_test(test_run_added_once),
         cmocka_unit_test(test_list_and_forget),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_concurrent_writers),
