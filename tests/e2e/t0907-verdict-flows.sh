@@ -88,4 +88,20 @@ run_fsbench compare small --db "$DB"
 like "$OUT" '^cmd +[0-9.]+ s +0\.[0-9]+ [*~o?]$' "a ratio under 1, with its mark"
 ok $(printf '%s\n' "$OUT" | grep -qE '^cmd .* 0\.00? ' && echo 1 || echo 0) \
     "never printed as 0.00 (test_compare: 0.005 prints 0.005)"
+# ---- io_uring with threads counts what posix counts (deferred and bookkeeping closes)
+mkdir "$SCRATCH/u"
+for e in posix uring; do
+    "$FSBENCH" run --no-save --engine $e -j 4 --dir "$SCRATCH/u" --tree tiny --scale 0.3 \
+        --phases extract,walk,delete --runs 1 --json "$SCRATCH/$e.json" >/dev/null 2>&1
+    eval "rc_$e=$?"
+done
+if [ "$rc_uring" -ne 0 ]; then
+    skip "io_uring is not available here" 2
+else
+    ops() { jq -c '[.runs[0].phases[] | [.name, .ops.open, .ops.close]]' "$SCRATCH/$1.json"; }
+    is "$(ops uring)" "$(ops posix)" "--engine uring -j 4: opens and closes per phase equal posix's"
+    is "$(jq '.runs[0].phases[] | select(.name == "delete") | .ops.close' "$SCRATCH/uring.json")" \
+        "$(jq '.runs[0].phases[] | select(.name == "delete") | .ops.open' "$SCRATCH/uring.json")" \
+        "delete: as many closes as opens"
+fi
 done_testing
