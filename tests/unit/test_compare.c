@@ -570,6 +570,41 @@ static void test_group_letters(void **state)
     assert_string_equal(l, "ZZ");
 }
 
+/* More than 64 groups: every one in the matrix, each under its own letter (AA after Z). */
+static void test_many_groups(void **state)
+{
+    struct run_set rs = {0};
+    char cfg[32];
+    for (unsigned round = 0; round < 3; round++)
+        for (unsigned g = 0; g < 70; g++) {
+            snprintf(cfg, sizeof cfg, "configuration-number-%02u", g);
+            add_run(&rs, cfg, round, false, 1.0 + 0.01 * g);
+        }
+    struct cmp_input in[] = {{"set", &rs}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    assert_int_equal(cmp_build(in, 1, &opt, &r), 0);
+    assert_int_equal(r.ngroups, 70);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cmp_report_summary(f, &r);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n  A = configuration-number-00\n"));
+    assert_non_null(strstr(buf, "\n  AA = configuration-number-26\n"));
+    assert_non_null(strstr(buf, "\n  BR = configuration-number-69\n"));
+    /* the extract row has 70 cells */
+    const char *row = strstr(buf, "\nextract ");
+    assert_non_null(row);
+    int cells = 0;
+    for (const char *c = row + 1; *c && *c != '\n'; c++)
+        cells += (c[0] == ' ' && c[1] != ' ' && c[-1] == ' ');
+    assert_true(cells >= 70);
+    free(buf);
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -588,6 +623,7 @@ int main(void)
         cmocka_unit_test(test_different_work),
         cmocka_unit_test(test_no_common_phase),
         cmocka_unit_test(test_group_letters),
+        cmocka_unit_test(test_many_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
