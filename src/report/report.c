@@ -452,4 +452,7 @@ void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
     if (rs->warm_cache)
         fprintf(out, "note: caches could not be dropped; figures after dropcaches are "
                      "warm-cache\n");
+    if (rs->nruns > 0)
+        fprintf(out, "figures: the median of the runs [fastest-slowest]; compare and report "
+                     "judge geometric means (compare --verbose shows both)\n");
 }

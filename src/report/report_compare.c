@@ -221,14 +221,18 @@ static void print_phase(FILE *out, const struct cmp_result *r, const struct cmp_
             w = l;
     }
     fprintf(out, "%s (%s, %s)\n", ph->name, mi->name, mi->unit);
-    fprintf(out, "  %-*s %4s %12s %12s %12s\n", w, "group", "n", "median", "mean", "sd");
+    /* both figures, each named: the geometric mean is what the matrix and the verdicts
+     * are about, the median what run and show print */
+    fprintf(out, "  %-*s %4s %12s %12s %12s %12s\n", w, "group", "n", "geo-mean", "median",
+            "mean", "sd");
     for (size_t g = 0; g < r->ngroups; g++) {
         const struct cmp_sample *s = &ph->s[g];
         if (s->n == 0)
-            fprintf(out, "  %-*s %4zu %12s %12s %12s\n", w, r->groups[g].name, s->n, "-", "-", "-");
+            fprintf(out, "  %-*s %4zu %12s %12s %12s %12s\n", w, r->groups[g].name, s->n, "-",
+                    "-", "-", "-");
         else
-            fprintf(out, "  %-*s %4zu %12.6g %12.6g %12.6g\n", w, r->groups[g].name, s->n,
-                    s->sum.median, s->sum.mean, s->sum.sd);
+            fprintf(out, "  %-*s %4zu %12.6g %12.6g %12.6g %12.6g\n", w, r->groups[g].name, s->n,
+                    s->sum.gmean, s->sum.median, s->sum.mean, s->sum.sd);
     }
     for (size_t g = 1; g < r->ngroups; g++)
         print_verdict(out, r, ph, g, "  ");
