@@ -82,7 +82,7 @@ sleep 0.1
 is "$?" 137 "SIGKILL: killed"
 store_check "$DB" $((before + 1)) "after SIGKILL"
 ok $([ -n "$(ls -A "$RUN")" ] && echo 0 || echo 1) "SIGKILL left the run's workspace behind"
-run_fsbench run --dir "$RUN" --db "$DB" --tree tiny --label killed
+run_fsbench run --dir "$RUN" --db "$DB" --tree tiny --label killed-rerun
 is "$RC" 0 "the rerun in the same --dir and --db exits 0"
 like "$ERR" "warning: .* holds what an interrupted run left; removing it" "the rerun says it removes what the killed run left"
 is "$(ls -A "$RUN")" "" "the rerun leaves the run directory empty"
