@@ -27,6 +27,7 @@ quick L 0.3 1
 is "$RC" 2 "run --label L again: refused (exit 2)"
 like "$ERR" "'fsbench run --resume L', or choose another label" "names --resume L or another label"
 is "$(lines "$ERR")" 1 "one line"
+cd "$SCRATCH" || exit 1 # the files below are the test's own
 "$FSBENCH" export L --json --db "$DB" >e.json
 run_fsbench import e.json --db "$DB"
 is "$RC" 2 "import of a set whose label exists: refused (exit 2)"
