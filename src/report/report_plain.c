@@ -36,9 +36,11 @@ void cmp_plain_phase(char *buf, size_t len, const struct cmp_result *r, size_t p
     int conf = (int)lround(r->opt.confidence * 100);
     char count[64], why[1024];
     if (ph->s[g].n == 0 || ph->s[0].n == 0) {
-        snprintf(buf, len, "no figures at %s (%s)", name,
-                 ph->s[g].note[0] ? ph->s[g].note : ph->s[0].note[0] ? ph->s[0].note
-                                                                     : "not measured");
+        char note[RES_NOTE_MAX * 4]; /* a note may come from an import: escaped */
+        text_escape(note, sizeof note,
+                    ph->s[g].note[0] ? ph->s[g].note : ph->s[0].note[0] ? ph->s[0].note
+                                                                        : "not measured");
+        snprintf(buf, len, "no figures at %s (%s)", name, note);
         return;
     }
     switch (vs->status) {
@@ -169,10 +171,8 @@ void cmp_report_differs(FILE *out, const struct cmp_result *r)
         const struct workdiff *d = &r->diffs[g];
         if (!d->n)
             continue;
-        char buf[WORKDIFF_MAX_ITEMS * (2 * WORKDIFF_VALUE_MAX + RES_NAME_MAX + 32)];
-        char shown[sizeof buf * 4];
-        workdiff_format(buf, sizeof buf, d, false);
-        text_escape(shown, sizeof shown, buf);
+        char shown[WORKDIFF_MAX_ITEMS * (2 * WORKDIFF_VALUE_MAX + RES_NAME_MAX + 32)];
+        workdiff_format(shown, sizeof shown, d, false); /* its values escaped already */
         bool separate = r->groups[g].input != r->groups[0].input;
         fprintf(out, "differs: %s vs %s: %s%s\n", r->groups[g].name, r->groups[0].name, shown,
                 !d->work     ? ""

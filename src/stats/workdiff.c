@@ -11,14 +11,17 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/text.h"
+
 static void add(struct workdiff *d, const char *what, const char *a, const char *b, bool work)
 {
     if (!strcmp(a, b) || d->n >= WORKDIFF_MAX_ITEMS)
         return;
     struct workdiff_item *it = &d->item[d->n++];
-    snprintf(it->what, sizeof it->what, "%s", what);
-    snprintf(it->a, sizeof it->a, "%s", a[0] ? a : "(none)");
-    snprintf(it->b, sizeof it->b, "%s", b[0] ? b : "(none)");
+    /* values may come from an import: kept escaped, so every report prints them as is */
+    text_escape(it->what, sizeof it->what, what);
+    text_escape(it->a, sizeof it->a, a[0] ? a : "(none)");
+    text_escape(it->b, sizeof it->b, b[0] ? b : "(none)");
     it->work = work;
     d->work |= work;
 }

@@ -28,6 +28,7 @@ struct workdiff_side {
 #define WORKDIFF_MAX_ITEMS 24
 #define WORKDIFF_VALUE_MAX 96
 
+/* Names and values are stored with their control characters escaped (text_escape()). */
 struct workdiff_item {
     char what[RES_NAME_MAX + 16]; /* "tree", "scale", "extract files", "file system" ... */
     char a[WORKDIFF_VALUE_MAX], b[WORKDIFF_VALUE_MAX];
