@@ -155,7 +155,8 @@ int cmd_compare(int argc, char **argv)
         } else if (cmp_report_ministat(stdout, &res, (size_t)p, opt.confidence * 100)) {
             status = EXIT_USAGE;
         } else {
-            cmp_report_differs(stdout, &res);
+            /* standard output is ministat's, byte for byte: what differs goes to stderr */
+            cmp_report_differs(stderr, &res);
         }
     } else if (status == EXIT_OK) {
         if (phase)

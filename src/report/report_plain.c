@@ -166,7 +166,6 @@ void cmp_report_differs(FILE *out, const struct cmp_result *r)
         any |= r->diffs[g].n > 0;
     if (!any)
         return;
-    fputc('\n', out);
     for (size_t g = 1; g < r->ngroups; g++) {
         const struct workdiff *d = &r->diffs[g];
         if (!d->n)

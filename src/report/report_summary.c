@@ -267,7 +267,12 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
             fprintf(out, "  %s = %s\n", l, r->groups[g].name);
         }
     free(cw);
-    cmp_report_differs(out, r);
+    for (size_t g = 1; g < r->ngroups; g++)
+        if (r->diffs[g].n) { /* what differs, below the matrix */
+            fputc('\n', out);
+            cmp_report_differs(out, r);
+            break;
+        }
 
     unsigned seen = flags_seen(r);
     static const struct {

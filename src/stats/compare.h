@@ -233,7 +233,8 @@ void cmp_plain_group(char *buf, size_t len, const struct cmp_result *r, size_t g
  * there are several groups), wrapped before 100 columns. */
 void cmp_report_plain(FILE *out, const struct cmp_result *r);
 /* "differs: B vs A: tree pkgsrc vs tiny; file system ext4 vs xfs (different work: ...)", one
- * line per group that differs from the baseline in anything; nothing when none does. */
+ * line per group that differs from the baseline in anything; nothing when none does
+ * (compare --format ministat prints them on stderr: its stdout is ministat's). */
 void cmp_report_differs(FILE *out, const struct cmp_result *r);
 
 /* The verdict table: per phase one row per group (n, median, mean, sd), a verdict line
