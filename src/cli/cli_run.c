@@ -178,6 +178,25 @@ static void report_until_verdict(FILE *rep, const struct run_set *rs, int rc)
     cmp_result_free(&r);
 }
 
+/* A set with several configurations: compare's verdicts in words, as `fsbench compare LABEL`
+ * prints them (nothing when there is one configuration, or too few runs to compare). */
+static void report_plain(FILE *rep, const struct run_set *rs)
+{
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    cmp_options_for_set(&opt, rs, false, false);
+    struct cmp_input in = {rs->label, rs};
+    struct cmp_result r;
+    char why[256];
+    err_capture_begin(why, sizeof why); /* one configuration, or none measured: nothing */
+    int built = cmp_build(&in, 1, &opt, &r);
+    err_capture_end();
+    if (built == 0) {
+        fputc('\n', rep);
+        cmp_report_plain(rep, &r);
+    }
+    cmp_result_free(&r);
+}
+
 int cli_check_label(const char *label)
 {
     char why[128];
@@ -226,6 +245,28 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         ss.store = cli_store_open_write(db);
         if (!ss.store)
             return EXIT_RUN_FAILED;
+        /* a label names one set: an existing one is finished with --resume, never added to
+         * (the store refuses it too, should another process take it meanwhile) */
+        int has = out->resume ? 0 : store_label_exists(ss.store, rs.label);
+        for (unsigned k = 2; has > 0 && !out->label && k < 1000; k++) {
+            /* a name of our own making: the next free one */
+            char base[RES_NAME_MAX];
+            snprintf(base, sizeof base, "%s", rs.label);
+            char *dash = k > 2 ? strrchr(base, '-') : NULL;
+            if (dash)
+                *dash = '\0';
+            snprintf(rs.label, sizeof rs.label, "%.*s-%u", RES_NAME_MAX - 8, base, k);
+            has = store_label_exists(ss.store, rs.label);
+        }
+        if (has != 0) {
+            store_close(ss.store);
+            if (has > 0)
+                error("--label: a run set labelled '%s' exists already: finish it with "
+                      "'fsbench run --resume %s', or choose another label ('fsbench runs "
+                      "--labels' lists those in use)",
+                      rs.label, rs.label);
+            return has > 0 ? EXIT_USAGE : EXIT_RUN_FAILED;
+        }
         snprintf(db_path, sizeof db_path, "%s", db);
         ss.db = db_path;
     }
@@ -282,6 +323,9 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     if (rep && rs.nruns > 0 && !strcmp(rs.stop.rule, "until-verdict") &&
         out->format == REPORT_TABLE)
         report_until_verdict(rep, &rs, rc);
+    if (rep && rs.nruns > 0 && (out->format == REPORT_TABLE || out->format == REPORT_SEEDS) &&
+        !out->compilebench)
+        report_plain(rep, &rs);
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     char kept[RES_NAME_MAX + 64] = "";

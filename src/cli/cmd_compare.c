@@ -28,9 +28,13 @@
 static const char compare_usage[] =
     "usage: fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99]\n"
     "                       [--min-effect PCT] [--format text|ministat] [--phase NAME]\n"
-    "                       [-v|--verbose] A [B ...]\n"
+    "                       [--allow-different-work] [-v|--verbose] A [B ...]\n"
     "  prints one matrix (phases x groups: ratio to the baseline A, * for a shown\n"
-    "  difference) and each warning once; --verbose adds every phase's detail\n"
+    "  difference) and each warning once, what differs between the groups, and the\n"
+    "  verdicts in words; --verbose adds every phase's detail\n"
+    "  --allow-different-work: a verdict between separate sets that did different work\n"
+    "            (tree, scale, seed, phases, file counts, threads, trace); without it\n"
+    "            their cells are marked ! and say why\n"
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
     "            dev-write-mb\n"
@@ -47,11 +51,13 @@ int cmd_compare(int argc, char **argv)
         {"format", required_argument, NULL, 'f'},
         {"phase", required_argument, NULL, 'p'},
         {"verbose", no_argument, NULL, 'v'},
+        {"allow-different-work", no_argument, NULL, 'W'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_policy policy = {0};
     const char *db = NULL, *phase = NULL;
     bool ministat = false, verbose = false, conf_given = false, effect_given = false;
     int c;
@@ -108,6 +114,9 @@ int cmd_compare(int argc, char **argv)
         case 'v':
             verbose = true;
             break;
+        case 'W':
+            policy.allow_different_work = true;
+            break;
         case 'h':
             fputs(compare_usage, stdout);
             return EXIT_OK;
@@ -132,7 +141,7 @@ int cmd_compare(int argc, char **argv)
     if (status == EXIT_OK) {
         /* a set made with --runs until-verdict: its own confidence and margin, unless given */
         cmp_options_for_set(&opt, &sets[0], conf_given, effect_given);
-        if (cmp_build(in, n, &opt, &res))
+        if (cmp_build_with(in, n, &opt, &policy, &res))
             status = EXIT_USAGE;
     }
     if (status == EXIT_OK && ministat) {
@@ -145,12 +154,17 @@ int cmd_compare(int argc, char **argv)
             status = EXIT_USAGE;
         } else if (cmp_report_ministat(stdout, &res, (size_t)p, opt.confidence * 100)) {
             status = EXIT_USAGE;
+        } else {
+            /* standard output is ministat's, byte for byte: what differs goes to stderr */
+            cmp_report_differs(stderr, &res);
         }
     } else if (status == EXIT_OK) {
         if (phase)
             warning("compare: --phase applies to --format ministat only; ignored");
         cmp_report_summary(stdout, &res);
         cmp_report_failures(stdout, &res);
+        fputc('\n', stdout);
+        cmp_report_plain(stdout, &res);
         if (verbose) {
             fputc('\n', stdout);
             cmp_report_text(stdout, &res);

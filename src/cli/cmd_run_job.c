@@ -82,6 +82,10 @@ struct jctx {
     struct cmd_run_bad bad;      /* the configurations that failed the pre-flight */
     bool skip_bad;               /* --skip-bad (the command line's or a job's) */
     bool left_out[JOB_MAX_JOBS]; /* jobs none of whose configurations can run */
+    /* MODE_CHECK: each job's --label (NULL: its own JOB-DATE-TIME); MODE_RUN: the label a
+     * job shares with another, made its own ("L-JOB": a label names one set) */
+    const char *label[JOB_MAX_JOBS];
+    char own_label[RES_NAME_MAX];
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -435,6 +439,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
             c->negligible0 = ro->negligible_s;
         }
         bool rounds = c->jf->interleave && c->n > 1;
+        c->label[c->job] = out->label;
         /* jobs one after the other: each its own set, its own configurations to compare */
         if (ro->until_verdict && !rounds && ro->nconfigs < 2 && c->builtin)
             return error("--runs until-verdict compares configurations with the first: give "
@@ -479,6 +484,16 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                     job_name(c->jf, c->job), c->job + 1, c->n);
         fflush(stdout);
         out->scenario = job_name(c->jf, c->job);
+        /* jobs one after the other are sets of their own: a label two of them share (the
+         * command line's --label, say) names each as LABEL-JOB */
+        bool shared = false;
+        for (size_t i = 0; out->label && i < c->n; i++)
+            shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->label);
+        if (shared && !cmd_run_resuming(NULL)) {
+            snprintf(c->own_label, sizeof c->own_label, "%.*s-%s", RES_NAME_MAX / 2,
+                     out->label, job_name(c->jf, c->job));
+            out->label = c->own_label;
+        }
         out->argc = c->user_argc;
         out->argv = c->user_argv;
         /* one JSON file per job: out.json -> out.JOB.json */

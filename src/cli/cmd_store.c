@@ -531,7 +531,9 @@ int cmd_import(int argc, char **argv)
         case OPT_DB: db = optarg; break;
         case 'l': label = optarg; break;
         case 'h':
-            printf("usage: fsbench import FILE.json [--label NEW] [--db FILE]\n");
+            printf("usage: fsbench import FILE.json [--label NEW] [--db FILE]\n"
+                   "  a label names one set: a set whose label is in use is refused unless\n"
+                   "  imported under another with --label NEW\n");
             return EXIT_OK;
         default: return cli_bad_option("import", c, argv);
         }
@@ -561,10 +563,26 @@ int cmd_import(int argc, char **argv)
         rs.created = (double)time(NULL);
     bool missing;
     struct store *s = open_store("import", db, OPEN_CREATE, &missing);
-    rc = s && store_save_set(s, &rs) > 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    /* a label names one set: importing a second under it would merge them (and the same
+     * runs twice, for a file exported from this store) */
+    int has = s ? store_label_exists(s, rs.label) : -1;
+    size_t dropped = 0;
+    if (has > 0) {
+        error("import: %s: a run set labelled '%s' exists already; import it under another "
+              "label with --label NEW ('fsbench runs --labels' lists those in use)",
+              file, rs.label);
+        rc = EXIT_USAGE;
+    } else {
+        rc = has == 0 && store_save_set(s, &rs, &dropped) > 0 ? EXIT_OK : EXIT_RUN_FAILED;
+    }
     store_close(s);
+    if (rc == EXIT_OK && dropped)
+        warning("import: %s: %zu run%s appeared twice (the same round, configuration and "
+                "start time): kept once",
+                file, dropped, dropped == 1 ? "" : "s");
     if (rc == EXIT_OK)
-        printf("imported %zu run%s as '%s'\n", rs.nruns, rs.nruns == 1 ? "" : "s", rs.label);
+        printf("imported %zu run%s as '%s'\n", rs.nruns - dropped,
+               rs.nruns - dropped == 1 ? "" : "s", rs.label);
     run_set_free(&rs);
     return rc;
 }

@@ -88,6 +88,7 @@ static int ur_close(struct eng_worker *w, int fd)
             return -EBADF;
         u->fd[fd].closing = 1;
         u->fd[fd].t_close = meas_op_clock();
+        u->fd[fd].close_st = w->st; /* counted where closed, not where it completes */
         return 0;
     }
     int r = uring_ops_get(u, 1);

@@ -241,7 +241,9 @@ void uring_fd_unref(struct uring_worker *u, int fd)
         s->closing = 0;
         long r = raw_close(fd);
         int e = r < 0 ? -errno : 0;
-        opstats_record(u->w->st, OP_CLOSE, s->t_close, meas_op_clock(), 0);
+        opstats_record(s->close_st ? s->close_st : u->w->st, OP_CLOSE, s->t_close,
+                       meas_op_clock(), 0);
+        s->close_st = NULL;
         if (e)
             keep_err(u, e, "");
     }
@@ -266,11 +268,11 @@ void uring_fs_release(struct uring_worker *u, int f)
 }
 
 /* Closes a fixed slot whose chain was cut before its close ran. */
-static void fs_unregister(struct uring_worker *u, int f, uint64_t t0)
+static void fs_unregister(struct uring_worker *u, struct opstats *st, int f, uint64_t t0)
 {
     int minus1 = -1;
     int r = io_uring_register_files_update(&u->ring, (unsigned)f, &minus1, 1);
-    opstats_record(u->w->st, OP_CLOSE, t0, meas_op_clock(), 0);
+    opstats_record(st, OP_CLOSE, t0, meas_op_clock(), 0);
     if (r < 0)
         keep_err(u, r, u->fs[f].name.p);
     u->fs[f].opened = 0;
@@ -279,7 +281,7 @@ static void fs_unregister(struct uring_worker *u, int f, uint64_t t0)
 static void complete(struct uring_worker *u, unsigned i, int res, uint64_t now)
 {
     struct uring_op *o = &u->op[i];
-    struct opstats *st = u->w->st;
+    struct opstats *st = o->st ? o->st : u->w->st;
     o->res = res;
     o->t_done = now;
     u->npending--;
@@ -320,7 +322,7 @@ static void complete(struct uring_worker *u, unsigned i, int res, uint64_t now)
     case URING_R_CH_CLOSE:
         if (res == -ECANCELED) {
             if (u->fs[o->fs].opened)
-                fs_unregister(u, o->fs, o->t_submit);
+                fs_unregister(u, st, o->fs, o->t_submit);
         } else {
             opstats_record(st, OP_CLOSE, o->t_submit, now, 0);
             if (res < 0)
@@ -467,6 +469,7 @@ struct io_uring_sqe *uring_sqe_for(struct uring_worker *u, unsigned i, int role,
     struct uring_op *o = &u->op[i];
     o->role = (unsigned char)role;
     o->kind = (unsigned char)kind;
+    o->st = u->w->st; /* counted where it was queued (uring_op.st) */
     u->npending++;
     u->unsub[u->nunsub++] = i;
     return sqe;
@@ -619,7 +622,7 @@ int uring_queue_close_direct(struct uring_worker *u, int f, uint64_t key)
 {
     int r = uring_ops_get(u, 1);
     if (r < 0) { /* the ring failed: drop the file from the table instead */
-        fs_unregister(u, f, meas_op_clock());
+        fs_unregister(u, u->w->st, f, meas_op_clock());
         uring_fs_release(u, f);
         return r;
     }

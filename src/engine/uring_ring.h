@@ -55,6 +55,10 @@ struct uring_op {
     uint64_t key[2];        /* entries it changes (rule 1), 0 none */
     uint64_t t_submit, t_done;
     struct uring_name name[2];
+    /* where its completion is counted: the worker's opstats when it was queued (an
+     * operation queued in an uncounted window, dirscan's bookkeeping, stays uncounted
+     * however late it completes) */
+    struct opstats *st;
 };
 
 /* A fixed-file slot and the pattern copy its chain writes from. */
@@ -69,6 +73,7 @@ struct uring_fdst {
     uint32_t refs;
     uint32_t closing;
     uint64_t t_close;
+    struct opstats *close_st; /* a deferred close is counted where close() was called */
 };
 
 /* One worker's ring (eng_worker.priv). */

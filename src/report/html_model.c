@@ -438,19 +438,18 @@ static void verdict_text(char *buf, size_t len, const struct cmp_result *r, cons
  * (no difference shown). */
 static const char *verdict_class(const struct cmp_vs *vs)
 {
-    if (vs->status != CMP_ST_OK)
-        return "few";
-    switch (vs->verdict.kind) {
-    case STATS_BETTER:
-        return "better";
-    case STATS_WORSE:
-        return "worse";
-    case STATS_BELOW_EFFECT:
+    const char *m = cmp_vs_mark(vs);
+    if (!strcmp(m, "*"))
+        return vs->verdict.kind == STATS_BETTER ? "better" : "worse";
+    if (!strcmp(m, "~"))
         return "small";
-    case STATS_NO_DIFFERENCE:
-        break;
-    }
-    return vs->few ? "few" : "same";
+    if (!strcmp(m, "o") || !strcmp(m, "="))
+        return "same";
+    if (!strcmp(m, "_"))
+        return "negligible";
+    if (!strcmp(m, "!"))
+        return "different";
+    return "few";
 }
 
 /* compare's matrix as it prints it: the legend, and per phase one cell per group. */
@@ -552,8 +551,7 @@ static void verdicts(struct model *m, json_t *o)
                                          bounded ? num(v->ratio.hi) : json_null(), "p",
                                          okst ? num(v->ratio.p) : json_null(), "method",
                                          method_text(v), "shown",
-                                         okst && (v->verdict.kind == STATS_BETTER ||
-                                                  v->verdict.kind == STATS_WORSE),
+                                         okst && cmp_vs_shown(v),
                                          "warn", w));
         }
     }
@@ -573,6 +571,32 @@ static void verdicts(struct model *m, json_t *o)
                                 "lower_better", mi->sense == STATS_LOWER_BETTER, "better",
                                 count ? "fewer" : "faster", "worse", count ? "more" : "slower"));
         m->bad |= put(o, "matrix", matrix_json(m));
+        /* compare's verdicts in words, and what differs between the groups */
+        json_t *plain = json_array(), *differs = json_array();
+        for (size_t g = 1; plain && differs && g < r->ngroups; g++) {
+            char buf[16384], what[4096];
+            cmp_plain_group(buf, sizeof buf, r, g);
+            if (r->ngroups > 2) {
+                char line[sizeof buf + 2 * sizeof r->groups[0].name];
+                snprintf(line, sizeof line, "%s against %s: %s", r->groups[g].name,
+                         r->groups[0].name, buf);
+                m->bad |= push(plain, json_string(U(line)));
+            } else {
+                m->bad |= push(plain, json_string(U(buf)));
+            }
+            if (r->diffs[g].n) {
+                workdiff_format(what, sizeof what, &r->diffs[g], false);
+                snprintf(buf, sizeof buf, "%s vs %s: %s%s", r->groups[g].name, r->groups[0].name,
+                         what,
+                         r->diffs[g].work && r->groups[g].input != r->groups[0].input &&
+                                 !r->policy.allow_different_work
+                             ? " (different work: no verdict)"
+                             : "");
+                m->bad |= push(differs, json_string(U(buf)));
+            }
+        }
+        m->bad |= put(o, "plain", plain);
+        m->bad |= put(o, "differs", differs);
         m->bad |= put(o, "confidence", num(r->opt.confidence * 100));
         m->bad |= put(o, "min_effect", num(r->opt.min_effect * 100));
     }

@@ -351,6 +351,15 @@ static size_t phase_names(const struct run_set *rs, const char *config, const ch
 
 static double get_wall(const struct phase_result *p) { return p->wall_s; }
 
+/* How many phases before names[p] carry its name. */
+static unsigned occurrence(const char **names, size_t p)
+{
+    unsigned k = 0;
+    for (size_t i = 0; i < p; i++)
+        k += !strcmp(names[i], names[p]);
+    return k;
+}
+
 /* Seed 000's matrix: one block per configuration, one line per phase (medians), then a grid
  * with configurations as rows and phases as columns (median wall seconds). */
 static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, size_t nc)
@@ -374,19 +383,40 @@ static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, 
                     median_by(pr, n, v, get_sys));
         }
     }
-    size_t np = phase_names(rs, cfg[0], names, SCENARIO_PHASES_MAX);
+    /* the grid's columns: every configuration's phases, by name and occurrence (jobs in
+     * rounds may run different phase lists: a column is never another job's phase) */
+    const char *cols[SCENARIO_PHASES_MAX];
+    unsigned col_occ[SCENARIO_PHASES_MAX];
+    size_t ncols = 0;
+    for (size_t c = 0; c < nc; c++) {
+        size_t n = phase_names(rs, cfg[c], names, SCENARIO_PHASES_MAX);
+        for (size_t p = 0; p < n; p++) {
+            unsigned occ = occurrence(names, p);
+            size_t k = 0;
+            while (k < ncols && (strcmp(cols[k], names[p]) || col_occ[k] != occ))
+                k++;
+            if (k == ncols && ncols < SCENARIO_PHASES_MAX) {
+                cols[ncols] = names[p];
+                col_occ[ncols++] = occ;
+            }
+        }
+    }
     size_t w = 14;
     for (size_t c = 0; c < nc; c++)
         if (strlen(cfg[c]) + 1 > w)
             w = strlen(cfg[c]) + 1;
     fprintf(out, "\nmedian wall seconds\n%-*s", (int)w, "configuration");
-    for (size_t p = 0; p < np; p++)
-        fprintf(out, " %10.10s", S(names[p]));
+    for (size_t k = 0; k < ncols; k++)
+        fprintf(out, " %10.10s", S(cols[k]));
     fputc('\n', out);
     for (size_t c = 0; c < nc; c++) {
         fprintf(out, "%-*s", (int)w, S(cfg[c]));
-        for (size_t p = 0; p < np; p++) {
-            size_t n = collect(rs, cfg[c], p, pr);
+        size_t np = phase_names(rs, cfg[c], names, SCENARIO_PHASES_MAX);
+        for (size_t k = 0; k < ncols; k++) {
+            size_t p = 0; /* this configuration's own position of the column's phase */
+            while (p < np && (strcmp(names[p], cols[k]) || occurrence(names, p) != col_occ[k]))
+                p++;
+            size_t n = p < np ? collect(rs, cfg[c], p, pr) : 0;
             if (n)
                 fprintf(out, " %10.3f", median_by(pr, n, v, get_wall));
             else
@@ -422,4 +452,7 @@ void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
     if (rs->warm_cache)
         fprintf(out, "note: caches could not be dropped; figures after dropcaches are "
                      "warm-cache\n");
+    if (rs->nruns > 0)
+        fprintf(out, "figures: the median of the runs [fastest-slowest]; compare and report "
+                     "judge geometric means (compare --verbose shows both)\n");
 }

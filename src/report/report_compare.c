@@ -90,7 +90,25 @@ static void print_verdict(FILE *out, const struct cmp_result *r, const struct cm
         break;
     }
     const struct stats_verdict *v = &vs->verdict;
-    switch (v->kind) {
+    if (vs->withheld != CMP_WH_NONE) {
+        char why[1024];
+        if (vs->withheld == CMP_WH_DIFFERENT_WORK)
+            workdiff_format(why, sizeof why, &r->diffs[g], true);
+        if (vs->withheld == CMP_WH_DIFFERENT_WORK)
+            fprintf(out, "no verdict: different work (%s; --allow-different-work to judge) (",
+                    why);
+        else if (vs->withheld == CMP_WH_NEGLIGIBLE)
+            fprintf(out, "no verdict: negligible, both under %g ms (",
+                    cmp_negligible_floor(r) * 1e3);
+        else
+            fprintf(out, "no verdict: %zu %s, %zu needed (",
+                    vs->interleaved ? vs->npairs
+                    : ph->s[g].n < ph->s[0].n ? ph->s[g].n
+                                              : ph->s[0].n,
+                    vs->interleaved ? "pairs" : "runs a group", vs->n_min);
+        print_ratio_ci(out, &vs->ratio, conf);
+        fputc(')', out);
+    } else switch (v->kind) {
     case STATS_BETTER:
     case STATS_WORSE:
         print_effect(out, mi, b, a, v, conf);
@@ -204,14 +222,18 @@ static void print_phase(FILE *out, const struct cmp_result *r, const struct cmp_
             w = l;
     }
     fprintf(out, "%s (%s, %s)\n", ph->name, mi->name, mi->unit);
-    fprintf(out, "  %-*s %4s %12s %12s %12s\n", w, "group", "n", "median", "mean", "sd");
+    /* both figures, each named: the geometric mean is what the matrix and the verdicts
+     * are about, the median what run and show print */
+    fprintf(out, "  %-*s %4s %12s %12s %12s %12s\n", w, "group", "n", "geo-mean", "median",
+            "mean", "sd");
     for (size_t g = 0; g < r->ngroups; g++) {
         const struct cmp_sample *s = &ph->s[g];
         if (s->n == 0)
-            fprintf(out, "  %-*s %4zu %12s %12s %12s\n", w, r->groups[g].name, s->n, "-", "-", "-");
+            fprintf(out, "  %-*s %4zu %12s %12s %12s %12s\n", w, r->groups[g].name, s->n, "-",
+                    "-", "-", "-");
         else
-            fprintf(out, "  %-*s %4zu %12.6g %12.6g %12.6g\n", w, r->groups[g].name, s->n,
-                    s->sum.median, s->sum.mean, s->sum.sd);
+            fprintf(out, "  %-*s %4zu %12.6g %12.6g %12.6g %12.6g\n", w, r->groups[g].name, s->n,
+                    s->sum.gmean, s->sum.median, s->sum.mean, s->sum.sd);
     }
     for (size_t g = 1; g < r->ngroups; g++)
         print_verdict(out, r, ph, g, "  ");

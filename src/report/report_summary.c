@@ -17,28 +17,22 @@
 #include "stats/compare.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "stats/negligible.h"
 
 #define SUMMARY_WIDE 110 /* wider than this: columns are letters, named below */
 #define CELL_MIN 9
 
-/* The mark of a cell: what the verdict says. */
-static const char *mark(const struct cmp_vs *vs)
+/* A ratio with enough digits to tell it from zero and from its neighbours: "1.52",
+ * "0.005", "0.012" (two significant digits below 0.1). */
+static void fmt_ratio(char *buf, size_t len, double x)
 {
-    if (vs->status != CMP_ST_OK)
-        return "?";
-    switch (vs->verdict.kind) {
-    case STATS_BETTER:
-    case STATS_WORSE:
-        return "*";
-    case STATS_BELOW_EFFECT:
-        return "~";
-    case STATS_NO_DIFFERENCE:
-        break;
-    }
-    if (vs->ratio.method == STATS_SEQUENTIAL)
-        return vs->state == SEQ_FUTILE ? "=" : "?";
-    return vs->few ? "?" : " ";
+    if (x < 0.095)
+        snprintf(buf, len, "%.2g", x);
+    else
+        snprintf(buf, len, "%.2f", x);
 }
 
 static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
@@ -49,11 +43,15 @@ static void cell(char *buf, size_t len, const struct cmp_phase *ph, size_t g)
         return;
     }
     if (ph->s[g].n == 0)
-        snprintf(buf, len, "-");
+        snprintf(buf, len, "- ?"); /* no figures: no verdict */
     else if (vs->status != CMP_ST_OK)
         snprintf(buf, len, "n/a ?");
     else
-        snprintf(buf, len, "%.2f %s", vs->ratio.ratio, mark(vs));
+    {
+        char x[32];
+        fmt_ratio(x, sizeof x, vs->ratio.ratio);
+        snprintf(buf, len, "%s %s", x, cmp_vs_mark(vs));
+    }
 }
 
 /* The baseline's cell: its geometric mean with the unit ("n/a" when a value is 0). */
@@ -79,11 +77,20 @@ void cmp_summary_cell(char *buf, size_t len, const struct cmp_result *r, size_t 
 void cmp_summary_legend(char *buf, size_t len, const struct cmp_result *r)
 {
     int conf = (int)lround(r->opt.confidence * 100);
+    char eq[64];
+    snprintf(eq, sizeof eq, " = no difference of %.0f%% or more (futile),",
+             r->opt.min_effect * 100);
     snprintf(buf, len,
              "cells: the baseline's geometric mean, then each group's geometric-mean ratio to "
              "it (exp of the mean log ratio, over the pairs of a round when interleaved); * a "
-             "difference shown at %d%%, ~ one below the %.0f%% of interest, ? too few runs",
-             conf, r->opt.min_effect * 100);
+             "difference shown at %d%%, ~ one below the %.0f%% of interest, o no difference "
+             "shown,%s ? no verdict (fewer than %zu pairs in rounds or %zu runs a group as "
+             "batches, or no ratio), _ negligible (both sides under %g ms), ! different work "
+             "(separate sets; see 'differs')",
+             conf, r->opt.min_effect * 100, r->sequential ? eq : "",
+             stats_min_runs(STATS_PAIRED, r->opt.confidence),
+             stats_min_runs(STATS_BATCH, r->opt.confidence),
+             cmp_negligible_floor(r) * 1e3);
 }
 
 static bool sample_hit(const struct cmp_result *r, const struct cmp_phase *ph, size_t g,
@@ -208,8 +215,10 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
     for (size_t p = 0; p < r->nphases; p++)
         if ((int)strlen(r->phases[p].name) > pw)
             pw = (int)strlen(r->phases[p].name);
-    int cw[64];
-    size_t ng = r->ngroups < 64 ? r->ngroups : 64;
+    size_t ng = r->ngroups;
+    int *cw = calloc(2 * ng, sizeof *cw), *vw = cw + ng;
+    if (!cw)
+        return;
     int total = pw;
     for (size_t g = 0; g < ng; g++) {
         cw[g] = (int)strlen(r->groups[g].name);
@@ -219,7 +228,6 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
     }
     bool letters = total > SUMMARY_WIDE;
     /* A column is as wide as its widest cell too (a median such as "0.006358 s"). */
-    int vw[64];
     for (size_t g = 0; g < ng; g++) {
         vw[g] = CELL_MIN;
         for (size_t p = 0; p < r->nphases; p++) {
@@ -234,8 +242,10 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
     fprintf(out, "%-*s", pw, "phase");
     for (size_t g = 0; g < ng; g++) {
         if (letters) {
+            char l[16];
+            cmp_group_letter(l, sizeof l, g);
             cw[g] = vw[g];
-            fprintf(out, "  %*c", cw[g], (int)('A' + g % 26));
+            fprintf(out, "  %*s", cw[g], l);
         } else {
             fprintf(out, "  %*s", cw[g], r->groups[g].name);
         }
@@ -254,8 +264,18 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r)
         fputc('\n', out);
     }
     if (letters)
-        for (size_t g = 0; g < ng; g++)
-            fprintf(out, "  %c = %s\n", (int)('A' + g % 26), r->groups[g].name);
+        for (size_t g = 0; g < ng; g++) {
+            char l[16];
+            cmp_group_letter(l, sizeof l, g);
+            fprintf(out, "  %s = %s\n", l, r->groups[g].name);
+        }
+    free(cw);
+    for (size_t g = 1; g < r->ngroups; g++)
+        if (r->diffs[g].n) { /* what differs, below the matrix */
+            fputc('\n', out);
+            cmp_report_differs(out, r);
+            break;
+        }
 
     unsigned seen = flags_seen(r);
     static const struct {

@@ -830,12 +830,41 @@ static int insert_run(struct store *s, int64_t set_id, const struct run_result *
     return ret;
 }
 
+int store_label_exists(struct store *s, const char *label)
+{
+    if (s->empty)
+        return 0;
+    sqlite3_stmt *st = prepare(s, "SELECT 1 FROM run_sets WHERE label = ?1 LIMIT 1");
+    if (!st)
+        return -1;
+    int rc = sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT) != SQLITE_OK ? -1 : sqlite3_step(st);
+    sqlite3_finalize(st);
+    if (rc == SQLITE_ROW)
+        return 1;
+    if (rc == SQLITE_DONE)
+        return 0;
+    return sqerr(s, "cannot look up a label");
+}
+
+/* Refuses a new set under a label that names one already (inside the caller's
+ * transaction): 0, or -1 after error(). */
+static int label_free(struct store *s, const char *label)
+{
+    int has = store_label_exists(s, label);
+    if (has > 0)
+        return error("%s: a run set labelled '%s' exists already (a label names one set)",
+                     s->path, label);
+    return has;
+}
+
 int64_t store_begin_set(struct store *s, const struct run_set *rs)
 {
     char owner[STORE_OWNER_MAX];
     if (tx_begin(s) < 0)
         return -1;
-    int64_t id = insert_set(s, rs, "running", store_owner(owner, sizeof owner));
+    int64_t id = label_free(s, rs->label) < 0
+                     ? -1
+                     : insert_set(s, rs, "running", store_owner(owner, sizeof owner));
     if (id < 0 || tx_commit(s) < 0) {
         tx_rollback(s);
         return -1;
@@ -843,15 +872,19 @@ int64_t store_begin_set(struct store *s, const struct run_set *rs)
     return id;
 }
 
-/* Whether set_id already holds a run of this index (inside the caller's transaction):
- * 1, 0, or -1 after error(). */
-static int has_run(struct store *s, int64_t set_id, unsigned idx)
+/* Whether set_id already holds this run (inside the caller's transaction): one of the same
+ * index, or of the same round, configuration and start time (the same run under another
+ * index: a copy). 1, 0, or -1 after error(). */
+static int has_run(struct store *s, int64_t set_id, const struct run_result *run)
 {
-    sqlite3_stmt *st = prepare(s, "SELECT 1 FROM runs WHERE set_id = ?1 AND idx = ?2");
+    sqlite3_stmt *st = prepare(s, "SELECT 1 FROM runs WHERE set_id = ?1 AND (idx = ?2 OR"
+                                  " (round = ?3 AND config = ?4 AND started = ?5))");
     if (!st)
         return -1;
     int rc = sqlite3_bind_int64(st, 1, set_id) != SQLITE_OK ||
-                     sqlite3_bind_int64(st, 2, idx) != SQLITE_OK
+                     sqlite3_bind_int64(st, 2, run->index) != SQLITE_OK ||
+                     sqlite3_bind_int64(st, 3, run->round) != SQLITE_OK ||
+                     BIND_STR(st, 4, run->config) || bind_real(st, 5, run->started)
                  ? -1
                  : sqlite3_step(st);
     sqlite3_finalize(st);
@@ -867,7 +900,7 @@ int store_add_run_once(struct store *s, int64_t set_id, const struct run_result 
     int b = exec_wait(s, "BEGIN IMMEDIATE", "cannot start a transaction", true);
     if (b < 0)
         return b;
-    int has = has_run(s, set_id, run->index);
+    int has = has_run(s, set_id, run);
     if (has != 0) {
         tx_rollback(s);
         return has;
@@ -963,15 +996,22 @@ int store_drop_interrupted(struct store *s, int64_t set_id)
     return n;
 }
 
-/* One transaction for the whole set: an import is all or nothing. */
-int64_t store_save_set(struct store *s, const struct run_set *rs)
+/* One transaction for the whole set: an import is all or nothing. A run the set holds
+ * twice (the same round, configuration and start time) is kept once. */
+int64_t store_save_set(struct store *s, const struct run_set *rs, size_t *dropped)
 {
+    if (dropped)
+        *dropped = 0;
     if (tx_begin(s) < 0)
         return -1;
-    int64_t id = insert_set(s, rs, "done", "");
-    for (size_t i = 0; id > 0 && i < rs->nruns; i++)
-        if (insert_run(s, id, &rs->runs[i]) < 0)
+    int64_t id = label_free(s, rs->label) < 0 ? -1 : insert_set(s, rs, "done", "");
+    for (size_t i = 0; id > 0 && i < rs->nruns; i++) {
+        int has = has_run(s, id, &rs->runs[i]);
+        if (has > 0 && dropped)
+            (*dropped)++;
+        if (has < 0 || (has == 0 && insert_run(s, id, &rs->runs[i]) < 0))
             id = -1;
+    }
     if (id < 0 || tx_commit(s) < 0) {
         tx_rollback(s);
         return -1;

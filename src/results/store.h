@@ -5,7 +5,8 @@
  * timeout so two fsbench processes can save at once. A run set is begun once, then each
  * finished run is added in its own transaction: a kill -9 loses at most the run under way.
  *
- * A label names one or more run sets; loading a label merges their runs in time order.
+ * A label names one run set (run and import refuse one in use); a store made before that
+ * rule may hold several sets under one label: loading it merges their runs in time order.
  */
 #ifndef FSBENCH_STORE_H
 #define FSBENCH_STORE_H
@@ -42,7 +43,7 @@ void store_close(struct store *s);
 
 /* Records the set's description (label, machine, target, tree, scenario, command line,
  * what resumes it), in state "running" owned by this process; returns its id (> 0) or -1
- * after error(). */
+ * after error(). A label names one set: one some set carries already is refused. */
 int64_t store_begin_set(struct store *s, const struct run_set *rs);
 /* A set's state: "running" (this process runs it: owner recorded), "interrupted" (by a
  * signal, or an error that stopped the set), "stopped" (--fail-fast), "done" (every planned
@@ -65,8 +66,9 @@ const char *store_owner(char *buf, size_t len);
 /* Adds one finished run of set `set_id`, in one transaction. 0, STORE_BUSY, or -1 after
  * error(). */
 int store_add_run(struct store *s, int64_t set_id, const struct run_result *run);
-/* store_add_run unless set_id already holds a run of run->index (a spooled run added
- * twice): 0 added, 1 already there, STORE_BUSY, or -1 after error(). */
+/* store_add_run unless set_id already holds the run: one of run->index, or of the same
+ * round, configuration and start time (a spooled run added twice): 0 added, 1 already
+ * there, STORE_BUSY, or -1 after error(). */
 int store_add_run_once(struct store *s, int64_t set_id, const struct run_result *run);
 /* How long a write waits for a lock another process holds: FSBENCH_LOCK_WAIT seconds from
  * the environment, else 60 s (in ms). */
@@ -76,8 +78,12 @@ void store_set_lock_wait(struct store *s, unsigned ms);
 /* Whether run set `id` exists with this label and creation time: 1, 0, or -1 after
  * error(). */
 int store_has_set(struct store *s, int64_t id, const char *label, double created);
-/* begin + every run: for import. Returns the set id or -1. */
-int64_t store_save_set(struct store *s, const struct run_set *rs);
+/* begin + every run: for import. A run the set holds twice (same round, configuration and
+ * start time) is stored once; how many were left out into *dropped (may be NULL). Refused,
+ * like store_begin_set, when a set carries the label already. Returns the set id or -1. */
+int64_t store_save_set(struct store *s, const struct run_set *rs, size_t *dropped);
+/* Whether some run set carries label: 1, 0, or -1 after error(). */
+int store_label_exists(struct store *s, const char *label);
 
 /* Loads every set carrying `label`, merged, into *out (zeroed by the caller).
  * 0, 1 when no such label (no message), or -1 after error(). */

@@ -12,6 +12,7 @@
 
 #include "base/err.h"
 #include "base/text.h"
+#include "stats/negligible.h"
 
 static const struct cmp_metric_info metrics[CMP_NMETRICS] = {
     [CMP_WALL] = {"wall", "s", CMP_KIND_TIME, STATS_LOWER_BETTER},
@@ -421,6 +422,106 @@ static int compare_one(const struct cmp_input *in, struct cmp_result *r, struct 
     return 0;
 }
 
+const char *cmp_vs_mark(const struct cmp_vs *vs)
+{
+    if (vs->status != CMP_ST_OK)
+        return "?";
+    switch (vs->withheld) {
+    case CMP_WH_DIFFERENT_WORK:
+        return "!";
+    case CMP_WH_NEGLIGIBLE:
+        return "_";
+    case CMP_WH_FEW:
+        return "?";
+    case CMP_WH_NONE:
+        break;
+    }
+    switch (vs->verdict.kind) {
+    case STATS_BETTER:
+    case STATS_WORSE:
+        return "*";
+    case STATS_BELOW_EFFECT:
+        return "~";
+    case STATS_NO_DIFFERENCE:
+        break;
+    }
+    if (vs->ratio.method == STATS_SEQUENTIAL)
+        return vs->state == SEQ_FUTILE ? "=" : "?";
+    return "o";
+}
+
+bool cmp_vs_shown(const struct cmp_vs *vs)
+{
+    return !strcmp(cmp_vs_mark(vs), "*");
+}
+
+void cmp_group_letter(char *buf, size_t len, size_t g)
+{
+    if (g < 26)
+        snprintf(buf, len, "%c", (int)('A' + g));
+    else if (g < 26 + 26 * 26)
+        snprintf(buf, len, "%c%c", (int)('A' + (g - 26) / 26), (int)('A' + (g - 26) % 26));
+    else
+        snprintf(buf, len, "G%zu", g + 1);
+}
+
+/* Why group g's verdict for phase ph is withheld, if it is. */
+static enum cmp_withheld withheld(const struct cmp_result *r, const struct cmp_phase *ph, size_t g)
+{
+    const struct cmp_vs *vs = &ph->vs[g];
+    if (r->groups[g].input != r->groups[0].input && r->diffs[g].work &&
+        !r->policy.allow_different_work)
+        return CMP_WH_DIFFERENT_WORK;
+    double floor = cmp_negligible_floor(r);
+    if (cmp_metric_get(r->opt.metric)->kind == CMP_KIND_TIME && ph->s[0].n && ph->s[g].n &&
+        stats_negligible(ph->s[0].sum.median, ph->s[g].sum.median, floor))
+        return CMP_WH_NEGLIGIBLE;
+    if (vs->few)
+        return CMP_WH_FEW;
+    return CMP_WH_NONE;
+}
+
+/* Refuses a group that ran none of the baseline's phases: there is nothing to compare. */
+static int check_common_phases(const struct cmp_input *in, const struct cmp_result *r)
+{
+    for (size_t g = 1; g < r->ngroups; g++) {
+        const struct cmp_group *gg = &r->groups[g];
+        const struct run_set *rs = in[gg->input].rs;
+        bool common = false, any = false;
+        for (size_t i = 0; i < rs->nruns && !common; i++) {
+            if (rs->runs[i].warmup || !run_in_group(&rs->runs[i], gg))
+                continue;
+            any = true;
+            for (size_t p = 0; p < r->nphases && !common; p++)
+                common = find_phase(&rs->runs[i], r->phases[p].base, 0) != NULL;
+        }
+        if (any && !common)
+            return error("compare: '%s' and '%s' have no phase in common: nothing to compare "
+                         "(phases of %s: %s)",
+                         gg->name, r->groups[0].name, r->groups[0].name,
+                         r->nphases ? r->phases[0].name : "none");
+    }
+    return 0;
+}
+
+/* What differs between each group and the baseline, into out->diffs. */
+static int find_diffs(const struct cmp_input *in, struct cmp_result *out)
+{
+    out->diffs = calloc(out->ngroups, sizeof *out->diffs);
+    if (!out->diffs)
+        return error("out of memory");
+    const struct cmp_group *g0 = &out->groups[0];
+    struct workdiff_side a = {in[g0->input].rs, g0->by_config ? g0->config : NULL};
+    for (size_t g = 1; g < out->ngroups; g++) {
+        const struct cmp_group *gg = &out->groups[g];
+        struct workdiff_side b = {in[gg->input].rs, gg->by_config ? gg->config : NULL};
+        bool same = gg->input == g0->input;
+        workdiff_compare(&a, &b, same, &out->diffs[g]);
+        out->any_different_work |= !same && out->diffs[g].work;
+    }
+    return 0;
+}
+
 /* The first failed run of each group, into out->failures. 0, or -1 after error(). */
 static int find_failures(const struct cmp_input *in, struct cmp_result *out)
 {
@@ -454,13 +555,28 @@ static int find_failures(const struct cmp_input *in, struct cmp_result *out)
 int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
               struct cmp_result *out)
 {
+    return cmp_build_with(in, nin, opt, NULL, out);
+}
+
+double cmp_negligible_floor(const struct cmp_result *r)
+{
+    double f = r->policy.negligible_s;
+    return f == 0 ? STATS_NEGLIGIBLE_DEFAULT_S : f < 0 ? 0 : f;
+}
+
+int cmp_build_with(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
+                   const struct cmp_policy *policy, struct cmp_result *out)
+{
     memset(out, 0, sizeof *out);
     out->opt = *opt;
+    if (policy)
+        out->policy = *policy;
     if (nin == 0)
         return error("compare: nothing to compare");
     if ((unsigned)opt->metric >= CMP_NMETRICS)
         return error("compare: unknown metric");
-    if (make_groups(in, nin, out) || make_phases(in, out) || find_failures(in, out))
+    if (make_groups(in, nin, out) || make_phases(in, out) || find_failures(in, out) ||
+        check_common_phases(in, out) || find_diffs(in, out))
         return -1;
     for (size_t p = 0; p < out->nphases; p++) {
         struct cmp_phase *ph = &out->phases[p];
@@ -473,6 +589,8 @@ int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *
         for (size_t g = 1; g < out->ngroups; g++) {
             if (compare_one(in, out, ph, g))
                 return -1;
+            if (ph->vs[g].status == CMP_ST_OK)
+                ph->vs[g].withheld = withheld(out, ph, g);
             if (!ph->vs[g].interleaved)
                 batch_involved[0] = batch_involved[g] = true;
         }
@@ -503,5 +621,6 @@ void cmp_result_free(struct cmp_result *r)
     free(r->phases);
     free(r->groups);
     free(r->failures);
+    free(r->diffs);
     memset(r, 0, sizeof *r);
 }

@@ -30,6 +30,7 @@
 #include "measure/results.h"
 #include "stats/seqtest.h"
 #include "stats/stats.h"
+#include "stats/workdiff.h"
 
 enum cmp_metric {
     CMP_WALL,
@@ -73,6 +74,15 @@ struct cmp_options {
     double min_effect; /* 0.05 = 5% */
 };
 
+/* When a comparison with a ratio gets its verdict mark (cmp_build_with(); cmp_build() takes
+ * the defaults, all zero). */
+struct cmp_policy {
+    /* Separate sets that did different work (workdiff.h) get a verdict all the same. */
+    bool allow_different_work;
+    /* The floor of negligible.h for a time metric: 0 is STATS_NEGLIGIBLE_DEFAULT_S, < 0 off. */
+    double negligible_s;
+};
+
 struct cmp_group {
     char name[2 * RES_NAME_MAX + 512];
     size_t input;   /* index into the inputs */
@@ -99,6 +109,14 @@ enum cmp_status {
     CMP_ST_UNAVAILABLE, /* the metric is not available for this phase */
 };
 
+/* Why a comparison with a ratio gets no verdict mark (cmp_vs_mark()). */
+enum cmp_withheld {
+    CMP_WH_NONE,
+    CMP_WH_DIFFERENT_WORK, /* separate sets that did different work (workdiff.h) */
+    CMP_WH_NEGLIGIBLE,     /* both medians below the negligible floor (negligible.h) */
+    CMP_WH_FEW,            /* fewer pairs (or runs per group) than stats_min_runs() */
+};
+
 /* Group g against the baseline, for one phase. */
 struct cmp_vs {
     enum cmp_status status;
@@ -109,7 +127,21 @@ struct cmp_vs {
     bool few; /* fewer pairs / runs than stats_min_runs() */
     size_t n_min;
     enum seq_state state; /* status OK: different, futile (no difference of min_effect or more), or neither */
+    enum cmp_withheld withheld; /* status OK: why the verdict is not given, or CMP_WH_NONE */
 };
+
+/* The marks, one per cell of every report (the legend names each):
+ *   "*" a difference shown (and above the effect of interest), "~" one below it,
+ *   "o" no difference shown, "=" futile: no difference of the effect of interest or more (sequential method),
+ *   "?" no verdict: fewer than stats_min_runs() pairs (3 at 95%) or runs per group as
+ *       batches (5), no ratio, or not yet (sequential),
+ *   "_" negligible: both medians below the floor of negligible.h,
+ *   "!" no verdict: separate sets that did different work (--allow-different-work). */
+const char *cmp_vs_mark(const struct cmp_vs *vs);
+/* Whether the comparison shows a difference and gives it as a verdict (mark "*"). */
+bool cmp_vs_shown(const struct cmp_vs *vs);
+/* The name of column g when columns are letters: A ... Z, then AA, AB, ... */
+void cmp_group_letter(char *buf, size_t len, size_t g);
 
 struct cmp_phase {
     char name[RES_NAME_MAX + 16]; /* "sync", or "sync (2)" for the second occurrence */
@@ -131,6 +163,7 @@ struct cmp_failure {
 
 struct cmp_result {
     struct cmp_options opt;
+    struct cmp_policy policy;
     size_t ngroups;
     struct cmp_group *groups;
     size_t nphases;
@@ -139,6 +172,9 @@ struct cmp_result {
     bool sequential; /* some comparison used the sequential method (ratio.method) */
     struct cmp_failure *failures; /* owned */
     size_t nfailures;
+    /* What differs between group g and the baseline (diffs[0] unused), owned. */
+    struct workdiff *diffs;
+    bool any_different_work; /* some separate set did different work */
 };
 
 /* Builds groups, samples and comparisons. *out is filled (zero it first) and must be
@@ -146,6 +182,11 @@ struct cmp_result {
  * compare: one group only; no measured runs in the baseline; out of memory). */
 int cmp_build(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
               struct cmp_result *out);
+/* cmp_build with a policy (NULL: the defaults). */
+int cmp_build_with(const struct cmp_input *in, size_t nin, const struct cmp_options *opt,
+                   const struct cmp_policy *policy, struct cmp_result *out);
+/* The negligible floor in seconds the result used (0: the rule is off). */
+double cmp_negligible_floor(const struct cmp_result *r);
 void cmp_result_free(struct cmp_result *r);
 /* For a set that stopped by looking: its own confidence and margin, unless the user gave
  * them (then the user's: the sequential interval holds at any confidence). */
@@ -178,6 +219,23 @@ void cmp_report_summary(FILE *out, const struct cmp_result *r);
 void cmp_summary_cell(char *buf, size_t len, const struct cmp_result *r, size_t phase, size_t g);
 /* The line naming what the cells are and what the marks mean ("cells: ..."). */
 void cmp_summary_legend(char *buf, size_t len, const struct cmp_result *r);
+
+/* ------------------------------------------------------------------ report_plain.c */
+
+/* Group g against the baseline at one phase, in words: "xfs is 1.84x slower than ext4 at
+ * extract (95% CI 1.62-2.09, 6 rounds)", "no difference at read (within ±4%, 6 rounds)",
+ * "sync negligible (< 1 ms)", "too few rounds for a verdict at walk (2 rounds; 3 needed)",
+ * "no verdict at extract: B and A did different work (...)". */
+void cmp_plain_phase(char *buf, size_t len, const struct cmp_result *r, size_t phase, size_t g);
+/* Every phase's sentence for group g, joined with "; ". */
+void cmp_plain_group(char *buf, size_t len, const struct cmp_result *r, size_t g);
+/* One paragraph per compared group, "summary: " first ("summary: B against A: " when
+ * there are several groups), wrapped before 100 columns. */
+void cmp_report_plain(FILE *out, const struct cmp_result *r);
+/* "differs: B vs A: tree pkgsrc vs tiny; file system ext4 vs xfs (different work: ...)", one
+ * line per group that differs from the baseline in anything; nothing when none does
+ * (compare --format ministat prints them on stderr: its stdout is ministat's). */
+void cmp_report_differs(FILE *out, const struct cmp_result *r);
 
 /* The verdict table: per phase one row per group (n, median, mean, sd), a verdict line
  * per compared group, warnings and notes under it. */

@@ -43,26 +43,27 @@ is "$(printf '%s\n' "$OUT" | grep -cE '^extract: [0-9]+\.[0-9]{2} real [0-9]+\.[
     "seeds form: two 'extract: N real N user N sys' lines"
 is "$(printf '%s\n' "$OUT" | grep -cE '^(walk|delete): [0-9.]+ real')" 4 "seeds form: walk and delete of both runs"
 
-# A second run set with the same label accumulates.
+# A label names one set: a second run under it is refused, and says what to do.
 quick --db "$DB" --label a --runs 1
-is "$RC" 0 "a second run --label a --runs 1 exits 0"
+is "$RC" 2 "a second run --label a: refused (exit 2)"
+like "$ERR" "^fsbench: --label: a run set labelled 'a' exists already: finish it with 'fsbench run --resume a', or choose another label" \
+    "and names --resume a, or another label"
 run_fsbench show a --db "$DB"
-like "$OUT" 'engine posix, 3 runs$' "show a now merges 3 runs"
-like "$OUT" '^extract +3 ' "show a: extract row over 3 runs"
-run_fsbench show a --db "$DB" --format seeds
-is "$(printf '%s\n' "$OUT" | grep -c '^extract: ')" 3 "seeds form of a: 3 runs"
+like "$OUT" 'engine posix, 2 runs$' "show a: still its 2 runs"
+run_fsbench show b --db "$DB" --format seeds
+is "$(printf '%s\n' "$OUT" | grep -c '^extract: ')" 3 "seeds form of b: 3 runs"
 SEEDS_A=$OUT
-run_fsbench show a --db "$DB"
+run_fsbench show b --db "$DB"
 ROWS_A=$(phase_rows "$OUT")
 
 # export --json
-F=$SCRATCH/a.json
-run_fsbench export a --db "$DB" --json -o "$F"
-is "$RC" 0 "export a --json -o F exits 0"
+F=$SCRATCH/b.json
+run_fsbench export b --db "$DB" --json -o "$F"
+is "$RC" 0 "export b --json -o F exits 0"
 jq -e . "$F" >/dev/null 2>&1
 ok $? "exported JSON is valid"
 is "$(jq -r '.schema_version' "$F")" 1 "exported JSON: schema_version 1"
-is "$(jq -r '.label' "$F")" a "exported JSON: label a"
+is "$(jq -r '.label' "$F")" b "exported JSON: label b"
 is "$(jq '.runs | length' "$F")" 3 "exported JSON: 3 runs"
 is "$(jq -r '[.runs[] | [.phases[].name] | join(",")] | unique | join(" ")' "$F")" \
     "extract,walk,delete" "exported JSON: every run has phases extract,walk,delete"
@@ -71,13 +72,13 @@ is "$(jq -r '[.runs[].phases[] | select(.name == "extract") | .files] | unique |
     "$(jq -r '.tree.files' "$F")" "exported JSON: extract created every file of the tree in each run"
 
 # export --csv
-run_fsbench export a --db "$DB" --csv
-is "$RC" 0 "export a --csv exits 0"
+run_fsbench export b --db "$DB" --csv
+is "$RC" 0 "export b --csv exits 0"
 HDR=$(printf '%s\n' "$OUT" | head -n 1)
 like "$HDR" '^label,config,run,round,warmup,phase,status,wall_s,user_s,sys_s,' "CSV header"
 BODY=$(printf '%s\n' "$OUT" | tail -n +2)
 is "$(lines "$BODY")" 9 "CSV: 3 runs x 3 phases rows"
-is "$(printf '%s\n' "$BODY" | cut -d, -f1 | sort -u)" a "CSV: column 1 is the label on every row"
+is "$(printf '%s\n' "$BODY" | cut -d, -f1 | sort -u)" b "CSV: column 1 is the label on every row"
 is "$(printf '%s\n' "$BODY" | cut -d, -f3 | sort -u | tr '\n' ' ')" "0 1 2 " "CSV: runs 0, 1 and 2"
 is "$(printf '%s\n' "$BODY" | cut -d, -f6 | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')" \
     "delete=3 extract=3 walk=3 " "CSV: each phase in each run"
@@ -89,9 +90,9 @@ is "$RC" 0 "import F --label c exits 0"
 like "$OUT" "imported 3 runs as 'c'" "import says 3 runs as 'c'"
 run_fsbench show c --db "$DB" --format seeds
 is "$RC" 0 "show c exits 0"
-is "$OUT" "$SEEDS_A" "show c --format seeds equals show a"
+is "$OUT" "$SEEDS_A" "show c --format seeds equals show b"
 run_fsbench show c --db "$DB"
-is "$(phase_rows "$OUT")" "$ROWS_A" "show c's table rows equal show a's"
+is "$(phase_rows "$OUT")" "$ROWS_A" "show c's table rows equal show b's"
 
 # forget
 run_fsbench forget c --db "$DB"

@@ -38,7 +38,7 @@ for i in "${!PHASES[@]}"; do
         ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
             strace -f -o /dev/null -e trace="$call" \
                 -e inject="$call:signal=SIG$sig:${INJECT[$i]#*:}" \
-                "$FSBENCH" run "${ARGS[@]}" -j 1 --label sig >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
+                "$FSBENCH" run "${ARGS[@]}" -j 1 --label "sig$i$sig" >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
         RC=$?
         ERR=$(grep -v '^strace: ' "$SCRATCH/err")
         is "$RC" 1 "$name: exit status 1"
@@ -55,7 +55,7 @@ for sig in INT TERM; do
     before=$(store_runs "$DB")
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
         strace -f -o /dev/null -e trace=mount -e inject="mount:signal=SIG$sig:when=1" \
-            "$FSBENCH" run "${ARGS[@]}" -j 1 --label preflight >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
+            "$FSBENCH" run "${ARGS[@]}" -j 1 --label "preflight$sig" >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
     RC=$?
     ERR=$(grep -v '^strace: ' "$SCRATCH/err")
     is "$RC" 1 "$name: exit status 1"
@@ -82,7 +82,7 @@ sleep 0.1
 is "$?" 137 "SIGKILL: killed"
 store_check "$DB" $((before + 1)) "after SIGKILL"
 ok $([ -n "$(ls -A "$RUN")" ] && echo 0 || echo 1) "SIGKILL left the run's workspace behind"
-run_fsbench run --dir "$RUN" --db "$DB" --tree tiny --label killed
+run_fsbench run --dir "$RUN" --db "$DB" --tree tiny --label killed-rerun
 is "$RC" 0 "the rerun in the same --dir and --db exits 0"
 like "$ERR" "warning: .* holds what an interrupted run left; removing it" "the rerun says it removes what the killed run left"
 is "$(ls -A "$RUN")" "" "the rerun leaves the run directory empty"

@@ -35,11 +35,11 @@ label = pj
 INI
 closed "$FSBENCH" run two.ini --db "$DB"
 is "$RC" 1 "run JOB.ini into a closed pipe: exit 1 (not killed by SIGPIPE)"
-like "$ERR" "^fsbench: standard output was closed before the end \(the reader of the pipe ended\): the 1 run is saved as 'pj'$" \
+like "$ERR" "^fsbench: standard output was closed before the end \(the reader of the pipe ended\): the 1 run is saved as 'pj-a'$" \
     "one line saying so, and what is saved"
 is "$(lines "$ERR")" 1 "only that line"
 run_fsbench runs --db "$DB"
-is "$(printf '%s\n' "$OUT" | grep -c ' pj ')" 2 "both jobs ran and are stored"
+is "$(printf '%s\n' "$OUT" | grep -cE ' pj-[ab] ')" 2 "both jobs ran and are stored (a label names one set: pj-a, pj-b)"
 
 closed "$FSBENCH" cmd --runs 3 --label cc --db "$DB" -- true
 is "$RC" 1 "cmd --runs 3 into a closed pipe: exit 1"
@@ -63,9 +63,9 @@ full_is() { # full_is NAME ARGS...: fsbench ARGS > full: exit 1 and one line
 full_is "run" run --tree tiny --phases extract,delete -q --db "$DB" --label f1
 like "$ERR" "the 1 run is saved as 'f1'" "run > full: the run is saved all the same"
 full_is "runs" runs --db "$DB"
-full_is "show" show pj --db "$DB"
-full_is "compare" compare pj cc --db "$DB"
-full_is "export --json" export pj --json --db "$DB"
+full_is "show" show pj-a --db "$DB"
+full_is "compare" compare pj-a pj-b --db "$DB"
+full_is "export --json" export pj-a --json --db "$DB"
 full_is "tree stats" tree stats pkgsrc
 full_is "list" list
 full_is "--help" --help

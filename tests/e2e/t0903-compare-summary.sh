@@ -13,8 +13,8 @@ run_fsbench compare --db "$DB" m
 is "$RC" 0 "compare exits 0"
 like "$OUT" '^compare wall \(s, lower is better\), 95% confidence, baseline sleep 0\.05$' "header"
 like "$OUT" '^phase +sleep 0\.05 +sleep 0\.5 +sleep 0\.051$' "one column per configuration"
-like "$OUT" '^cmd +0\.[0-9]+ s +[0-9]+\.[0-9][0-9] \* +[0-9]\.[0-9][0-9] [ *~?]$' \
-    "one row per phase: the baseline's geometric mean, the ratios, * on the shown difference"
+like "$OUT" '^cmd +0\.[0-9]+ s +[0-9]+\.[0-9][0-9] \* +[0-9]\.[0-9][0-9] [*~?o]$' \
+    "one row per phase: the baseline's geometric mean, the ratios, each with a mark (* a shown difference)"
 is "$(printf '%s\n' "$OUT" | grep -c '^cmd ')" 1 "exactly one row for the phase"
 ok $(printf '%s\n' "$OUT" | grep -q ' vs sleep' && echo 1 || echo 0) "no detail block without --verbose"
 w=$(printf '%s\n' "$OUT" | grep '^warning: ' | sed 's/^warning: \([^:]*\):.*/\1/' | sort | uniq -d)

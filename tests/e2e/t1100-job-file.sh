@@ -82,25 +82,28 @@ like "$OUT" "^  threads = 1$" "show: the job's text"
 # ---- rerun the exported job under a new label: the same experiment, the same hash
 run_fsbench run back.ini --db "$DB" --label again --format seeds
 is "$RC" 0 "rerun of the exported job: exit 0"
-"$FSBENCH" export again --json --db "$DB" >again.json
+"$FSBENCH" export again-one --json --db "$DB" >again.json
 is "$(jq -r .job.hash again.json)" "$H" "the rerun stored the same job hash"
-is "$(jq '.runs | length' again.json)" 4 "--label on the command line overrides the file's (both jobs in 'again')"
-run_fsbench compare exp-one again --db "$DB"
+is "$(jq '.runs | length' again.json)" 2 "--label on the command line overrides the file's: a label names one set, so each job's is LABEL-JOB"
+is "$("$FSBENCH" runs --labels --db "$DB" | grep -c '^again')" 2 "again-one and again-all, no set 'again'"
+run_fsbench compare exp-one again-one --db "$DB"
 is "$RC" 0 "compare of the original and the rerun: exit 0"
 
 # ---- options on the command line override the file and are folded into the stored job
 run_fsbench run exp.ini --db "$DB" --runs 1 -j 1 --label folded-one --format seeds
 is "$RC" 0 "run with --runs 1 -j 1 overriding the file: exit 0"
-"$FSBENCH" export folded-one --job --db "$DB" >folded.ini
+"$FSBENCH" export folded-one-one --job --db "$DB" >folded.ini
 is "$(grep -c '^# runs = 2   (the command line replaced it)$' folded.ini)" 1 \
     "the stored job comments out the file's runs"
 is "$(sed -n '/^# from the command line:$/,/^\[/p' folded.ini | tr '\n' ' ')" \
     "# from the command line: runs = 1 threads = 1 [one] " "and sets the command line's in [global]"
-FH=$("$FSBENCH" export folded-one --json --db "$DB" | jq -r .job.hash)
+FH=$("$FSBENCH" export folded-one-one --json --db "$DB" | jq -r .job.hash)
 ok "$([ "$FH" != "$H" ] && echo 0 || echo 1)" "a different experiment, a different hash"
 run_fsbench run folded.ini --db "$DB" --label refolded --format seeds
-"$FSBENCH" export refolded --json --db "$DB" >refolded.json
-is "$(jq '.runs | length' refolded.json)" 2 "the exported folded job reruns what ran (1 run a job)"
+"$FSBENCH" export refolded-one --json --db "$DB" >refolded.json
+"$FSBENCH" export refolded-all --json --db "$DB" >refolded-all.json
+is "$(( $(jq '.runs | length' refolded.json) + $(jq '.runs | length' refolded-all.json) ))" 2 \
+    "the exported folded job reruns what ran (1 run a job)"
 is "$(jq -r .job.hash refolded.json)" "$FH" "with the same hash"
 
 # ---- --json with several jobs in file order: one file per job
@@ -112,7 +115,7 @@ is "$(jq -r .scenario "$SCRATCH/o.one.json")" "one" "out.one.json holds job one"
 # ---- --job FILE, and a command line alone is not stored as a job
 run_fsbench run --job exp.ini --db "$DB" --runs 1 --label viajob --phases extract,delete
 is "$RC" 0 "--job FILE: exit 0"
-is "$("$FSBENCH" export viajob --json --db "$DB" | jq -r '[.runs[0].phases[].name] | join(",")')" \
+is "$("$FSBENCH" export viajob-one --json --db "$DB" | jq -r '[.runs[0].phases[].name] | join(",")')" \
     "extract,delete" "--phases on the command line overrides the file's"
 "$FSBENCH" run --db "$DB" --label plain --runs 1 --phases extract,delete >/dev/null 2>&1
 is "$("$FSBENCH" export plain --json --db "$DB" | jq -r .job)" "null" "a plain command line stores no job"

@@ -359,7 +359,247 @@ static void test_summary_cell_is_named_statistic(void **state)
     cmp_summary_legend(legend, sizeof legend, &r);
     assert_non_null(strstr(legend, "(exp of the mean log ratio"));
     cmp_summary_cell(c, sizeof c, &r, 0, 1);
-    assert_string_equal(c, "1.59  "); /* 3 pairs: no difference shown */
+    assert_string_equal(c, "1.59 o"); /* 3 pairs: no difference shown, and marked so */
+    free(buf);
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
+/* Builds "a" and "b" configurations of one set, interleaved, b = factor x a. */
+static void paired_set(struct run_set *rs, unsigned rounds, double factor)
+{
+    memset(rs, 0, sizeof *rs);
+    for (unsigned round = 0; round < rounds; round++) {
+        add_run(rs, "a", round, false, 1.0 * jitter(round));
+        add_run(rs, "b", round, false, factor * jitter(round + 5));
+    }
+}
+
+static void cell_of(char *c, size_t len, const struct run_set *a, const struct run_set *b,
+                    size_t phase, const struct cmp_policy *pol)
+{
+    struct cmp_input in[] = {{"A", a}, {"B", b}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    assert_int_equal(cmp_build_with(in, b ? 2 : 1, &opt, pol, &r), 0);
+    cmp_summary_cell(c, len, &r, phase, 1);
+    cmp_result_free(&r);
+}
+
+/* The documented minimum: 3 pairs in rounds, 5 runs a group as batches (stats_min_runs());
+ * below it no mark but "?", at it the verdict's mark; the same rule for every report. */
+static void test_minimum_at_the_boundary(void **state)
+{
+    char c[64];
+    struct run_set rs;
+    assert_int_equal(stats_min_runs(STATS_PAIRED, 0.95), 3);
+    assert_int_equal(stats_min_runs(STATS_BATCH, 0.95), 5);
+    paired_set(&rs, 2, 2.0);
+    cell_of(c, sizeof c, &rs, NULL, 0, NULL);
+    assert_string_equal(c + strlen(c) - 2, " ?"); /* 2 pairs: a ratio, no verdict's mark */
+    run_set_free(&rs);
+    paired_set(&rs, 3, 2.0);
+    cell_of(c, sizeof c, &rs, NULL, 0, NULL);
+    assert_string_equal(c + strlen(c) - 2, " *"); /* 3 pairs: the verdict */
+    run_set_free(&rs);
+
+    struct run_set a = {0}, b = {0};
+    for (unsigned i = 0; i < 4; i++) {
+        add_run(&a, "", 0, false, 1.0 * jitter(i));
+        add_run(&b, "", 0, false, 2.0 * jitter(i + 3));
+    }
+    cell_of(c, sizeof c, &a, &b, 0, NULL);
+    assert_true(strstr(c, " ?") != NULL); /* 4 runs a group as batches */
+    add_run(&a, "", 0, false, 1.0 * jitter(7));
+    add_run(&b, "", 0, false, 2.0 * jitter(8));
+    cell_of(c, sizeof c, &a, &b, 0, NULL);
+    assert_true(strstr(c, " *") != NULL); /* 5 runs a group */
+    run_set_free(&a);
+    run_set_free(&b);
+}
+
+/* Every cell carries a mark of the legend; no difference is "o", and the legend names it. */
+static void test_every_cell_marked(void **state)
+{
+    char c[64], legend[1024];
+    struct run_set rs;
+    paired_set(&rs, 6, 1.0);
+    cell_of(c, sizeof c, &rs, NULL, 0, NULL);
+    assert_string_equal(c + strlen(c) - 2, " o");
+    struct cmp_input in[] = {{"set", &rs}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    assert_int_equal(cmp_build(in, 1, &opt, &r), 0);
+    cmp_summary_legend(legend, sizeof legend, &r);
+    for (const char *m = "*~o?_!"; *m; m++) {
+        char want[4] = {*m, ' ', 0};
+        assert_non_null(strstr(legend, want));
+    }
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
+/* A ratio of 0.005 is told from zero; a phase under the negligible floor gets "_". */
+static void test_small_ratio_and_negligible(void **state)
+{
+    char c[64];
+    struct run_set rs;
+    paired_set(&rs, 6, 0.005);
+    cell_of(c, sizeof c, &rs, NULL, 0, NULL);
+    assert_string_equal(c + strlen(c) - 2, " *");
+    assert_true(c[0] == '0' && c[1] == '.' && c[2] == '0' && c[3] == '0' && c[4] >= '4' &&
+                c[4] <= '6'); /* "0.0049" .. "0.0051", not "0.00" */
+    run_set_free(&rs);
+    paired_set(&rs, 6, 2.0);
+    for (size_t i = 0; i < rs.nruns; i++)
+        for (size_t k = 0; k < rs.runs[i].nphases; k++)
+            rs.runs[i].phases[k].wall_s *= 1e-4; /* 0.1 ms and 0.2 ms */
+    cell_of(c, sizeof c, &rs, NULL, 0, NULL);
+    assert_string_equal(c + strlen(c) - 2, " _");
+    struct cmp_policy off = {.negligible_s = -1};
+    cell_of(c, sizeof c, &rs, NULL, 0, &off);
+    assert_string_equal(c + strlen(c) - 2, " *");
+    run_set_free(&rs);
+}
+
+/* Separate sets that did different work: no mark but "!", the cell's reason in words; the
+ * same sets with --allow-different-work get their verdict; configurations of one set that
+ * differ keep theirs, the difference listed. */
+static void test_different_work(void **state)
+{
+    struct run_set a = {0}, b = {0};
+    for (unsigned i = 0; i < 6; i++) {
+        add_run(&a, "", 0, false, 1.0 * jitter(i));
+        add_run(&b, "", 0, false, 0.3 * jitter(i + 3));
+    }
+    snprintf(a.tree.profile, sizeof a.tree.profile, "pkgsrc");
+    snprintf(b.tree.profile, sizeof b.tree.profile, "pkgsrc");
+    a.tree.scale = 0.3;
+    b.tree.scale = 0.1;
+    snprintf(a.target.fstype, sizeof a.target.fstype, "ext4");
+    snprintf(b.target.fstype, sizeof b.target.fstype, "xfs");
+    char c[64];
+    cell_of(c, sizeof c, &a, &b, 0, NULL);
+    assert_string_equal(c + strlen(c) - 2, " !");
+    struct cmp_policy allow = {.allow_different_work = true};
+    cell_of(c, sizeof c, &a, &b, 0, &allow);
+    assert_string_equal(c + strlen(c) - 2, " *");
+
+    struct cmp_input in[] = {{"A", &a}, {"B", &b}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    assert_int_equal(cmp_build(in, 2, &opt, &r), 0);
+    assert_true(r.any_different_work);
+    assert_true(r.diffs[1].work);
+    char buf[4096];
+    workdiff_format(buf, sizeof buf, &r.diffs[1], false);
+    assert_string_equal(buf, "scale 0.3 vs 0.1; file system ext4 vs xfs");
+    workdiff_format(buf, sizeof buf, &r.diffs[1], true);
+    assert_string_equal(buf, "scale 0.3 vs 0.1");
+    cmp_plain_phase(buf, sizeof buf, &r, 0, 1);
+    assert_string_equal(buf, "no verdict at extract: B and A did different work (scale 0.3 vs 0.1)");
+    cmp_result_free(&r);
+
+    /* the same work, another file system: listed, judged */
+    b.tree.scale = 0.3;
+    assert_int_equal(cmp_build(in, 2, &opt, &r), 0);
+    assert_false(r.diffs[1].work);
+    assert_true(cmp_vs_shown(&r.phases[0].vs[1]));
+    cmp_plain_phase(buf, sizeof buf, &r, 0, 1);
+    assert_non_null(strstr(buf, "B is 3."));
+    assert_non_null(strstr(buf, "x faster than A at extract (95% CI "));
+    assert_non_null(strstr(buf, ", 6 and 6 runs)"));
+    cmp_result_free(&r);
+    run_set_free(&a);
+    run_set_free(&b);
+
+    /* configurations of one set whose phases handle different file counts: kept, listed */
+    struct run_set rs;
+    paired_set(&rs, 4, 2.0);
+    for (size_t i = 0; i < rs.nruns; i++)
+        for (size_t k = 0; k < rs.runs[i].nphases; k++)
+            rs.runs[i].phases[k].files = strcmp(rs.runs[i].config, "a") ? 100 : 300;
+    struct cmp_input one[] = {{"set", &rs}};
+    assert_int_equal(cmp_build(one, 1, &opt, &r), 0);
+    assert_true(r.diffs[1].work);
+    assert_false(r.any_different_work);
+    assert_true(cmp_vs_shown(&r.phases[0].vs[1]));
+    workdiff_format(buf, sizeof buf, &r.diffs[1], false);
+    assert_string_equal(buf, "extract files 300 vs 100; sync files 300 vs 100; walk files 300 vs 100");
+    cmp_result_free(&r);
+    run_set_free(&rs);
+}
+
+/* Two sets with no phase in common: an error, not an empty matrix. */
+static void test_no_common_phase(void **state)
+{
+    struct run_set a = {0}, b = {0};
+    for (unsigned i = 0; i < 3; i++) {
+        add_run(&a, "", 0, false, 1.0);
+        struct run_result *r = add_run(&b, "", 0, false, 1.0);
+        for (size_t k = 0; k < r->nphases; k++)
+            snprintf(r->phases[k].name, sizeof r->phases[k].name, "cmd");
+    }
+    struct cmp_input in[] = {{"A", &a}, {"B", &b}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    char why[512];
+    err_capture_begin(why, sizeof why);
+    int rc = cmp_build(in, 2, &opt, &r);
+    err_capture_end();
+    assert_int_equal(rc, -1);
+    assert_non_null(strstr(why, "'B' and 'A' have no phase in common"));
+    cmp_result_free(&r);
+    run_set_free(&a);
+    run_set_free(&b);
+}
+
+/* Column letters go on past Z: AA, AB, ...; none repeats. */
+static void test_group_letters(void **state)
+{
+    char l[16];
+    cmp_group_letter(l, sizeof l, 0);
+    assert_string_equal(l, "A");
+    cmp_group_letter(l, sizeof l, 25);
+    assert_string_equal(l, "Z");
+    cmp_group_letter(l, sizeof l, 26);
+    assert_string_equal(l, "AA");
+    cmp_group_letter(l, sizeof l, 27);
+    assert_string_equal(l, "AB");
+    cmp_group_letter(l, sizeof l, 26 + 26 * 26 - 1);
+    assert_string_equal(l, "ZZ");
+}
+
+/* More than 64 groups: every one in the matrix, each under its own letter (AA after Z). */
+static void test_many_groups(void **state)
+{
+    struct run_set rs = {0};
+    char cfg[32];
+    for (unsigned round = 0; round < 3; round++)
+        for (unsigned g = 0; g < 70; g++) {
+            snprintf(cfg, sizeof cfg, "configuration-number-%02u", g);
+            add_run(&rs, cfg, round, false, 1.0 + 0.01 * g);
+        }
+    struct cmp_input in[] = {{"set", &rs}};
+    struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
+    struct cmp_result r;
+    assert_int_equal(cmp_build(in, 1, &opt, &r), 0);
+    assert_int_equal(r.ngroups, 70);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    cmp_report_summary(f, &r);
+    fclose(f);
+    assert_non_null(strstr(buf, "\n  A = configuration-number-00\n"));
+    assert_non_null(strstr(buf, "\n  AA = configuration-number-26\n"));
+    assert_non_null(strstr(buf, "\n  BR = configuration-number-69\n"));
+    /* the extract row has 70 cells */
+    const char *row = strstr(buf, "\nextract ");
+    assert_non_null(row);
+    int cells = 0;
+    for (const char *c = row + 1; *c && *c != '\n'; c++)
+        cells += (c[0] == ' ' && c[1] != ' ' && c[-1] == ' ');
+    assert_true(cells >= 70);
     free(buf);
     cmp_result_free(&r);
     run_set_free(&rs);
@@ -377,6 +617,13 @@ int main(void)
         cmocka_unit_test(test_metrics),
         cmocka_unit_test(test_ministat_format),
         cmocka_unit_test(test_summary_cell_is_named_statistic),
+        cmocka_unit_test(test_minimum_at_the_boundary),
+        cmocka_unit_test(test_every_cell_marked),
+        cmocka_unit_test(test_small_ratio_and_negligible),
+        cmocka_unit_test(test_different_work),
+        cmocka_unit_test(test_no_common_phase),
+        cmocka_unit_test(test_group_letters),
+        cmocka_unit_test(test_many_groups),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

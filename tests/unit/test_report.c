@@ -399,6 +399,44 @@ static void test_table_two_configs(void **state)
     run_set_free(&rs);
 }
 
+/* Jobs in rounds with different phase lists: the grid's columns are every job's phases, each
+ * under its own name (readjob's read never under walk, its delete never under statwalk). */
+static void test_grid_phases_by_name(void **state)
+{
+    (void)state;
+    struct run_set rs;
+    set_init(&rs);
+    const struct ph a[] = {{"extract", 1, 0, 0, 10, PHASE_OK, NULL},
+                           {"walk", 2, 0, 0, 10, PHASE_OK, NULL},
+                           {"statwalk", 3, 0, 0, 10, PHASE_OK, NULL}};
+    const struct ph b[] = {{"extract", 4, 0, 0, 10, PHASE_OK, NULL},
+                           {"read", 5, 0, 0, 10, PHASE_OK, NULL},
+                           {"delete", 6, 0, 0, 10, PHASE_OK, NULL}};
+    add_run(&rs, "walkjob", a, 3);
+    add_run(&rs, "readjob", b, 3);
+    char *text = render(&rs, REPORT_TABLE);
+    const char *grid = strstr(text, "median wall seconds\n");
+    assert_non_null(grid);
+    char buf[512], *tok[16];
+    assert_int_equal(row_tokens(grid, "configuration", buf, sizeof buf, tok, 16), 6);
+    assert_string_equal(tok[1], "extract");
+    assert_string_equal(tok[2], "walk");
+    assert_string_equal(tok[3], "statwalk");
+    assert_string_equal(tok[4], "read");
+    assert_string_equal(tok[5], "delete");
+    assert_int_equal(row_tokens(grid, "readjob", buf, sizeof buf, tok, 16), 6);
+    assert_string_equal(tok[1], "4.000");
+    assert_string_equal(tok[2], "-"); /* no walk */
+    assert_string_equal(tok[3], "-"); /* no statwalk */
+    assert_string_equal(tok[4], "5.000");
+    assert_string_equal(tok[5], "6.000");
+    assert_int_equal(row_tokens(grid, "walkjob", buf, sizeof buf, tok, 16), 6);
+    assert_string_equal(tok[2], "2.000");
+    assert_string_equal(tok[4], "-");
+    free(text);
+    run_set_free(&rs);
+}
+
 static void test_empty_set(void **state)
 {
     (void)state;
@@ -426,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_table_latency_of_most_time),
         cmocka_unit_test(test_table_skipped_and_failed_notes),
         cmocka_unit_test(test_table_two_configs),
+        cmocka_unit_test(test_grid_phases_by_name),
         cmocka_unit_test(test_empty_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -138,6 +138,18 @@ static int pragma_int(const char *path, const char *sql)
     return v;
 }
 
+/* Renames a label behind the store's back, as a store made before "a label names one set"
+ * could hold it. */
+static void relabel(const char *path, const char *from, const char *to)
+{
+    sqlite3 *db;
+    char sql[256];
+    snprintf(sql, sizeof sql, "UPDATE run_sets SET label = '%s' WHERE label = '%s'", to, from);
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
 static void assert_integrity_ok(const char *path)
 {
     sqlite3 *db;
@@ -189,7 +201,7 @@ static void test_migrate_and_resume_state(void **state)
     fill_desc(&rs, "old", 1000);
     fill_run(&rs, 0, 1);
     fill_run(&rs, 0, 2);
-    assert_true(store_save_set(s, &rs) > 0);
+    assert_true(store_save_set(s, &rs, NULL) > 0);
     run_set_free(&rs);
     store_close(s);
     sql(path, "ALTER TABLE run_sets DROP COLUMN args_json; ALTER TABLE run_sets DROP COLUMN cwd;"
@@ -342,13 +354,20 @@ static void test_save_load_merge(void **state)
     }
     run_set_free(&l);
 
-    /* a second set with the same label, saved in one go, created later: merged after */
+    /* a label names one set: a second set under it is refused, by begin and by save */
     struct run_set b;
     fill_desc(&b, "old-dirpref", 2000.0);
     strcpy(b.scenario, "other");
     for (unsigned i = 0; i < 3; i++)
         fill_run(&b, i, 10 + i);
-    assert_true(store_save_set(s, &b) > id);
+    assert_int_equal(store_label_exists(s, "old-dirpref"), 1);
+    assert_int_equal(store_label_exists(s, "new-dirpref"), 0);
+    assert_int_equal(store_save_set(s, &b, NULL), -1);
+    assert_int_equal(store_begin_set(s, &b), -1);
+    /* a store made before that rule holds two sets under one label: merged, the later after */
+    strcpy(b.label, "later");
+    assert_true(store_save_set(s, &b, NULL) > id);
+    relabel(path, "later", "old-dirpref");
     memset(&l, 0, sizeof l);
     assert_int_equal(store_load_label(s, "old-dirpref", &l), 0);
     assert_int_equal(l.nruns, 6);
@@ -404,15 +423,16 @@ static void test_list_and_forget(void **state)
     assert_int_equal(store_list(s, collect, &l), 0);
     assert_int_equal(l.n, 0);
 
-    const char *labels[] = {"a", "b", "a"};
+    const char *labels[] = {"a", "b", "a2"};
     for (unsigned i = 0; i < 3; i++) {
         struct run_set rs;
         fill_desc(&rs, labels[i], 100.0 * (3 - i)); /* newest first: listed oldest first */
         for (unsigned r = 0; r <= i; r++)
             fill_run(&rs, r, r);
-        assert_true(store_save_set(s, &rs) > 0);
+        assert_true(store_save_set(s, &rs, NULL) > 0);
         run_set_free(&rs);
     }
+    relabel(path, "a2", "a"); /* an older store: two sets labelled a */
     assert_int_equal(store_list(s, collect, &l), 0);
     assert_int_equal(l.n, 3);
     assert_string_equal(l.info[0].label, "a");
@@ -508,7 +528,7 @@ static void test_concurrent_writers(void **state)
             close(go[1]);
             if (read(go[0], &c, 1) != 0) /* start together: when the parent closes go[1] */
                 _exit(14);
-            writer(path, "conc", 20, -1);
+            writer(path, i ? "conc1" : "conc0", 20, -1); /* a label names one set */
         }
     }
     close(go[0]);
@@ -523,9 +543,12 @@ static void test_concurrent_writers(void **state)
     assert_non_null(s);
     struct run_set l;
     memset(&l, 0, sizeof l);
-    assert_int_equal(store_load_label(s, "conc", &l), 0);
-    assert_int_equal(l.nruns, 40);
-    run_set_free(&l);
+    for (int i = 0; i < 2; i++) {
+        memset(&l, 0, sizeof l);
+        assert_int_equal(store_load_label(s, i ? "conc1" : "conc0", &l), 0);
+        assert_int_equal(l.nruns, 20);
+        run_set_free(&l);
+    }
     store_close(s);
     assert_integrity_ok(path);
 }
@@ -647,7 +670,7 @@ static void test_read_only(void **state)
     struct run_set a;
     fill_desc(&a, "kept", 10);
     fill_run(&a, 0, 0);
-    assert_true(store_save_set(s, &a) > 0);
+    assert_true(store_save_set(s, &a, NULL) > 0);
     run_set_free(&a);
     store_close(s);
     assert_int_equal(chmod(path, 0444), 0);
@@ -778,6 +801,49 @@ static void test_spool(void **state)
     store_close(s);
 }
 
+/* A run is never added twice: not under its own index (a spooled run added again), nor
+ * under another with the same round, configuration and start time (a copy). */
+static void test_run_added_once(void **state)
+{
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set rs;
+    fill_desc(&rs, "once", 10);
+    fill_run(&rs, 0, 1);
+    fill_run(&rs, 1, 2);
+    int64_t id = store_begin_set(s, &rs);
+    assert_true(id > 0);
+    assert_int_equal(store_add_run_once(s, id, &rs.runs[0]), 0);
+    assert_int_equal(store_add_run_once(s, id, &rs.runs[0]), 1);
+    struct run_result copy = rs.runs[0];
+    copy.index = 7; /* the same run under another index */
+    assert_int_equal(store_add_run_once(s, id, &copy), 1);
+    assert_int_equal(store_add_run_once(s, id, &rs.runs[1]), 0);
+    struct run_set l;
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "once", &l), 0);
+    assert_int_equal(l.nruns, 2);
+    run_set_free(&l);
+    /* an import holding a run twice keeps it once */
+    struct run_set t;
+    fill_desc(&t, "twice", 20);
+    fill_run(&t, 0, 3);
+    fill_run(&t, 0, 3);
+    t.runs[1].index = 1;
+    size_t dropped = 0;
+    assert_true(store_save_set(s, &t, &dropped) > 0);
+    assert_int_equal(dropped, 1);
+    memset(&l, 0, sizeof l);
+    assert_int_equal(store_load_label(s, "twice", &l), 0);
+    assert_int_equal(l.nruns, 1);
+    run_set_free(&l);
+    run_set_free(&t);
+    run_set_free(&rs);
+    store_close(s);
+}
+
 int main(void)
 {
     err_set_quiet(1);
@@ -786,6 +852,7 @@ int main(void)
         cmocka_unit_test(test_newer_schema_refused),
         cmocka_unit_test(test_migrate_and_resume_state),
         cmocka_unit_test(test_save_load_merge),
+        cmocka_unit_test(test_run_added_once),
         cmocka_unit_test(test_list_and_forget),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_concurrent_writers),
