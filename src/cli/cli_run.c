@@ -187,6 +187,10 @@ int cli_check_label(const char *label)
 
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
+    /* --resume of interleaved jobs (out->run): one set only here; the others were checked
+     * before their pre-flight */
+    if (out->resume && out->run && cli_resume_check_plan(out->resume, ro, false) < 0)
+        return EXIT_USAGE;
     struct run_set rs = {0};
     snprintf(rs.scenario, sizeof rs.scenario, "%s", out->scenario);
     join_argv(rs.command_line, sizeof rs.command_line, out->argc, out->argv);

@@ -8,12 +8,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
+#include "cli/cli_consent.h"
+#include "cli/cli_resume.h"
 #include "base/err.h"
+#include "base/outfile.h"
 #include "base/text.h"
 #include "report/report.h"
 #include "run/runner.h"
@@ -156,7 +160,7 @@ const struct option cmd_run_options[] = {
     {"image", required_argument, NULL, OPT_IMAGE},
     {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
     {"device", required_argument, NULL, OPT_DEVICE},
-    {"destroy-data", no_argument, NULL, OPT_DESTROY},
+    {"destroy-data", optional_argument, NULL, OPT_DESTROY},
     {"force", no_argument, NULL, OPT_FORCE},
     {"fs", required_argument, NULL, OPT_FS},
     {"cb-dataset", required_argument, NULL, OPT_CB_DATASET},
@@ -278,11 +282,71 @@ struct target_args {
     size_t nfs;
 };
 
+/* The device a run would mkfs: a block device (a regular file is refused now, with --dry-run
+ * too), named on this command line (--device DEV or --destroy-data=DEV: a device that only a
+ * job file or a stored set names is not destroyed by bare consent), and consented to on this
+ * command line (cli_consent(): never from the arguments this run was given by a job file or
+ * a stored set). Sets spec->destroy_data and spec->force from that consent alone. With
+ * dry_run a device without consent is shown, not refused. 0, or -1 after error(). */
+static int check_device(struct target_spec *spec, bool dry_run)
+{
+    const char *dev = spec->device;
+    const struct cli_consent *cs = cli_consent();
+    const char *named = cli_consent_device();
+    struct stat st;
+    spec->destroy_data = false;
+    spec->force = false;
+    if (stat(dev, &st) == 0 && S_ISREG(st.st_mode))
+        return error("--device %s: a regular file, not a block device (--image SIZE makes an "
+                     "image fsbench owns)",
+                     dev);
+    if (stat(dev, &st) == 0 && !S_ISBLK(st.st_mode))
+        return error("--device %s: not a block device", dev);
+    const struct run_set *resumed = cmd_run_resuming(NULL);
+    if (resumed && cs->device && !cli_consent_same_device(cs->device, dev))
+        return error("--resume: '%s' runs on the device %s, not %s: the plan changed, so it "
+                     "cannot be finished",
+                     resumed->label, dev, cs->device);
+    if (named && !cli_consent_same_device(named, dev))
+        return error("%s %s on the command line, but mkfs would destroy %s (named by %s): "
+                     "refusing a device the command line does not name",
+                     cs->destroy_dev ? "--destroy-data=" : "--device", named, dev,
+                     resumed ? "the stored set" : "the job file");
+    if (resumed && (!cs->destroy_data || !named) && !dry_run)
+        return error("--resume: '%s' runs on the device %s, whose data mkfs destroys: name it "
+                     "and consent again on the command line (--device %s --destroy-data%s)",
+                     resumed->label, dev, dev, cs->force ? " --force" : "");
+    if (!cs->destroy_data) {
+        if (dry_run)
+            return 0;
+        return error("--device %s: refusing to use it without --destroy-data on the command "
+                     "line: mkfs would destroy its data",
+                     dev);
+    }
+    if (!named) {
+        if (dry_run)
+            return 0;
+        return error("--destroy-data: the command line does not name %s, the device the job "
+                     "file names: name it there (--device %s or --destroy-data=%s) to destroy "
+                     "its data",
+                     dev, dev, dev);
+    }
+    spec->destroy_data = true;
+    spec->force = cs->force;
+    return 0;
+}
+
 /* Builds the configuration matrix (file systems x mount option sets) and checks the target
  * options. 0, or an exit status after error(). */
 static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dry_run)
 {
     bool managed = ta->image || ta->spec.device;
+    const struct run_set *resumed = cmd_run_resuming(NULL);
+    if (resumed && cli_consent()->device && !ta->spec.device)
+        return error("--resume: '%s' does not run on a device (--device %s): the plan changed, "
+                     "so it cannot be finished",
+                     resumed->label, cli_consent()->device),
+               EXIT_USAGE;
     if (!managed) {
         if (ta->fs_list || ta->nmount || ta->spec.mkfs_opts || ro->keep_fs)
             return error("--fs, --mkfs-opts, --mount-opts and --keep-fs need --image SIZE or "
@@ -300,9 +364,8 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
                      "target itself"), EXIT_USAGE;
     if (ta->image && target_parse_size(ta->image, &ta->spec.image_bytes) < 0)
         return error("--image: '%s' is not a size (e.g. 512M, 4G)", ta->image), EXIT_USAGE;
-    if (ta->spec.device && !ta->spec.destroy_data && !dry_run)
-        return error("--device %s: refusing to use it without --destroy-data on the command "
-                     "line: mkfs would destroy its data", ta->spec.device), EXIT_USAGE;
+    if (ta->spec.device && check_device(&ta->spec, dry_run) < 0)
+        return EXIT_USAGE;
     snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");
     for (char *save = NULL, *f = strtok_r(ta->fs_buf, ",", &save); f;
          f = strtok_r(NULL, ",", &save)) {
@@ -462,7 +525,7 @@ static int given_once(int c, int idx, const char **seen)
         for (int i = 0; cmd_run_options[i].name; i++)
             if (cmd_run_options[i].val == c)
                 idx = i;
-    if (idx < 0 || cmd_run_options[idx].has_arg == no_argument)
+    if (idx < 0 || cmd_run_options[idx].has_arg != required_argument)
         return 0;
     const char *name = cmd_run_options[idx].name;
     for (size_t i = 0; cmd_run_repeatable[i]; i++)
@@ -494,7 +557,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long max_runs = 30;
     const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL;
     int scaled = 0, fsync_rounds_given = 0;
-    bool age_host_fs = false, skip_bad = false, threads_given = false;
+    bool skip_bad = false, threads_given = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -603,7 +666,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                                   &ro.params.age_fullness) < 0)
                 return EXIT_USAGE;
             break;
-        case OPT_AGE_HOST_FS: age_host_fs = true; break;
+        case OPT_AGE_HOST_FS: break; /* consent: cli_consent(), this process's argv alone */
         case OPT_REPLAY: replay = optarg; break;
         case OPT_REPLAY_TIMING:
             if (!strcmp(optarg, "afap"))
@@ -671,8 +734,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case OPT_IMAGE: ta.image = optarg; break;
         case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
         case OPT_DEVICE: ta.spec.device = optarg; break;
-        case OPT_DESTROY: ta.spec.destroy_data = true; break;
-        case OPT_FORCE: ta.spec.force = true; break;
+        case OPT_DESTROY:
+        case OPT_FORCE: break; /* consent: cli_consent(), this process's argv alone */
         case OPT_FS:
             if (list_append("fs", &ta.fs_list, optarg, ta.fs_acc, sizeof ta.fs_acc, ','))
                 return EXIT_USAGE;
@@ -764,7 +827,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             return error("phase %s writes several times the size of the file system it runs "
                          "on: give it one with --image SIZE, --device DEV or --dir DIR",
                          ro.phases[i]->name), EXIT_USAGE;
-        if (!age_host_fs)
+        if (!cli_consent()->age_host_fs)
             return age_refused(ro.phases[i]->name, ro.dir, &ro.params);
     }
     char why[256];
@@ -802,6 +865,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     }
     if (cli_check_label(label))
         return EXIT_USAGE;
+    /* where the results go, checked before anything runs (not after the last run) */
+    if (json && outfile_check(json, "--json") < 0)
+        return EXIT_USAGE;
+    if (save && db && outfile_check_dir(db, "--db") < 0)
+        return EXIT_USAGE;
     struct cli_output out = {
         .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .compilebench = cb_format,
@@ -816,6 +884,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         if (h != RUN_HOOK_GO)
             return h;
     }
+    /* --resume: the stored plan, checked before the pre-flight touches anything (a job
+     * file's jobs are checked by its ready()) */
+    if (!hook && cmd_run_resuming(NULL) &&
+        cli_resume_check_plan(cmd_run_resuming(NULL), &ro, true) < 0)
+        return EXIT_USAGE;
     /* a job file's jobs had their pre-flight before the first of them ran */
     if (!hook && (trc = cmd_run_preflight(&ro, profile, skip_bad)) != EXIT_OK)
         return trc;
@@ -860,6 +933,10 @@ static int run_main(int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
+    /* consent comes from here alone: the argv this process was given */
+    if (cli_consent_scan(argc, argv, CMD_RUN_SHORT_OPTIONS, cmd_run_options) < 0)
+        return EXIT_USAGE;
+    outfile_set_force(cli_consent()->force); /* --force also lets --json replace a store */
     if (cli_signals_install() < 0)
         return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
