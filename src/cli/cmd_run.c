@@ -93,6 +93,8 @@ static void run_usage(FILE *out)
             "  --image-dir DIR   where the image goes (default $TMPDIR or /tmp)\n"
             "  --device DEV      a real block device: add --destroy-data (its data is lost);\n"
             "                    --force also allows one carrying a file system signature\n"
+            "  --destroy-data[=DEV]  consent to mkfs DEV (--device's, or a job file's device\n"
+            "                    named here); from the command line only, never stored\n"
             "  --fs LIST         file systems to mkfs, comma-separated (default ext4)\n"
             "  --mkfs-opts OPTS  extra mkfs options\n"
             "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
