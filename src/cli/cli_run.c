@@ -107,9 +107,10 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
     return 0;
 }
 
+/* A fault's handler runs this: async-signal-safe, so no message (see sig.h). */
 static void release_targets(void)
 {
-    target_destroy_all();
+    target_release_on_fault();
 }
 
 int cli_signals_install(void)

@@ -642,6 +642,46 @@ int target_destroy_all(void)
     return rc;
 }
 
+void target_release_on_fault(void)
+{
+    for (int i = TARGET_MAX - 1; i >= 0; i--) {
+        struct target *t = &target_reg[i];
+        if (!t->in_use)
+            continue;
+        for (int k = 0; k <= 10 && t->mounted; k++) {
+            if (os_umount(t->mnt, false) == 0 || errno == EINVAL)
+                t->mounted = false;
+            else if (errno == EBUSY)
+                target_sleep_ms(100);
+            else
+                break;
+        }
+        if (t->mounted && os_umount(t->mnt, true) == 0)
+            t->mounted = false;
+        if (t->mounted)
+            continue; /* the rest needs it unmounted */
+        if (t->loop_attached && os_loop_detach_quiet(t->device, t->image_dev, t->image_ino) == 0)
+            t->loop_attached = false;
+        if (t->image_made && (unlink(t->image) == 0 || errno == ENOENT))
+            t->image_made = false;
+        if (t->mnt_made && (rmdir(t->mnt) == 0 || errno == ENOENT))
+            t->mnt_made = false;
+        if (t->owner_made && !t->loop_attached && !t->image_made && !t->mnt_made) {
+            char path[PATH_MAX];
+            target_join(path, t->dir, TARGET_OWNER);
+            if (unlink(path) == 0 || errno == ENOENT)
+                t->owner_made = false;
+        }
+        if (t->owner_fd >= 0 && !t->owner_made) {
+            close(t->owner_fd);
+            t->owner_fd = -1;
+        }
+        if (t->dir_made && !t->mnt_made && !t->image_made && !t->owner_made &&
+            (rmdir(t->dir) == 0 || errno == ENOENT))
+            t->dir_made = false;
+    }
+}
+
 int target_check_device(const char *dev, bool force)
 {
     return os_device_check(dev, force);
