@@ -4,6 +4,7 @@
  * cmd_run_job.c, which calls cmd_run_with() with the job's keys as options.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +26,7 @@
 #include "tree/shape.h"
 #include "run/sizing.h"
 #include "target/fsopts.h"
+#include "target/target.h"
 #include "tree/tarsrc.h"
 #include "cli/cli_mpi.h"
 #include "phase/replay.h"
@@ -377,6 +379,16 @@ static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dr
     }
     if (!ta->nfs)
         return error("--fs: no file system named"), EXIT_USAGE;
+    for (size_t i = 0; ta->image && i < ta->nfs; i++) {
+        uint64_t min = target_min_image(ta->fs[i]);
+        bool mib = min >= (1u << 20);
+        if (ta->spec.image_bytes < min)
+            return error("--image %s: too small for %s: mkfs.%s needs at least %" PRIu64
+                         " %s (give --image %" PRIu64 "%s or more)",
+                         ta->image, ta->fs[i], ta->fs[i], mib ? min >> 20 : min >> 10,
+                         mib ? "MiB" : "KiB", mib ? min >> 20 : min >> 10, mib ? "M" : "K"),
+                   EXIT_USAGE;
+    }
     /* mkfs and mount options are data: only what the file system's allow-list takes. An
      * option no file system named takes is bad usage; one that some take fails only the
      * configurations of the others, in the pre-flight (--skip-bad runs the rest). */

@@ -61,6 +61,11 @@ int target_destroy_all(void);
  * nanosleep); what cannot be released is left for the next fsbench (leftover.h). */
 void target_release_on_fault(void);
 
+/* The smallest image mkfs.<fstype> makes a file system on with its default options (ext2-4:
+ * 128 KiB, btrfs: 109 MiB, xfs: 300 MiB, as e2fsprogs 1.47, btrfs-progs 6 and xfsprogs 6
+ * have them); 0 for a file system whose smallest is not known here. */
+uint64_t target_min_image(const char *fstype);
+
 /* Checks a block device for use (no mkfs): 0 if it may be used, -1 after error(). */
 int target_check_device(const char *dev, bool force);
 
