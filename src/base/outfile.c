@@ -45,6 +45,100 @@ static void split(const char *path, char *dir, size_t dlen, const char **base)
     }
 }
 
+static bool force_replace;
+
+void outfile_set_force(bool force)
+{
+    force_replace = force;
+}
+
+/* Whether the regular file at path begins with SQLite's header. */
+static bool is_sqlite(const char *path)
+{
+    static const char magic[16] = "SQLite format 3";
+    char head[16];
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    bool yes = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+               read(fd, head, sizeof head) == (ssize_t)sizeof head &&
+               !memcmp(head, magic, sizeof magic);
+    close(fd);
+    return yes;
+}
+
+/* Why the existing regular file at path holds results (into why), or NULL. */
+static const char *holds_results(const char *path, char *why, size_t len)
+{
+    static const char *const side[] = {"-wal", "-shm", "-journal", NULL};
+    if (is_sqlite(path))
+        return snprintf(why, len, "a SQLite database (a results store?)"), why;
+    size_t n = strlen(path);
+    for (size_t i = 0; side[i]; i++) {
+        size_t m = strlen(side[i]);
+        char db[PATH_MAX];
+        if (n > m && n - m < sizeof db && !strcmp(path + n - m, side[i])) {
+            snprintf(db, sizeof db, "%.*s", (int)(n - m), path);
+            if (is_sqlite(db))
+                return snprintf(why, len, "the %s file of the SQLite database %s", side[i] + 1,
+                                db),
+                       why;
+        }
+    }
+    char dir[PATH_MAX];
+    const char *base;
+    split(path, dir, sizeof dir, &base);
+    size_t dl = strlen(dir);
+    if (dl > 6 && !strcmp(dir + dl - 6, ".spool"))
+        return snprintf(why, len, "in the spool %s, where runs wait for their results store",
+                        dir),
+               why;
+    return NULL;
+}
+
+int outfile_check_dir(const char *path, const char *what)
+{
+    const char *p = what ? what : "", *sep = what ? ": " : "";
+    if (!strcmp(path, "-"))
+        return 0;
+    if (!*path)
+        return error("%s%sno file named", p, sep);
+    char dir[PATH_MAX];
+    const char *base;
+    split(path, dir, sizeof dir, &base);
+    struct stat st;
+    if (stat(dir, &st) < 0)
+        return error_errno("%s%scannot write %s: its directory %s", p, sep, path, dir);
+    if (!S_ISDIR(st.st_mode))
+        return error("%s%scannot write %s: %s is not a directory", p, sep, path, dir);
+    if (access(dir, W_OK | X_OK) < 0)
+        return error_errno("%s%scannot write %s: its directory %s", p, sep, path, dir);
+    if (!*base)
+        return error("%s%s%s: is a directory", p, sep, path);
+    return 0;
+}
+
+int outfile_check(const char *path, const char *what)
+{
+    const char *p = what ? what : "", *sep = what ? ": " : "";
+    if (!strcmp(path, "-"))
+        return 0;
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        if (S_ISDIR(st.st_mode))
+            return error("%s%s%s: is a directory", p, sep, path);
+        char why[PATH_MAX + 128];
+        if (S_ISREG(st.st_mode) && !force_replace && holds_results(path, why, sizeof why))
+            return error("%s%s%s is %s: refusing to replace it (every run it holds would be "
+                         "lost); give --force to replace it",
+                         p, sep, path, why);
+        if (!S_ISREG(st.st_mode))
+            return 0; /* a device, FIFO or terminal: written in place */
+    }
+    return outfile_check_dir(path, what);
+}
+
 int outfile_open(struct outfile *o, const char *path, const char *what)
 {
     memset(o, 0, sizeof *o);
@@ -54,6 +148,8 @@ int outfile_open(struct outfile *o, const char *path, const char *what)
         o->f = stdout;
         return 0;
     }
+    if (outfile_check(path, what) < 0)
+        return -1;
     struct stat st;
     bool exists = stat(path, &st) == 0;
     if (exists && !S_ISREG(st.st_mode)) {

@@ -26,7 +26,19 @@ struct outfile {
     int mode; /* permission bits of the result */
 };
 
-/* Opens path for writing as above. 0, or -1 after error() ("WHAT: cannot write PATH:
+/* Whether path may be written as an output, checked before any work: "-" always; else its
+ * directory must exist and be writable, it must not be a directory, and a regular file
+ * there must not be a SQLite database (a results store: its first bytes are SQLite's
+ * header), a store's -wal, -shm or -journal file, nor a file in a store's spool (DB.spool/)
+ * unless outfile_set_force(true) was called (--force on the command line). what prefixes
+ * the message ("report: -o", "--json"; NULL: none). 0, or -1 after error(). */
+int outfile_check(const char *path, const char *what);
+/* Only the --db path's directory (the store itself is opened by the store). */
+int outfile_check_dir(const char *path, const char *what);
+/* --force given on this command line: outfile_check() lets a store be replaced. */
+void outfile_set_force(bool force);
+
+/* Opens path for writing as above (outfile_check() first). 0, or -1 after error() ("WHAT: cannot write PATH:
  * ..."); o is then closed. */
 int outfile_open(struct outfile *o, const char *path, const char *what);
 

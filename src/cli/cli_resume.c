@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "cli/cli_consent.h"
 #include "phase/phase.h"
 
 void cli_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
@@ -17,6 +18,66 @@ void cli_resume_describe(struct run_set *rs, const char *args_json, const struct
     else
         rs->cwd[0] = '\0';
     rs->planned = ro->runs * (unsigned)(ro->nconfigs ? ro->nconfigs : 1);
+}
+
+/* The phase names of ro, joined with ',' into buf. */
+static const char *ro_phases(const struct runner_opts *ro, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t p = 0; p < ro->nphases && used < len; p++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", p ? "," : "",
+                                 ro->phases[p]->name);
+    return buf;
+}
+
+/* The phase names of stored run r, joined with ',' into buf. */
+static const char *run_phases(const struct run_result *r, char *buf, size_t len)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t p = 0; p < r->nphases && used < len; p++)
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", p ? "," : "", r->phases[p].name);
+    return buf;
+}
+
+int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases)
+{
+    const char *kind = runner_target_kind(ro);
+    const char *dev = ro->tspec && ro->tspec->device ? ro->tspec->device : NULL;
+    if (kept->target.kind[0] && strcmp(kept->target.kind, kind))
+        return error("--resume: '%s' ran on %s %s; these arguments run on %s %s: the plan "
+                     "changed, so it cannot be finished",
+                     kept->label, strcmp(kept->target.kind, "image") ? "a" : "an",
+                     kept->target.kind, strcmp(kind, "image") ? "a" : "an", kind);
+    if (dev && !strcmp(kept->target.kind, "device") &&
+        !cli_consent_same_device(kept->target.device, dev))
+        return error("--resume: '%s' ran on the device %s; these arguments name %s: the plan "
+                     "changed, so it cannot be finished",
+                     kept->label, kept->target.device, dev);
+    unsigned planned = ro->runs * (unsigned)(ro->nconfigs ? ro->nconfigs : 1);
+    if (kept->planned && planned != kept->planned)
+        return error("--resume: '%s' planned %u runs; these arguments plan %u: the plan "
+                     "changed, so it cannot be finished",
+                     kept->label, kept->planned, planned);
+    char now[1024], was[1024];
+    ro_phases(ro, now, sizeof now);
+    for (size_t i = 0; phases && i < kept->nruns; i++) {
+        const struct run_result *r = &kept->runs[i];
+        bool failed = false;
+        for (size_t p = 0; p < r->nphases; p++)
+            failed |= r->phases[p].status == PHASE_FAILED;
+        if (failed && r->nphases == 1 && !strcmp(r->phases[0].name, "setup"))
+            continue; /* a run whose target could not be set up */
+        bool same = failed ? r->nphases <= ro->nphases : r->nphases == ro->nphases;
+        for (size_t p = 0; same && p < r->nphases; p++)
+            same = !strcmp(r->phases[p].name, ro->phases[p]->name);
+        if (!same)
+            return error("--resume: '%s' ran the phases %s; these arguments run %s: the plan "
+                         "changed, so it cannot be finished",
+                         kept->label, run_phases(r, was, sizeof was), now);
+    }
+    return 0;
 }
 
 static int plan_from_set(void *arg, const char *config, unsigned round)

@@ -23,6 +23,13 @@ void cli_resume_describe(struct run_set *rs, const char *args_json, const struct
  * configuration that failed stays out. kept is left without runs. */
 void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro);
 
+/* Whether ro plans what the stored set (kept) planned, before anything is touched: the same
+ * kind of target (directory, image or device) and the same device, the same runs
+ * (kept->planned: rounds x configurations) and, with phases, the same phases (each stored
+ * run's, in order). The arguments a set keeps are data someone may have changed: a plan
+ * that differs is refused. 0, or -1 after error() naming what differs. */
+int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases);
+
 /* When the resumed set's runs begin (set_ready): its configurations must be those stored
  * (kept->target.configs; rs's are the new ones), no other live process may be finishing it
  * (it is claimed, marked running by this one), then its interrupted runs are deleted.

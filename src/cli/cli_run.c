@@ -107,9 +107,10 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
     return 0;
 }
 
+/* A fault's handler runs this: async-signal-safe, so no message (see sig.h). */
 static void release_targets(void)
 {
-    target_destroy_all();
+    target_release_on_fault();
 }
 
 int cli_signals_install(void)
@@ -209,6 +210,10 @@ int cli_check_label(const char *label)
 
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
+    /* --resume of interleaved jobs (out->run): one set only here; the others were checked
+     * before their pre-flight */
+    if (out->resume && out->run && cli_resume_check_plan(out->resume, ro, false) < 0)
+        return EXIT_USAGE;
     struct run_set rs = {0};
     snprintf(rs.scenario, sizeof rs.scenario, "%s", out->scenario);
     join_argv(rs.command_line, sizeof rs.command_line, out->argc, out->argv);

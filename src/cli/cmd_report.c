@@ -27,12 +27,13 @@
 
 static const char report_usage[] =
     "usage: fsbench report [--db FILE] [--metric M] [--confidence 90|95|99]\n"
-    "                      [--points N] -o FILE.html A [B ...]\n"
+    "                      [--points N] [--force] -o FILE.html A [B ...]\n"
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  -o FILE     the page to write (- for stdout); one file, nothing fetched to view it\n"
     "  --metric    compare's metric for the verdict table (default wall)\n"
     "  --points N  most points per time line (default 600; fewer when the page would pass\n"
-    "              10 MB)\n";
+    "              10 MB)\n"
+    "  --force     replace -o FILE even when it is a results store (SQLite) or spooled run\n";
 
 /* Whether the inputs hold more than one group (compare.h's rule). */
 static bool several_groups(const struct run_set *sets, size_t n)
@@ -51,6 +52,7 @@ int cmd_report(int argc, char **argv)
         {"db", required_argument, NULL, 'd'},     {"output", required_argument, NULL, 'o'},
         {"metric", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'c'},
         {"points", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+        {"force", no_argument, NULL, 'F'},
         {NULL, 0, NULL, 0},
     };
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
@@ -66,6 +68,7 @@ int cmd_report(int argc, char **argv)
         switch (c) {
         case 'd': db = optarg; break;
         case 'o': outpath = optarg; break;
+        case 'F': outfile_set_force(true); break;
         case 'm': {
             int m = cmp_metric_find(optarg);
             if (m < 0)
@@ -100,7 +103,7 @@ int cmd_report(int argc, char **argv)
                EXIT_USAGE;
     if (!outpath)
         return error("report: -o FILE.html is needed (- for stdout)"), EXIT_USAGE;
-    if (store_check_output(db, outpath, "report: -o") < 0)
+    if (store_check_output(db, outpath, "report: -o") < 0 || outfile_check(outpath, "report: -o") < 0)
         return EXIT_USAGE;
     char **args = argv + optind;
     struct run_set *sets;

@@ -4,16 +4,21 @@
  * cmd_run_job.c, which calls cmd_run_with() with the job's keys as options.
  */
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
+#include "cli/cli_consent.h"
+#include "cli/cli_resume.h"
 #include "base/err.h"
+#include "base/outfile.h"
 #include "base/text.h"
 #include "report/report.h"
 #include "run/runner.h"
@@ -21,6 +26,7 @@
 #include "tree/shape.h"
 #include "run/sizing.h"
 #include "target/fsopts.h"
+#include "target/target.h"
 #include "tree/tarsrc.h"
 #include "cli/cli_mpi.h"
 #include "phase/replay.h"
@@ -95,6 +101,8 @@ static void run_usage(FILE *out)
             "  --image-dir DIR   where the image goes (default $TMPDIR or /tmp)\n"
             "  --device DEV      a real block device: add --destroy-data (its data is lost);\n"
             "                    --force also allows one carrying a file system signature\n"
+            "  --destroy-data[=DEV]  consent to mkfs DEV (--device's, or a job file's device\n"
+            "                    named here); from the command line only, never stored\n"
             "  --fs LIST         file systems to mkfs, comma-separated (default ext4)\n"
             "  --mkfs-opts OPTS  extra mkfs options\n"
             "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
@@ -168,7 +176,7 @@ const struct option cmd_run_options[] = {
     {"image", required_argument, NULL, OPT_IMAGE},
     {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
     {"device", required_argument, NULL, OPT_DEVICE},
-    {"destroy-data", no_argument, NULL, OPT_DESTROY},
+    {"destroy-data", optional_argument, NULL, OPT_DESTROY},
     {"force", no_argument, NULL, OPT_FORCE},
     {"fs", required_argument, NULL, OPT_FS},
     {"cb-dataset", required_argument, NULL, OPT_CB_DATASET},
@@ -278,119 +286,6 @@ static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL}
 static const struct cli_range range_stall = {0.001, 86400, 0, "seconds", NULL};
 static const struct cli_range range_replay_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
 
-#define MAX_MOUNT_OPTS 16
-#define MAX_FS 8
-
-struct target_args {
-    struct target_spec spec;
-    const char *image;
-    const char *fs_list;
-    char fs_acc[256];    /* --fs given more than once: the lists joined with ',' */
-    char mkfs_acc[512];  /* --mkfs-opts given more than once: joined with ' ' */
-    const char *mount_opts[MAX_MOUNT_OPTS];
-    size_t nmount;
-    char fs_buf[256];
-    const char *fs[MAX_FS];
-    size_t nfs;
-};
-
-/* Builds the configuration matrix (file systems x mount option sets) and checks the target
- * options. 0, or an exit status after error(). */
-static int setup_targets(struct target_args *ta, struct runner_opts *ro, bool dry_run)
-{
-    bool managed = ta->image || ta->spec.device;
-    if (!managed) {
-        if (ta->fs_list || ta->nmount || ta->spec.mkfs_opts || ro->keep_fs)
-            return error("--fs, --mkfs-opts, --mount-opts and --keep-fs need --image SIZE or "
-                         "--device DEV"), EXIT_USAGE;
-        for (size_t i = 0; i < ro->nphases; i++)
-            if (ro->phases[i]->flags & PHASE_NEEDS_TARGET)
-                return error("phase %s needs a managed target (--image SIZE or --device DEV)",
-                             ro->phases[i]->name), EXIT_USAGE;
-        return 0;
-    }
-    if (ta->image && ta->spec.device)
-        return error("--image and --device exclude each other"), EXIT_USAGE;
-    if (ro->dir)
-        return error("--dir and --image/--device exclude each other: fsbench mounts the "
-                     "target itself"), EXIT_USAGE;
-    if (ta->image && target_parse_size(ta->image, &ta->spec.image_bytes) < 0)
-        return error("--image: '%s' is not a size (e.g. 512M, 4G)", ta->image), EXIT_USAGE;
-    if (ta->spec.device && !ta->spec.destroy_data && !dry_run)
-        return error("--device %s: refusing to use it without --destroy-data on the command "
-                     "line: mkfs would destroy its data", ta->spec.device), EXIT_USAGE;
-    snprintf(ta->fs_buf, sizeof ta->fs_buf, "%s", ta->fs_list ? ta->fs_list : "ext4");
-    for (char *save = NULL, *f = strtok_r(ta->fs_buf, ",", &save); f;
-         f = strtok_r(NULL, ",", &save)) {
-        if (ta->nfs == MAX_FS)
-            return error("--fs: at most %d file systems", MAX_FS), EXIT_USAGE;
-        ta->fs[ta->nfs++] = f;
-    }
-    if (!ta->nfs)
-        return error("--fs: no file system named"), EXIT_USAGE;
-    /* mkfs and mount options are data: only what the file system's allow-list takes. An
-     * option no file system named takes is bad usage; one that some take fails only the
-     * configurations of the others, in the pre-flight (--skip-bad runs the rest). */
-    char why[1024], first[1024] = "";
-    bool mkfs_ok = false;
-    for (size_t i = 0; i < ta->nfs; i++) {
-        if (fsopts_check_mkfs(ta->fs[i], ta->spec.mkfs_opts, why, sizeof why) == 0)
-            mkfs_ok = true;
-        else if (!first[0])
-            snprintf(first, sizeof first, "%s", why);
-    }
-    if (!mkfs_ok)
-        return error("--mkfs-opts: %s", first), EXIT_USAGE;
-    for (size_t j = 0; j < ta->nmount; j++) {
-        bool ok = false;
-        first[0] = '\0';
-        for (size_t i = 0; i < ta->nfs; i++) {
-            if (fsopts_check_mount(ta->fs[i], ta->mount_opts[j], why, sizeof why) == 0)
-                ok = true;
-            else if (!first[0])
-                snprintf(first, sizeof first, "%s", why);
-        }
-        if (!ok)
-            return error("--mount-opts: %s", first), EXIT_USAGE;
-    }
-    if (geteuid() != 0)
-        return error("--image and --device need root (mkfs, loop devices, mount)"), EXIT_USAGE;
-    /* a missing mkfs is the pre-flight's to say, with every other failure at once */
-    if (ro->keep_fs && ta->nfs > 1 && !ro->no_interleave)
-        return error("--keep-fs with several --fs needs --no-interleave: there is one image, "
-                     "so interleaved rounds would mkfs it before every run"), EXIT_USAGE;
-    if (!ta->nmount)
-        ta->mount_opts[ta->nmount++] = "defaults";
-    /* a configuration is named fs:mount-opts, a name others print and type */
-    struct text_flaw fl;
-    for (size_t j = 0; j < ta->nmount; j++)
-        if (text_check(ta->mount_opts[j], strlen(ta->mount_opts[j]), 0, &fl) < 0)
-            return error("--mount-opts: '%s' holds %s", ta->mount_opts[j], fl.what), EXIT_USAGE;
-    for (size_t i = 0; i < ta->nfs; i++)
-        if (text_check(ta->fs[i], strlen(ta->fs[i]), 0, &fl) < 0)
-            return error("--fs: '%s' holds %s", ta->fs[i], fl.what), EXIT_USAGE;
-    for (size_t i = 0; i < ta->nfs; i++)
-        for (size_t j = 0; j < ta->nmount; j++) {
-            if (ro->nconfigs == RUNNER_MAX_CONFIGS)
-                return error("too many configurations (at most %d)", RUNNER_MAX_CONFIGS),
-                       EXIT_USAGE;
-            struct runner_config *c = &ro->configs[ro->nconfigs++];
-            c->fstype = ta->fs[i];
-            c->mount_opts = ta->mount_opts[j];
-            snprintf(c->name, sizeof c->name, "%s:%s", ta->fs[i], ta->mount_opts[j]);
-            /* the same set twice (an A/A check) gets a distinct name */
-            for (size_t k = 0; k + 1 < ro->nconfigs; k++)
-                if (!strcmp(ro->configs[k].name, c->name)) {
-                    char base[RES_NAME_MAX];
-                    snprintf(base, sizeof base, "%s", c->name);
-                    snprintf(c->name, sizeof c->name, "%.58s#%zu", base, ro->nconfigs);
-                    break;
-                }
-        }
-    ro->tspec = &ta->spec;
-    return 0;
-}
-
 /* --runs until-verdict: looks need pairs of the same round, and something to compare.
  * by_caller: a job file's caller checks the configurations (interleaved jobs are each
  * other's). 0, or EXIT_USAGE after error(). */
@@ -478,7 +373,7 @@ static int given_once(int c, int idx, const char **seen)
         for (int i = 0; cmd_run_options[i].name; i++)
             if (cmd_run_options[i].val == c)
                 idx = i;
-    if (idx < 0 || cmd_run_options[idx].has_arg == no_argument)
+    if (idx < 0 || cmd_run_options[idx].has_arg != required_argument)
         return 0;
     const char *name = cmd_run_options[idx].name;
     for (size_t i = 0; cmd_run_repeatable[i]; i++)
@@ -511,7 +406,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long max_runs = 30;
     const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL;
     int scaled = 0, fsync_rounds_given = 0;
-    bool age_host_fs = false, skip_bad = false, threads_given = false;
+    bool skip_bad = false, threads_given = false;
     double d;
     const char *profile = NULL, *json = NULL, *label = NULL, *db = NULL, *phases = NULL;
     double scale = 1;
@@ -628,7 +523,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                                   &ro.params.age_fullness) < 0)
                 return EXIT_USAGE;
             break;
-        case OPT_AGE_HOST_FS: age_host_fs = true; break;
+        case OPT_AGE_HOST_FS: break; /* consent: cli_consent(), this process's argv alone */
         case OPT_REPLAY: replay = optarg; break;
         case OPT_REPLAY_TIMING:
             if (!strcmp(optarg, "afap"))
@@ -697,8 +592,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         case OPT_IMAGE: ta.image = optarg; break;
         case OPT_IMAGE_DIR: ta.spec.image_dir = optarg; break;
         case OPT_DEVICE: ta.spec.device = optarg; break;
-        case OPT_DESTROY: ta.spec.destroy_data = true; break;
-        case OPT_FORCE: ta.spec.force = true; break;
+        case OPT_DESTROY:
+        case OPT_FORCE: break; /* consent: cli_consent(), this process's argv alone */
         case OPT_FS:
             if (list_append("fs", &ta.fs_list, optarg, ta.fs_acc, sizeof ta.fs_acc, ','))
                 return EXIT_USAGE;
@@ -790,7 +685,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             return error("phase %s writes several times the size of the file system it runs "
                          "on: give it one with --image SIZE, --device DEV or --dir DIR",
                          ro.phases[i]->name), EXIT_USAGE;
-        if (!age_host_fs)
+        if (!cli_consent()->age_host_fs)
             return age_refused(ro.phases[i]->name, ro.dir, &ro.params);
     }
     char why[256];
@@ -811,7 +706,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     int trc = cli_mpi_check(&mo, &ro, ta.image || ta.spec.device, profile);
     if (trc)
         return trc;
-    trc = setup_targets(&ta, &ro, hook && hook->dry_run);
+    trc = cmd_run_setup_targets(&ta, &ro, hook && hook->dry_run);
     if (trc)
         return trc;
     if (ro.until_verdict && (trc = check_until_verdict(&ro, max_runs, hook && hook->ready)))
@@ -828,6 +723,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     }
     if (cli_check_label(label))
         return EXIT_USAGE;
+    /* where the results go, checked before anything runs (not after the last run) */
+    if (json && outfile_check(json, "--json") < 0)
+        return EXIT_USAGE;
+    if (save && db && outfile_check_dir(db, "--db") < 0)
+        return EXIT_USAGE;
     struct cli_output out = {
         .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .compilebench = cb_format,
@@ -842,6 +742,11 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         if (h != RUN_HOOK_GO)
             return h;
     }
+    /* --resume: the stored plan, checked before the pre-flight touches anything (a job
+     * file's jobs are checked by its ready()) */
+    if (!hook && cmd_run_resuming(NULL) &&
+        cli_resume_check_plan(cmd_run_resuming(NULL), &ro, true) < 0)
+        return EXIT_USAGE;
     /* a job file's jobs had their pre-flight before the first of them ran */
     if (!hook && (trc = cmd_run_preflight(&ro, profile, skip_bad)) != EXIT_OK)
         return trc;
@@ -886,6 +791,10 @@ static int run_main(int argc, char **argv)
 
 int cmd_run(int argc, char **argv)
 {
+    /* consent comes from here alone: the argv this process was given */
+    if (cli_consent_scan(argc, argv, CMD_RUN_SHORT_OPTIONS, cmd_run_options) < 0)
+        return EXIT_USAGE;
+    outfile_set_force(cli_consent()->force); /* --force also lets --json replace a store */
     if (cli_signals_install() < 0)
         return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */

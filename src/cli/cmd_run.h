@@ -12,6 +12,7 @@
 
 #include "cli/cli_run.h"
 #include "run/runner.h"
+#include "target/target.h"
 
 /* The short options of fsbench run, for every getopt_long over its arguments (the scans of
  * cmd_run_job.c and cmd_run_resume.c prefix "+:" or ":"). */
@@ -55,6 +56,26 @@ int cmd_run_job(int argc, char **argv);
 /* The phases of the default scenario, jobs/basic.ini (built in): what a run without a
  * phase list runs. NULL after error(). */
 const char *cmd_run_default_phases(void);
+
+/* cmd_run_target.c: the managed target's options, as cmd_run_with() collects them. */
+#define MAX_MOUNT_OPTS 16
+#define MAX_FS 8
+struct target_args {
+    struct target_spec spec;
+    const char *image;
+    const char *fs_list;
+    char fs_acc[256];   /* --fs given more than once: the lists joined with ',' */
+    char mkfs_acc[512]; /* --mkfs-opts given more than once: joined with ' ' */
+    const char *mount_opts[MAX_MOUNT_OPTS];
+    size_t nmount;
+    char fs_buf[256];
+    const char *fs[MAX_FS];
+    size_t nfs;
+};
+/* Builds the configuration matrix (file systems x mount option sets) into ro and checks the
+ * target options, the image's size and the device's consent (with dry_run a device without
+ * consent is shown, not refused). 0, or an exit status after error(). */
+int cmd_run_setup_targets(struct target_args *ta, struct runner_opts *ro, bool dry_run);
 
 /* cmd_run_preflight.c: the pre-flight (run/preflight.h) said on the command line. */
 struct cmd_run_bad {                             /* the configurations that failed it */

@@ -27,6 +27,8 @@
 #include "cli/cli.h"
 #include "phase/phase.h"
 #include "cli/cmd_run.h"
+#include "cli/cli_consent.h"
+#include "cli/cli_resume.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
 #include "results/store.h"
@@ -364,7 +366,7 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
                                    size_t len)
 {
     struct stat st;
-    if (!c->from_file || c->builtin || cl_has(c->cl, "force"))
+    if (!c->from_file || c->builtin || cli_consent()->force)
         return NULL;
     const char *json = job_json(c, out);
     if (json && !cl_has(c->cl, "json") && lstat(json, &st) == 0) {
@@ -391,9 +393,11 @@ static void print_outputs(struct jctx *c, const struct runner_opts *ro,
     char def[4096], why[4200];
     if (ro->tspec && ro->tspec->device)
         printf("  device: %s: mkfs overwrites everything on it%s\n", ro->tspec->device,
-               ro->tspec->destroy_data ? " (--destroy-data given on the command line)"
-                                       : "; the run refuses without --destroy-data on the "
-                                         "command line");
+               ro->tspec->destroy_data     ? " (--destroy-data given on the command line)"
+               : cli_consent()->destroy_data ? "; the run refuses: the command line does not "
+                                               "name it (--device DEV or --destroy-data=DEV)"
+                                             : "; the run refuses without --destroy-data on the "
+                                               "command line");
     const char *db = out->db;
     if (!db && store_default_path(def, sizeof def) == 0)
         db = def;
@@ -440,6 +444,11 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         }
         bool rounds = c->jf->interleave && c->n > 1;
         c->label[c->job] = out->label;
+        /* --resume: the stored plan (interleaved jobs: checked as one set when they run) */
+        const struct run_set *resumed = cmd_run_resuming(NULL);
+        if (resumed && !rounds && !not_resumed(c, c->job) &&
+            cli_resume_check_plan(resumed, ro, true) < 0)
+            return EXIT_USAGE;
         /* jobs one after the other: each its own set, its own configurations to compare */
         if (ro->until_verdict && !rounds && ro->nconfigs < 2 && c->builtin)
             return error("--runs until-verdict compares configurations with the first: give "
@@ -540,6 +549,32 @@ static int build_args(struct jctx *c, size_t i, const struct job_keys *keys,
         c->argv[i][a++] = cl->over[k];
     c->argc[i] = a;
     return 0;
+}
+
+/* A device job i's file names (the command line's options aside) that is not the one the
+ * command line names (--device DEV or --destroy-data=DEV): refused, at its line, whatever
+ * else the command line says; the command line's --device would replace it otherwise. 0,
+ * or -1 after error(). */
+static int check_job_device(struct jctx *c, size_t i, const struct job_keys *keys)
+{
+    const char *named = cli_consent_device();
+    if (!c->from_file || !named)
+        return 0;
+    struct job_arg *ja;
+    int n = job_args(c->jf, i, keys, NULL, &ja);
+    if (n < 0)
+        return -1;
+    int rc = 0;
+    for (int k = 0; k < n && rc == 0; k++) {
+        const char *v = ja[k].arg + strlen("--device=");
+        if (strcmp(ja[k].key, "device") || cli_consent_same_device(v, named))
+            continue;
+        rc = error("%s:%d: job %s: device = %s, but the command line names %s: refusing to "
+                   "destroy a device the job file and the command line do not agree on",
+                   ja[k].file, ja[k].line, job_name(c->jf, i), v, named);
+    }
+    job_args_free(ja, n);
+    return rc;
 }
 
 /* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
@@ -695,6 +730,8 @@ int cmd_run_job(int argc, char **argv)
     for (size_t i = 0; i < c->n && rc == EXIT_OK; i++)
         if (build_args(c, i, &keys, &cl) < 0)
             rc = EXIT_RUN_FAILED;
+        else if (check_job_device(c, i, &keys) < 0)
+            rc = EXIT_USAGE;
     if (rc == EXIT_OK)
         rc = run_jobs(c, &cl);
     for (size_t i = 0; i < c->n; i++) {

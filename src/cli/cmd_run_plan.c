@@ -126,8 +126,13 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, c
     size_str(a, sizeof a, p.need);
     size_str(c, sizeof c, p.free_bytes);
     fprintf(f, "  space: about %s needed%s in %s; %s free%s\n", a,
-            p.copies > 1 ? " (the tree and its copy)" : "", p.where, p.free_bytes ? c : "unknown",
-            p.free_bytes && p.need > p.free_bytes ? ": NOT ENOUGH" : "");
+            p.cb_need && p.cb_need == p.need ? " (compilebench's trees, from the listings)"
+            : p.copies > 1                   ? " (the tree and its copy)"
+                                             : "",
+            p.where, p.free_bytes ? c : "unknown",
+            (p.free_bytes && p.need > p.free_bytes) || (p.fs_size && p.cb_need > p.fs_size)
+                ? ": NOT ENOUGH"
+                : "");
     fprintf(f, "  root: %s%s%s%s; %s root\n",
             p.needs_root   ? "needed"
             : p.wants_root ? "wanted"

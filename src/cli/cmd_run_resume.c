@@ -5,8 +5,14 @@
  * into the new run set, so the runner makes only the runs the set lacks: the same plan,
  * seed and round order, every run once. The run a signal stopped is run again; a
  * configuration that failed stays out. Only where results go (--db, --json, --format,
- * --quiet) and consent (--destroy-data, --force, --age-host-fs, which a set never keeps)
- * may be given with it, and --fail-fast.
+ * --quiet) and consent (--device DEV, --destroy-data, --force, --age-host-fs) may be given
+ * with it, and --fail-fast.
+ *
+ * The stored arguments are data that anyone who can write the store may have changed: the
+ * consent words are taken out of them (consent is read from this process's argv alone,
+ * cli_consent.h), a set that runs on a device needs that device named and consented to on
+ * this command line again, and the plan they make must be the one the set stored
+ * (cli_resume_check_plan).
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -22,9 +28,13 @@
 #include "results/store.h"
 
 /* What --resume may be given with. */
-static const char *const resume_allowed[] = {"resume",    "db",           "json",  "format",
-                                             "quiet",     "destroy-data", "force", "age-host-fs",
-                                             "fail-fast", "help",         NULL};
+static const char *const resume_allowed[] = {
+    "resume", "db", "json", "format", "quiet", "destroy-data", "force", "age-host-fs", "device",
+    "fail-fast", "help", NULL};
+/* Consent, and the device it names: read by cli_consent_scan() from this argv, never passed
+ * on to the stored arguments' run (and taken out of those). */
+static const char *const resume_consent[] = {"destroy-data", "force", "age-host-fs", "device",
+                                             NULL};
 
 static struct {
     struct run_set *set;
@@ -96,6 +106,49 @@ const char *cmd_run_args_json(int argc, char **argv)
     return buf;
 }
 
+/* Takes the consent options out of argv (argc entries, argv[0] "run"; the stored arguments:
+ * a set never stores them, so they were put there by hand), each said in a warning. The
+ * new count. */
+static int strip_consent(int argc, char **argv)
+{
+    bool drop[RES_ARGS_MAX / 2 + 2] = {false};
+    if ((size_t)argc > sizeof drop / sizeof drop[0])
+        return argc;
+    int saved = opterr;
+    opterr = 0;
+    optind = 0;
+    for (;;) {
+        int prev = optind ? optind : 1, idx = -1;
+        int c = getopt_long(argc, argv, "+:" CMD_RUN_SHORT_OPTIONS, cmd_run_options, &idx);
+        if (c == -1) {
+            if (optind >= argc || (prev < optind && !strcmp(argv[optind - 1], "--")))
+                break;
+            optind++;
+            continue;
+        }
+        const char *name = cmd_run_option_name(c, idx);
+        if (!name || !listed(name, resume_consent) || !strcmp(name, "device"))
+            continue;
+        for (int k = prev; k < optind; k++) {
+            drop[k] = true;
+            warning("--resume: the stored arguments hold '%s': left out (consent comes from "
+                    "the command line alone)",
+                    argv[k]);
+        }
+    }
+    opterr = saved;
+    optind = 0;
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (drop[i])
+            free(argv[i]);
+        else
+            argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    return n;
+}
+
 /* The stored arguments into a new argv: "run", them, then extra[] (NULL-ended). */
 static char **build_argv(const char *json, const char *const *extra, int *argc)
 {
@@ -130,6 +183,8 @@ static char **build_argv(const char *json, const char *const *extra, int *argc)
         }
     if (!v)
         error("out of memory");
+    else
+        k = strip_consent(k, v);
     *argc = k;
     return v;
 }
@@ -148,9 +203,11 @@ static const char *absolute(const char *path, char *buf, size_t len)
 static void usage(void)
 {
     printf("usage: fsbench run --resume LABEL [--db FILE] [--json FILE] [--format F] [-q]\n"
-           "                   [--destroy-data] [--force] [--age-host-fs] [--fail-fast]\n"
+           "                   [--device DEV --destroy-data [--force]] [--age-host-fs]\n"
+           "                   [--fail-fast]\n"
            "finishes the interrupted run set LABEL: the same plan, seed and round order,\n"
-           "the runs it lacks (the interrupted one again), each once\n");
+           "the runs it lacks (the interrupted one again), each once; a set on a device\n"
+           "needs the device and the consent on this command line again\n");
 }
 
 /* Whether the set holds every run it planned (its failed configurations' rounds aside). */
@@ -276,6 +333,8 @@ int cmd_run_resume(int argc, char **argv)
             label = optarg;
         } else if (!strcmp(name, "db")) {
             db = absolute(optarg, dbabs, sizeof dbabs);
+        } else if (listed(name, resume_consent)) {
+            continue; /* cli_consent() has it, from this argv */
         } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
             /* kept for the stored arguments' run: --json, --format, -q and consent */
             static char opt[24][64];

@@ -469,11 +469,11 @@ static int export_job(const struct run_set *rs, const char *out)
 
 int cmd_export(int argc, char **argv)
 {
-    enum { OPT_JSON = 1001, OPT_CSV, OPT_JOB };
+    enum { OPT_JSON = 1001, OPT_CSV, OPT_JOB, OPT_FORCE };
     static const struct option opts[] = {
         {"db", required_argument, NULL, OPT_DB}, {"json", no_argument, NULL, OPT_JSON},
         {"csv", no_argument, NULL, OPT_CSV},     {"output", required_argument, NULL, 'o'},
-        {"job", no_argument, NULL, OPT_JOB},
+        {"job", no_argument, NULL, OPT_JOB},     {"force", no_argument, NULL, OPT_FORCE},
         {"help", no_argument, NULL, 'h'},        {0}};
     const char *db = NULL, *out = "-";
     int c, json = 0, csv = 0, job = 0;
@@ -486,8 +486,12 @@ int cmd_export(int argc, char **argv)
         case OPT_CSV: csv = 1; break;
         case OPT_JOB: job = 1; break;
         case 'o': out = optarg; break;
+        case OPT_FORCE: outfile_set_force(true); break;
         case 'h':
-            printf("usage: fsbench export LABEL --json|--csv|--job [-o FILE] [--db FILE]\n");
+            printf("usage: fsbench export LABEL --json|--csv|--job [-o FILE] [--db FILE] "
+                   "[--force]\n"
+                   "  --force  replace -o FILE even when it is a results store (SQLite) or a "
+                   "spooled run\n");
             return EXIT_OK;
         default: return cli_bad_option("export", c, argv);
         }
@@ -498,7 +502,8 @@ int cmd_export(int argc, char **argv)
         return usage_error("export", "choose one of --json, --csv and --job");
     if (!*out)
         return usage_error("export", "-o needs a file name");
-    if (store_check_output(db_or_default(db), out, "export: -o") < 0)
+    if (store_check_output(db_or_default(db), out, "export: -o") < 0 ||
+        outfile_check(out, "export: -o") < 0)
         return EXIT_USAGE;
     struct run_set rs;
     int rc = load_label("export", db, argv[optind], &rs);

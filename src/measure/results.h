@@ -164,6 +164,9 @@ struct target_info {
     char mount_opts[1024];
     char device[256];           /* "/dev/loop0", or the mount source, or "" */
     char blockdev[64];          /* sysfs name used for device I/O ("loop0"), "" if none */
+    /* What the runs ran on: "directory", "image" (made by fsbench) or "device" (the
+     * user's, mkfs'ed); "" in sets stored before it was kept. */
+    char kind[16];
     /* The configurations as declared, one per line: the first is compare's baseline
      * (runs are made in a random order in each round, so run order cannot tell). */
     char configs[2048];

@@ -99,18 +99,23 @@ int os_loop_attach(const char *image, char *device, size_t len)
     return rc;
 }
 
-int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
+/* What loop_detach failed at. */
+enum { DETACH_OPEN = 1, DETACH_QUERY, DETACH_CLEAR };
+
+/* os_loop_detach's work, with no message and only async-signal-safe calls: 0, or the errno
+ * of the step that failed (*step which). */
+static int loop_detach(const char *device, dev_t image_dev, ino_t image_ino, int *step)
 {
     int fd = open(device, O_RDWR | O_CLOEXEC);
     if (fd < 0)
-        return error_errno("cannot open %s to detach it", device);
+        return *step = DETACH_OPEN, errno;
     struct loop_info64 info;
     if (ioctl(fd, LOOP_GET_STATUS64, &info) < 0) {
         int e = errno;
         close(fd);
         if (e == ENXIO) /* not attached any more */
             return 0;
-        return error_num(e, "cannot query %s", device);
+        return *step = DETACH_QUERY, e;
     }
     /* lo_device is the kernel's encoding (new_encode_dev), not necessarily glibc's dev_t */
     if (loop_backing_dev(info.lo_device) != image_dev || info.lo_inode != image_ino) {
@@ -127,8 +132,29 @@ int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
     }
     close(fd);
     if (r < 0 && e != ENXIO)
-        return error_num(e, "cannot detach %s (LOOP_CLR_FD)", device);
+        return *step = DETACH_CLEAR, e;
     return 0;
+}
+
+int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
+{
+    int step = 0, e = loop_detach(device, image_dev, image_ino, &step);
+    if (!e)
+        return 0;
+    if (step == DETACH_OPEN)
+        return error_num(e, "cannot open %s to detach it", device);
+    if (step == DETACH_QUERY)
+        return error_num(e, "cannot query %s", device);
+    return error_num(e, "cannot detach %s (LOOP_CLR_FD)", device);
+}
+
+int os_loop_detach_quiet(const char *device, dev_t image_dev, ino_t image_ino)
+{
+    int step = 0, e = loop_detach(device, image_dev, image_ino, &step);
+    if (!e)
+        return 0;
+    errno = e;
+    return -1;
 }
 
 int os_loop_each(int (*fn)(const char *device, const char *backing, dev_t dev, ino_t ino,

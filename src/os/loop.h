@@ -16,6 +16,9 @@ int os_loop_attach(const char *image, char *device, size_t len);
  * kernel may hold it a moment after umount (EBUSY is retried). 0 when detached, no longer
  * attached, or backed by something else now (left alone); -1 after error(). */
 int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino);
+/* The same without a message, for a fault's handler: async-signal-safe (open, ioctl,
+ * nanosleep, close only). 0, or -1 with errno set. */
+int os_loop_detach_quiet(const char *device, dev_t image_dev, ino_t image_ino);
 
 /* Calls fn for every attached loop device: its path ("/dev/loop3"), its backing file's path
  * as the kernel keeps it (" (deleted)" appended once the file is removed; "" when unknown)

@@ -20,6 +20,12 @@ int os_loop_detach(const char *device, dev_t image_dev, ino_t image_ino)
     return 0;
 }
 
+int os_loop_detach_quiet(const char *device, dev_t image_dev, ino_t image_ino)
+{
+    (void)device, (void)image_dev, (void)image_ino;
+    return 0;
+}
+
 int os_loop_each(int (*fn)(const char *device, const char *backing, dev_t dev, ino_t ino,
                            void *arg),
                  void *arg)

@@ -383,6 +383,8 @@ json_t *resjson_from_target(const struct target_info *t)
     bad |= RESJSON_PUT_STR(o, "mount_opts", t->mount_opts);
     bad |= RESJSON_PUT_STR(o, "device", t->device);
     bad |= RESJSON_PUT_STR(o, "blockdev", t->blockdev);
+    if (t->kind[0])
+        bad |= RESJSON_PUT_STR(o, "kind", t->kind);
     if (t->configs[0]) {
         json_t *a = json_array();
         bad |= !a || json_object_set_new(o, "configurations", a) < 0;
@@ -403,7 +405,8 @@ static int read_target(const struct resjson_rctx *c, const json_t *o, struct tar
         RESJSON_GET_STR(c, o, "mount_point", t->mount_point) < 0 ||
         RESJSON_GET_STR(c, o, "mount_opts", t->mount_opts) < 0 ||
         RESJSON_GET_STR(c, o, "device", t->device) < 0 ||
-        RESJSON_GET_STR(c, o, "blockdev", t->blockdev) < 0)
+        RESJSON_GET_STR(c, o, "blockdev", t->blockdev) < 0 ||
+        RESJSON_GET_STR(c, o, "kind", t->kind) < 0)
         return -1;
     /* optional: the declared configurations, in order */
     const json_t *a = json_object_get(o, "configurations");

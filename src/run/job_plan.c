@@ -8,7 +8,9 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
+#include "base/err.h"
 #include "os/blockdev.h"
+#include "phase/cb_listing.h"
 #include "run/sizing.h"
 
 static uint64_t free_at(const char *path)
@@ -17,6 +19,32 @@ static uint64_t free_at(const char *path)
     if (statvfs(path, &sv) < 0)
         return 0;
     return (uint64_t)sv.f_bavail * sv.f_frsize;
+}
+
+/* compilebench on the data set o names: what its trees need, from the listings (every
+ * initial tree as large as the largest listing: the compiled ones are the largest, and the
+ * random operations make, patch and compile trees like them); 0 without one. */
+static uint64_t cb_dataset_need(const struct runner_opts *o)
+{
+    bool cb = false;
+    for (size_t i = 0; i < o->nphases; i++)
+        cb |= !strncmp(o->phases[i]->name, "cb_", 3);
+    if (!cb || !o->params.cb_dataset)
+        return 0;
+    struct cb_dataset ds;
+    char why[512];
+    err_capture_begin(why, sizeof why); /* a bad listing was refused when it was given */
+    int rc = cb_dataset_load(o->params.cb_dataset, &ds);
+    err_capture_end();
+    if (rc < 0)
+        return 0;
+    uint64_t largest = 0;
+    for (int k = 0; k < CB_LISTS; k++)
+        if (ds.bytes[k] > largest)
+            largest = ds.bytes[k];
+    cb_dataset_free(&ds);
+    unsigned trees = o->params.cb_initial ? o->params.cb_initial : 1;
+    return largest > UINT64_MAX / trees ? UINT64_MAX : largest * trees;
 }
 
 int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct job_plan *p)
@@ -42,6 +70,9 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
             p->bytes = p->disk = (uint64_t)st.st_size;
     }
     p->need = p->disk * (p->copies ? p->copies : 1);
+    p->cb_need = cb_dataset_need(o);
+    if (p->cb_need > p->need)
+        p->need = p->cb_need;
     const char *tmp = getenv("TMPDIR");
     if (o->tspec && o->tspec->device) {
         snprintf(p->where, sizeof p->where, "%s (the whole device)", o->tspec->device);
@@ -50,6 +81,7 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
         snprintf(p->where, sizeof p->where, "%s (a sparse image of %.1f MiB)", dir,
                  (double)o->tspec->image_bytes / (1 << 20));
         p->free_bytes = free_at(dir);
+        p->fs_size = o->tspec->image_bytes;
         /* the image grows to what is written into it, at most its size */
         if (p->need > o->tspec->image_bytes)
             p->need = o->tspec->image_bytes;

@@ -23,6 +23,10 @@ struct job_plan {
     uint64_t need;       /* free space the runs need */
     uint64_t free_bytes; /* free where they go (0: unknown) */
     char where[4096];    /* that place */
+    /* compilebench on a data set (--cb-dataset): its trees, sized from the listings (the
+     * initial trees, each as large as the largest listing); 0 otherwise */
+    uint64_t cb_need;
+    uint64_t fs_size;    /* the file system the runs write into: the image's size (0: unknown) */
     /* an age phase: what it writes and takes of the file system it ages */
     bool ages;
     bool age_known;          /* the file system's size is known (age is filled) */

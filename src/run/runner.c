@@ -536,6 +536,13 @@ static int run_all(struct env *env)
     return 0;
 }
 
+const char *runner_target_kind(const struct runner_opts *o)
+{
+    if (o->tspec && o->tspec->device)
+        return "device";
+    return o->tspec ? "image" : "directory";
+}
+
 static void describe_set(struct env *env, const char *path)
 {
     const struct runner_opts *o = env->o;
@@ -556,6 +563,7 @@ static void describe_set(struct env *env, const char *path)
     }
     snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
              env->dev.valid ? env->dev.name : "");
+    snprintf(rs->target.kind, sizeof rs->target.kind, "%s", runner_target_kind(o));
     if (o->until_verdict || o->runs_auto)
         runner_stop_rule(&rs->stop, o->until_verdict ? "until-verdict" : "auto", o->confidence,
                          o->min_effect, o->negligible_s, o->runs - o->warmup);

@@ -123,6 +123,9 @@ enum { RUNNER_RUN, RUNNER_DONE, RUNNER_FAILED };
  * error()). */
 int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_auto *ra);
 
+/* What o's runs run on, as target_info.kind says it: "image", "device" or "directory". */
+const char *runner_target_kind(const struct runner_opts *o);
+
 /* What rs already holds of run (config, round), as runner_opts.plan answers it: a run of
  * that round (finished or failed) gives RUNNER_DONE, else a failed run of the
  * configuration in another round RUNNER_FAILED, else RUNNER_RUN (runs marked interrupted

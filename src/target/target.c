@@ -384,26 +384,37 @@ int target_set_fs(struct target *t, const char *fstype)
 }
 
 /* Keeps the last non-empty line of a child's output, or the one before its usage text (mkfs.xfs
- * prints the reason, then 40 lines of usage). */
+ * prints the reason, then 40 lines of usage). A line that begins with a blank continues the
+ * one before (mke2fs wraps its reasons with a tab): it is joined to it, one space between;
+ * tabs are blanks, so the message holds no control character. */
 struct target_lastline {
     char cur[512], last[512];
     size_t n;
     bool usage;
+    bool cont; /* cur began with a blank */
 };
 
 static void target_lastline_feed(struct target_lastline *l, const char *buf, size_t len)
 {
     for (size_t i = 0; i < len; i++) {
-        if (buf[i] == '\n' || buf[i] == '\r') {
+        char ch = buf[i] == '\t' ? ' ' : buf[i];
+        if (ch == '\n' || ch == '\r') {
             if (l->n && !l->usage && !strncasecmp(l->cur, "usage:", 6) && l->last[0])
                 l->usage = true;
             if (l->n && !l->usage) {
                 l->cur[l->n] = '\0';
-                memcpy(l->last, l->cur, l->n + 1);
+                size_t used = strlen(l->last);
+                if (l->cont && used)
+                    snprintf(l->last + used, sizeof l->last - used, " %s", l->cur);
+                else
+                    memcpy(l->last, l->cur, l->n + 1);
             }
             l->n = 0;
+            l->cont = false;
+        } else if (ch == ' ' && l->n == 0) {
+            l->cont = true; /* leading blanks: a continuation, and not kept */
         } else if (l->n < sizeof l->cur - 1) {
-            l->cur[l->n++] = buf[i];
+            l->cur[l->n++] = ch;
         }
     }
 }
@@ -640,6 +651,61 @@ int target_destroy_all(void)
         if (target_reg[i].in_use && target_destroy(&target_reg[i]) < 0)
             rc = -1;
     return rc;
+}
+
+void target_release_on_fault(void)
+{
+    for (int i = TARGET_MAX - 1; i >= 0; i--) {
+        struct target *t = &target_reg[i];
+        if (!t->in_use)
+            continue;
+        for (int k = 0; k <= 10 && t->mounted; k++) {
+            if (os_umount(t->mnt, false) == 0 || errno == EINVAL)
+                t->mounted = false;
+            else if (errno == EBUSY)
+                target_sleep_ms(100);
+            else
+                break;
+        }
+        if (t->mounted && os_umount(t->mnt, true) == 0)
+            t->mounted = false;
+        if (t->mounted)
+            continue; /* the rest needs it unmounted */
+        if (t->loop_attached && os_loop_detach_quiet(t->device, t->image_dev, t->image_ino) == 0)
+            t->loop_attached = false;
+        if (t->image_made && (unlink(t->image) == 0 || errno == ENOENT))
+            t->image_made = false;
+        if (t->mnt_made && (rmdir(t->mnt) == 0 || errno == ENOENT))
+            t->mnt_made = false;
+        if (t->owner_made && !t->loop_attached && !t->image_made && !t->mnt_made) {
+            char path[PATH_MAX];
+            target_join(path, t->dir, TARGET_OWNER);
+            if (unlink(path) == 0 || errno == ENOENT)
+                t->owner_made = false;
+        }
+        if (t->owner_fd >= 0 && !t->owner_made) {
+            close(t->owner_fd);
+            t->owner_fd = -1;
+        }
+        if (t->dir_made && !t->mnt_made && !t->image_made && !t->owner_made &&
+            (rmdir(t->dir) == 0 || errno == ENOENT))
+            t->dir_made = false;
+    }
+}
+
+uint64_t target_min_image(const char *fstype)
+{
+    static const struct {
+        const char *fs;
+        uint64_t bytes;
+    } mins[] = {
+        {"ext2", 128 << 10},        {"ext3", 128 << 10}, {"ext4", 128 << 10},
+        {"btrfs", 109ull << 20}, {"xfs", 300ull << 20}, {NULL, 0},
+    };
+    for (size_t i = 0; mins[i].fs; i++)
+        if (!strcmp(fstype, mins[i].fs))
+            return mins[i].bytes;
+    return 0;
 }
 
 int target_check_device(const char *dev, bool force)

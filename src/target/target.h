@@ -56,6 +56,15 @@ int target_destroy(struct target *t);
 /* Destroys every live target (they are kept in a small static registry), for a fatal path or
  * the cleanup after a signal. 0, or -1 if something could not be released. */
 int target_destroy_all(void);
+/* What target_destroy_all() does, for a fault's handler (sig_at_fatal): async-signal-safe,
+ * so no message, no allocation, no formatting (umount2, ioctl, unlink, rmdir, close,
+ * nanosleep); what cannot be released is left for the next fsbench (leftover.h). */
+void target_release_on_fault(void);
+
+/* The smallest image mkfs.<fstype> makes a file system on with its default options (ext2-4:
+ * 128 KiB, btrfs: 109 MiB, xfs: 300 MiB, as e2fsprogs 1.47, btrfs-progs 6 and xfsprogs 6
+ * have them); 0 for a file system whose smallest is not known here. */
+uint64_t target_min_image(const char *fstype);
 
 /* Checks a block device for use (no mkfs): 0 if it may be used, -1 after error(). */
 int target_check_device(const char *dev, bool force);

@@ -51,6 +51,15 @@ bad 2 "--mount-opts: 'bogus_option=1' is refused for ext4" "mount option off the
 # Usage errors: nothing is set up.
 bad 2 "--image: '0'" "--image 0" -- "${RUN[@]}" --image 0
 bad 2 "--image: 'abc'" "--image abc" -- "${RUN[@]}" --image abc
+# an image too small for its file system (issue 30): said at once, with the minimum; before,
+# mkfs's last line with a literal \t
+bad 2 "--image 1K: too small for ext4: mkfs\.ext4 needs at least 128 KiB \(give --image 128K or more\)$" \
+    "--image 1K" -- "${RUN[@]}" --image 1K --phases extract
+bad 2 "--image 200M: too small for xfs: mkfs\.xfs needs at least 300 MiB \(give --image 300M or more\)$" \
+    "--image 200M --fs ext4,xfs" -- "${RUN[@]}" --image 200M --fs ext4,xfs --phases extract --dry-run
+# mkfs's reason wrapped over lines (mke2fs indents the rest with a tab): one line, no \t
+bad 1 "mkfs\.ext4 on /dev/loop[0-9]+ failed \(exit 1\): mkfs\.ext4: inode_size \(256\) \* inodes_count \(99999\) too big for a filesystem with 200 blocks, specify higher inode_ratio \(-i\) or lower inode count \(-N\)\.$" \
+    "mkfs's wrapped reason" -- "${RUN[@]}" --image 200K --fs ext4 --mkfs-opts "-N 99999" --phases extract
 mkdir "$SCRATCH/X"
 bad 2 "--dir.*--image|--image.*--dir" "--image with --dir" -- "${RUN[@]}" --image 64M --dir "$SCRATCH/X"
 is "$(ls -A "$SCRATCH/X")" "" "--image with --dir: the directory is left empty"

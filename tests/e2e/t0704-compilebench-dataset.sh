@@ -230,4 +230,27 @@ else
     skip "strace cannot trace here" 6
 fi
 
+# ---- the space a data set needs comes from its listings (issue 30): 64 files of 16 GiB
+# are refused up front, in a directory and on an image, with nothing written
+mkdir -p "$SCRATCH/huge" "$SCRATCH/hw"
+for f in dataset-unpatched dataset-patched dataset-unpatched-compiled dataset-patched-compiled; do
+    { echo "Makefile 3000"; for i in $(seq 1 64); do echo "kernel/h$i.c 17179869184"; done; } \
+        >"$SCRATCH/huge/$f"
+done
+run_fsbench run compilebench --cb-dataset "$SCRATCH/huge" --dir "$SCRATCH/hw" --no-save --dry-run
+like "$OUT" "space: about 3.00 TiB needed \(compilebench's trees, from the listings\) in .*: NOT ENOUGH$" \
+    "--dry-run sizes the need from the listings"
+run_fsbench run compilebench --cb-dataset "$SCRATCH/huge" --dir "$SCRATCH/hw" --no-save
+is "$RC" 1 "a data set larger than the free space: exit 1"
+like "$ERR" "^fsbench: pre-flight: needs about 3145728.0 MiB free in .*hw, and [0-9.]+ MiB are \(see --dry-run\)$" \
+    "refused up front, the need sized from the listings"
+is "$(ls -A "$SCRATCH/hw")" "" "nothing was written"
+if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
+    run_fsbench run compilebench --cb-dataset "$SCRATCH/huge" --image 256M --no-save
+    is "$RC" 1 "a data set larger than the image: exit 1"
+    is "$ERR" "fsbench: pre-flight: compilebench's trees from the listings in $SCRATCH/huge need about 3072.0 GiB, and the image holds 256.0 MiB: not enough space (see --dry-run)" \
+        "refused up front, naming the need and the image"
+else
+    skip "not root: no image" 2
+fi
 done_testing

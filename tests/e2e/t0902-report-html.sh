@@ -80,6 +80,7 @@ like "$ERR" "^fsbench: report: no runs labelled 'nosuch'" "unknown label: named"
 is "$(lines "$ERR")" 1 "unknown label: one line"
 ok $([ -e "$SCRATCH/x.html" ] && echo 1 || echo 0) "unknown label: no page written"
 run_fsbench report --db "$DB" three -o "$SCRATCH/nodir/x.html"
-is "$RC" 1 "report to an unwritable path exits 1"
-like "$ERR" "^fsbench: report: cannot write $SCRATCH/nodir/x.html" "unwritable path: named"
+is "$RC" 2 "report to an unwritable path exits 2, before any work (issue 30)"
+is "$ERR" "fsbench: report: -o: cannot write $SCRATCH/nodir/x.html: its directory $SCRATCH/nodir: No such file or directory" \
+    "unwritable path: named, with its directory"
 done_testing

@@ -59,11 +59,11 @@ if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null && command -v mkfs.ext4
     like "$ERR" "^fsbench: named\.ini:5: job named: --device $DEV: refusing to use it without --destroy-data" \
         "the refusal names the device's line"
     is "$(blkid -p -o value -s LABEL "$DEV")" PRECIOUS "still untouched"
-    run_fsbench run named.ini --no-save --dry-run --destroy-data --force
+    run_fsbench run named.ini --no-save --dry-run --destroy-data="$DEV" --force
     like "$OUT" "device: $DEV: mkfs overwrites everything on it \(--destroy-data given on the command line\)" \
         "--dry-run with --destroy-data: says so"
-    run_fsbench run named.ini --no-save --destroy-data --force
-    is "$RC" 0 "with --destroy-data --force on the command line: it runs"
+    run_fsbench run named.ini --no-save --destroy-data="$DEV" --force
+    is "$RC" 0 "with --destroy-data=DEV --force on the command line: it runs"
     like "$ERR" "^fsbench: mkfs will overwrite $DEV: everything on it is lost" \
         "the run says which device it overwrites"
     losetup -d "$DEV"

@@ -14,6 +14,8 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
+#include "cli/cli_consent.h"
+#include "cli/cmd_run.h"
 
 static void ok_positive(const char *s, double want)
 {
@@ -271,6 +273,41 @@ static void test_option_number(void **state)
     assert_string_equal(msg, "--age-fullness: '1' is not a number from 0 to below 1");
 }
 
+/* Consent is read from the argv given, by getopt's rules: a value that looks like an
+ * option is a value, --destroy-data=DEV names the device, and the argv keeps its order. */
+static void test_consent_scan(void **state)
+{
+    (void)state;
+    char *a1[] = {"run", "j.ini", "--label", "--force", "--destroy-data", "--device", "/dev/x", NULL};
+    assert_int_equal(cli_consent_scan(7, a1, CMD_RUN_SHORT_OPTIONS, cmd_run_options), 0);
+    const struct cli_consent *c = cli_consent();
+    assert_true(c->destroy_data);
+    assert_false(c->force); /* "--force" there is --label's value */
+    assert_string_equal(c->device, "/dev/x");
+    assert_null(c->destroy_dev);
+    assert_string_equal(cli_consent_device(), "/dev/x");
+    assert_string_equal(a1[1], "j.ini"); /* not permuted */
+
+    char *a2[] = {"run", "--destroy-data=/dev/y", "--age-host-fs", NULL};
+    assert_int_equal(cli_consent_scan(3, a2, CMD_RUN_SHORT_OPTIONS, cmd_run_options), 0);
+    assert_true(c->destroy_data && c->age_host_fs && !c->force);
+    assert_null(c->device);
+    assert_string_equal(cli_consent_device(), "/dev/y");
+
+    char *a3[] = {"run", "--phases", "extract", NULL};
+    assert_int_equal(cli_consent_scan(3, a3, CMD_RUN_SHORT_OPTIONS, cmd_run_options), 0);
+    assert_false(c->destroy_data || c->force || c->age_host_fs);
+    assert_null(cli_consent_device());
+
+    char msg[256];
+    char *a4[] = {"run", "--device", "/dev/x", "--destroy-data=/dev/y", NULL};
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(cli_consent_scan(4, a4, CMD_RUN_SHORT_OPTIONS, cmd_run_options), -1);
+    err_capture_end();
+    assert_string_equal(msg, "--device /dev/x and --destroy-data=/dev/y name two devices: name "
+                             "the one whose data mkfs may destroy");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -282,6 +319,7 @@ int main(void)
         cmocka_unit_test(test_number_percent),
         cmocka_unit_test(test_number_text),
         cmocka_unit_test(test_option_number),
+        cmocka_unit_test(test_consent_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

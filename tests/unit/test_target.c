@@ -327,6 +327,36 @@ static void test_mkfs_failure_and_destroy_all(void **state)
     assert_int_equal(target_destroy_all(), 0); /* idempotent */
 }
 
+/* A fault's release (target_release_on_fault, run in the signal handler) says nothing, even
+ * where target_destroy() would (a busy mount, unmounted lazily), and leaves what it cannot
+ * release for target_destroy_all() from the main flow. */
+static void test_release_on_fault_quiet(void **state)
+{
+    const char *base = getenv("TMPDIR");
+    snprintf(tmpdir, sizeof tmpdir, "%s/fsbench-unit.XXXXXX", base && *base ? base : "/tmp");
+    assert_non_null(mkdtemp(tmpdir));
+    struct target_spec spec = {.image_bytes = 16ull << 20, .image_dir = tmpdir, .fstype = "ext4"};
+    struct target *t = target_create(&spec);
+    assert_non_null(t);
+    assert_int_equal(target_mkfs(t), 0);
+    assert_int_equal(target_mount(t, NULL), 0);
+    char mnt[PATH_MAX], file[PATH_MAX + 8], line[4096], msg[512] = "";
+    snprintf(mnt, sizeof mnt, "%s", target_mount_point(t));
+    snprintf(file, sizeof file, "%s/busy", mnt);
+    int fd = open(file, O_CREAT | O_RDWR | O_CLOEXEC, 0600); /* keeps the mount busy */
+    assert_true(fd >= 0);
+    err_capture_begin(msg, sizeof msg);
+    target_release_on_fault();
+    err_capture_end();
+    assert_string_equal(msg, ""); /* no error(), warning() or formatting in a handler */
+    mountinfo_of(mnt, line, sizeof line);
+    assert_string_equal(line, ""); /* unmounted (lazily) */
+    close(fd);
+    assert_int_equal(target_destroy_all(), 0);
+    assert_int_equal(rmdir(tmpdir), 0); /* everything else went too */
+    tmpdir[0] = '\0';
+}
+
 #ifdef FSBENCH_OS_POSIX_ONLY
 /* The POSIX build has no loop devices: an image target fails with one clear line, leaving
  * nothing behind, and no device passes the checks it cannot make. */
@@ -377,6 +407,7 @@ int main(void)
         cmocka_unit_test_teardown(test_refusals, teardown_root),
         cmocka_unit_test_teardown(test_image_cycle, teardown_root),
         cmocka_unit_test_teardown(test_mkfs_failure_and_destroy_all, teardown_root),
+        cmocka_unit_test_teardown(test_release_on_fault_quiet, teardown_root),
     };
     const char *why = posix_only             ? "this build has no loop devices or mount (Linux)"
                       : geteuid() != 0         ? "they need root (loop devices, mkfs, mount)"
