@@ -47,13 +47,27 @@ int cmd_list(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--names"))
         return list_names(argv[2]);
+    if (argc == 2 && !strncmp(argv[1], "--names=", 8))
+        return list_names(argv[1] + 8);
     if (argc > 1) {
-        if (argv[1][0] == '-' && argv[1][1] == 'h') {
+        if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
             printf("usage: fsbench list [--names scenarios|phases|profiles|engines]\n"
-                   "  --names KIND  only the names of one kind, one a line\n");
+                   "  what fsbench can run: the shipped scenarios (with their phases or\n"
+                   "  jobs), the phases, the tree profiles (files, directories, size, depth\n"
+                   "  and where their shape comes from), the engines and the report formats\n"
+                   "  --names KIND  only the names of one kind, one a line (for scripts and\n"
+                   "                the bash completion): scenarios, phases, profiles or\n"
+                   "                engines\n");
             return EXIT_OK;
         }
-        return error("list: takes no arguments but --names KIND"), EXIT_USAGE;
+        if (!strcmp(argv[1], "--names"))
+            return error("list: option '--names' needs a value; try 'fsbench list --help'"),
+                   EXIT_USAGE;
+        if (argv[1][0] == '-')
+            return error("list: unknown option '%s'; try 'fsbench list --help'", argv[1]),
+                   EXIT_USAGE;
+        return error("list: takes no arguments but --names KIND; try 'fsbench list --help'"),
+               EXIT_USAGE;
     }
     printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run the file\n"
            "itself: jobs/NAME.ini in the source, %s/share/fsbench/jobs/NAME.ini installed:\n",

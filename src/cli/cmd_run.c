@@ -41,7 +41,7 @@ static void run_usage(FILE *out)
             "                    any archive libarchive reads (decompressed before timing)\n"
             "  --scale X         multiply the profile's file count by X (default 1)\n"
             "  --size SIZE|auto  scale the tree to about SIZE bytes (e.g. 10G), or size it from\n"
-            "                    RAM and whether caches can be dropped (see README)\n"
+            "                    RAM and whether caches can be dropped (see the guide)\n"
             "  --seed N          tree seed (default 1)\n"
             "  --runs N|auto|until-verdict  runs of the scenario (default 1); auto: until\n"
             "                    every phase's median (or ratio between configurations) is\n"
@@ -60,7 +60,9 @@ static void run_usage(FILE *out)
             "  --queue-depth N   io_uring queue depth (default 64)\n"
             "  -j N, --threads N threads per phase, 1-64 (default 1): extract, walk, statwalk,\n"
             "                    read, copy and delete split their work; other phases use one\n"
-            "  --format F        table (default) or seeds\n"
+            "  --format F        table (default); seeds (the figures the seed experiments\n"
+            "                    report, a block a phase); compilebench (compilebench's own\n"
+            "                    output, for the compilebench scenario's cb_* phases)\n"
             "  --json FILE       write every run as JSON to FILE (- for stdout)\n"
             "  --label NAME      name this run set in the results store\n"
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
@@ -755,6 +757,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (replay && !replays)
         return error("--replay %s: the phases (%s) hold no replay", text_shown(replay), list),
                EXIT_USAGE;
+    bool cb_phases = false; /* compilebench's own output comes from its phases (cb_*) */
+    for (size_t i = 0; i < ro.nphases; i++)
+        cb_phases |= !strncmp(ro.phases[i]->name, "cb_", 3);
+    if (cb_format && !cb_phases)
+        return error("--format compilebench: the phases (%s) hold none of compilebench's "
+                     "(cb_initial, cb_random, ...), so nothing would fill it; use --format "
+                     "table or seeds", list), EXIT_USAGE;
     if (hook && hook->options_only)
         return EXIT_OK;
     for (size_t i = 0; i < ro.nphases; i++) {
