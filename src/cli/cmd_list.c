@@ -10,6 +10,7 @@
 #include "cli/cmd_run.h"
 #include "engine/engine.h"
 #include "base/err.h"
+#include "base/units.h"
 #include "phase/phase_registry.h"
 #include "tree/profile.h"
 #include "run/job.h"
@@ -105,9 +106,10 @@ int cmd_list(int argc, char **argv)
         struct tree_totals t;
         if (tree_measure(&spec, &t) < 0)
             return EXIT_RUN_FAILED;
-        printf("  %-11s %llu files, %llu dirs, %.1f MB, depth %u: %s\n", p->name,
-               (unsigned long long)t.files, (unsigned long long)t.dirs, (double)t.bytes / 1e6,
-               t.max_depth, p->summary);
+        char size[32];
+        printf("  %-11s %llu files, %llu dirs, %s, depth %u: %s\n", p->name,
+               (unsigned long long)t.files, (unsigned long long)t.dirs,
+               units_bytes(size, sizeof size, (double)t.bytes), t.max_depth, p->summary);
         printf("  %-11s source: %s\n", "", p->source);
     }
 

@@ -15,6 +15,7 @@
 
 #include "base/err.h"
 #include "base/sig.h"
+#include "base/units.h"
 #include "os/kmsg.h"
 #include "phase/phase.h"
 #include "run/job_plan.h"
@@ -105,11 +106,12 @@ static void check_plan(const struct runner_opts *o, const char *tree_arg, struct
     }
     if (p.needs_root && geteuid() != 0)
         fail(pf, PREFLIGHT_ALL, "needs root (%s)", p.root_why);
+    char need[32], free_now[32];
     if (p.free_bytes && p.need > p.free_bytes)
-        fail(pf, PREFLIGHT_ALL,
-             "needs about %.1f MiB free in %s%s, and %.1f MiB are (see --dry-run)",
-             (double)p.need / (1 << 20), p.where, p.copies > 1 ? " (the tree and its copy)" : "",
-             (double)p.free_bytes / (1 << 20));
+        fail(pf, PREFLIGHT_ALL, "needs about %s free in %s%s, and %s are (see --dry-run)",
+             units_bytes(need, sizeof need, (double)p.need), p.where,
+             p.copies > 1 ? " (the tree and its copy)" : "",
+             units_bytes(free_now, sizeof free_now, (double)p.free_bytes));
 }
 
 /* The last line error() said while captured, without the program's prefix. */

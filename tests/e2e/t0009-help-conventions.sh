@@ -2,7 +2,8 @@
 # The command-line conventions a newcomer expects (issue 32): every command answers --help
 # (and -h, and `fsbench help CMD`) on standard output with exit 0, and explains every option
 # its usage line names; -V is --version; --format compilebench is in run --help and is
-# refused where the phases cannot fill it; a run stopped by SIGINT exits 130 (128 + 2).
+# refused where the phases cannot fill it; a run stopped by SIGINT exits 130 (128 + 2);
+# sizes in messages in the unit that fits (TiB, not 501953696.9 MiB).
 . "$(dirname "$0")/../lib/tap.sh"
 
 lines() { printf "%s\n" "$1" | grep -c .; }
@@ -60,6 +61,16 @@ is "$(lines "$ERR")" 1 "in one line"
 is "$OUT" "" "and nothing on stdout"
 run_fsbench run compilebench --format compilebench --dry-run --no-save
 is "$RC" 0 "run compilebench --format compilebench --dry-run: accepted"
+
+# sizes in the unit that fits
+mkdir -p "$SCRATCH/e" && run_fsbench run --size 100T --no-save --dir "$SCRATCH/e"
+is "$RC" 1 "--size 100T on a small disk: refused by the pre-flight, exit 1"
+like "$ERR" "^fsbench: pre-flight: needs about [0-9]+\.[0-9] TiB free in $SCRATCH/e \(the tree and its copy\), and [0-9.]+ [KMGT]iB are" \
+    "--size 100T: the space in TiB, what is free in its unit"
+run_fsbench run --image 2000G --dry-run --no-save
+like "$OUT" "a sparse image of 2\.0 TiB\)" "--image 2000G --dry-run: a sparse image of 2.0 TiB (not 2048000.0 MiB)"
+run_fsbench list
+like "$OUT" "pkgsrc +52000 files, [0-9]+ dirs, [0-9.]+ MiB, depth" "list: profile sizes in MiB"
 
 # SIGINT: 130, as a shell reports an interrupted command (the run stops, one line names it)
 if env --default-signal=INT true 2>/dev/null; then
