@@ -38,7 +38,9 @@ static void cmd_usage(FILE *out)
             "  --db FILE         results store;  --no-save  do not save\n"
             "  --json FILE       write the runs as JSON;  --format table|seeds\n"
             "  --seed N          seeds the order of commands in each round (default 1)\n"
-            "  --no-interleave   all runs of one command, then the next\n");
+            "  --no-interleave   all runs of one command, then the next\n"
+            "  -v, --wide        every column of the table, and each command's Mode block\n"
+            "                    and the grid of medians\n");
 }
 
 /* Appends arg to buf for /bin/sh: as it is when every byte is one the shell takes
@@ -135,6 +137,7 @@ int cmd_cmd(int argc, char **argv)
         {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
         {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
         {"precision", required_argument, NULL, OPT_PRECISION},
+        {"wide", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct runner_opts ro = {0};
@@ -161,7 +164,7 @@ int cmd_cmd(int argc, char **argv)
         return EXIT_RUN_FAILED;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:hv", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             if (!*optarg)
@@ -204,6 +207,7 @@ int cmd_cmd(int argc, char **argv)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
+        case 'v': out.wide = true; break;
         case 'h': cmd_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("cmd", c, argv);
         }

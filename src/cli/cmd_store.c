@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_run.h"
 #include "cli/cli_store.h"
 #include "base/err.h"
 #include "base/outcheck.h"
@@ -306,19 +307,25 @@ int cmd_show(int argc, char **argv)
 {
     static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
                                          {"format", required_argument, NULL, 'f'},
+                                         {"wide", no_argument, NULL, 'v'},
                                          {"help", no_argument, NULL, 'h'},
                                          {0}};
     const char *db = NULL, *format = "table";
+    bool wide = false;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hf:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hf:v", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'f': format = optarg; break;
+        case 'v': wide = true; break;
         case 'h':
-            printf("usage: fsbench show LABEL [--format table|seeds] [--db FILE]\n"
+            printf("usage: fsbench show LABEL [--format table|seeds] [-v|--wide] [--db FILE]\n"
                    "  prints the stored run set LABEL as fsbench run printed it\n"
+                   "  -v, --wide      every column of the table (else those that fit the\n"
+                   "                  terminal, 80 columns when it is none), and for a matrix\n"
+                   "                  seed 000's Mode blocks and the grid of medians\n"
                    "  -f, --format F  table (default: the results table) or seeds (the\n"
                    "                  figures the seed experiments report, one block a phase)\n"
                    "%s",
@@ -338,7 +345,8 @@ int cmd_show(int argc, char **argv)
     int rc = load_label("show", db, argv[optind], &rs);
     if (rc != EXIT_OK)
         return rc;
-    report_run_set(stdout, &rs, (enum report_format)f);
+    struct report_layout lo = {.width = cli_report_width(stdout), .wide = wide};
+    report_run_set_fit(stdout, &rs, (enum report_format)f, &lo);
     if (f == REPORT_TABLE)
         report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
     if (rs.job_text[0] && f == REPORT_TABLE) {

@@ -34,7 +34,7 @@ FAST=(run testdisk --image 128M --fs ext4 --mount-opts defaults --mount-opts noa
       --tree tiny --no-save)
 
 # ---- 1. Interleaved rounds (the default).
-run_fsbench "${TD[@]}" --runs 2 --json "$J"
+run_fsbench "${TD[@]}" --runs 2 --json "$J" --wide
 is "$RC" 0 "testdisk, ext4 defaults and sync, 2 runs: exit 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 
