@@ -152,6 +152,9 @@ install: $(BUILD)/fsbench
 	install -m 0644 $(JOB_FILES) $(DESTDIR)$(PREFIX)/share/fsbench/jobs/
 	install -D -m 0644 completion/fsbench.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fsbench
+	install -d $(DESTDIR)$(PREFIX)/share/doc/fsbench
+	install -m 0644 README.md docs/guide.md docs/json-schema.md docs/trace-format.md \
+		$(DESTDIR)$(PREFIX)/share/doc/fsbench/
 
 # The Debian packages, built from a clean copy of HEAD and checked (bench/package), left in
 # DEB_DIR (dist/ by default; make clean keeps them). DEB_FLAGS=--nompi: fsbench alone.
