@@ -1,4 +1,4 @@
-# fsbench — GNU make build. `make`, `make check`, `make install`, `make clean`.
+# fsbench — GNU make build. `make`, `make check`, `make install`, `make deb`, `make clean`.
 # SAN=1 builds with AddressSanitizer and UndefinedBehaviorSanitizer into build-san/.
 # POSIX_ONLY=1 builds with plain POSIX calls only (src/os/posix_*.c instead of linux_*.c, no
 # io_uring engine, no libblkid or liburing) into build-posix/: where a BSD port starts.
@@ -73,7 +73,7 @@ BENCH_BIN:= $(BENCH_SRC:bench/%.c=$(BUILD)/bench/%)
 HELPER_SRC:= $(wildcard tests/helpers/*.c)
 HELPER_BIN:= $(HELPER_SRC:tests/helpers/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check unit e2e bench-build install clean
+.PHONY: all check unit e2e bench-build install deb clean
 all: $(BUILD)/fsbench
 
 $(BUILD)/obj/%.o: src/%.c $(wildcard src/*/*.h)
@@ -156,6 +156,18 @@ install: $(BUILD)/fsbench
 	install -m 0644 $(JOB_FILES) $(DESTDIR)$(PREFIX)/share/fsbench/jobs/
 	install -D -m 0644 completion/fsbench.bash \
 		$(DESTDIR)$(PREFIX)/share/bash-completion/completions/fsbench
+	install -d $(DESTDIR)$(PREFIX)/share/doc/fsbench
+	install -m 0644 README.md docs/guide.md docs/json-schema.md docs/trace-format.md \
+		$(DESTDIR)$(PREFIX)/share/doc/fsbench/
+
+# The Debian packages, built from a clean copy of HEAD and checked (bench/package), left in
+# DEB_DIR (dist/ by default; make clean keeps them). DEB_FLAGS=--nompi: fsbench alone.
+DEB_DIR  ?= dist
+DEB_FLAGS?= --nocheck
+deb:
+	@bench/package $(DEB_FLAGS) --keep $(DEB_DIR)
+	@echo "make deb: the packages are in $(abspath $(DEB_DIR))/:"; ls -1 $(DEB_DIR)/*.deb | sed 's|^.*/|  |'
+	@echo "make deb: install with apt-get install $(abspath $(DEB_DIR))/fsbench_*.deb"
 
 clean:
 	rm -rf build build-san build-clang build-posix build-posix-san build-bench build-bench-posix \

@@ -116,6 +116,7 @@ _fsbench()
         return 0 ;;
     --engine) _fsbench_add $(_fsbench_words engines); return 0 ;;
     --extract-calls) _fsbench_add tar create; return 0 ;;
+    --names) _fsbench_add scenarios phases profiles engines; return 0 ;;
     --fs) _fsbench_add_list ext4 xfs btrfs ext2 ext3; return 0 ;;
     --job) _fsbench_add $(_fsbench_words scenarios); _fsbench_files '*.ini'; return 0 ;;
     --format)
@@ -150,6 +151,8 @@ _fsbench()
     fi
 
     case $cmd in
+    help) _fsbench_add $(_fsbench_words commands) ;;
+    list) ;;
     run) _fsbench_add $(_fsbench_words scenarios); _fsbench_files '*.ini' ;;
     compare | report) _fsbench_add $(_fsbench_words labels); _fsbench_files '*.json' ;;
     show | export | forget) _fsbench_add $(_fsbench_words labels) ;;

@@ -2,6 +2,7 @@
 #include "base/outcheck.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -9,6 +10,14 @@
 #include "base/err.h"
 
 static bool outcheck_said;
+
+/* Whether standard output is a pipe whose reader ended: for a write that failed earlier,
+ * whose errno is gone (the stream keeps only its error flag). */
+static bool outcheck_reader_gone(void)
+{
+    struct pollfd p = {.fd = fileno(stdout), .events = POLLOUT};
+    return poll(&p, 1, 0) == 1 && (p.revents & POLLERR);
+}
 
 int outcheck_stdout_err(int seen, const char *kept)
 {
@@ -20,6 +29,8 @@ int outcheck_stdout_err(int seen, const char *kept)
     if (outcheck_said)
         return -1;
     outcheck_said = true;
+    if (!e && outcheck_reader_gone())
+        e = EPIPE;
     const char *sep = kept && *kept ? ": " : "";
     if (e == EPIPE)
         return error("standard output was closed before the end (the reader of the pipe "

@@ -153,6 +153,15 @@ static int sig_set(int sig, struct sigaction *sa, struct sigaction *old)
     return 0;
 }
 
+int sig_ignore_pipe(void)
+{
+    struct sigaction ign;
+    memset(&ign, 0, sizeof ign);
+    sigemptyset(&ign.sa_mask);
+    ign.sa_handler = SIG_IGN;
+    return sig_set(SIGPIPE, &ign, NULL);
+}
+
 int sig_install(volatile atomic_int *flag)
 {
     sig_flag = flag;
@@ -189,11 +198,7 @@ int sig_install(volatile atomic_int *flag)
         if (!((old.sa_flags & SA_SIGINFO) && old.sa_sigaction == sig_on_fault))
             sig_old[sig_faults[i]] = old;
     }
-    struct sigaction ign;
-    memset(&ign, 0, sizeof ign);
-    sigemptyset(&ign.sa_mask);
-    ign.sa_handler = SIG_IGN;
-    return sig_set(SIGPIPE, &ign, NULL);
+    return sig_ignore_pipe();
 }
 
 void sig_child_reset(void)

@@ -26,6 +26,9 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+/* SIGPIPE ignored (every command, from main): a closed standard output is a write error
+ * the command reports in one line, exit 1. 0, or -1 after error(). */
+int sig_ignore_pipe(void);
 /* Installs the handlers; a caught signal's number goes into *flag. 0, or -1 after error(). */
 int sig_install(volatile atomic_int *flag);
 /* The number of the signal that asked to stop (what the flag holds), or 0: for code below

@@ -12,6 +12,7 @@
 #include "base/sig.h"
 #include "base/text.h"
 #include "cli/cli_store.h"
+#include "os/term.h"
 #include "phase/phase.h"
 #include "results/resjson.h"
 #include "results/spool.h"
@@ -198,6 +199,12 @@ static void report_plain(FILE *rep, const struct run_set *rs)
     cmp_result_free(&r);
 }
 
+unsigned cli_report_width(FILE *f)
+{
+    int w = os_term_width(fileno(f));
+    return w > 0 ? (unsigned)w : 80;
+}
+
 int cli_check_label(const char *label)
 {
     char why[128];
@@ -299,8 +306,10 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     int run_rc = rc;
-    if (rs.nruns > 0 && rep && !out->compilebench)
-        report_run_set(rep, &rs, out->format);
+    if (rs.nruns > 0 && rep && !out->compilebench) {
+        struct report_layout lo = {.width = cli_report_width(rep), .wide = out->wide};
+        report_run_set_fit(rep, &rs, out->format, &lo);
+    }
     if (rep && rs.nruns > 0 && out->format == REPORT_TABLE)
         report_failures(rep, &rs); /* which configuration failed, in which round and phase */
     struct cb_summary cb;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "report/report.h"
 #include "run/runner.h"
@@ -19,6 +20,7 @@ struct cli_output {
     const char *json;           /* NULL: none; "-": standard output (the table goes to
                                  * stderr then, or nowhere when quiet) */
     bool quiet;                 /* -q */
+    bool wide;                  /* -v, --wide: every column, a matrix's Mode blocks and grid */
     bool skip_bad;              /* --skip-bad: configurations failing pre-flight are left out */
     enum report_format format;
     bool compilebench;          /* --format compilebench: compilebench's "run complete"
@@ -47,6 +49,9 @@ int cli_signals_install(void);
 
 /* Checks a --label value: 0, or EXIT_USAGE after error(). */
 int cli_check_label(const char *label);
+
+/* The columns a report on f may fill: the terminal's width, 80 when f is no terminal. */
+unsigned cli_report_width(FILE *f);
 
 /* Runs ro and reports; returns the process exit status. */
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out);

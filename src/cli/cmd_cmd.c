@@ -5,10 +5,13 @@
  * children: wall, user, sys, context switches, faults, block I/O. A failing command fails the
  * run with its exit status and the last line of its stderr; finished runs stay saved.
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
@@ -39,10 +42,14 @@ static void cmd_usage(FILE *out)
             "  --db FILE         results store;  --no-save  do not save\n"
             "  --json FILE       write the runs as JSON;  --format table|seeds\n"
             "  --seed N          seeds the order of commands in each round (default 1)\n"
-            "  --no-interleave   all runs of one command, then the next\n");
+            "  --no-interleave   all runs of one command, then the next\n"
+            "  -v, --wide        every column of the table, and each command's Mode block\n"
+            "                    and the grid of medians\n");
 }
 
-/* Appends arg to buf quoted for /bin/sh ('...' with ' as '\''). */
+/* Appends arg to buf for /bin/sh: as it is when every byte is one the shell takes
+ * literally (make, -C, /usr/src), else quoted ('...' with ' as '\''), so the command
+ * reads as typed in its configuration's name and messages. */
 static int shell_quote(char *buf, size_t len, size_t *used, const char *arg)
 {
     size_t u = *used;
@@ -50,6 +57,16 @@ static int shell_quote(char *buf, size_t len, size_t *used, const char *arg)
         buf[u++] = ' ';
     if (u + 1 >= len)
         return -1;
+    /* no '=': "a=b" first would be an assignment to sh, not a program */
+    if (*arg && strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+                            "_-./:,+@%") == strlen(arg)) {
+        size_t n = strlen(arg);
+        if (u + n >= len)
+            return -1;
+        memcpy(buf + u, arg, n + 1);
+        *used = u + n;
+        return 0;
+    }
     buf[u++] = '\'';
     for (const char *p = arg; *p; p++) {
         const char *piece = *p == '\'' ? "'\\''" : NULL;
@@ -66,6 +83,40 @@ static int shell_quote(char *buf, size_t len, size_t *used, const char *arg)
     buf[u] = '\0';
     *used = u;
     return 0;
+}
+
+/* Whether the program after -- can be run at all: a path must name an executable file, a
+ * bare name one in PATH (or be one of the shell's special built-ins: it runs under sh -c).
+ * 0, or -1 after the one line that says why (before anything is run). */
+static int cmd_program_check(const char *prog)
+{
+    static const char *const builtins[] = {":", ".", "cd", "command", "eval", "exec", "exit",
+                                           "export", "set", "ulimit", "umask", "[", NULL};
+    struct stat st;
+    if (strchr(prog, '/')) {
+        if (stat(prog, &st) < 0)
+            return error("cmd: cannot run %s: %s", text_shown(prog), strerror(errno));
+        if (!S_ISREG(st.st_mode) || access(prog, X_OK) < 0)
+            return error("cmd: cannot run %s: %s", text_shown(prog),
+                         S_ISDIR(st.st_mode) ? "a directory" : "not executable");
+        return 0;
+    }
+    for (size_t i = 0; builtins[i]; i++)
+        if (!strcmp(prog, builtins[i]))
+            return 0;
+    const char *path = getenv("PATH");
+    if (!path || !*path)
+        path = "/usr/local/bin:/usr/bin:/bin";
+    while (*path) {
+        size_t n = strcspn(path, ":");
+        char cand[4096];
+        if (snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", prog) <
+                (int)sizeof cand &&
+            stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
+            return 0;
+        path += n + (path[n] == ':');
+    }
+    return error("cmd: cannot run %s: no such program in PATH", text_shown(prog));
 }
 
 enum {
@@ -92,6 +143,7 @@ int cmd_cmd(int argc, char **argv)
         {"min-effect", required_argument, NULL, OPT_MIN_EFFECT},
         {"negligible", required_argument, NULL, OPT_NEGLIGIBLE},
         {"precision", required_argument, NULL, OPT_PRECISION},
+        {"wide", no_argument, NULL, 'v'},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct runner_opts ro = {0};
@@ -119,7 +171,7 @@ int cmd_cmd(int argc, char **argv)
         return EXIT_RUN_FAILED;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "+:hv", opts, NULL)) != -1) {
         switch (c) {
         case 'c':
             if (!*optarg)
@@ -168,11 +220,14 @@ int cmd_cmd(int argc, char **argv)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
+        case 'v': out.wide = true; break;
         case 'h': cmd_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("cmd", c, argv);
         }
     }
     static char tail_cmd[4096];
+    if (optind < argc && cmd_program_check(argv[optind]) < 0)
+        return EXIT_RUN_FAILED;
     if (optind < argc) {
         size_t used = 0;
         tail_cmd[0] = '\0';

@@ -39,7 +39,15 @@ static const char compare_usage[] =
     "  --metric: wall (default), user, sys, cpu, ops, mbps, dev-writes, dev-reads,\n"
     "            dev-write-mb\n"
     "  a set made with --runs until-verdict is compared by its sequential method, at its\n"
-    "  own confidence and --min-effect unless given here\n";
+    "  own confidence and --min-effect unless given here\n"
+    "  --db FILE          the results store (default\n"
+    "                     $XDG_DATA_HOME/fsbench/results.db)\n"
+    "  --confidence C     the confidence of intervals and verdicts, in % (default 95)\n"
+    "  --min-effect PCT   a difference smaller than PCT either way counts as none\n"
+    "  --format F         text (default) or ministat (FreeBSD ministat's output, for\n"
+    "                     one --phase)\n"
+    "  --phase NAME       only this phase\n"
+    "  -v, --verbose      every phase's detail after the matrix\n";
 
 int cmd_compare(int argc, char **argv)
 {

@@ -21,7 +21,8 @@ static void layout_usage(FILE *out)
                  "  extents per file, layout score (Smith & Seltzer 1997: share of each\n"
                  "  file's blocks right after its previous block; 1.0 is perfect) and\n"
                  "  directory locality of the regular files below DIR (FIEMAP; one file\n"
-                 "  system, symlinks not followed)\n");
+                 "  system, symlinks not followed)\n"
+                 "  --json FILE  also write the figures as JSON to FILE (- for stdout)\n");
 }
 
 /* "%.<prec>f <unit>" into buf, or "n/a" for a negative (unknown) value. */

@@ -10,6 +10,7 @@
 #include "cli/cmd_run.h"
 #include "engine/engine.h"
 #include "base/err.h"
+#include "base/units.h"
 #include "phase/phase_registry.h"
 #include "tree/profile.h"
 #include "run/job.h"
@@ -47,13 +48,27 @@ int cmd_list(int argc, char **argv)
 {
     if (argc == 3 && !strcmp(argv[1], "--names"))
         return list_names(argv[2]);
+    if (argc == 2 && !strncmp(argv[1], "--names=", 8))
+        return list_names(argv[1] + 8);
     if (argc > 1) {
-        if (argv[1][0] == '-' && argv[1][1] == 'h') {
+        if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
             printf("usage: fsbench list [--names scenarios|phases|profiles|engines]\n"
-                   "  --names KIND  only the names of one kind, one a line\n");
+                   "  what fsbench can run: the shipped scenarios (with their phases or\n"
+                   "  jobs), the phases, the tree profiles (files, directories, size, depth\n"
+                   "  and where their shape comes from), the engines and the report formats\n"
+                   "  --names KIND  only the names of one kind, one a line (for scripts and\n"
+                   "                the bash completion): scenarios, phases, profiles or\n"
+                   "                engines\n");
             return EXIT_OK;
         }
-        return error("list: takes no arguments but --names KIND"), EXIT_USAGE;
+        if (!strcmp(argv[1], "--names"))
+            return error("list: option '--names' needs a value; try 'fsbench list --help'"),
+                   EXIT_USAGE;
+        if (argv[1][0] == '-')
+            return error("list: unknown option '%s'; try 'fsbench list --help'", argv[1]),
+                   EXIT_USAGE;
+        return error("list: takes no arguments but --names KIND; try 'fsbench list --help'"),
+               EXIT_USAGE;
     }
     printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run the file\n"
            "itself: jobs/NAME.ini in the source, %s/share/fsbench/jobs/NAME.ini installed:\n",
@@ -91,9 +106,10 @@ int cmd_list(int argc, char **argv)
         struct tree_totals t;
         if (tree_measure(&spec, &t) < 0)
             return EXIT_RUN_FAILED;
-        printf("  %-11s %llu files, %llu dirs, %.1f MB, depth %u: %s\n", p->name,
-               (unsigned long long)t.files, (unsigned long long)t.dirs, (double)t.bytes / 1e6,
-               t.max_depth, p->summary);
+        char size[32];
+        printf("  %-11s %llu files, %llu dirs, %s, depth %u: %s\n", p->name,
+               (unsigned long long)t.files, (unsigned long long)t.dirs,
+               units_bytes(size, sizeof size, (double)t.bytes), t.max_depth, p->summary);
         printf("  %-11s source: %s\n", "", p->source);
     }
 

@@ -31,6 +31,8 @@ static const char report_usage[] =
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  -o FILE     the page to write (- for stdout); one file, nothing fetched to view it\n"
     "  --metric    compare's metric for the verdict table (default wall)\n"
+    "  --confidence C  the confidence of intervals and verdicts, in % (default 95)\n"
+    "  --db FILE   the results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
     "  --points N  most points per time line (default 600; fewer when the page would pass\n"
     "              10 MB)\n"
     "  --force     replace -o FILE even when it is a results store (SQLite) or spooled run\n";

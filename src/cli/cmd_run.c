@@ -49,7 +49,7 @@ static void run_usage(FILE *out)
             "                    any archive libarchive reads (decompressed before timing)\n"
             "  --scale X         multiply the profile's file count by X (default 1)\n"
             "  --size SIZE|auto  scale the tree to about SIZE bytes (e.g. 10G), or size it from\n"
-            "                    RAM and whether caches can be dropped (see README)\n"
+            "                    RAM and whether caches can be dropped (see the guide)\n"
             "  --seed N          tree seed (default 1)\n"
             "  --runs N|auto|until-verdict  runs of the scenario (default 1); auto: until\n"
             "                    every phase's median (or ratio between configurations) is\n"
@@ -72,7 +72,9 @@ static void run_usage(FILE *out)
             "  --queue-depth N   io_uring queue depth (default 64)\n"
             "  -j N, --threads N threads per phase, 1-64 (default 1): extract, walk, statwalk,\n"
             "                    read, copy and delete split their work; other phases use one\n"
-            "  --format F        table (default) or seeds\n"
+            "  --format F        table (default); seeds (the figures the seed experiments\n"
+            "                    report, a block a phase); compilebench (compilebench's own\n"
+            "                    output, for the compilebench scenario's cb_* phases)\n"
             "  --json FILE       write every run as JSON to FILE (- for stdout)\n"
             "  --label NAME      name this run set in the results store\n"
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
@@ -80,6 +82,9 @@ static void run_usage(FILE *out)
             "  --interval MS     time-line sampling interval (default 100)\n"
             "  --stall S         list every stall of at least S seconds (default 1): no\n"
             "                    progress, or under 5%% of the phase's median rate\n"
+            "  -v, --wide        every column of the table (the ones that do not fit the\n"
+            "                    terminal, 80 columns when it is none, are left out), and for\n"
+            "                    a matrix seed 000's Mode blocks and the grid of medians\n"
             "  -q, --quiet       no progress (on a terminal a line rewritten in place, else a\n"
             "                    line on stderr each time a run ends)\n"
             "  --job FILE        run the job file FILE (INI: [global] and one section per job,\n"
@@ -172,6 +177,7 @@ const struct option cmd_run_options[] = {
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"stall", required_argument, NULL, OPT_STALL},
     {"quiet", no_argument, NULL, 'q'},
+    {"wide", no_argument, NULL, 'v'},
     {"phases", required_argument, NULL, OPT_PHASES},
     {"image", required_argument, NULL, OPT_IMAGE},
     {"image-dir", required_argument, NULL, OPT_IMAGE_DIR},
@@ -241,7 +247,7 @@ const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-op
 /* Options that say where the results go, not what runs, and consent (given again each
  * time): not folded into the stored job. */
 const char *const cmd_run_not_stored[] = {"label",  "db",     "json",        "no-save",
-                                          "format", "quiet",  "age-host-fs", "destroy-data",
+                                          "format", "quiet",  "wide", "age-host-fs", "destroy-data",
                                           "force",  "resume", "check",       NULL};
 /* Consent to destroying data: the command line's alone, never a job file's key. */
 const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
@@ -415,7 +421,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     bool cb_format = false;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
-    bool quiet = false;
+    bool quiet = false, wide = false;
     const char *seen[sizeof cmd_run_options / sizeof cmd_run_options[0]] = {0};
     char phases_acc[4096];
     while ((idx = -1, c = getopt_long(argc, argv, CMD_RUN_SHORT_OPTIONS, cmd_run_options,
@@ -585,6 +591,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             break;
         case 'q': quiet = true; break;
+        case 'v': wide = true; break;
         case OPT_PHASES:
             if (list_append("phases", &phases, optarg, phases_acc, sizeof phases_acc, ','))
                 return EXIT_USAGE;
@@ -676,6 +683,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (replay && !replays)
         return error("--replay %s: the phases (%s) hold no replay", text_shown(replay), list),
                EXIT_USAGE;
+    bool cb_phases = false; /* compilebench's own output comes from its phases (cb_*) */
+    for (size_t i = 0; i < ro.nphases; i++)
+        cb_phases |= !strncmp(ro.phases[i]->name, "cb_", 3);
+    if (cb_format && !cb_phases)
+        return error("--format compilebench: the phases (%s) hold none of compilebench's "
+                     "(cb_initial, cb_random, ...), so nothing would fill it; use --format "
+                     "table or seeds", list), EXIT_USAGE;
     if (hook && hook->options_only)
         return EXIT_OK;
     for (size_t i = 0; i < ro.nphases; i++) {
@@ -732,7 +746,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         .label = label, .scenario = "custom", .db = db, .save = save,
         .json = json, .format = (enum report_format)format, .compilebench = cb_format,
         .argc = argc, .argv = argv,
-        .quiet = quiet, .skip_bad = skip_bad,
+        .quiet = quiet, .wide = wide, .skip_bad = skip_bad,
     };
     bool mpi_first = hook && hook->mpi_first;
     if (mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)

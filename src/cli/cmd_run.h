@@ -16,7 +16,7 @@
 
 /* The short options of fsbench run, for every getopt_long over its arguments (the scans of
  * cmd_run_job.c and cmd_run_resume.c prefix "+:" or ":"). */
-#define CMD_RUN_SHORT_OPTIONS "hi:j:qr:"
+#define CMD_RUN_SHORT_OPTIONS "hi:j:qr:v"
 extern const struct option cmd_run_options[];  /* ends with {NULL} */
 extern const char *const cmd_run_not_keys[];   /* options that are not job keys */
 extern const char *const cmd_run_repeatable[]; /* options given once per value */

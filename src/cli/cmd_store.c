@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_run.h"
 #include "cli/cli_store.h"
 #include "base/err.h"
 #include "base/outcheck.h"
@@ -30,6 +31,10 @@
 #include "results/store.h"
 
 #define OPT_DB 1000
+/* The --db line of every store command's --help. */
+#define STORE_DB_HELP                                                                      \
+    "  --db FILE  the results store (default $XDG_DATA_HOME/fsbench/results.db, else\n"    \
+    "             ~/.local/share/fsbench/results.db)\n"
 
 static int usage_error(const char *cmd, const char *what)
 {
@@ -221,7 +226,11 @@ int cmd_runs(int argc, char **argv)
         case OPT_LABELS: labels = true; break;
         case 'h':
             printf("usage: fsbench runs [--db FILE] [--labels]\n"
-                   "  --labels  only the labels, each once, one a line\n");
+                   "  the stored run sets, oldest first: label, date, scenario, tree, runs,\n"
+                   "  file system\n"
+                   "  --labels   only the labels, each once, one a line\n"
+                   "%s",
+                   STORE_DB_HELP);
             return EXIT_OK;
         default: return cli_bad_option("runs", c, argv);
         }
@@ -298,18 +307,29 @@ int cmd_show(int argc, char **argv)
 {
     static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
                                          {"format", required_argument, NULL, 'f'},
+                                         {"wide", no_argument, NULL, 'v'},
                                          {"help", no_argument, NULL, 'h'},
                                          {0}};
     const char *db = NULL, *format = "table";
+    bool wide = false;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hf:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hf:v", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'f': format = optarg; break;
+        case 'v': wide = true; break;
         case 'h':
-            printf("usage: fsbench show LABEL [--format table|seeds] [--db FILE]\n");
+            printf("usage: fsbench show LABEL [--format table|seeds] [-v|--wide] [--db FILE]\n"
+                   "  prints the stored run set LABEL as fsbench run printed it\n"
+                   "  -v, --wide      every column of the table (else those that fit the\n"
+                   "                  terminal, 80 columns when it is none), and for a matrix\n"
+                   "                  seed 000's Mode blocks and the grid of medians\n"
+                   "  -f, --format F  table (default: the results table) or seeds (the\n"
+                   "                  figures the seed experiments report, one block a phase)\n"
+                   "%s",
+                   STORE_DB_HELP);
             return EXIT_OK;
         default: return cli_bad_option("show", c, argv);
         }
@@ -325,7 +345,8 @@ int cmd_show(int argc, char **argv)
     int rc = load_label("show", db, argv[optind], &rs);
     if (rc != EXIT_OK)
         return rc;
-    report_run_set(stdout, &rs, (enum report_format)f);
+    struct report_layout lo = {.width = cli_report_width(stdout), .wide = wide};
+    report_run_set_fit(stdout, &rs, (enum report_format)f, &lo);
     if (f == REPORT_TABLE)
         report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
     if (rs.job_text[0] && f == REPORT_TABLE) {
@@ -378,20 +399,35 @@ static void csv_str(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* The shortest decimal form that reads back as exactly v (at most 17 digits), so a tool fed
- * the CSV (ministat) computes on the very samples fsbench does. */
-static void csv_real(FILE *f, double v, bool na)
+/* A figure to the precision it was measured with and no further: times (seconds, taken
+ * in nanoseconds) to 9 decimals, rates to 9 significant digits, trailing zeros dropped, so
+ * the binary noise of the seconds' arithmetic (0.05227699999999999) is not printed as if it
+ * were measured (0.052277). */
+static void csv_figure(FILE *f, double v, bool na, bool seconds)
 {
     fputc(',', f);
     if (na || !isfinite(v))
         return;
-    char buf[32];
-    for (int digits = 9; digits <= 17; digits++) {
-        snprintf(buf, sizeof buf, "%.*g", digits, v);
-        if (strtod(buf, NULL) == v)
-            break;
+    char buf[64];
+    snprintf(buf, sizeof buf, seconds ? "%.9f" : "%.9g", v);
+    if (strchr(buf, '.') && !strpbrk(buf, "eE")) {
+        size_t n = strlen(buf);
+        while (n > 0 && buf[n - 1] == '0')
+            buf[--n] = '\0';
+        if (n > 0 && buf[n - 1] == '.')
+            buf[--n] = '\0';
     }
     fputs(buf, f);
+}
+
+static void csv_seconds(FILE *f, double v, bool na)
+{
+    csv_figure(f, v, na, true);
+}
+
+static void csv_rate(FILE *f, double v, bool na)
+{
+    csv_figure(f, v, na, false);
 }
 
 static void csv_u64(FILE *f, uint64_t v, bool na)
@@ -406,7 +442,23 @@ static const char *const csv_header =
     "bytes_read,bytes_written,mb_per_s,files,dirs,dev_reads,dev_writes,dev_sectors_read,"
     "dev_sectors_written\n";
 
-/* One row per (run, phase). A skipped phase measured nothing: its figures are empty, as
+/* A run's configuration for the CSV: its own name, else (a set of one configuration) the
+ * one the set declared, else the file system it ran on, so the column is never empty. */
+static const char *csv_config(const struct run_set *rs, const struct run_result *r)
+{
+    static char one[RES_NAME_MAX];
+    if (r->config[0])
+        return r->config;
+    size_t n = strcspn(rs->target.configs, "\n");
+    if (n > 0 && n < sizeof one) {
+        memcpy(one, rs->target.configs, n);
+        one[n] = '\0';
+        return one;
+    }
+    return rs->target.fstype;
+}
+
+/* One row per (run, phase). Runs and rounds count from 1, as everywhere else. A skipped phase measured nothing: its figures are empty, as
  * are derived rates without a positive wall time and device counters without a device. */
 static void write_csv(FILE *f, const struct run_set *rs)
 {
@@ -419,19 +471,19 @@ static void write_csv(FILE *f, const struct run_set *rs)
             bool na = p->status == PHASE_SKIPPED, nodev = na || !p->dev.valid;
             csv_str(f, rs->label);
             fputc(',', f);
-            csv_str(f, r->config);
-            fprintf(f, ",%u,%u,%d,", r->index, r->round, r->warmup ? 1 : 0);
+            csv_str(f, csv_config(rs, r));
+            fprintf(f, ",%u,%u,%d,", r->index + 1, r->round + 1, r->warmup ? 1 : 0);
             csv_str(f, p->name);
             fputc(',', f);
             fputs(status[(unsigned)p->status < 3 ? p->status : PHASE_FAILED], f);
-            csv_real(f, p->wall_s, na);
-            csv_real(f, p->user_s, na);
-            csv_real(f, p->sys_s, na);
+            csv_seconds(f, p->wall_s, na);
+            csv_seconds(f, p->user_s, na);
+            csv_seconds(f, p->sys_s, na);
             csv_u64(f, p->ops_total, na);
-            csv_real(f, resjson_ops_per_s(p), na);
+            csv_rate(f, resjson_ops_per_s(p), na);
             csv_u64(f, p->bytes_read, na);
             csv_u64(f, p->bytes_written, na);
-            csv_real(f, resjson_mb_per_s(p), na);
+            csv_rate(f, resjson_mb_per_s(p), na);
             csv_u64(f, p->files, na);
             csv_u64(f, p->dirs, na);
             csv_u64(f, p->dev.rd_ios, nodev);
@@ -490,8 +542,16 @@ int cmd_export(int argc, char **argv)
         case 'h':
             printf("usage: fsbench export LABEL --json|--csv|--job [-o FILE] [--db FILE] "
                    "[--force]\n"
-                   "  --force  replace -o FILE even when it is a results store (SQLite) or a "
-                   "spooled run\n");
+                   "  writes the stored run set LABEL (one of the three):\n"
+                   "  --json      every run's figures as JSON (docs/json-schema.md), which\n"
+                   "              fsbench import and fsbench compare read back\n"
+                   "  --csv       one row per run and phase (run and round count from 1)\n"
+                   "  --job       the job file that repeats the set's runs (fsbench run FILE)\n"
+                   "  -o, --output FILE  write to FILE (default: stdout, also -)\n"
+                   "  --force     replace -o FILE even when it is a results store (SQLite) or a\n"
+                   "              spooled run\n"
+                   "%s",
+                   STORE_DB_HELP);
             return EXIT_OK;
         default: return cli_bad_option("export", c, argv);
         }
@@ -537,8 +597,12 @@ int cmd_import(int argc, char **argv)
         case 'l': label = optarg; break;
         case 'h':
             printf("usage: fsbench import FILE.json [--label NEW] [--db FILE]\n"
-                   "  a label names one set: a set whose label is in use is refused unless\n"
-                   "  imported under another with --label NEW\n");
+                   "  stores the run set of FILE.json (written by run --json or export --json)\n"
+                   "  -l, --label NEW  store it under NEW instead of the file's own label; a\n"
+                   "                   label names one set: a set whose label is in use is\n"
+                   "                   refused unless imported under another with --label NEW\n"
+                   "%s",
+                   STORE_DB_HELP);
             return EXIT_OK;
         default: return cli_bad_option("import", c, argv);
         }
@@ -605,7 +669,12 @@ int cmd_forget(int argc, char **argv)
     while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
-        case 'h': printf("usage: fsbench forget LABEL [--db FILE]\n"); return EXIT_OK;
+        case 'h':
+            printf("usage: fsbench forget LABEL [--db FILE]\n"
+                   "  deletes every stored run set labelled LABEL, and says how many\n"
+                   "%s",
+                   STORE_DB_HELP);
+            return EXIT_OK;
         default: return cli_bad_option("forget", c, argv);
         }
     }

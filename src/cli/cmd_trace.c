@@ -31,14 +31,21 @@ static void trace_usage(FILE *out)
                  "                                     [--part state|calls] [--limit N] [--sparse]\n"
                  "                                     [--keep-setid]\n"
                  "  stats: a trace made by fsbench record: its calls by kind, bytes, threads,\n"
-                 "  duration, what was left out and its initial state (--json: as JSON)\n"
+                 "  duration, what was left out and its initial state\n"
                  "  dump: its initial state and every record, one a line\n"
                  "  replay: replays it once into DIR/tree (DIR empty or new) and leaves the\n"
-                 "  result there, as the replay phase would make it, untimed; --part state\n"
-                 "  lays down the initial state only, --part calls makes the calls only (on\n"
-                 "  what --part state laid down), --limit N the first N calls only, --sparse\n"
-                 "  makes the initial state's files sparse (their sizes, no data written);\n"
-                 "  setuid/setgid bits are dropped from every mode (said) unless --keep-setid\n");
+                 "  result there, as the replay phase would make it, untimed\n"
+                 "  --json            stats: as JSON\n"
+                 "  --timing T        replay: afap (as fast as possible, default) or original\n"
+                 "                    (the recorded gaps between calls)\n"
+                 "  -j N              replay: at most N threads (default: one per recorded thread)\n"
+                 "  --part P          replay: state lays down the initial state only, calls\n"
+                 "                    makes the calls only (on what --part state laid down)\n"
+                 "  --limit N         replay: the first N calls only\n"
+                 "  --sparse          replay: the initial state's files sparse (their sizes,\n"
+                 "                    no data written)\n"
+                 "  --keep-setid      replay: keep setuid/setgid bits (default: dropped from\n"
+                 "                    every mode, and said)\n");
 }
 
 /* One record as text: "12 t0 +1.234567 open a/b flags=0x41 mode=644 = slot 3 (5.1 us)". */

@@ -32,7 +32,17 @@ static void tree_usage(FILE *out)
     fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X | --size SIZE] [--seed N] [-j N]\n"
                  "       fsbench tree stats PROFILE [--scale X | --size SIZE] [--seed N]\n"
                  "       fsbench tree capture DIR -o SHAPE.ini\n"
-                 "PROFILE: a built-in profile (fsbench list), a captured SHAPE.ini, or tar:FILE\n");
+                 "  make: writes the tree into DIR (new or empty), untimed\n"
+                 "  stats: its file count, sizes and depth, without writing it\n"
+                 "  capture: the shape of the real tree DIR, as a profile file\n"
+                 "  PROFILE      a built-in profile (fsbench list), a captured SHAPE.ini, or\n"
+                 "               tar:FILE (the tree an archive holds)\n"
+                 "  --scale X    multiply the profile's file count by X (default 1)\n"
+                 "  --size SIZE  scale the profile to about SIZE bytes of data (like 2G)\n"
+                 "  --seed N     the seed of the tree's names and sizes (default 1): the\n"
+                 "               same seed makes the same tree\n"
+                 "  -j, --threads N  make: write with N threads (default 1, at most 64)\n"
+                 "  -o FILE      capture: the profile file to write\n");
 }
 
 /* Parses "PROFILE [DIR] --scale --seed [-j N]" after the verb (-j only where threads is

@@ -5,6 +5,7 @@
 #include "cli/cli.h"
 #include "base/err.h"
 #include "base/outcheck.h"
+#include "base/sig.h"
 
 #ifndef FSBENCH_VERSION
 #define FSBENCH_VERSION "0.1.0"
@@ -41,7 +42,11 @@ static void usage(FILE *out)
     for (const struct command *c = commands; c->name; c++)
         fprintf(out, "  %-9s %s\n", c->name, c->summary);
     fprintf(out, "\nfsbench run            runs the 'basic' scenario on the 'tiny' tree in a "
-                 "temporary directory\n");
+                 "temporary directory\n"
+                 "fsbench help COMMAND   the same as fsbench COMMAND --help\n"
+                 "fsbench -V, --version  the version\n"
+                 "man fsbench            the manual; the guide: docs/guide.md "
+                 "(/usr/share/doc/fsbench/ installed)\n");
 }
 
 int main(int argc, char **argv)
@@ -50,12 +55,25 @@ int main(int argc, char **argv)
         usage(stderr);
         return EXIT_USAGE;
     }
+    if (sig_ignore_pipe() < 0)
+        return EXIT_RUN_FAILED;
     const char *cmd = argv[1];
     int rc = -1;
-    if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    char help_opt[] = "--help";
+    char *help_argv[] = {argv[0], argc > 2 ? argv[2] : NULL, help_opt, NULL};
+    if (!strcmp(cmd, "help") && argc > 2) {
+        /* help COMMAND: what COMMAND --help says */
+        if (argc > 3) {
+            error("help: takes one command, not '%s'", argv[3]);
+            return EXIT_USAGE;
+        }
+        cmd = argv[2];
+        argc = 3;
+        argv = help_argv;
+    } else if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
         usage(stdout);
         rc = EXIT_OK;
-    } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    } else if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V") || !strcmp(cmd, "version")) {
         printf("fsbench %s\n", FSBENCH_VERSION);
         rc = EXIT_OK;
     }
@@ -69,5 +87,10 @@ int main(int argc, char **argv)
     /* every command's output is checked: a closed pipe or a full disk is one line, exit 1 */
     if (outcheck_stdout(NULL) < 0 && rc == EXIT_OK)
         rc = EXIT_RUN_FAILED;
+    /* stopped by a signal (after the cleanup and the line naming it): 128 + its number, as
+     * a shell reports a command a signal ended (SIGINT 130, SIGTERM 143) */
+    int sig = sig_stop_requested();
+    if (rc != EXIT_OK && sig > 0 && sig < 128)
+        rc = 128 + sig;
     return rc;
 }

@@ -109,12 +109,16 @@ int phase_run_command(const char *command, char *why, size_t len)
     if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
         return 0;
     const char *line = last_line(&t);
+    /* a command that holds quotes already (cmd's "-- ARGS" quotes what needs it) is shown
+     * as it is, others in quotes: never ''doubled'' */
+    const char *q = strchr(command, '\'') ? "" : "'";
+    char sig[32];
     if (WIFSIGNALED(status))
-        snprintf(why, len, "'%s' was killed by signal %d%s%s", command, WTERMSIG(status),
-                 *line ? ": " : "", line);
+        snprintf(why, len, "%s%s%s was killed by %s%s%s", q, command, q,
+                 sig_name(WTERMSIG(status), sig, sizeof sig), *line ? ": " : "", line);
     else
-        snprintf(why, len, "'%s' exited with status %d%s%s", command, WEXITSTATUS(status),
-                 *line ? ": " : "", line);
+        snprintf(why, len, "%s%s%s exited with status %d%s%s", q, command, q,
+                 WEXITSTATUS(status), *line ? ": " : "", line);
     return -1;
 }
 

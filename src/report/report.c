@@ -4,6 +4,7 @@
  * Every string in a run set may have come from someone else (an import): each is printed
  * through S(), control characters escaped, so none can forge a line or drive a terminal.
  */
+#include "base/units.h"
 #include "report/report.h"
 
 #include "base/text.h"
@@ -44,13 +45,7 @@ static double median(double *v, size_t n)
 
 static void human_bytes(char *buf, size_t len, double b)
 {
-    static const char *const unit[] = {"B", "kB", "MB", "GB", "TB"};
-    int u = 0;
-    while (b >= 1000 && u < 4) {
-        b /= 1000;
-        u++;
-    }
-    snprintf(buf, len, u ? "%.1f %s" : "%.0f %s", b, unit[u]);
+    units_bytes(buf, len, b);
 }
 
 /* The phase results of phase slot p over the runs that count (not warm-up, status ok). */
@@ -163,8 +158,58 @@ static void fmt_latency(char *buf, size_t len, uint64_t ns)
         snprintf(buf, len, "%.2f s", (double)ns / 1e9);
 }
 
+/* The columns a table may leave out to fit its width, in the order they are given up
+ * (latency first); phase, runs, wall s, [min-max], user s and sys s are always there. */
+enum {
+    COL_OPS = 1u << 0,
+    COL_KOPS = 1u << 1,
+    COL_MBPS = 1u << 2,
+    COL_DEV = 1u << 3,
+    COL_STALL = 1u << 4,
+    COL_LAT = 1u << 5,
+    COL_ALL = (1u << 6) - 1,
+};
+#define COLS_FIXED 60 /* "%-11s %4s %9s %-17s %7s %7s" */
+
+/* The optional columns that fit in width beside the fixed ones, the most wanted first:
+ * MB/s and kops/s fit 80 columns. */
+static unsigned fit_columns(unsigned width)
+{
+    static const struct {
+        unsigned col, w;
+    } want[] = {{COL_MBPS, 9}, {COL_KOPS, 9}, {COL_OPS, 11}, {COL_DEV, 14}, {COL_STALL, 8},
+                {COL_LAT, 28}};
+    unsigned cols = 0, used = COLS_FIXED;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        if (used + want[i].w > width)
+            break;
+        cols |= want[i].col;
+        used += want[i].w;
+    }
+    return cols;
+}
+
+static void print_table_head(FILE *out, unsigned cols)
+{
+    fprintf(out, "%-11s %4s %9s %-17s %7s %7s", "phase", "runs", "wall s", "[min-max]", "user s",
+            "sys s");
+    if (cols & COL_OPS)
+        fprintf(out, " %10s", "ops");
+    if (cols & COL_KOPS)
+        fprintf(out, " %8s", "kops/s");
+    if (cols & COL_MBPS)
+        fprintf(out, " %8s", "MB/s");
+    if (cols & COL_DEV)
+        fprintf(out, " %13s", "dev rd/wr io");
+    if (cols & COL_STALL)
+        fprintf(out, " %7s", "stall s");
+    if (cols & COL_LAT)
+        fprintf(out, "  %s", "latency p50 / p99");
+    fputc('\n', out);
+}
+
 static void print_phase_row(FILE *out, const struct phase_result **pr, size_t n,
-                            const char *name)
+                            const char *name, unsigned cols)
 {
     double *v = calloc(n, sizeof *v);
     if (!v)
@@ -213,8 +258,20 @@ static void print_phase_row(FILE *out, const struct phase_result **pr, size_t n,
     }
     char range[48];
     snprintf(range, sizeof range, "[%.3f-%.3f]", wmin, wmax);
-    fprintf(out, "%-11s %4zu %9.3f %-17s %7.2f %7.2f %10.0f %8s %8s %13s %7.2f  %s\n", S(name),
-            n, wall, range, user, sys, ops, kops, mbps, dev, stall, lat);
+    fprintf(out, "%-11s %4zu %9.3f %-17s %7.2f %7.2f", S(name), n, wall, range, user, sys);
+    if (cols & COL_OPS)
+        fprintf(out, " %10.0f", ops);
+    if (cols & COL_KOPS)
+        fprintf(out, " %8s", kops);
+    if (cols & COL_MBPS)
+        fprintf(out, " %8s", mbps);
+    if (cols & COL_DEV)
+        fprintf(out, " %13s", dev);
+    if (cols & COL_STALL)
+        fprintf(out, " %7.2f", stall);
+    if (cols & COL_LAT)
+        fprintf(out, "  %s", lat);
+    fputc('\n', out);
     free(v);
 }
 
@@ -241,7 +298,8 @@ static void print_stalls(FILE *out, const struct run_set *rs, const char *config
     }
 }
 
-static void print_table(FILE *out, const struct run_set *rs, const char *config)
+/* A configuration's rows (and its notes and stalls), under the table's head. */
+static void print_rows(FILE *out, const struct run_set *rs, const char *config, unsigned cols)
 {
     size_t nph = 0;
     for (size_t i = 0; i < rs->nruns; i++)
@@ -250,9 +308,6 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
     const struct phase_result **pr = calloc(rs->nruns ? rs->nruns : 1, sizeof *pr);
     if (!pr)
         return;
-    fprintf(out, "%-11s %4s %9s %-17s %7s %7s %10s %8s %8s %13s %7s  %s\n", "phase", "runs",
-            "wall s", "[min-max]", "user s", "sys s", "ops", "kops/s", "MB/s", "dev rd/wr io",
-            "stall s", "latency p50 / p99");
     for (size_t p = 0; p < nph; p++) {
         const char *name = NULL;
         for (size_t i = 0; i < rs->nruns && !name; i++)
@@ -260,7 +315,7 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
                 name = rs->runs[i].phases[p].name;
         size_t n = collect(rs, config, p, pr);
         if (n)
-            print_phase_row(out, pr, n, name);
+            print_phase_row(out, pr, n, name, cols);
         else
             fprintf(out, "%-11s %4d %9s\n", S(name), 0, "-");
     }
@@ -286,10 +341,28 @@ static void print_table(FILE *out, const struct run_set *rs, const char *config)
     free(pr);
 }
 
-/* Configurations in order of first appearance: their names into cfg[], count returned. */
+/* Configurations in their declared order (the command line's, target.configs: the first
+ * is compare's baseline), then any other in order of first appearance (a set without the
+ * list): their names into cfg[], count returned. */
 static size_t list_configs(const struct run_set *rs, const char **cfg, size_t max)
 {
     size_t n = 0;
+    const char *d = rs->target.configs;
+    while (*d && n < max) {
+        size_t len = strcspn(d, "\n");
+        for (size_t i = 0; i < rs->nruns; i++) {
+            const char *c = rs->runs[i].config;
+            if (strlen(c) != len || strncmp(c, d, len))
+                continue;
+            size_t j = 0;
+            while (j < n && strcmp(cfg[j], c))
+                j++;
+            if (j == n)
+                cfg[n++] = c;
+            break;
+        }
+        d += len + (d[len] == '\n');
+    }
     for (size_t i = 0; i < rs->nruns && n < max; i++) {
         size_t j = 0;
         while (j < n && strcmp(cfg[j], rs->runs[i].config))
@@ -362,7 +435,8 @@ static unsigned occurrence(const char **names, size_t p)
 
 /* Seed 000's matrix: one block per configuration, one line per phase (medians), then a grid
  * with configurations as rows and phases as columns (median wall seconds). */
-static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, size_t nc)
+static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, size_t nc,
+                         unsigned width)
 {
     const struct phase_result **pr = calloc(rs->nruns ? rs->nruns : 1, sizeof *pr);
     double *v = calloc(rs->nruns ? rs->nruns : 1, sizeof *v);
@@ -405,24 +479,37 @@ static void print_matrix(FILE *out, const struct run_set *rs, const char **cfg, 
     for (size_t c = 0; c < nc; c++)
         if (strlen(cfg[c]) + 1 > w)
             w = strlen(cfg[c]) + 1;
-    fprintf(out, "\nmedian wall seconds\n%-*s", (int)w, "configuration");
-    for (size_t k = 0; k < ncols; k++)
-        fprintf(out, " %10.10s", S(cols[k]));
-    fputc('\n', out);
-    for (size_t c = 0; c < nc; c++) {
-        fprintf(out, "%-*s", (int)w, S(cfg[c]));
-        size_t np = phase_names(rs, cfg[c], names, SCENARIO_PHASES_MAX);
-        for (size_t k = 0; k < ncols; k++) {
-            size_t p = 0; /* this configuration's own position of the column's phase */
-            while (p < np && (strcmp(names[p], cols[k]) || occurrence(names, p) != col_occ[k]))
-                p++;
-            size_t n = p < np ? collect(rs, cfg[c], p, pr) : 0;
-            if (n)
-                fprintf(out, " %10.3f", median_by(pr, n, v, get_wall));
-            else
-                fprintf(out, " %10s", "-");
-        }
+    /* as many columns a block as fit the width (at least one): a row never wraps */
+    size_t per = ncols ? ncols : 1;
+    if (width && width > w + 11 && (width - w) / 11 < per)
+        per = (width - w) / 11;
+    else if (width && width <= w + 11)
+        per = 1;
+    fprintf(out, "\nmedian wall seconds\n");
+    for (size_t k0 = 0; k0 < ncols; k0 += per) {
+        size_t k1 = k0 + per < ncols ? k0 + per : ncols;
+        if (k0)
+            fputc('\n', out);
+        fprintf(out, "%-*s", (int)w, "configuration");
+        for (size_t k = k0; k < k1; k++)
+            fprintf(out, " %10.10s", S(cols[k]));
         fputc('\n', out);
+        for (size_t c = 0; c < nc; c++) {
+            fprintf(out, "%-*s", (int)w, S(cfg[c]));
+            size_t np = phase_names(rs, cfg[c], names, SCENARIO_PHASES_MAX);
+            for (size_t k = k0; k < k1; k++) {
+                size_t p = 0; /* this configuration's own position of the column's phase */
+                while (p < np &&
+                       (strcmp(names[p], cols[k]) || occurrence(names, p) != col_occ[k]))
+                    p++;
+                size_t n = p < np ? collect(rs, cfg[c], p, pr) : 0;
+                if (n)
+                    fprintf(out, " %10.3f", median_by(pr, n, v, get_wall));
+                else
+                    fprintf(out, " %10s", "-");
+            }
+            fputc('\n', out);
+        }
     }
 out:
     free(v);
@@ -431,6 +518,13 @@ out:
 
 void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
 {
+    const struct report_layout lo = {.width = 0, .wide = true};
+    report_run_set_fit(out, rs, f, &lo);
+}
+
+void report_run_set_fit(FILE *out, const struct run_set *rs, enum report_format f,
+                        const struct report_layout *lo)
+{
     if (f == REPORT_SEEDS) {
         print_seeds(out, rs);
         return;
@@ -438,16 +532,33 @@ void report_run_set(FILE *out, const struct run_set *rs, enum report_format f)
     print_header(out, rs);
     const char *cfg[MAX_CONFIGS];
     size_t nc = list_configs(rs, cfg, MAX_CONFIGS);
-    if (nc > 1 || (nc == 1 && cfg[0][0]))
-        print_matrix(out, rs, cfg, nc);
-    for (size_t c = 0; c < nc; c++) {
-        if (cfg[c][0])
-            fprintf(out, "\nconfiguration %s\n", S(cfg[c]));
-        else
-            fputc('\n', out);
-        print_table(out, rs, cfg[c]);
-        if (rs->ranks.count > 1)
-            report_ranks(out, rs, cfg[c]);
+    unsigned cols = lo->wide || !lo->width ? COL_ALL : fit_columns(lo->width);
+    if (lo->wide) {
+        if (nc > 1 || (nc == 1 && cfg[0][0]))
+            print_matrix(out, rs, cfg, nc, lo->width);
+        for (size_t c = 0; c < nc; c++) {
+            if (cfg[c][0])
+                fprintf(out, "\nconfiguration %s\n", S(cfg[c]));
+            else
+                fputc('\n', out);
+            print_table_head(out, cols);
+            print_rows(out, rs, cfg[c], cols);
+            if (rs->ranks.count > 1)
+                report_ranks(out, rs, cfg[c]);
+        }
+    } else {
+        /* one table; a matrix's configurations are its groups, in the declared order */
+        fputc('\n', out);
+        print_table_head(out, cols);
+        for (size_t c = 0; c < nc; c++) {
+            if (nc > 1 || cfg[c][0])
+                fprintf(out, "[%s]\n", S(cfg[c]));
+            print_rows(out, rs, cfg[c], cols);
+            if (rs->ranks.count > 1)
+                report_ranks(out, rs, cfg[c]);
+        }
+        if (cols != COL_ALL || nc > 1)
+            fprintf(out, "(-v: every column%s)\n", nc > 1 ? ", Mode blocks and the grid of medians" : "");
     }
     if (rs->warm_cache)
         fprintf(out, "note: caches could not be dropped; figures after dropcaches are "

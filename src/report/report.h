@@ -5,15 +5,30 @@
 #ifndef FSBENCH_REPORT_H
 #define FSBENCH_REPORT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "measure/results.h"
 
 enum report_format { REPORT_TABLE, REPORT_SEEDS };
 
+/* How a table is laid out: width, the columns it may fill (80 when not a terminal); wide:
+ * every column whatever the width, and for a matrix seed 000's Mode blocks and the grid of
+ * median wall times (-v, --wide). */
+struct report_layout {
+    unsigned width;
+    bool wide;
+};
+
 /* Looks a format up by name ("table", "seeds"); -1 if unknown. */
 int report_format_find(const char *name);
+/* The set in full: every column, Mode blocks and grid for a matrix (report_run_set_fit with
+ * wide set). */
 void report_run_set(FILE *out, const struct run_set *rs, enum report_format f);
+/* The set as the layout allows: one table (a matrix's configurations as its groups, in
+ * their declared order), the columns that fit lo->width, never a row wrapped. */
+void report_run_set_fit(FILE *out, const struct run_set *rs, enum report_format f,
+                        const struct report_layout *lo);
 /* Which configurations failed during the set, in which round and phase, and a run stopped
  * by a signal (report_failures.c); nothing when every run finished. */
 void report_failures(FILE *out, const struct run_set *rs);

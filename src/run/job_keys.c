@@ -155,9 +155,30 @@ static int phase_key(const struct job_keys *keys, const char *key, const char **
     return -1;
 }
 
+/* fio's names for keys that mean the same here: a job file written the fio way reads.
+ * (numjobs, runtime, bs, rw and the like have no meaning in fsbench: they stay unknown.) */
+static const struct {
+    const char *fio, *ours;
+} fio_keys[] = {
+    {"directory", "dir"},      /* where the files go */
+    {"loops", "runs"},         /* how many times the job runs */
+    {"randseed", "seed"},      /* the seed of what is random */
+    {"iodepth", "queue-depth"}, /* io_uring's queue depth */
+    {NULL, NULL},
+};
+
+static const char *job_key_fio_name(const char *key)
+{
+    for (size_t i = 0; fio_keys[i].fio; i++)
+        if (!strcmp(key, fio_keys[i].fio))
+            return fio_keys[i].ours;
+    return key;
+}
+
 int job_key_check(const struct job_keys *keys, bool global, const char *key, const char *value,
                   const char **name, char *why, size_t len)
 {
+    key = job_key_fio_name(key);
     if (!strcmp(key, JOB_KEY_INTERLEAVE)) {
         if (!global) {
             snprintf(why, len, "interleave belongs in [global]: it says how the jobs run");

@@ -49,6 +49,7 @@ struct pctx {
     size_t cur;       /* current section */
     bool seen_header; /* a [section] came: comments no longer go to the preamble */
     bool failed;
+    unsigned unknown; /* unknown keys, each reported (its own line) and the parse goes on */
 };
 
 static __attribute__((format(printf, 4, 5))) void fail(struct pctx *c, const char *file, int line,
@@ -368,8 +369,15 @@ static int handler(void *user, const char *section, const char *name, const char
         return 1;
     }
     const char *stored;
-    if (job_key_check(c->keys, c->cur == 0, name, val, &stored, why, sizeof why) < 0)
-        return fail(c, s->path, s->line, "%s", why), 1;
+    if (job_key_check(c->keys, c->cur == 0, name, val, &stored, why, sizeof why) < 0) {
+        if (strncmp(why, "unknown key ", 12))
+            return fail(c, s->path, s->line, "%s", why), 1;
+        /* every unknown key is named, not only the first: a file written for another
+         * tool shows all that it holds that fsbench does not take */
+        error("%s:%d: %s", s->path, s->line, why);
+        c->unknown++;
+        return 1;
+    }
     for (size_t i = 0; c->keys->cmdline_only && c->keys->cmdline_only[i]; i++)
         if (!strcmp(stored, c->keys->cmdline_only[i]))
             return fail(c, s->path, s->line,
@@ -437,7 +445,7 @@ int job_parse(const char *path, const char *text, const struct job_keys *keys, s
         parse_src(&c, &s);
     free(owned);
     free(c.val);
-    if (!s.path || c.failed || job_fold(jf, NULL, NULL, 0) < 0) {
+    if (!s.path || c.failed || c.unknown || job_fold(jf, NULL, NULL, 0) < 0) {
         job_free(jf);
         return -1;
     }

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/units.h"
 #include "os/blockdev.h"
 #include "phase/cb_listing.h"
 #include "run/sizing.h"
@@ -78,8 +79,9 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
         snprintf(p->where, sizeof p->where, "%s (the whole device)", o->tspec->device);
     } else if (o->tspec) {
         const char *dir = o->tspec->image_dir ? o->tspec->image_dir : tmp && *tmp ? tmp : "/tmp";
-        snprintf(p->where, sizeof p->where, "%s (a sparse image of %.1f MiB)", dir,
-                 (double)o->tspec->image_bytes / (1 << 20));
+        char size[32];
+        snprintf(p->where, sizeof p->where, "%s (a sparse image of %s)", dir,
+                 units_bytes(size, sizeof size, (double)o->tspec->image_bytes));
         p->free_bytes = free_at(dir);
         p->fs_size = o->tspec->image_bytes;
         /* the image grows to what is written into it, at most its size */

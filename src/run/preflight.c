@@ -15,6 +15,7 @@
 
 #include "base/err.h"
 #include "base/sig.h"
+#include "base/units.h"
 #include "os/kmsg.h"
 #include "phase/phase.h"
 #include "run/job_plan.h"
@@ -91,16 +92,6 @@ static void check_dir(const struct runner_opts *o, struct preflight *pf)
              tmp && *tmp ? tmp : "/tmp", strerror(errno));
 }
 
-/* bytes as "512.0 MiB" or "48.0 GiB", into buf. */
-static const char *size_text(uint64_t bytes, char *buf, size_t len)
-{
-    if (bytes >= ((uint64_t)1 << 30))
-        snprintf(buf, len, "%.1f GiB", (double)bytes / (1 << 30));
-    else
-        snprintf(buf, len, "%.1f MiB", (double)bytes / (1 << 20));
-    return buf;
-}
-
 /* What --dry-run reports: root, and the free space where the runs go. */
 static void check_plan(const struct runner_opts *o, const char *tree_arg, struct preflight *pf)
 {
@@ -115,18 +106,18 @@ static void check_plan(const struct runner_opts *o, const char *tree_arg, struct
     }
     if (p.needs_root && geteuid() != 0)
         fail(pf, PREFLIGHT_ALL, "needs root (%s)", p.root_why);
-    char need[32], size[32];
+    char need[32], size[32], free_now[32];
     if (p.cb_need && p.fs_size && p.cb_need > p.fs_size)
         fail(pf, PREFLIGHT_ALL,
              "compilebench's trees from the listings in %s need about %s, and the image "
              "holds %s: not enough space (see --dry-run)",
-             o->params.cb_dataset, size_text(p.cb_need, need, sizeof need),
-             size_text(p.fs_size, size, sizeof size));
+             o->params.cb_dataset, units_bytes(need, sizeof need, (double)p.cb_need),
+             units_bytes(size, sizeof size, (double)p.fs_size));
     else if (p.free_bytes && p.need > p.free_bytes)
-        fail(pf, PREFLIGHT_ALL,
-             "needs about %.1f MiB free in %s%s, and %.1f MiB are (see --dry-run)",
-             (double)p.need / (1 << 20), p.where, p.copies > 1 ? " (the tree and its copy)" : "",
-             (double)p.free_bytes / (1 << 20));
+        fail(pf, PREFLIGHT_ALL, "needs about %s free in %s%s, and %s are (see --dry-run)",
+             units_bytes(need, sizeof need, (double)p.need), p.where,
+             p.copies > 1 ? " (the tree and its copy)" : "",
+             units_bytes(free_now, sizeof free_now, (double)p.free_bytes));
 }
 
 /* The last line error() said while captured, without the program's prefix. */

@@ -180,14 +180,47 @@ static double ops_of(const struct progress *p, size_t cfg, size_t ph)
     return (double)p->expect[ph];
 }
 
-/* A run's wall at the means of every configuration: -1 until every phase was timed. */
-static double mean_run(const struct progress *p)
+/* Operations a second over the phases timed so far that count operations, else the
+ * current phase's so far (cur_ops in cur_t seconds); 0 when there is none yet. The work
+ * model's counts at this rate are the first run's estimate of what it has not timed. */
+static double op_rate(const struct progress *p, double cur_ops, double cur_t)
+{
+    double ops = 0, wall = 0;
+    for (size_t i = 0; i < p->nphases; i++)
+        if (p->any_n[i] && p->any_ops[i] / p->any_n[i] >= PROGRESS_MIN_OPS) {
+            ops += p->any_ops[i];
+            wall += p->any_wall[i];
+        }
+    if (ops > 0 && wall > 0)
+        return ops / wall;
+    return cur_ops >= PROGRESS_MIN_OPS && cur_t > 0 ? cur_ops / cur_t : 0;
+}
+
+/* The wall of phase slot ph: as timed (wall_of), else from the work model, its expected
+ * operations at rate, setting *guessed (a phase that counts none, sync, is taken as
+ * short: 0); -1 when there is neither. */
+static double est_wall(const struct progress *p, size_t cfg, size_t ph, double rate,
+                       bool *guessed)
+{
+    double w = wall_of(p, cfg, ph);
+    if (w >= 0)
+        return w;
+    *guessed = true;
+    if (p->expect[ph] < PROGRESS_MIN_OPS)
+        return 0;
+    return rate > 0 ? (double)p->expect[ph] / rate : -1;
+}
+
+/* A run's wall at the means of every configuration, the phases not timed yet estimated
+ * (est_wall); -1 when one cannot be. */
+static double mean_run(const struct progress *p, double rate, bool *guessed)
 {
     double sum = 0;
     for (size_t i = 0; i < p->nphases; i++) {
-        if (!p->any_n[i])
+        double w = est_wall(p, PROGRESS_CONFIGS, i, rate, guessed);
+        if (w < 0)
             return -1;
-        sum += p->any_wall[i] / p->any_n[i];
+        sum += w;
     }
     return sum;
 }
@@ -231,17 +264,19 @@ static void fmt_eta(char *buf, size_t len, double s)
 }
 
 /* " | set 24% ETA 4m10s": the set with frac of a run under way done, rest seconds of it
- * left (-1: unknown) and `later` runs after it. */
-static void fmt_set(const struct progress *p, double frac, double rest, unsigned later, char *buf,
-                    size_t len)
+ * left (-1: unknown) and `later` runs after it; "ETA ~4m10s" while any of it is the work
+ * model's estimate (guessed, or a phase not timed yet). */
+static void fmt_set(const struct progress *p, double frac, double rest, unsigned later,
+                    double rate, bool guessed, char *buf, size_t len)
 {
-    double mean = mean_run(p), eta = -1;
+    double mean = mean_run(p, rate, &guessed), eta = -1;
     if (rest >= 0 && (later == 0 || mean >= 0))
         eta = rest + later * (mean > 0 ? mean : 0);
     double pct = 100 * ((double)p->done + frac) / (p->total ? p->total : 1);
     char e[16];
     fmt_eta(e, sizeof e, eta);
-    snprintf(buf, len, " | set %.0f%% ETA %s", pct > 100 ? 100 : pct, e);
+    snprintf(buf, len, " | set %.0f%% ETA %s%s", pct > 100 ? 100 : pct,
+             guessed && eta >= 0 ? "~" : "", e);
 }
 
 void progress_format(const struct progress *p, const struct timeline_point *pt, char *buf,
@@ -274,10 +309,17 @@ void progress_format(const struct progress *p, const struct timeline_point *pt, 
     fmt_count(r, sizeof r, (uint64_t)(rate + 0.5));
     fmt_eta(e, sizeof e, eta);
 
-    /* the rest of this run: this phase's and the later phases' walls */
+    /* the rest of this run: this phase's and the later phases' walls, those never timed
+     * from the work model (its operation counts at the rate seen so far) */
+    double orate = op_rate(p, (double)pt->ops, t);
+    bool guessed = false;
     double rest = eta;
+    if (rest < 0 && eops < PROGRESS_MIN_OPS && ewall < 0) {
+        rest = 0; /* a first sync or umount: no count to tell by, taken as short */
+        guessed = true;
+    }
     for (size_t i = p->phase + 1; i < p->nphases && rest >= 0; i++) {
-        double w = wall_of(p, p->cfg, i);
+        double w = est_wall(p, p->cfg, i, orate, &guessed);
         rest = w < 0 ? -1 : rest + w;
     }
     double run_el = (double)(p->phase_start_ns - p->run_start_ns) / 1e9 + t;
@@ -285,12 +327,23 @@ void progress_format(const struct progress *p, const struct timeline_point *pt, 
                                                  : ((double)p->phase + (f > 0 ? f : 0)) /
                                                        (double)(p->nphases ? p->nphases : 1);
     char set[64], rated[48] = "";
-    fmt_set(p, frac, rest, p->total > p->done + 1 ? p->total - p->done - 1 : 0, set, sizeof set);
+    fmt_set(p, frac, rest, p->total > p->done + 1 ? p->total - p->done - 1 : 0, orate, guessed,
+            set, sizeof set);
     if (pt->ops || eops >= PROGRESS_MIN_OPS) /* else nothing to rate: "sync 45% ETA 2.1s" */
         snprintf(rated, sizeof rated, " %s ops/s", r);
-    snprintf(buf, len, "%s%srun %u/%u %s %s%s ETA %s%s", p->cfg_name, p->cfg_name[0] ? " " : "",
-             p->done + 1, p->total, p->name, what, rated, e, set);
-    if (width && width < len && strlen(buf) > width)
+    /* the line fits the width: what matters least goes first (the rate, the counts, the
+     * configuration), so the set's ETA at its end is never cut; only then is it cut */
+    char pct[16];
+    snprintf(pct, sizeof pct, "%.0f%%", 100 * (f > 0 ? f : 0));
+    for (int v = 0; v < 4; v++) {
+        const char *cfg = v >= 3 ? "" : p->cfg_name;
+        snprintf(buf, len, "%s%srun %u/%u %s %s%s ETA %s%s", cfg, cfg[0] ? " " : "",
+                 p->done + 1, p->total, p->name, v >= 2 && f >= 0 ? pct : what,
+                 v >= 1 ? "" : rated, e, set);
+        if (!width || strlen(buf) <= width)
+            return;
+    }
+    if (width < len && strlen(buf) > width)
         buf[width] = '\0';
 }
 
@@ -320,7 +373,8 @@ void progress_format_run(const struct progress *p, const struct run_result *r, d
         failed |= r->phases[i].status == PHASE_FAILED;
     char d[16], set[64];
     fmt_dur(d, sizeof d, wall_s);
-    fmt_set(p, 0, 0, p->total > p->done ? p->total - p->done : 0, set, sizeof set);
+    fmt_set(p, 0, 0, p->total > p->done ? p->total - p->done : 0, op_rate(p, 0, 0), false, set,
+            sizeof set);
     snprintf(buf, len, "%s%srun %u/%u (round %u) %s in %s%s", r->config, r->config[0] ? " " : "",
              p->done, p->total, r->round + 1,
              r->interrupted ? "interrupted"

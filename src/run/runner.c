@@ -558,7 +558,20 @@ static void describe_set(struct env *env, const char *path)
         /* probed before the first mount: the path's file system is the one below it */
         snprintf(rs->target.mount_point, sizeof rs->target.mount_point, "%s", path);
         snprintf(rs->target.device, sizeof rs->target.device, "%s", target_device(env->tgt));
-        snprintf(rs->target.fstype, sizeof rs->target.fstype, "%s", o->configs[0].fstype);
+        /* every configuration's file system, each once: "ext4+xfs" for a matrix of both */
+        size_t fl = 0;
+        rs->target.fstype[0] = '\0';
+        for (size_t i = 0; i < o->nconfigs; i++) {
+            const char *fs = o->configs[i].fstype;
+            bool seen = false;
+            for (size_t j = 0; j < i && !seen; j++)
+                seen = !strcmp(o->configs[j].fstype, fs);
+            int n = seen ? 0 : snprintf(rs->target.fstype + fl, sizeof rs->target.fstype - fl,
+                                        "%s%s", fl ? "+" : "", fs);
+            if (n < 0 || (size_t)n >= sizeof rs->target.fstype - fl)
+                break;
+            fl += (size_t)n;
+        }
         snprintf(rs->target.mount_opts, sizeof rs->target.mount_opts, "per configuration");
     }
     snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",

@@ -10,6 +10,8 @@
  */
 #include "target/leftover.h"
 
+#include "base/units.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -213,11 +215,11 @@ static void say_released(const char *dir, long pid, bool dry_run, const struct r
     if (r->devices[0] && used < sizeof what)
         used += (size_t)snprintf(what + used, sizeof what - used, ", %s %s",
                                  dry_run ? "detach" : "detached", r->devices);
+    char on_disk[32];
     if (r->image && used < sizeof what)
-        used += (size_t)snprintf(what + used, sizeof what - used,
-                                 ", %s its image (%.1f MiB on disk)",
+        used += (size_t)snprintf(what + used, sizeof what - used, ", %s its image (%s on disk)",
                                  dry_run ? "remove" : "removed",
-                                 (double)r->image_bytes / 1048576.0);
+                                 units_bytes(on_disk, sizeof on_disk, (double)r->image_bytes));
     char who[64] = "a killed fsbench";
     if (pid > 0)
         snprintf(who, sizeof who, "fsbench pid %ld (no longer running)", pid);

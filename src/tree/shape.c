@@ -38,6 +38,7 @@
 
 #include "base/err.h"
 #include "base/infile.h"
+#include "base/units.h"
 #include "base/outfile.h"
 #include "base/text.h"
 #include "os/dents.h"
@@ -759,9 +760,10 @@ int shape_to_profile(const struct shape *s, const char *name, struct shape_model
                       : p95 > PROFILE_NAME_LEN_MAX ? PROFILE_NAME_LEN_MAX : p95;
 
     p->files = s->files;
+    char size[32];
     snprintf(m->summary, sizeof m->summary,
-             "captured shape: %" PRIu64 " files, %" PRIu64 " dirs, %.1f MB", s->files, s->dirs,
-             (double)s->bytes / 1e6);
+             "captured shape: %" PRIu64 " files, %" PRIu64 " dirs, %s", s->files, s->dirs,
+             units_bytes(size, sizeof size, (double)s->bytes));
     p->summary = m->summary;
 
     /* depth: directories go one level above the deepest file; try each depth from the

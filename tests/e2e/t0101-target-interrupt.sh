@@ -43,7 +43,7 @@ else
 fi
 wait "$PID"
 RC=$?
-ok $([ "$RC" -ne 0 ] && echo 0 || echo 1) "interrupted run exits non-zero (exit $RC)"
+is "$RC" 130 "a run interrupted by SIGINT exits 130 (128 + 2)"
 diag "$(tail -n 3 "$SCRATCH/err")"
 
 is "$(our_mounts)" "" "no mount of an fsbench-target directory remains"

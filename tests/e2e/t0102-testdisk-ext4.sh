@@ -34,7 +34,7 @@ FAST=(run testdisk --image 128M --fs ext4 --mount-opts defaults --mount-opts noa
       --tree tiny --no-save)
 
 # ---- 1. Interleaved rounds (the default).
-run_fsbench "${TD[@]}" --runs 2 --json "$J"
+run_fsbench "${TD[@]}" --runs 2 --json "$J" --wide
 is "$RC" 0 "testdisk, ext4 defaults and sync, 2 runs: exit 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 
@@ -59,14 +59,18 @@ for cfg in ext4:defaults ext4:sync; do
     is "$(printf '%s\n' "$block" | cut -d: -f1 | paste -sd,)" \
         mount,extract,sync,umount,mount,delete,sync,umount "matrix $cfg: one line per phase"
 done
-# The grid: configurations as rows, phases as columns, median wall seconds.
-grid=$(printf '%s\n' "$OUT" | awk '/^median wall seconds$/ { on = 1; next } on && /^$/ { exit }
+# The grid: configurations as rows, phases as columns, median wall seconds; at 80 columns (no
+# terminal) in blocks of the phases that fit, so no row wraps.
+grid=$(printf '%s\n' "$OUT" | awk '/^median wall seconds$/ { on = 1; next } on && /^configuration ext4/ { exit }
                                    on { print }')
-like "$grid" '^configuration +mount +extract +sync +umount +mount +delete +sync +umount *$' \
-    "grid: a header with the phases as columns"
-W=' +[0-9]+\.[0-9]{3}'
-like "$grid" "^ext4:defaults($W){8} *\$" "grid: a row of 8 median walls for ext4:defaults"
-like "$grid" "^ext4:sync($W){8} *\$" "grid: a row of 8 median walls for ext4:sync"
+is "$(printf '%s\n' "$grid" | awk '/^configuration / { for (i = 2; i <= NF; i++) printf "%s ", $i }')" \
+    "mount extract sync umount mount delete sync umount " "grid: the phases as columns, in order, over its blocks"
+is "$(printf '%s\n' "$grid" | awk 'length($0) > 80' | wc -l)" 0 "grid: no row over 80 columns"
+W='^ *[0-9]+\.[0-9]{3}$'
+for cfg in ext4:defaults ext4:sync; do
+    is "$(printf '%s\n' "$grid" | awk -v c="$cfg" '$1 == c { for (i = 2; i <= NF; i++) print $i }' |
+        grep -cE "$W")" 8 "grid: 8 median walls for $cfg"
+done
 
 # The JSON: 4 runs, 2 per configuration, both configurations in each round.
 jq -e . "$J" >/dev/null

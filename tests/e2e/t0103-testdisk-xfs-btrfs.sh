@@ -34,7 +34,7 @@ testdisk_on() {
         return
     fi
     run_fsbench run testdisk --image "$size" --fs "$fs" --mount-opts defaults \
-        --mount-opts "$opts2" --runs 2 --tree tiny --no-save --json "$j"
+        --mount-opts "$opts2" --runs 2 --tree tiny --no-save --json "$j" --wide
     if mount_refused "$fs"; then
         skip "the kernel cannot mount $fs: $ERR" $((N_TESTDISK - 3))
         nothing_left "$fs (refused)"

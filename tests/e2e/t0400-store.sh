@@ -79,7 +79,11 @@ like "$HDR" '^label,config,run,round,warmup,phase,status,wall_s,user_s,sys_s,' "
 BODY=$(printf '%s\n' "$OUT" | tail -n +2)
 is "$(lines "$BODY")" 9 "CSV: 3 runs x 3 phases rows"
 is "$(printf '%s\n' "$BODY" | cut -d, -f1 | sort -u)" b "CSV: column 1 is the label on every row"
-is "$(printf '%s\n' "$BODY" | cut -d, -f3 | sort -u | tr '\n' ' ')" "0 1 2 " "CSV: runs 0, 1 and 2"
+is "$(printf '%s\n' "$BODY" | cut -d, -f3 | sort -u | tr '\n' ' ')" "1 2 3 " "CSV: runs 1, 2 and 3 (counted from 1, as the table does)"
+is "$(printf '%s\n' "$BODY" | cut -d, -f4 | sort -n | head -1)" 1 "CSV: rounds count from 1 too"
+is "$(printf '%s\n' "$BODY" | awk -F, '$2 == ""' | wc -l)" 0 "CSV: config is filled for a single-configuration set"
+is "$(printf '%s\n' "$BODY" | cut -d, -f8-10,12,15 | tr ',' '\n' | grep -cE '\.[0-9]{10,}')" 0 \
+    "CSV: no figure carries more than 9 decimals (no binary noise like 0.05227699999999999)"
 is "$(printf '%s\n' "$BODY" | cut -d, -f6 | sort | uniq -c | awk '{print $2 "=" $1}' | tr '\n' ' ')" \
     "delete=3 extract=3 walk=3 " "CSV: each phase in each run"
 is "$(printf '%s\n' "$BODY" | awk -F, '$8 == "" || $8 + 0 <= 0' | wc -l)" 0 "CSV: every wall_s is positive"

@@ -59,4 +59,14 @@ run_fsbench cmd --no-save
 is "$RC" 2 "cmd without a command exits 2"
 like "$(printf '%s\n' "$ERR" | tail -n 1)" '^fsbench: cmd: no command' "no command: the message says so"
 is "$(lines "$ERR")" 1 "no command: one line on stderr (README: every error is one line)"
+
+# A program that cannot run at all: one line before anything runs, no table.
+run_fsbench cmd --runs 2 --no-save -- /nonexistent/binary
+is "$RC:$OUT" "1:" "cmd -- /nonexistent/binary: exit 1, nothing on stdout"
+is "$ERR" "fsbench: cmd: cannot run /nonexistent/binary: No such file or directory" "and one line saying why"
+run_fsbench cmd --runs 2 --no-save -- no-such-program-here arg
+is "$ERR" "fsbench: cmd: cannot run no-such-program-here: no such program in PATH" "a bare name not in PATH: one line"
+# A command that fails: its name as typed, quoted once (never ''doubled'')
+run_fsbench cmd --runs 1 --no-save -- sh -c 'exit 3'
+like "$ERR" "phase cmd: sh -c 'exit 3' exited with status 3" "a failing command: named as typed"
 done_testing

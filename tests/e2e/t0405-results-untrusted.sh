@@ -42,7 +42,7 @@ is "$RC" 1 "report of a denormal time: refused when read"
 like "$ERR" "below the clock's resolution" "report of a denormal time: says why, never 'out of memory'"
 run_fsbench import zero.json --db "$DB"
 is "$RC" 0 "a zero-length phase imports"
-run_fsbench show zero --db "$DB"
+run_fsbench show zero --db "$DB" --wide
 like "$OUT" "^extract +3 +0\.000 \[0\.000-0\.000\] +[0-9.]+ +[0-9.]+ +[0-9]+ +- +- " \
     "show: a zero-length phase has no rate ('-'), not 0 or inf"
 run_fsbench compare b zero --db "$DB"
@@ -211,6 +211,6 @@ jq '.label = "=HYPERLINK(\"http://x\")" | .runs[0].config = "@SUM(A1)" | .runs[1
 run_fsbench export '=HYPERLINK("http://x")' --csv --db "$DB"
 row() { printf '%s\n' "$OUT" | sed -n "$1p"; }
 like "$(row 2)" "^\"'=HYPERLINK\(\"\"http://x\"\"\)\",\"'@SUM\(A1\)\"," "a formula label and configuration: prefixed"
-like "$(row 4)" ",-5,1,1,0,extract," "a negative number stays a number"
-like "$(row 6)" ",\"'-2\+3\",2,2,0,extract," "'-2+3' is not a number: prefixed"
+like "$(row 4)" ",-5,2,2,0,extract," "a negative number stays a number"
+like "$(row 6)" ",\"'-2\+3\",3,3,0,extract," "'-2+3' is not a number: prefixed"
 done_testing

@@ -63,7 +63,7 @@ like "$OUT" "writes up to 16 MiB \(0.5x its 32 MiB\)" "--dry-run --age-written 0
 run_fsbench run age --image 1G --dry-run
 like "$OUT" "  age: ages the file system made on the image: it writes up to 4.0 GiB \(4x its 1.0 GiB\) and fills it to 80% full" \
     "--dry-run --image 1G: 4 GiB written, 80% full"
-like "$OUT" "space: about 1.00 GiB needed in .* \(a sparse image of 1024.0 MiB\)" \
+like "$OUT" "space: about 1.00 GiB needed in .* \(a sparse image of 1.0 GiB\)" \
     "--dry-run --image 1G: the image grows to its size"
 truncate -s 256M "$SCRATCH/dev.img"
 if DEV=$(losetup --show -f "$SCRATCH/dev.img"); then

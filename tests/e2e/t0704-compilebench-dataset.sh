@@ -248,7 +248,7 @@ is "$(ls -A "$SCRATCH/hw")" "" "nothing was written"
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
     run_fsbench run compilebench --cb-dataset "$SCRATCH/huge" --image 256M --no-save
     is "$RC" 1 "a data set larger than the image: exit 1"
-    is "$ERR" "fsbench: pre-flight: compilebench's trees from the listings in $SCRATCH/huge need about 3072.0 GiB, and the image holds 256.0 MiB: not enough space (see --dry-run)" \
+    is "$ERR" "fsbench: pre-flight: compilebench's trees from the listings in $SCRATCH/huge need about 3.0 TiB, and the image holds 256.0 MiB: not enough space (see --dry-run)" \
         "refused up front, naming the need and the image"
 else
     skip "not root: no image" 2

@@ -41,7 +41,7 @@ for i in "${!PHASES[@]}"; do
                 "$FSBENCH" run "${ARGS[@]}" -j 1 --label "sig$i$sig" >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
         RC=$?
         ERR=$(grep -v '^strace: ' "$SCRATCH/err")
-        is "$RC" 1 "$name: exit status 1"
+        is "$RC" $((128 + $(kill -l $sig))) "$name: exit status 128 + the signal's number"
         one_line "$name" "^fsbench: run 1 of ext4:defaults, phase ${PHASES[$i]}: interrupted by SIG(INT|TERM)$"
         store_check "$DB" 1 "$name"
         nothing_left "$name"
@@ -58,7 +58,7 @@ for sig in INT TERM; do
             "$FSBENCH" run "${ARGS[@]}" -j 1 --label "preflight$sig" >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
     RC=$?
     ERR=$(grep -v '^strace: ' "$SCRATCH/err")
-    is "$RC" 1 "$name: exit status 1"
+    is "$RC" $((128 + $(kill -l $sig))) "$name: exit status 128 + the signal's number"
     one_line "$name" "^fsbench: pre-flight: interrupted by SIG$sig$"
     store_check "$DB" "$before" "$name"
     is "$(sqlite3 "$DB" "select count(*) from run_sets where label = 'preflight'")" 0 "$name: no set stored"

@@ -55,7 +55,7 @@ for pair in $SIGNALS; do
     kill -s "$sig" "$PID"
     wait_end
     ERR=$(cat "$SCRATCH/err")
-    is "$RC" 1 "SIG$sig: exit 1 (not killed by it)"
+    is "$RC" $((128 + $(kill -l "$sig"))) "SIG$sig: exit 128 + its number (not killed by it)"
     like "$ERR" "^fsbench: (run [0-9]+ of ext4:defaults(, phase [a-z]+)?: )?interrupted by $name\$" \
         "SIG$sig: one line naming it"
     is "$(printf '%s\n' "$ERR" | grep -c .)" 1 "SIG$sig: and only that line"
@@ -69,7 +69,7 @@ sleep 0.5
 ok "$(kill -0 "$PID" 2>/dev/null; echo $?)" "SIGPIPE: the run goes on"
 kill -s TERM "$PID" 2>/dev/null
 wait_end
-is "$RC" 1 "SIGPIPE then SIGTERM: exit 1"
+is "$RC" 143 "SIGPIPE then SIGTERM: exit 143 (128 + 15)"
 nothing_left "SIGPIPE then SIGTERM"
 
 # a signal ignored when fsbench starts stays ignored: nohup's SIGHUP
@@ -82,7 +82,7 @@ sleep 0.5
 ok "$(kill -0 "$PID" 2>/dev/null; echo $?)" "nohup: SIGHUP stays ignored, the run goes on"
 kill -s TERM "$PID" 2>/dev/null
 wait_end
-is "$RC" 1 "nohup, then SIGTERM: exit 1"
+is "$RC" 143 "nohup, then SIGTERM: exit 143"
 nothing_left "nohup, then SIGTERM"
 
 done_testing

@@ -48,6 +48,15 @@ is "$(lines "$ERR")" 1 "in one line"
 run_fsbench export cc --json --db "$DB"
 is "$(printf '%s\n' "$OUT" | jq '.runs | length')" 3 "the store holds the 3 runs"
 
+# fsbench list | head -1: the man page's promise (one line, exit 1), not a death by SIGPIPE
+# (141): every command ignores SIGPIPE, not only run and cmd
+for c in list runs "list --names phases" "--help" "run --help"; do
+    closed "$FSBENCH" $c
+    is "$RC" 1 "$c into a closed pipe: exit 1 (not 141)"
+    is "$ERR" "fsbench: standard output was closed before the end (the reader of the pipe ended)" \
+        "$c into a closed pipe: one line on stderr"
+done
+
 # a full device of our own (the null device's sibling: major 1, minor 7)
 mknod "$SCRATCH/full" c 1 7 || skip_all "cannot make a full device"
 full_is() { # full_is NAME ARGS...: fsbench ARGS > full: exit 1 and one line

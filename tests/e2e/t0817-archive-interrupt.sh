@@ -40,7 +40,7 @@ for sig in INT TERM QUIT; do
         "SIG$sig: the decompressed copy was being written ($copy, $seen bytes)"
     kill -s "$sig" "$pid"
     wait "$pid"
-    is "$?" 1 "SIG$sig during decompression: exit 1"
+    is "$?" $((128 + $(kill -l $sig))) "SIG$sig during decompression: exit 128 + its number"
     is "$(cat "$SCRATCH/err")" "fsbench: tar:a.tgz: decompression interrupted by SIG$sig (its copy removed)" \
         "SIG$sig: one line naming it"
     is "$(ls -A "$TMPDIR")" "" "SIG$sig: nothing left in TMPDIR"

@@ -44,6 +44,22 @@ bad bad-name $'[sec ond]' "\[sec ond\]: a job name is"
 bad interleave-in-job $'[second]\ninterleave = jobs' "interleave belongs in \[global\]"
 bad cross-option $'[second]\nphases = mount,extract' \
     "job second: phase mount needs a managed target"
+# Every unknown key is named, each at its line (a file written for fio shows all it holds
+# that fsbench does not take); fio's names that mean the same are taken.
+printf '%s[second]\nbs = 4k\nrw = randwrite\nnumjobs = 4\n' "$GOOD" >fio.ini
+run_fsbench run fio.ini --db "$DB" --dir "$SCRATCH/empty"
+is "$RC" 2 "three unknown keys: exit status 2"
+is "$ERR" "fsbench: fio.ini:9: unknown key 'bs': did you mean fs?
+fsbench: fio.ini:10: unknown key 'rw' (see fsbench run --help)
+fsbench: fio.ini:11: unknown key 'numjobs' (see fsbench run --help)" "every unknown key: a line each, at its line"
+printf '[global]\ntree = tiny\nphases = extract,delete\ndirectory = %s\nloops = 2\nrandseed = 7\n[j]\n' \
+    "$SCRATCH/empty" >fio-names.ini
+run_fsbench run fio-names.ini --dry-run --no-save
+is "$RC" 0 "fio's directory, loops and randseed: accepted"
+like "$OUT" "configurations: 1: one, in $SCRATCH/empty" "directory = DIR is dir"
+like "$OUT" "rounds: 2 \(2 runs\)" "loops = 2 is runs = 2"
+like "$OUT" "tiny x1 seed 7" "randseed = 7 is seed = 7"
+
 ok "$([ ! -e "$DB" ] && echo 0 || echo 1)" "no results store was made by any bad file"
 is "$(ls -A empty)" "" "the directory is untouched by every bad file"
 

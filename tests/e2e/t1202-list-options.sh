@@ -26,6 +26,10 @@ is "$RC" 0 "--fs ext4 --fs xfs runs: exit 0"
 diag "$ERR"
 is "$(sqlite3 "$DB" "select group_concat(config, ' ') from (select config from runs order by config)")" \
     "ext4:defaults xfs:defaults" "a run of each file system is stored"
+run_fsbench runs --db "$DB"
+like "$OUT" " ext4\+xfs /dev/loop[0-9]+ \(per configuration\)" "runs: every configuration's file system (ext4+xfs), not the first's"
+run_fsbench show twice --db "$DB"
+like "$OUT" "^target .* \(ext4\+xfs, per configuration;" "show: the header names both file systems"
 nothing_left "--fs twice"
 
 run_fsbench run --dir "$SCRATCH" --phases extract,sync --phases delete --dry-run

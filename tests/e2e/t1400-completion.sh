@@ -62,6 +62,14 @@ got=$(complete_words "$FSBENCH" run --tree = pk)
 is "$got" "pkgsrc" "profile: run --tree=pk (readline splits at =)"
 got=$(complete_words "$FSBENCH" run seed-00)
 is "$(printf '%s\n' "$got" | grep -c '^seed-00[0-4]-')" 5 "shipped job: run seed-00 -> the five seed jobs"
+got=$(complete_words "$FSBENCH" list --names "")
+is "$got" "$(printf 'scenarios\nphases\nprofiles\nengines')" "list --names <Tab>: the four kinds, no file names"
+got=$(complete_words "$FSBENCH" list --names = pro)
+is "$got" "profiles" "list --names=pro -> profiles"
+got=$(complete_words "$FSBENCH" list --)
+ok $(has "$got" --names && has "$got" --help && echo 0 || echo 1) "option: list -- offers --names"
+got=$(complete_words "$FSBENCH" help exp)
+is "$got" "export" "help exp<Tab> -> export (help CMD is CMD --help)"
 got=$(complete_words "$FSBENCH" run --job comp)
 is "$got" "compilebench" "shipped job: run --job comp -> compilebench"
 touch "$SCRATCH/empty/my-job.ini" "$SCRATCH/empty/my-notes.txt"

@@ -73,6 +73,20 @@ static char *render(const struct run_set *rs, enum report_format fmt)
     return text;
 }
 
+/* The report laid out for width columns (wide: every column), as a string (caller frees). */
+static char *render_fit(const struct run_set *rs, unsigned width, bool wide)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    const struct report_layout lo = {.width = width, .wide = wide};
+    report_run_set_fit(out, rs, REPORT_TABLE, &lo);
+    assert_int_equal(fclose(out), 0);
+    assert_non_null(text);
+    return text;
+}
+
 /* Splits the first line of text that starts with `prefix` followed by a blank into
  * whitespace-separated tokens (into buf); returns the count, 0 if there is no such line. */
 static int row_tokens(const char *text, const char *prefix, char *buf, size_t len, char **tok,
@@ -355,6 +369,64 @@ static void two_config_set(struct run_set *rs)
     add_run(rs, "ext4:defaults", d2, 2)->round = 1;
 }
 
+/* At 80 columns (no terminal): one table, rows within 80 columns, the configurations as
+ * its groups in their declared order (not the first round's), no Mode block and no grid
+ * unless wide; wide at 80 columns: every column, the grid cut into blocks that fit. */
+static void test_table_fits_80_columns(void **state)
+{
+    (void)state;
+    struct run_set rs;
+    two_config_set(&rs);
+    snprintf(rs.target.configs, sizeof rs.target.configs, "ext4:sync\next4:defaults");
+    char *text = render_fit(&rs, 80, false);
+    assert_null(strstr(text, "Mode: "));
+    assert_null(strstr(text, "median wall seconds"));
+    assert_int_equal(count_substr(text, "phase       runs"), 1);
+    const char *cs = strstr(text, "\n[ext4:sync]\n"), *cd = strstr(text, "\n[ext4:defaults]\n");
+    assert_true(cs && cd && cs < cd); /* declared order */
+    const char *table = strstr(text, "phase       runs");
+    for (const char *l = table; l && *l;) {
+        size_t n = strcspn(l, "\n");
+        if (n > 80)
+            fail_msg("a row of %zu columns: %.*s", n, (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    assert_contains(text, "kops/s     MB/s\n");
+    assert_null(strstr(text, "latency p50"));
+    free(text);
+
+    text = render_fit(&rs, 80, true);
+    assert_contains(text, "\nMode: ext4:sync\n");
+    assert_contains(text, "latency p50 / p99");
+    const char *ms = strstr(text, "Mode: ext4:sync"), *md = strstr(text, "Mode: ext4:defaults");
+    assert_true(ms && md && ms < md);
+    free(text);
+
+    /* a grid of 9 phases at 80 columns: blocks of 5 phases, no row over 80 */
+    struct run_set big;
+    set_init(&big);
+    struct ph many[9];
+    static const char *const names[] = {"extract", "sync", "dropcaches", "walk", "statwalk",
+                                        "read", "copy", "delete", "sync"};
+    for (size_t i = 0; i < 9; i++)
+        many[i] = (struct ph){names[i], 1, 0.1, 0.2, 10, PHASE_OK, NULL};
+    add_run(&big, "ext4:defaults", many, 9);
+    add_run(&big, "xfs:defaults", many, 9);
+    text = render_fit(&big, 80, true);
+    const char *grid = strstr(text, "median wall seconds\n");
+    assert_non_null(grid);
+    for (const char *l = grid; *l && strncmp(l, "\nconfiguration ", 15);) {
+        size_t n = strcspn(l, "\n");
+        if (n > 80)
+            fail_msg("a grid row of %zu columns: %.*s", n, (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    assert_int_equal(count_substr(grid, "\nxfs:defaults "), 2);
+    free(text);
+    run_set_free(&big);
+    run_set_free(&rs);
+}
+
 static void test_table_two_configs(void **state)
 {
     (void)state;
@@ -465,6 +537,7 @@ int main(void)
         cmocka_unit_test(test_table_skipped_and_failed_notes),
         cmocka_unit_test(test_table_two_configs),
         cmocka_unit_test(test_grid_phases_by_name),
+        cmocka_unit_test(test_table_fits_80_columns),
         cmocka_unit_test(test_empty_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
