@@ -564,6 +564,6 @@ void report_run_set_fit(FILE *out, const struct run_set *rs, enum report_format 
         fprintf(out, "note: caches could not be dropped; figures after dropcaches are "
                      "warm-cache\n");
     if (rs->nruns > 0)
-        fprintf(out, "figures: the median of the runs [fastest-slowest]; compare and report "
-                     "judge geometric means (compare --verbose shows both)\n");
+        fprintf(out, "figures: the median of the runs [fastest-slowest];\n"
+                     "compare and report judge geometric means (compare --verbose: both)\n");
 }
