@@ -18,7 +18,7 @@
 struct store;
 
 /* The schema version this code writes (PRAGMA user_version); newer databases are refused. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Default database path into buf; 0 or -1 (no HOME; no message). */
 int store_default_path(char *buf, size_t len);
