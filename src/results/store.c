@@ -40,6 +40,7 @@ struct store {
     bool read_only;
     bool empty;        /* read-only and no schema yet: holds no runs */
     unsigned wait_ms;  /* how long a write waits for another process's lock */
+    bool light;        /* loads leave detail_json out (store_set_light) */
 };
 
 static bool owner_alive(const char *owner);
@@ -1032,12 +1033,14 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
 static int load_phase(struct store *s, sqlite3_stmt *st, struct phase_result *pr,
                       const char *where)
 {
-    json_t *detail = col_json(s, st, 19, where);
-    if (!detail || resjson_to_phase(detail, pr, where) < 0) {
+    if (!s->light) { /* light: the detail stays as run_set_add_run() zeroed it */
+        json_t *detail = col_json(s, st, 19, where);
+        if (!detail || resjson_to_phase(detail, pr, where) < 0) {
+            json_decref(detail);
+            return -1;
+        }
         json_decref(detail);
-        return -1;
     }
-    json_decref(detail);
     COL_STR(st, 1, pr->name);
     const char *status = (const char *)sqlite3_column_text(st, 2);
     pr->status = !status || !strcmp(status, "ok") ? PHASE_OK
@@ -1073,7 +1076,8 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
     sqlite3_stmt *ph = prepare(
         s, "SELECT ord, name, status, note, wall_s, user_s, sys_s, ops_total, bytes_read,"
            " bytes_written, files, dirs, symlinks, dev_valid, dev_reads, dev_writes,"
-           " dev_sectors_read, dev_sectors_written, dev_io_ticks_ms, detail_json"
+           " dev_sectors_read, dev_sectors_written, dev_io_ticks_ms,"
+           " CASE WHEN ?2 THEN '{}' ELSE detail_json END"
            " FROM phases WHERE run_id = ?1 ORDER BY ord");
     int ret = runs && ph ? 0 : -1;
     if (ret == 0 && sqlite3_bind_int64(runs, 1, set_id) != SQLITE_OK)
@@ -1093,7 +1097,8 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
         r->started = col_real(runs, 4);
         r->interrupted = sqlite3_column_int(runs, 6) != 0;
         sqlite3_reset(ph);
-        if (sqlite3_bind_int64(ph, 1, run_id) != SQLITE_OK) {
+        if (sqlite3_bind_int64(ph, 1, run_id) != SQLITE_OK ||
+            sqlite3_bind_int(ph, 2, s->light) != SQLITE_OK) {
             ret = sqerr(s, "cannot load phases");
             break;
         }
@@ -1151,6 +1156,11 @@ static int load_sets(struct store *s, const char *label, int64_t set_id, struct 
         return -1;
     }
     return nsets ? 0 : 1;
+}
+
+void store_set_light(struct store *s, bool light)
+{
+    s->light = light;
 }
 
 int store_load_label(struct store *s, const char *label, struct run_set *out)

@@ -10,6 +10,7 @@
 #ifndef FSBENCH_STORE_H
 #define FSBENCH_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -82,6 +83,9 @@ int64_t store_save_set(struct store *s, const struct run_set *rs);
 /* Loads every set carrying `label`, merged, into *out (zeroed by the caller).
  * 0, 1 when no such label (no message), or -1 after error(). */
 int store_load_label(struct store *s, const char *label, struct run_set *out);
+/* Light loads: the phases' detail (ops by kind, latency, time line, rusage, stalls) is left
+ * out, their columns (times, counts, device I/O) kept: for a series of many labels. */
+void store_set_light(struct store *s, bool light);
 /* Loads the one set set_id, as store_load_label(). */
 int store_load_set(struct store *s, int64_t set_id, struct run_set *out);
 

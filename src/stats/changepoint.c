@@ -127,8 +127,8 @@ static int test_segment(struct work *wk, size_t a, size_t b, size_t *at, size_t 
     /* a single split is [0, j) or [i, n) against the rest */
     *at = a + (i ? i : j);
     *at2 = i && j < n ? a + j : *at;
-    /* stopped early: at least this much (the p-value it would reach is above alpha) */
-    *p = done < B ? fmax((1.0 + ge) / (B + 1), wk->o->alpha + 1e-9) : (1.0 + ge) / (B + 1);
+    /* stopped early: the share so far, above alpha by the stopping rule */
+    *p = (1.0 + ge) / (done + 1.0);
     return 0;
 }
 
@@ -193,6 +193,7 @@ int cp_detect(const struct cp_label *labels, size_t n, const struct cp_options *
               struct cp_result *out)
 {
     memset(out, 0, sizeof *out);
+    out->p_first = NAN;
     struct cp_options o;
     if (opt)
         o = *opt;
@@ -250,7 +251,10 @@ int cp_detect(const struct cp_label *labels, size_t n, const struct cp_options *
                 break;
             size_t a = todo[head], b = todo[head + 1], at, at2;
             double p;
-            if (test_segment(&wk, a, b, &at, &at2, &p) != 0 || p > o.alpha)
+            int tr = test_segment(&wk, a, b, &at, &at2, &p);
+            if (head == 0 && tr == 0)
+                out->p_first = p;
+            if (tr != 0 || p > o.alpha)
                 continue;
             out->changes[out->nchanges].at = at;
             out->changes[out->nchanges++].p = p;

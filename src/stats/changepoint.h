@@ -58,6 +58,7 @@ struct cp_change {
 struct cp_result {
     size_t nchanges;
     struct cp_change *changes; /* owned, in label order */
+    double p_first;            /* p-value of the first test (the whole series); NAN: none made */
     double tau2;               /* between-label variance (log scale) */
     double within2;            /* mean within-label variance of a label's median */
     double *median;            /* owned: each label's median (in the values' units) */
