@@ -1,7 +1,8 @@
-/* report_history.c — `fsbench history` printed (see report_history.h). Every line of the
- * text fits 80 columns: labels are cut to 24 characters in the table (the summary names
- * them whole), and the trend line folds many labels into at most 64 columns, one character
- * a column, its height the column's median on a scale from the lowest to the highest. */
+/* report_history.c — `fsbench history` printed (see report_history.h). The table and the
+ * trend fit 80 columns: labels are cut to 24 characters in the table (the summary names them
+ * whole, one change point a line, so that a script can grep it), and the trend line folds
+ * many labels into at most 64 columns, one character a column, its height the column's
+ * median on a scale from the lowest to the highest. */
 #include "report/report_history.h"
 
 #include <jansson.h>
@@ -94,8 +95,8 @@ void hist_report_text(FILE *out, const struct series *sr, const struct hist_resu
                       const char *order)
 {
     const struct cmp_metric_info *mi = cmp_metric_get(sr->metric);
-    fprintf(out, "history of %zu label%s by %s: %s (%s), the median of each label's runs and "
-                 "its %.0f %% interval\n",
+    fprintf(out, "history of %zu label%s by %s: %s (%s), each label's median and %.0f %% "
+                 "interval\n",
             sr->nlabels, sr->nlabels == 1 ? "" : "s", order, mi->name, mi->unit,
             h->confidence * 100);
     for (size_t p = 0; p < h->nphases; p++) {
@@ -123,8 +124,8 @@ void hist_report_text(FILE *out, const struct series *sr, const struct hist_resu
         }
         trend(out, sr, hp);
     }
-    fprintf(out, "\nchange points (* above; %.0f %% false alarms per series and phase, at least "
-                 "%zu labels a level):\n",
+    fprintf(out, "\nchange points (*; %.0f %% false alarms a series and phase, >= %zu labels a "
+                 "level):\n",
             h->alpha * 100, h->min_seg);
     for (size_t p = 0; p < h->nphases; p++) {
         const struct hist_phase *hp = &h->phases[p];

@@ -8,6 +8,7 @@ usage: series_gen.py TEMPLATE OUTDIR PREFIX LEVELS [--runs N] [--cov C] [--seed 
                      [--meta KEY=FMT] [--created-step S] [--phase NAME]
 LEVELS: comma-separated factors, one per label (1,1,1,1.2,1.2 ...).
 --meta kernel=6.{i}: {i} is the label's index. --phase: scale only that phase.
+--tree-scale X: the sets claim a tree of that scale (different work).
 Writes OUTDIR/PREFIX{i:03d}.json and prints their paths."""
 import argparse, copy, json, math, os, random
 
@@ -21,6 +22,7 @@ ap.add_argument("--meta", action="append", default=[])
 ap.add_argument("--created-step", type=float, default=60)
 ap.add_argument("--phase", default=None)
 ap.add_argument("--label-fmt", default="{prefix}{i:03d}")
+ap.add_argument("--tree-scale", type=float, default=None)
 a = ap.parse_args()
 tpl = json.load(open(a.template))
 rng = random.Random(a.seed)
@@ -31,6 +33,8 @@ for i, lv in enumerate(levels):
     d["label"] = a.label_fmt.format(prefix=a.prefix, i=i)
     d["created"] = tpl["created"] + a.created_step * i
     d.pop("created_utc", None)
+    if a.tree_scale is not None:
+        d["tree"]["scale"] = a.tree_scale
     if a.meta:
         d["meta"] = {m.split("=", 1)[0]: m.split("=", 1)[1].format(i=i) for m in a.meta}
     runs = []
