@@ -158,8 +158,7 @@ static json_t *real_or_null(double v)
     return isfinite(v) ? json_real(v) : json_null();
 }
 
-int hist_report_json(FILE *out, const struct series *sr, const struct hist_result *h,
-                     const char *order)
+json_t *hist_json(const struct series *sr, const struct hist_result *h, const char *order)
 {
     json_t *o = json_object(), *labels = json_array(), *phases = json_array();
     int bad = !o || !labels || !phases;
@@ -216,12 +215,25 @@ int hist_report_json(FILE *out, const struct series *sr, const struct hist_resul
     }
     json_decref(labels);
     json_decref(phases);
-    if (bad || json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) < 0) {
+    if (bad) {
         json_decref(o);
-        return error("history: cannot build the JSON");
+        error("history: cannot build the JSON (out of memory)");
+        return NULL;
     }
-    fputc('\n', out);
+    return o;
+}
+
+int hist_report_json(FILE *out, const struct series *sr, const struct hist_result *h,
+                     const char *order)
+{
+    json_t *o = hist_json(sr, h, order);
+    if (!o)
+        return -1;
+    int rc = json_dumpf(o, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
     json_decref(o);
+    if (rc < 0)
+        return error("history: cannot write the JSON");
+    fputc('\n', out);
     return 0;
 }
 

@@ -18,6 +18,11 @@ void hist_change_sentence(char *buf, size_t len, const struct series *sr,
 /* The text report; width: the columns to fit (80). */
 void hist_report_text(FILE *out, const struct series *sr, const struct hist_result *h,
                       const char *order);
+/* The JSON object of the history (what --json prints and the HTML page draws); NULL after
+ * error(). */
+struct json_t;
+struct json_t *hist_json(const struct series *sr, const struct hist_result *h,
+                         const char *order);
 /* The same as JSON (one object) or CSV (a row per phase and label). 0, or -1 after error(). */
 int hist_report_json(FILE *out, const struct series *sr, const struct hist_result *h,
                      const char *order);
