@@ -208,7 +208,7 @@ json_t *hist_json(const struct series *sr, const struct hist_result *h, const ch
         bad |= json_object_set_new(o, "alpha", json_real(h->alpha)) != 0;
         bad |= json_object_set_new(o, "min_segment", json_integer((json_int_t)h->min_seg)) != 0;
         bad |= json_object_set_new(o, "method",
-                                   json_string("circular binary segmentation on label medians, "
+                                   json_string("circular binary segmentation on label centres, "
                                                "permutation test, random-effects weights")) != 0;
         bad |= json_object_set(o, "series", labels) != 0;
         bad |= json_object_set(o, "phases", phases) != 0;

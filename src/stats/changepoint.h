@@ -1,17 +1,22 @@
 /* changepoint.h — change points in a series of labels, each label holding several runs
  * (fsbench history; bisect leans on the same noise model).
  *
- * Method: binary segmentation on the labels' medians (log scale) with a permutation test.
- *   - Each label i gives y_i, the median of the logs of its runs, and s_i^2, the variance of
- *     that median from its own runs ((pi/2) var / n: the within-label part).
+ * Method: circular binary segmentation on the labels' centres (log scale) with a
+ * permutation test.
+ *   - Each label i gives y_i, the mean of the logs of its runs (the lowest and highest left
+ *     out from 5 runs on), and s_i^2, the variance of that centre from its own runs (var / n,
+ *     1.2 var / n when trimmed: the within-label part).
  *   - The label-level noise is a random effect: Var(y_i) = tau^2 + s_i^2. The total is
  *     estimated robustly from successive differences of the y_i (a step moves one difference
  *     only), and tau^2 = max(0, total - mean s_i^2): a night when the machine was busy makes
  *     a whole label slower, and that spread is tau^2, not a change.
  *   - A segment [a, b) is split where the weighted difference of the means on either side,
  *     standardised by its random-effects variance (weights 1 / (tau^2 + s_i^2)), is largest
- *     (at least min_seg labels on each side). Its p-value is the share of permutations of the
- *     segment's labels (each label's median and weight moved together) whose largest
+ *     (at least min_seg labels on each side); or around an inner run of labels unlike the
+ *     rest (up, then back: its statistic halved against the many runs there are). For the
+ *     test the centres are pulled in to 2.5 robust sd of the median (a busy night's whole
+ *     set is a large value, not a step). Its p-value is the share of permutations of the
+ *     segment's labels (each label's centre and weight moved together) whose largest
  *     statistic reaches it: exact for exchangeable labels whatever the noise's shape, so the
  *     between-label variation is in the null distribution, not only the within-label one.
  *   - Segments are split while p <= alpha. Under no change the first test is the only one
@@ -51,7 +56,7 @@ void cp_options_default(struct cp_options *o);
 struct cp_change {
     size_t at;            /* index of the first label of the new segment (the first bad) */
     double p;             /* permutation p-value of the test that found it */
-    double before, after; /* weighted geometric means of the label medians either side */
+    double before, after; /* weighted geometric means of the label centres either side */
     double ratio, lo, hi; /* after / before and its interval */
 };
 
