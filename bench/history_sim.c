@@ -3,13 +3,13 @@
  * written as JSON run sets for the real import + history path, or stored directly for the
  * scale row.
  *
- *   build/bench/history_sim [--series N] [--seed S] [--perms B]        statistics table
+ *   build/bench/history_sim [--series N] [--seed S] [--perms B] [--cov LO,HI]  the table
  *   build/bench/history_sim --json TEMPLATE.json DIR --series N [--step PCT]
  *                                                    series written as run sets (import)
  *   build/bench/history_sim --store TEMPLATE.json DB --labels L --runs R
  *                                                    a store of L labels (the scale row)
  *
- * Series (tests/unit/cpsim.h): 30 labels x 5 runs; per series a CoV drawn from 5-25 %, a
+ * Series (tests/unit/cpsim.h): 30 labels x 5 runs; per series a CoV drawn from 5-25 % (--cov), a
  * lag-1 autocorrelation of consecutive runs from 0-0.5, a label-level effect with sd 2 %, and
  * a whole-set shift of 10-20 % either way on 5 % of the labels; no change, or one step of 5,
  * 10 or 20 % (slower) at a label drawn from 5..25. Found: a change point within one label of
@@ -97,12 +97,14 @@ static size_t edivisive(const double *x, size_t n, size_t m, unsigned B, double 
 
 /* ------------------------------------------------------------------ the table */
 
+static double cov_lo = 0.05, cov_hi = 0.25;
+
 static void spec_draw(struct cpsim *g, struct cpsim_spec *s, double step)
 {
     memset(s, 0, sizeof *s);
     s->labels = LABELS;
     s->runs = RUNS;
-    s->cov = 0.05 + 0.20 * cpsim_unif(g);
+    s->cov = cov_lo + (cov_hi - cov_lo) * cpsim_unif(g);
     s->r1 = 0.5 * cpsim_unif(g);
     s->tau = 0.02;
     s->shift_prob = 0.05;
@@ -295,6 +297,9 @@ int main(int argc, char **argv)
             seed = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--perms") && i + 1 < argc)
             perms = (unsigned)atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--cov") && i + 1 < argc &&
+                 sscanf(argv[i + 1], "%lf,%lf", &cov_lo, &cov_hi) == 2)
+            i++, cov_lo /= 100, cov_hi /= 100;
         else if (!strcmp(argv[i], "--step") && i + 1 < argc)
             step = atof(argv[++i]) / 100;
         else if (!strcmp(argv[i], "--labels") && i + 1 < argc)
