@@ -1,6 +1,6 @@
 # fsbench(1) completion for bash: commands, each command's options, option values (phases,
 # tree profiles, engines, shipped jobs, file systems, formats, metrics) and, for compare,
-# show, export, report and forget, the labels in the results store (the --db given on the
+# show, export, report, history, bisect and forget, the labels in the results store (the --db given on the
 # line, else the default store). Every name comes from the fsbench being completed
 # (fsbench list --names KIND, fsbench runs --labels, fsbench COMMAND --help), so it stays in
 # step with that binary; its errors are dropped and nothing is written.
@@ -130,6 +130,9 @@ _fsbench()
         _fsbench_add wall user sys cpu ops mbps dev-writes dev-reads dev-write-mb
         return 0 ;;
     --confidence) _fsbench_add 90 95 99; return 0 ;;
+    --by) _fsbench_add created given kernel; return 0 ;;
+    --fail-on) _fsbench_add regression regression=; return 0 ;;
+    --good | --bad | --history) _fsbench_add $(_fsbench_words labels); return 0 ;;
     --runs) [[ $cmd == run ]] && _fsbench_add auto; return 0 ;;
     --size) _fsbench_add auto; return 0 ;;
     --ranks-dir) _fsbench_add unique shared; return 0 ;;
@@ -139,7 +142,7 @@ _fsbench()
         --label | --interval | --stall | --image | --mkfs-opts | --mount-opts | -i | \
         --initial | -r | --random | --fsync-rounds | --age-written | --age-fullness | \
         --rank-shift | --stonewall | --min-effect | --negligible | --points | --cmd | --prepare | \
-        --cb-buffer-size | --cb-program-cpu)
+        --cb-buffer-size | --cb-program-cpu | --meta | --alpha | --min-segment)
         return 0 ;;
     esac
 
@@ -155,7 +158,13 @@ _fsbench()
     list) ;;
     run) _fsbench_add $(_fsbench_words scenarios); _fsbench_files '*.ini' ;;
     compare | report) _fsbench_add $(_fsbench_words labels); _fsbench_files '*.json' ;;
-    show | export | forget) _fsbench_add $(_fsbench_words labels) ;;
+    show | export | forget | history) _fsbench_add $(_fsbench_words labels) ;;
+    bisect)
+        if [[ ${COMP_WORDS[*]} == *verdict* ]]; then
+            _fsbench_add $(_fsbench_words labels)
+        else
+            _fsbench_add verdict
+        fi ;;
     import) _fsbench_files '*.json' ;;
     tree)
         local n=0

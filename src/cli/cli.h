@@ -23,6 +23,8 @@ int cmd_report(int argc, char **argv);
 int cmd_record(int argc, char **argv);
 int cmd_trace(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
+int cmd_history(int argc, char **argv);
+int cmd_bisect(int argc, char **argv);
 
 /* The one-line message for an option getopt_long refused (call with opterr = 0 and an
  * optstring starting with ':'): c is what getopt_long returned. Returns EXIT_USAGE. */

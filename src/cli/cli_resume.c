@@ -90,6 +90,10 @@ void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_op
     rs->runs = kept->runs;
     rs->nruns = kept->nruns;
     rs->warm_cache |= kept->warm_cache;
+    if (!rs->nmeta) { /* the set keeps the notes it was made with */
+        memcpy(rs->meta, kept->meta, sizeof rs->meta);
+        rs->nmeta = kept->nmeta;
+    }
     kept->runs = NULL;
     kept->nruns = 0;
     ro->plan = plan_from_set;

@@ -240,6 +240,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         snprintf(rs.label, sizeof rs.label, "%s-%s", rs.scenario, stamp);
     }
 
+    memcpy(rs.meta, out->meta, sizeof rs.meta);
+    rs.nmeta = out->nmeta;
     struct save_state ss = {.ro = ro, .out = out, .set_id = out->resume ? out->resume_id : 0};
     char db_path[4096];
     cli_resume_describe(&rs, out->args_json, ro);

@@ -40,6 +40,9 @@ struct cli_output {
     int (*run)(void *arg, const struct runner_opts *ro, struct run_set *rs,
                struct runner_auto *ra);
     void *run_arg;
+    /* --meta KEY=VALUE, checked (results/meta.h), stored with the set */
+    struct run_meta meta[RES_META_MAX];
+    unsigned nmeta;
 };
 
 /* Catches every terminating signal as an interrupt (base/sig.h), before anything is made

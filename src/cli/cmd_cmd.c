@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
+#include "results/meta.h"
 #include "base/err.h"
 #include "base/text.h"
 #include "stats/negligible.h"
@@ -39,6 +40,7 @@ static void cmd_usage(FILE *out)
             "  --precision P     auto: relative 95%% CI half-width wanted (default 5%%)\n"
             "  --prepare CMD     run before each run, untimed (e.g. make clean)\n"
             "  --label NAME      name the run set in the results store\n"
+            "  --meta KEY=VALUE  a note kept with the set (repeatable), e.g. commit=abc123\n"
             "  --db FILE         results store;  --no-save  do not save\n"
             "  --json FILE       write the runs as JSON;  --format table|seeds\n"
             "  --seed N          seeds the order of commands in each round (default 1)\n"
@@ -126,7 +128,8 @@ enum {
     OPT_MAX_RUNS,
     OPT_MIN_EFFECT,
     OPT_NEGLIGIBLE,
-    OPT_PRECISION
+    OPT_PRECISION,
+    OPT_META
 };
 
 int cmd_cmd(int argc, char **argv)
@@ -135,6 +138,7 @@ int cmd_cmd(int argc, char **argv)
         {"cmd", required_argument, NULL, 'c'},     {"runs", required_argument, NULL, 'n'},
         {"prepare", required_argument, NULL, OPT_PREPARE},
         {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
+        {"meta", required_argument, NULL, OPT_META},
         {"no-save", no_argument, NULL, OPT_NO_SAVE},
         {"json", required_argument, NULL, 'j'},    {"format", required_argument, NULL, 'f'},
         {"seed", required_argument, NULL, 'S'},
@@ -206,6 +210,10 @@ int cmd_cmd(int argc, char **argv)
         case OPT_PREPARE: ro.prepare = optarg; break;
         case 'l': out.label = optarg; break;
         case 'D': out.db = optarg; break;
+        case OPT_META:
+            if (meta_add_arg(out.meta, &out.nmeta, optarg, "--meta") < 0)
+                return EXIT_USAGE;
+            break;
         case OPT_NO_SAVE: out.save = false; break;
         case 'j': out.json = optarg; break;
         case 'f': {

@@ -22,12 +22,19 @@
 #include "cli/cli.h"
 #include "cli/cli_inputs.h"
 #include "report/html.h"
+#include "report/html_history.h"
+#include "cli/cli_series.h"
+#include "stats/history.h"
 #include "results/store.h"
 #include "stats/compare.h"
 
 static const char report_usage[] =
     "usage: fsbench report [--db FILE] [--metric M] [--confidence 90|95|99]\n"
     "                      [--points N] [--force] -o FILE.html A [B ...]\n"
+    "       fsbench report --history PATTERN [LABEL...] [--by KEY] [--phase NAME]\n"
+    "                      [--metric M] [--allow-different-work] -o FILE.html\n"
+    "  --history   a series (as fsbench history): per phase the medians with interval\n"
+    "              bands, change points as markers with the medians before and after\n"
     "  A, B: labels in the results database, or JSON files (*.json)\n"
     "  -o FILE     the page to write (- for stdout); one file, nothing fetched to view it\n"
     "  --metric    compare's metric for the verdict table (default wall)\n"
@@ -48,6 +55,52 @@ static bool several_groups(const struct run_set *sets, size_t n)
     return false;
 }
 
+/* report --history: the series of the pattern and the labels after it, as one page. */
+static int report_history(const char *db, const char *outpath, const char *pattern,
+                          char **more, size_t nmore, const struct cli_series_args *sa,
+                          const char *phase)
+{
+    if (!outpath)
+        return error("report: -o FILE.html is needed (- for stdout)"), EXIT_USAGE;
+    if (store_check_output(db, outpath, "report: -o") < 0)
+        return EXIT_USAGE;
+    char **args = calloc(nmore + 1, sizeof *args);
+    if (!args)
+        return error("out of memory"), EXIT_RUN_FAILED;
+    args[0] = (char *)pattern;
+    for (size_t i = 0; i < nmore; i++)
+        args[i + 1] = more[i];
+    struct series sr;
+    struct hist_result h;
+    memset(&h, 0, sizeof h);
+    int status = cli_series_load("report", sa, args, nmore + 1, &sr);
+    free(args);
+    if (status == EXIT_OK && sr.nphases == 0) {
+        error("report: the series holds no measured run");
+        status = EXIT_USAGE;
+    }
+    if (status == EXIT_OK) {
+        int hr = hist_build(&sr, NULL, phase, &h);
+        if (hr > 0)
+            error("report: --phase: no phase '%s' in the series", phase);
+        status = hr == 0 ? EXIT_OK : hr > 0 ? EXIT_USAGE : EXIT_RUN_FAILED;
+    }
+    struct outfile of;
+    if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
+        status = EXIT_RUN_FAILED;
+    if (status == EXIT_OK) {
+        if (report_html_history(of.f, &sr, &h, cli_series_order(sa), NULL) < 0) {
+            outfile_discard(&of);
+            status = EXIT_RUN_FAILED;
+        } else if (outfile_commit(&of) < 0) {
+            status = EXIT_RUN_FAILED;
+        }
+    }
+    hist_free(&h);
+    series_free(&sr);
+    return status;
+}
+
 int cmd_report(int argc, char **argv)
 {
     static const struct option longopts[] = {
@@ -55,8 +108,13 @@ int cmd_report(int argc, char **argv)
         {"metric", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'c'},
         {"points", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
         {"force", no_argument, NULL, 'F'},
+        {"history", required_argument, NULL, 'H'}, {"by", required_argument, NULL, 'B'},
+        {"phase", required_argument, NULL, 'P'},
+        {"allow-different-work", no_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
     };
+    const char *history = NULL, *by = NULL, *phase = NULL, *metric = NULL;
+    bool allow = false;
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct html_opts ho = {0};
     const char *db = NULL, *outpath = NULL;
@@ -71,7 +129,12 @@ int cmd_report(int argc, char **argv)
         case 'd': db = optarg; break;
         case 'o': outpath = optarg; break;
         case 'F': outfile_set_force(true); break;
+        case 'H': history = optarg; break;
+        case 'B': by = optarg; break;
+        case 'P': phase = optarg; break;
+        case 'A': allow = true; break;
         case 'm': {
+            metric = optarg;
             int m = cmp_metric_find(optarg);
             if (m < 0)
                 return error("report: --metric: unknown metric '%s' (wall, user, sys, cpu, "
@@ -99,6 +162,12 @@ int cmd_report(int argc, char **argv)
         }
     }
     size_t n = (size_t)(argc - optind);
+    if (history)
+        return report_history(db, outpath, history, argv + optind, n,
+                              &(struct cli_series_args){db, by, metric, allow}, phase);
+    if (by || phase || allow)
+        return error("report: --by, --phase and --allow-different-work go with --history"),
+               EXIT_USAGE;
     if (n == 0)
         return error("report: name at least one label or JSON file (see fsbench report "
                      "--help)"),

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
+#include "results/meta.h"
 #include "cli/cmd_run.h"
 #include "cli/cli_consent.h"
 #include "cli/cli_resume.h"
@@ -77,6 +78,8 @@ static void run_usage(FILE *out)
             "                    output, for the compilebench scenario's cb_* phases)\n"
             "  --json FILE       write every run as JSON to FILE (- for stdout)\n"
             "  --label NAME      name this run set in the results store\n"
+            "  --meta KEY=VALUE  a note kept with the set (repeatable): commit=abc123,\n"
+            "                    kernel=6.19-rc1; fsbench history --by KEY orders by it\n"
             "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n"
             "  --no-save         do not save in the results store\n"
             "  --interval MS     time-line sampling interval (default 100)\n"
@@ -162,6 +165,7 @@ enum {
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
     OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
+    OPT_META,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -173,6 +177,7 @@ const struct option cmd_run_options[] = {
     {"runs", required_argument, NULL, 'n'},    {"engine", required_argument, NULL, 'e'},
     {"format", required_argument, NULL, 'f'},  {"json", required_argument, NULL, OPT_JSON},
     {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
+    {"meta", required_argument, NULL, OPT_META},
     {"no-save", no_argument, NULL, OPT_NO_SAVE},
     {"interval", required_argument, NULL, OPT_INTERVAL},
     {"stall", required_argument, NULL, OPT_STALL},
@@ -240,15 +245,17 @@ const char *cmd_run_option_name(int c, int idx)
 /* Options that are no keys of a job file, and those given once per value. age-host-fs is
  * consent to age a file system fsbench does not manage: it comes from the command line only. */
 const char *const cmd_run_not_keys[] = {"help",  "job",    "dry-run", "age-host-fs",
-                                        "check", "resume", NULL};
+                                        "check", "resume", "meta",    NULL};
 /* List options: each repeat adds to the list (--fs ext4 --fs xfs is --fs ext4,xfs), on the
  * command line and as repeated keys of a job file; every other option takes one value. */
-const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-opts", NULL};
+const char *const cmd_run_repeatable[] = {"mount-opts", "fs", "phases", "mkfs-opts", "meta",
+                                          NULL};
 /* Options that say where the results go, not what runs, and consent (given again each
  * time): not folded into the stored job. */
 const char *const cmd_run_not_stored[] = {"label",  "db",     "json",        "no-save",
                                           "format", "quiet",  "wide", "age-host-fs", "destroy-data",
-                                          "force",  "resume", "check",       NULL};
+                                          "force",  "resume", "check",       "meta",
+                                          NULL};
 /* Consent to destroying data: the command line's alone, never a job file's key. */
 const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 
@@ -419,6 +426,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     unsigned long long seed = 1;
     int format = REPORT_TABLE, save = 1, c;
     bool cb_format = false;
+    struct run_meta meta[RES_META_MAX];
+    unsigned nmeta = 0;
 
     optind = 0; /* 0: getopt starts afresh (cmd_run_job.c scanned argv in order) */
     bool quiet = false, wide = false;
@@ -579,6 +588,10 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             break;
         case OPT_JSON: json = optarg; break;
         case 'l': label = optarg; break;
+        case OPT_META:
+            if (meta_add_arg(meta, &nmeta, optarg, "--meta") < 0)
+                return EXIT_USAGE;
+            break;
         case 'D': db = optarg; break;
         case OPT_NO_SAVE: save = 0; break;
         case OPT_INTERVAL:
@@ -748,6 +761,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         .argc = argc, .argv = argv,
         .quiet = quiet, .wide = wide, .skip_bad = skip_bad,
     };
+    memcpy(out.meta, meta, nmeta * sizeof meta[0]);
+    out.nmeta = nmeta;
     bool mpi_first = hook && hook->mpi_first;
     if (mpi_first && cli_mpi_setup(&mo, &ro, &out) < 0)
         return EXIT_RUN_FAILED;

@@ -26,6 +26,8 @@ static const struct command commands[] = {
     {"trace", cmd_trace, "what a recorded trace holds (trace stats FILE)"},
     {"layout", cmd_layout, "extents, layout score and directory locality of a tree (FIEMAP)"},
     {"compare", cmd_compare, "compare stored run sets or configurations, with a verdict"},
+    {"history", cmd_history, "a series of labels: every phase, its change points, the first bad"},
+    {"bisect", cmd_bisect, "bisect verdict: is a candidate like the good or the bad label"},
     {"report", cmd_report, "one HTML page with charts of run sets and their comparison"},
     {"runs", cmd_runs, "list the stored run sets"},
     {"show", cmd_show, "print a stored run set as run would"},

@@ -198,6 +198,17 @@ struct stop_rule {
     unsigned max_rounds; /* the planned horizon: most counted rounds (--max-runs) */
 };
 
+/* One KEY=VALUE the user attached to a set (fsbench run --meta commit=abc123): what the
+ * set stands for in a series (a commit, its date, a kernel), for `fsbench history --by KEY`.
+ * Keys: letters, digits, '.', '_', '-'; values: printable text (results/meta.h checks). */
+#define RES_META_MAX 16
+#define RES_META_KEY_MAX 64
+#define RES_META_VALUE_MAX 256
+struct run_meta {
+    char key[RES_META_KEY_MAX];
+    char value[RES_META_VALUE_MAX];
+};
+
 /* A run set: every run of one invocation. */
 struct run_set {
     int schema_version;
@@ -224,6 +235,8 @@ struct run_set {
     char cwd[4096];
     unsigned planned;
     struct stop_rule stop;
+    struct run_meta meta[RES_META_MAX]; /* in the order given */
+    unsigned nmeta;
     struct run_result *runs;
     size_t nruns;
 };

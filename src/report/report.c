@@ -121,6 +121,12 @@ static void print_header(FILE *out, const struct run_set *rs)
     fprintf(out, "machine %s: Linux %s %s, %d CPUs, %.1f GiB RAM, dirty_ratio %ld\n",
             S(m->hostname), S(m->kernel), S(m->arch), m->ncpu, (double)m->ram_bytes / (1u << 30),
             m->dirty_ratio);
+    if (rs->nmeta) { /* --meta KEY=VALUE */
+        fprintf(out, "meta");
+        for (unsigned i = 0; i < rs->nmeta && i < RES_META_MAX; i++)
+            fprintf(out, " %s=%s", S(rs->meta[i].key), S(rs->meta[i].value));
+        fputc('\n', out);
+    }
 }
 
 /* The op kind that took most of the phase's time (count x mean latency; the median where

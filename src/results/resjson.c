@@ -14,6 +14,7 @@
  * through resjson_internal.h.
  */
 #include "results/resjson.h"
+#include "results/meta.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -505,6 +506,8 @@ json_t *resjson_from_run_set(const struct run_set *rs)
         bad |= resjson_put(o, "ranks", resjson_from_ranks(&rs->ranks));
     if (rs->stop.method[0])
         bad |= resjson_put(o, "stopping", resjson_from_stop(&rs->stop));
+    if (rs->nmeta) /* absent when none: a set without --meta reads and writes as before */
+        bad |= resjson_put(o, "meta", meta_to_json(rs));
     json_t *runs = json_array();
     for (size_t i = 0; runs && !bad && i < rs->nruns; i++) {
         json_t *r = resjson_run_to_json(&rs->runs[i]);
@@ -597,6 +600,11 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
         if (resjson_read_stop(&sub, stop, &rs->stop) < 0)
             return -1;
     }
+    char mwhere[RESJSON_PATH_MAX + 4200];
+    snprintf(mwhere, sizeof mwhere, "%s%s%s", c->file ? c->file : "run set",
+             c->where && *c->where ? ": " : "", c->where ? c->where : "");
+    if (meta_from_json(json_object_get(j, "meta"), rs, mwhere) < 0)
+        return -1;
 
     const json_t *runs = json_object_get(j, "runs");
     if (!runs)

@@ -32,6 +32,7 @@
 #include "os/machine.h"
 #include "os/mounts.h"
 #include "results/resjson.h"
+#include "results/meta.h"
 
 struct store {
     sqlite3 *db;
@@ -39,6 +40,7 @@ struct store {
     bool read_only;
     bool empty;        /* read-only and no schema yet: holds no runs */
     unsigned wait_ms;  /* how long a write waits for another process's lock */
+    bool light;        /* loads leave detail_json out (store_set_light) */
 };
 
 static bool owner_alive(const char *owner);
@@ -117,10 +119,12 @@ static const struct {
         " CHECK (state IN ('running', 'interrupted', 'stopped', 'done'));"
         "ALTER TABLE run_sets ADD COLUMN owner TEXT NOT NULL DEFAULT '';"
         "ALTER TABLE runs ADD COLUMN interrupted INTEGER NOT NULL DEFAULT 0;"},
+    /* the set's --meta KEY=VALUE notes (a JSON object of strings) */
+    {4, "ALTER TABLE run_sets ADD COLUMN meta_json TEXT NOT NULL DEFAULT '{}';"},
 };
 
 #define NMIGRATIONS (sizeof migrations / sizeof migrations[0])
-_Static_assert(STORE_SCHEMA_VERSION == 3, "keep STORE_SCHEMA_VERSION and migrations[] in step");
+_Static_assert(STORE_SCHEMA_VERSION == 4, "keep STORE_SCHEMA_VERSION and migrations[] in step");
 
 /* Members of a phase object that have their own columns, left out of detail_json. */
 static const char *const phase_columns[] = {
@@ -703,9 +707,9 @@ static int64_t insert_set(struct store *s, const struct run_set *rs, const char 
         s, "INSERT INTO run_sets (label, created, scenario, engine, command_line, root,"
            " warm_cache, machine_json, target_json, tree_json, hostname, kernel, tree_profile,"
            " tree_scale, tree_seed, target_path, fstype, mount_opts, device, job_text,"
-           " job_hash, args_json, cwd, planned, state, owner)"
+           " job_hash, args_json, cwd, planned, state, owner, meta_json)"
            " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16,"
-           " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26)");
+           " ?17, ?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27)");
     if (!st)
         return -1;
     int bad = 0;
@@ -735,6 +739,7 @@ static int64_t insert_set(struct store *s, const struct run_set *rs, const char 
     bad |= sqlite3_bind_int64(st, 24, rs->planned) != SQLITE_OK;
     bad |= sqlite3_bind_text(st, 25, state, -1, SQLITE_STATIC) != SQLITE_OK;
     bad |= sqlite3_bind_text(st, 26, owner, -1, SQLITE_STATIC) != SQLITE_OK;
+    bad |= bind_json(st, 27, meta_to_json(rs));
     int64_t id = -1;
     if (bad)
         sqerr(s, "cannot record the run set");
@@ -1043,6 +1048,11 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
     COL_STR(st, 13, out->args);
     COL_STR(st, 14, out->cwd);
     out->planned = (unsigned)sqlite3_column_int64(st, 15);
+    json_t *meta = col_json(s, st, 16, where[0]);
+    int mrc = meta ? meta_from_json(meta, out, where[0]) : -1;
+    json_decref(meta);
+    if (mrc < 0)
+        return -1;
     json_t *m = col_json(s, st, 8, where[1]), *t = col_json(s, st, 9, where[2]),
            *tr = col_json(s, st, 10, where[3]);
     int rc = m && t && tr && resjson_to_machine(m, &out->machine, where[1]) == 0 &&
@@ -1063,12 +1073,14 @@ static int load_description(struct store *s, sqlite3_stmt *st, struct run_set *o
 static int load_phase(struct store *s, sqlite3_stmt *st, struct phase_result *pr,
                       const char *where)
 {
-    json_t *detail = col_json(s, st, 19, where);
-    if (!detail || resjson_to_phase(detail, pr, where) < 0) {
+    if (!s->light) { /* light: the detail stays as run_set_add_run() zeroed it */
+        json_t *detail = col_json(s, st, 19, where);
+        if (!detail || resjson_to_phase(detail, pr, where) < 0) {
+            json_decref(detail);
+            return -1;
+        }
         json_decref(detail);
-        return -1;
     }
-    json_decref(detail);
     COL_STR(st, 1, pr->name);
     const char *status = (const char *)sqlite3_column_text(st, 2);
     pr->status = !status || !strcmp(status, "ok") ? PHASE_OK
@@ -1104,7 +1116,8 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
     sqlite3_stmt *ph = prepare(
         s, "SELECT ord, name, status, note, wall_s, user_s, sys_s, ops_total, bytes_read,"
            " bytes_written, files, dirs, symlinks, dev_valid, dev_reads, dev_writes,"
-           " dev_sectors_read, dev_sectors_written, dev_io_ticks_ms, detail_json"
+           " dev_sectors_read, dev_sectors_written, dev_io_ticks_ms,"
+           " CASE WHEN ?2 THEN '{}' ELSE detail_json END"
            " FROM phases WHERE run_id = ?1 ORDER BY ord");
     int ret = runs && ph ? 0 : -1;
     if (ret == 0 && sqlite3_bind_int64(runs, 1, set_id) != SQLITE_OK)
@@ -1124,7 +1137,8 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
         r->started = col_real(runs, 4);
         r->interrupted = sqlite3_column_int(runs, 6) != 0;
         sqlite3_reset(ph);
-        if (sqlite3_bind_int64(ph, 1, run_id) != SQLITE_OK) {
+        if (sqlite3_bind_int64(ph, 1, run_id) != SQLITE_OK ||
+            sqlite3_bind_int(ph, 2, s->light) != SQLITE_OK) {
             ret = sqerr(s, "cannot load phases");
             break;
         }
@@ -1156,12 +1170,12 @@ static int load_sets(struct store *s, const char *label, int64_t set_id, struct 
     sqlite3_stmt *st = prepare(s, label ? "SELECT id, label, created, scenario, engine,"
                                           " command_line, root, warm_cache, machine_json,"
                                           " target_json, tree_json, job_text, job_hash,"
-                                          " args_json, cwd, planned FROM run_sets"
+                                          " args_json, cwd, planned, meta_json FROM run_sets"
                                           " WHERE label = ?1 ORDER BY created, id"
                                         : "SELECT id, label, created, scenario, engine,"
                                           " command_line, root, warm_cache, machine_json,"
                                           " target_json, tree_json, job_text, job_hash,"
-                                          " args_json, cwd, planned FROM run_sets"
+                                          " args_json, cwd, planned, meta_json FROM run_sets"
                                           " WHERE id = ?2");
     int ret = st ? 0 : -1, nsets = 0, rc = SQLITE_DONE;
     if (ret == 0 && (label ? sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT)
@@ -1182,6 +1196,11 @@ static int load_sets(struct store *s, const char *label, int64_t set_id, struct 
         return -1;
     }
     return nsets ? 0 : 1;
+}
+
+void store_set_light(struct store *s, bool light)
+{
+    s->light = light;
 }
 
 int store_load_label(struct store *s, const char *label, struct run_set *out)

@@ -11,6 +11,7 @@
 #ifndef FSBENCH_STORE_H
 #define FSBENCH_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -19,7 +20,7 @@
 struct store;
 
 /* The schema version this code writes (PRAGMA user_version); newer databases are refused. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 
 /* Default database path into buf; 0 or -1 (no HOME; no message). */
 int store_default_path(char *buf, size_t len);
@@ -88,6 +89,9 @@ int store_label_exists(struct store *s, const char *label);
 /* Loads every set carrying `label`, merged, into *out (zeroed by the caller).
  * 0, 1 when no such label (no message), or -1 after error(). */
 int store_load_label(struct store *s, const char *label, struct run_set *out);
+/* Light loads: the phases' detail (ops by kind, latency, time line, rusage, stalls) is left
+ * out, their columns (times, counts, device I/O) kept: for a series of many labels. */
+void store_set_light(struct store *s, bool light);
 /* Loads the one set set_id, as store_load_label(). */
 int store_load_set(struct store *s, int64_t set_id, struct run_set *out);
 

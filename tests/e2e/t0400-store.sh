@@ -146,5 +146,5 @@ is "$(ls -A "$SCRATCH/w")" "" "work directory is empty afterwards"
 
 is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok "integrity_check of --db store: ok"
 is "$(sqlite3 "$DEF" 'PRAGMA integrity_check')" ok "integrity_check of default store: ok"
-is "$(sqlite3 "$DB" 'PRAGMA user_version')" 3 "store schema version 3"
+is "$(sqlite3 "$DB" 'PRAGMA user_version')" 4 "store schema version 4"
 done_testing

@@ -111,4 +111,17 @@ else
     skip "bash-completion is not installed" 1
 fi
 
+# a series (issue 33): history takes labels, bisect its verdict and labels, run --meta
+got=$(complete_words "$FSBENCH" history --db "$DB" al)
+is "$got" "alpha-1" "history: a label from the store"
+got=$(complete_words "$FSBENCH" history --by k)
+is "$got" "kernel" "history --by k -> kernel"
+got=$(complete_words "$FSBENCH" history --fa)
+is "$got" "--fail-on" "history --fa -> --fail-on"
+got=$(complete_words "$FSBENCH" bisect ver)
+is "$got" "verdict" "bisect ver -> verdict"
+got=$(complete_words "$FSBENCH" bisect verdict --db "$DB" --good be)
+is "$got" "beta-2" "bisect verdict --good: a label"
+got=$(complete_words "$FSBENCH" run --me)
+is "$got" "--meta" "run --me -> --meta"
 done_testing

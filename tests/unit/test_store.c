@@ -22,6 +22,7 @@
 #include "measure/results.h"
 #include "results/spool.h"
 #include "results/store.h"
+#include "results/meta.h"
 
 static char scratch[] = "/tmp/test_store.XXXXXX";
 static unsigned dbno;
@@ -170,7 +171,7 @@ static void test_open_creates_schema(void **state)
     assert_non_null(s);
     store_close(s);
     assert_int_equal(pragma_int(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    assert_int_equal(STORE_SCHEMA_VERSION, 3);
+    assert_int_equal(STORE_SCHEMA_VERSION, 4);
     /* reopening an existing database changes nothing */
     s = store_open(path);
     assert_non_null(s);
@@ -207,12 +208,12 @@ static void test_migrate_and_resume_state(void **state)
     sql(path, "ALTER TABLE run_sets DROP COLUMN args_json; ALTER TABLE run_sets DROP COLUMN cwd;"
               "ALTER TABLE run_sets DROP COLUMN planned; ALTER TABLE run_sets DROP COLUMN state;"
               "ALTER TABLE run_sets DROP COLUMN owner; ALTER TABLE runs DROP COLUMN interrupted;"
-              "PRAGMA user_version = 2");
+              "ALTER TABLE run_sets DROP COLUMN meta_json; PRAGMA user_version = 2");
     assert_int_equal(pragma_int(path, "PRAGMA user_version"), 2);
 
     s = store_open(path);
     assert_non_null(s);
-    assert_int_equal(pragma_int(path, "PRAGMA user_version"), 3);
+    assert_int_equal(pragma_int(path, "PRAGMA user_version"), 4);
     struct store_set_info info;
     assert_int_equal(store_last_set(s, "old", &info), 0);
     assert_string_equal(info.state, "done");
@@ -645,6 +646,54 @@ static void test_untrusted_paths(void **state)
     assert_non_null(strstr(msg, "not an fsbench results database (it holds a different schema)"));
 }
 
+/* --meta KEY=VALUE: kept by the store and the JSON codec; bad keys and values refused. */
+static void test_meta(void **state)
+{
+    char path[512], msg[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    struct run_set rs;
+    fill_desc(&rs, "m", 1000);
+    fill_run(&rs, 0, 1);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, "commit=abc123", "--meta"), 0);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, "kernel=6.19-rc1", "--meta"), 0);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, "commit=abc123", "--meta"), 0); /* same again: fine */
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, "commit=def", "--meta"), -1);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, "novalue", "--meta"), -1);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, "bad key=1", "--meta"), -1);
+    err_capture_end();
+    char ctl[] = "c=a?b";
+    ctl[3] = 1; /* a control character */
+    err_capture_begin(msg, sizeof msg);
+    assert_int_equal(meta_add_arg(rs.meta, &rs.nmeta, ctl, "--meta"), -1);
+    err_capture_end();
+    assert_non_null(strstr(msg, "--meta: the value of c holds a control character"));
+    assert_int_equal(rs.nmeta, 2);
+    assert_true(store_save_set(s, &rs) > 0);
+    struct run_set back;
+    memset(&back, 0, sizeof back);
+    assert_int_equal(store_load_label(s, "m", &back), 0);
+    assert_int_equal(back.nmeta, 2);
+    assert_string_equal(meta_find(back.meta, back.nmeta, "commit"), "abc123");
+    assert_string_equal(meta_find(back.meta, back.nmeta, "kernel"), "6.19-rc1");
+    assert_null(meta_find(back.meta, back.nmeta, "nothing"));
+    json_t *j = resjson_from_run_set(&back);
+    assert_non_null(j);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(j, "meta"), "commit")),
+                        "abc123");
+    struct run_set again;
+    memset(&again, 0, sizeof again);
+    assert_int_equal(resjson_to_run_set(j, &again), 0);
+    assert_string_equal(meta_find(again.meta, again.nmeta, "kernel"), "6.19-rc1");
+    json_decref(j);
+    run_set_free(&again);
+    run_set_free(&back);
+    run_set_free(&rs);
+    store_close(s);
+}
+
 /* A reader opens read-only: an empty database is an empty store, nothing is written. */
 static void test_read_only(void **state)
 {
@@ -858,6 +907,7 @@ int main(void)
         cmocka_unit_test(test_concurrent_writers),
         cmocka_unit_test(test_kill_during_runs),
         cmocka_unit_test(test_untrusted_paths),
+        cmocka_unit_test(test_meta),
         cmocka_unit_test(test_read_only),
         cmocka_unit_test(test_check_output),
         cmocka_unit_test(test_spool),

@@ -1,0 +1,78 @@
+/* series.h — a series: labels of the same work chosen from the store by glob pattern or
+ * list, put in order (creation time, a --meta key, version order for kernels, or the order
+ * given), with each label's values per phase of one metric. What `fsbench history`, `report
+ * --history` and `bisect verdict` read.
+ *
+ * Memory stays small with many labels: each label's set is loaded light (store_set_light),
+ * its values copied out, and the set freed before the next.
+ */
+#ifndef FSBENCH_SERIES_H
+#define FSBENCH_SERIES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "measure/results.h"
+#include "results/store.h"
+#include "stats/compare.h"
+
+/* What a set did, for the different-work check. */
+struct series_work {
+    struct tree_info tree;    /* profile (tar:ARCHIVE, trace:FILE for a replay), scale, seed */
+    char phases[1024];        /* the measured phases in order, comma-separated */
+    char threads[32];         /* -j / --threads as given; "" for the default */
+};
+
+struct series_label {
+    char label[RES_NAME_MAX];
+    double created;           /* of its first set */
+    char key[RES_META_VALUE_MAX]; /* the --by value ("" when ordered otherwise) */
+    struct series_work work;
+    double **vals;            /* per phase of the series: the values of its measured runs */
+    size_t *nvals;
+};
+
+struct series {
+    enum cmp_metric metric;
+    size_t nlabels;
+    struct series_label *labels;
+    size_t nphases;
+    char (*phases)[RES_NAME_MAX + 16]; /* "sync", "sync (2)" */
+};
+
+/* How a series is ordered: creation time of each label's first set (default), the order the
+ * labels were given, or a --meta key's value in version order. */
+enum series_order { SERIES_BY_CREATED, SERIES_BY_GIVEN, SERIES_BY_KEY };
+
+struct series_request {
+    const char *const *args;  /* labels or glob patterns ('k-*'), in order */
+    size_t nargs;
+    enum series_order order;
+    const char *key;          /* SERIES_BY_KEY: the meta key; "kernel" falls back to the
+                               * kernel recorded with the set */
+    enum cmp_metric metric;
+    bool allow_different;     /* --allow-different-work */
+};
+
+/* Loads the series from s into *out (zeroed first; series_free() whatever the return).
+ * cmd names the command in messages. 0; 1 after error() for what the user asked wrongly
+ * (no label matches, a label without the --by key, different work); -1 after error(). */
+int series_load(struct store *s, const struct series_request *req, const char *cmd,
+                struct series *out);
+void series_free(struct series *sr);
+
+/* Version order: runs of digits compare as numbers, other text bytewise, and a pre-release
+ * ("-rc1", "-pre2", "~beta") sorts before the release it leads to: 6.9 < 6.10 < 6.19-rc1 <
+ * 6.19-rc2 < 6.19 < 6.19.1. Dates (2026-12-01) sort as dates. <0, 0, >0. */
+int series_version_cmp(const char *a, const char *b);
+
+/* Whether two sets did different work: the tree (profile, archive or trace; scale; seed),
+ * the measured phases, the threads. 0 when the same; 1 with the first difference in why
+ * ("tree: pkgsrc x1 seed 1 vs kernel x1 seed 1"). To be unified with compare's
+ * different-work check. */
+int series_work_differs(const struct series_work *a, const struct series_work *b, char *why,
+                        size_t len);
+/* The work a set did, for series_work_differs(). */
+void series_work_of(const struct run_set *rs, struct series_work *w);
+
+#endif

@@ -1,0 +1,105 @@
+#!/bin/bash
+# A series (issue 33): --meta kept with a set; history over labels chosen by pattern or list,
+# in creation, --by key (version order) or given order; a step found at its label with the
+# first bad and last good named, none in a flat series; --json, --csv and --fail-on; different
+# work refused unless allowed; bisect verdict's three answers (0 good, 1 bad, 125 unsure) and
+# its error status. The series are made through import from one real set (tests/lib/
+# series_gen.py scales its phase times per label, seeded).
+. "$(dirname "$0")/../lib/tap.sh"
+need_cmd python3
+need_cmd jq
+
+DB="$SCRATCH/h.db"
+GEN="$(dirname "$0")/../lib/series_gen.py"
+mkdir -p "$SCRATCH/d" "$SCRATCH/g"
+
+run_fsbench run --dir "$SCRATCH/d" --tree tiny --runs 1 --phases extract,delete --db "$DB" \
+    --label tpl --meta commit=abc123 --meta kernel=6.19-rc1 -q
+is "$RC" 0 "a run with --meta: exit 0"
+run_fsbench show tpl --db "$DB"
+like "$OUT" "meta commit=abc123 kernel=6.19-rc1" "show prints the set's --meta"
+run_fsbench export tpl --db "$DB" --json -o "$SCRATCH/tpl.json"
+is "$(jq -r .meta.commit "$SCRATCH/tpl.json")" abc123 "export keeps meta in the JSON"
+run_fsbench run --dir "$SCRATCH/d" --tree tiny --runs 1 --meta 'a b=1' --no-save -q
+is "$RC" 2 "--meta with a bad key: exit 2"
+like "$ERR" "^fsbench: --meta: the key holds 0x20" "--meta with a bad key: says why"
+run_fsbench run --dir "$SCRATCH/d" --meta commit=1 --meta commit=2 --no-save -q
+like "$ERR" "commit given twice, as '1' and as '2'" "--meta: a key twice with two values refused"
+
+# k-000..k-011: extract 15 % slower from k-006 on; created in reverse, kernels 6.0..6.11
+gen() { python3 "$GEN" "$SCRATCH/tpl.json" "$SCRATCH/g" "$@"; }
+imp() { for f in "$@"; do "$FSBENCH" import --db "$DB" "$f" >/dev/null || echo "import $f failed"; done; }
+imp $(gen k- 1,1,1,1,1,1,1.15,1.15,1.15,1.15,1.15,1.15 --phase extract --cov 0.02 \
+    --meta kernel=6.{i} --created-step -60 --seed 3)
+imp $(gen n- 1,1,1,1,1,1,1,1,1,1,1,1 --phase extract --cov 0.02 --seed 4)
+
+run_fsbench history 'k-*' --db "$DB" --phase extract
+is "$RC" 0 "history 'k-*': exit 0"
+is "$(printf '%s\n' "$OUT" | awk '$1 ~ /^k-/ || $2 ~ /^k-/' | head -1 | awk '{print ($1=="*")?$2:$1}')" \
+    k-011 "the default order is creation time (k-011 was made first)"
+run_fsbench history 'k-*' --db "$DB" --phase extract --by kernel
+like "$OUT" "extract: \+1[0-9]\.[0-9] % \(95 % CI [0-9.]+-[0-9.]+ %\) from k-006 on \(first bad\), p = 0\.0[0-9]+; last good k-005" \
+    "--by kernel: the change point named with its first bad and last good label"
+is "$(printf '%s\n' "$OUT" | grep -E '^ +k-|^  \* k-' | sed 's/^ *\*\? *//' | awk '{print $1}' | tr '\n' ' ')" \
+    "k-000 k-001 k-002 k-003 k-004 k-005 k-006 k-007 k-008 k-009 k-010 k-011 " \
+    "--by kernel: version order (6.9 before 6.10)"
+like "$(printf '%s\n' "$OUT" | grep '^  \* ')" "k-006 .*\+1[0-9]\.[0-9] %" "the first bad row is marked with its step"
+ok $(printf '%s\n' "$OUT" | grep -v '^  extract: ' | awk 'length > 80' | grep -q . && echo 1 || echo 0) \
+    "every line but the change point's sentence fits 80 columns"
+like "$OUT" "  trend  [_.=*#+-]{12}  " "a trend line, one column a label"
+
+run_fsbench history k-003 k-001 k-002 --by given --db "$DB" --phase extract
+is "$(printf '%s\n' "$OUT" | grep -E '^ +k-' | awk '{print $1}' | tr '\n' ' ')" "k-003 k-001 k-002 " \
+    "--by given: the order of the command line"
+run_fsbench history 'n-*' --db "$DB" --phase extract
+like "$OUT" "extract: none \(p = [0-9.]+ over 12 labels\)" "a flat series: no change point"
+run_fsbench history 'k-*' --db "$DB" --by commit
+is "$RC" 2 "--by a key the labels lack: exit 2"
+like "$ERR" "--by commit: label 'k-0[0-9]+' has no commit" "--by a missing key: names the label"
+
+run_fsbench history 'k-*' --db "$DB" --by kernel --json
+is "$(printf '%s\n' "$OUT" | jq -r '.phases[] | select(.phase == "extract") | .change_points[0].first')" k-006 \
+    "--json: the first bad label"
+is "$(printf '%s\n' "$OUT" | jq -r '.phases[] | select(.phase == "extract") | .change_points[0].last_before')" k-005 \
+    "--json: the last good label"
+run_fsbench history 'k-*' --db "$DB" --by kernel --csv --phase extract
+is "$(printf '%s\n' "$OUT" | head -1)" "phase,label,runs,median,lo,hi,change,change_pct,change_lo_pct,change_hi_pct,p" "--csv: its header"
+like "$(printf '%s\n' "$OUT" | grep '^extract,k-006,')" "^extract,k-006,5,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,1,1[0-9]\." "--csv: the change on its row"
+
+run_fsbench history 'k-*' --db "$DB" --by kernel --fail-on regression=5
+is "$RC" 1 "--fail-on regression=5: a 15 % slowdown exits 1"
+like "$ERR" "fsbench: history: --fail-on regression=5%: extract: \+1" "--fail-on: says which"
+run_fsbench history 'k-*' --db "$DB" --by kernel --fail-on regression=40
+is "$RC" 0 "--fail-on regression=40: a 15 % slowdown passes"
+run_fsbench history 'n-*' --db "$DB" --fail-on regression
+is "$RC" 0 "--fail-on regression: a flat series passes"
+
+# different work: a set claiming another tree scale is refused in the series
+imp $(gen w- 1 --tree-scale 2 --seed 5)
+run_fsbench history 'k-*' w-000 --db "$DB"
+is "$RC" 2 "different work in one series: exit 2"
+like "$ERR" "did different work \(tree: tiny x1 seed 1 vs tiny x2 seed 1\).*--allow-different-work" \
+    "different work: refused with the reason"
+run_fsbench history 'k-*' w-000 --db "$DB" --allow-different-work --phase extract
+is "$RC" 0 "--allow-different-work takes it"
+run_fsbench history 'zz-*' --db "$DB"
+is "$RC" 2 "a pattern matching nothing: exit 2"
+like "$ERR" "no label matches 'zz-\*'" "a pattern matching nothing: said"
+
+# bisect verdict: k-000 good, k-011 bad
+run_fsbench bisect verdict --db "$DB" --good k-000 --bad k-011 k-002
+is "$RC" 0 "bisect: a candidate like good exits 0"
+like "$ERR" "^bisect: extract: k-002 is like good" "bisect: good, with the reason on stderr"
+run_fsbench bisect verdict --db "$DB" --good k-000 --bad k-011 k-008
+is "$RC" 1 "bisect: a candidate like bad exits 1"
+like "$ERR" "^bisect: extract: k-008 is like bad" "bisect: bad, with the reason"
+imp $(gen m- 1.07 --runs 2 --cov 0.05 --phase extract --seed 6)
+run_fsbench bisect verdict --db "$DB" --good k-000 --bad k-011 m-000
+is "$RC" 125 "bisect: a candidate between, with two runs, exits 125"
+like "$ERR" "^bisect: extract: m-000 (cannot be told yet|lies between)" "bisect: unsure, says so"
+run_fsbench bisect verdict --db "$DB" --good k-000 --bad k-011 nothing
+is "$RC" 128 "bisect: a missing candidate is an error (128: git bisect run stops)"
+run_fsbench bisect verdict --db "$DB" --good n-000 --bad n-011 n-005
+is "$RC" 125 "bisect: good and bad that do not differ: 125"
+like "$ERR" "show no difference in any phase" "bisect: says good and bad do not differ"
+done_testing
