@@ -14,7 +14,7 @@ run_fsbench run --tree tiny --phases extract,delete --db "$DB" --label N -q
 is "$RC" 0 "a set of one run: exit 0"
 id=$(sqlite3 "$DB" "SELECT id FROM run_sets WHERE label = 'N'")
 # a second run of N, as a spooled file would hold it
-"$FSBENCH" export N --json --db "$DB" | jq '.runs[0].index = 1' >"$SCRATCH/run1.json"
+"$FSBENCH" export N --json --db "$DB" | jq '.runs[0].index = 1 | .runs[0].round = 1 | .runs[0].started += 60' >"$SCRATCH/run1.json"
 stored() { "$FSBENCH" export N --json --db "$DB" 2>/dev/null | jq -c '[.runs[].index] | sort'; }
 flush() { run_fsbench forget NOPE --db "$DB"; }
 NAME="set$id-run1.json"
