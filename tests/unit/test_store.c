@@ -671,7 +671,7 @@ static void test_meta(void **state)
     err_capture_end();
     assert_non_null(strstr(msg, "--meta: the value of c holds a control character"));
     assert_int_equal(rs.nmeta, 2);
-    assert_true(store_save_set(s, &rs) > 0);
+    assert_true(store_save_set(s, &rs, NULL) > 0);
     struct run_set back;
     memset(&back, 0, sizeof back);
     assert_int_equal(store_load_label(s, "m", &back), 0);
