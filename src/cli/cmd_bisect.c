@@ -33,6 +33,8 @@ static const char bisect_usage[] =
     "  compares the candidate's runs with the good and the bad label's and exits\n"
     "  0 like good, 1 like bad, 125 cannot tell yet (run more), 128 on an error;\n"
     "  the reason goes to stderr (for git bisect run; see the man page for kernels)\n"
+    "  --good LABEL      a label known good (the runs before the change)\n"
+    "  --bad LABEL       a label known bad (the runs after it)\n"
     "  --phase NAME      judge this phase (default: where good and bad differ most)\n"
     "  --metric M        wall (default), user, sys, cpu, ops, mbps, dev-writes, ...\n"
     "  --confidence C    90, 95 (default) or 99\n"

@@ -242,7 +242,7 @@ like "$OUT" "space: about 3.00 TiB needed \(compilebench's trees, from the listi
     "--dry-run sizes the need from the listings"
 run_fsbench run compilebench --cb-dataset "$SCRATCH/huge" --dir "$SCRATCH/hw" --no-save
 is "$RC" 1 "a data set larger than the free space: exit 1"
-like "$ERR" "^fsbench: pre-flight: needs about 3145728.0 MiB free in .*hw, and [0-9.]+ MiB are \(see --dry-run\)$" \
+like "$ERR" "^fsbench: pre-flight: needs about 3.0 TiB free in .*hw, and [0-9.]+ [KMGT]iB are \(see --dry-run\)$" \
     "refused up front, the need sized from the listings"
 is "$(ls -A "$SCRATCH/hw")" "" "nothing was written"
 if [ "$(id -u)" -eq 0 ] && command -v losetup >/dev/null; then
