@@ -273,7 +273,7 @@ static int write_store(const char *tplpath, const char *db, unsigned nlabels, un
         for (unsigned r = 0; r < runs && r < 1000; r++)
             f[r] = exp(0.05 * cpsim_normal(&g)) * (l >= nlabels / 2 ? 1.1 : 1.0);
         if (fill_set(tpl, rs, label, tpl->created + 60.0 * l, runs, f) < 0 ||
-            store_save_set(s, rs) < 0)
+            store_save_set(s, rs, NULL) < 0)
             return -1;
         run_set_free(rs);
     }
