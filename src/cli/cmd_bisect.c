@@ -38,7 +38,8 @@ static const char bisect_usage[] =
     "  --phase NAME      judge this phase (default: where good and bad differ most)\n"
     "  --metric M        wall (default), user, sys, cpu, ops, mbps, dev-writes, ...\n"
     "  --confidence C    90, 95 (default) or 99\n"
-    "  --allow-different-work  take labels whose tree, phases or threads differ\n"
+    "  --allow-different-work  take labels that did different work (tree, scale,\n"
+    "                    phases, threads: what compare calls different work)\n"
     "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n";
 
 enum { OPT_GOOD = 256, OPT_BAD, OPT_PHASE, OPT_METRIC, OPT_CONF, OPT_ALLOW, OPT_DB };

@@ -16,6 +16,7 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "results/meta.h"
+#include "stats/workdiff.h"
 
 /* ---------------------------------------------------------------- version order */
 
@@ -68,80 +69,16 @@ int series_version_cmp(const char *a, const char *b)
 
 /* ---------------------------------------------------------------- work */
 
-void series_work_of(const struct run_set *rs, struct series_work *w)
+int series_work_differs(const struct run_set *a, const struct run_set *b, char *why, size_t len)
 {
-    memset(w, 0, sizeof *w);
-    w->tree = rs->tree;
-    size_t used = 0;
-    for (size_t r = 0; r < rs->nruns; r++) {
-        if (rs->runs[r].warmup)
-            continue;
-        for (size_t p = 0; p < rs->runs[r].nphases; p++) {
-            int n = snprintf(w->phases + used, sizeof w->phases - used, "%s%s", p ? "," : "",
-                             rs->runs[r].phases[p].name);
-            if (n < 0 || (size_t)n >= sizeof w->phases - used)
-                break;
-            used += (size_t)n;
-        }
-        break;
-    }
-    /* the threads as the command line gave them (-j N, --threads N, --threads=N) */
-    const char *cl = rs->command_line;
-    for (const char *p = cl; (p = strstr(p, "-")) != NULL; p++) {
-        const char *v = NULL;
-        if (!strncmp(p, "--threads=", 10))
-            v = p + 10;
-        else if (!strncmp(p, "--threads ", 10))
-            v = p + 10;
-        else if (!strncmp(p, "-j ", 3) && (p == cl || p[-1] == ' '))
-            v = p + 3;
-        else if (!strncmp(p, "-j", 2) && isdigit((unsigned char)p[2]) && (p == cl || p[-1] == ' '))
-            v = p + 2;
-        if (v) {
-            size_t n = strcspn(v, " ");
-            snprintf(w->threads, sizeof w->threads, "%.*s", (int)(n < 31 ? n : 31), v);
-        }
-    }
-}
-
-static void tree_text(const struct tree_info *t, char *buf, size_t len)
-{
-    if (!t->profile[0])
-        snprintf(buf, len, "no tree");
-    else if (!strncmp(t->profile, "tar:", 4) || !strncmp(t->profile, "trace:", 6))
-        snprintf(buf, len, "%s", text_shown(t->profile));
-    else
-        snprintf(buf, len, "%s x%g seed %llu", text_shown(t->profile), t->scale,
-                 (unsigned long long)t->seed);
-}
-
-int series_work_differs(const struct series_work *a, const struct series_work *b, char *why,
-                        size_t len)
-{
-    const struct tree_info *ta = &a->tree, *tb = &b->tree;
-    if (strcmp(ta->profile, tb->profile) || ta->scale != tb->scale || ta->seed != tb->seed) {
-        char x[200], y[200];
-        tree_text(ta, x, sizeof x);
-        tree_text(tb, y, sizeof y);
-        const char *what = !strncmp(ta->profile, "tar:", 4) || !strncmp(tb->profile, "tar:", 4)
-                               ? "archive"
-                           : !strncmp(ta->profile, "trace:", 6) ||
-                                   !strncmp(tb->profile, "trace:", 6)
-                               ? "replay trace"
-                               : "tree";
-        snprintf(why, len, "%s: %s vs %s", what, x, y);
-        return 1;
-    }
-    if (strcmp(a->phases, b->phases)) {
-        snprintf(why, len, "phases: %s vs %s", text_shown(a->phases), text_shown(b->phases));
-        return 1;
-    }
-    if (strcmp(a->threads, b->threads)) {
-        snprintf(why, len, "threads: %s vs %s", a->threads[0] ? text_shown(a->threads) : "1",
-                 b->threads[0] ? text_shown(b->threads) : "1");
-        return 1;
-    }
-    return 0;
+    struct workdiff d;
+    workdiff_compare(&(struct workdiff_side){a, NULL}, &(struct workdiff_side){b, NULL}, false,
+                     &d);
+    if (!d.work)
+        return 0;
+    if (why && len)
+        workdiff_format(why, len, &d, true);
+    return 1;
 }
 
 /* ---------------------------------------------------------------- choosing */
@@ -258,6 +195,55 @@ static int phases_of(struct series *sr, const struct run_set *rs)
     return 0;
 }
 
+static void free_set(struct run_set *rs)
+{
+    if (rs)
+        run_set_free(rs);
+    free(rs);
+}
+
+/* label's sets, light, into a new *out. 0, or -1 after error(). */
+static int load_light(struct store *s, const char *label, const char *cmd, struct run_set **out)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return error("out of memory");
+    int lr = store_load_label(s, label, *out);
+    if (lr == 0)
+        return 0;
+    if (lr > 0)
+        error("%s: label '%s' vanished while reading", cmd, text_shown(label));
+    free_set(*out);
+    *out = NULL;
+    return -1;
+}
+
+/* The first label of the series (in its order) whose work differs from the series' first,
+ * named with what differs (workdiff, compare's rule): 1 after error(), 0 when none does, -1
+ * after error(). Each set is read again, one at a time: only a series about to be refused
+ * pays for it. */
+static int name_different_work(struct store *s, const struct series *sr, const char *cmd)
+{
+    struct run_set *first = NULL;
+    int rc = load_light(s, sr->labels[0].label, cmd, &first);
+    for (size_t i = 1; rc == 0 && i < sr->nlabels; i++) {
+        struct run_set *rs = NULL;
+        char why[1024];
+        rc = load_light(s, sr->labels[i].label, cmd, &rs);
+        if (rc == 0 && series_work_differs(first, rs, why, sizeof why)) {
+            error("%s: '%s' and '%s' did different work (%s): a series compares the same "
+                  "work; leave one out, or add --allow-different-work",
+                  cmd, text_shown(sr->labels[0].label), text_shown(sr->labels[i].label), why);
+            rc = 1;
+        }
+        free_set(rs);
+        if (rc)
+            break;
+    }
+    free_set(first);
+    return rc;
+}
+
 int series_load(struct store *s, const struct series_request *req, const char *cmd,
                 struct series *out)
 {
@@ -295,21 +281,16 @@ int series_load(struct store *s, const struct series_request *req, const char *c
     }
     free(k.label);
     free(k.created);
-    /* each label: its order key, its work, its values (one set in memory at a time) */
+    /* each label: its order key, its values, and whether its work is that of the first one
+     * read (kept as ref: one set in memory besides the one being read) */
+    struct run_set *ref = NULL;
+    bool differs = false;
     store_set_light(s, true);
     for (size_t i = 0; rc == 0 && i < out->nlabels; i++) {
         struct series_label *L = &out->labels[i];
-        struct run_set *rs = calloc(1, sizeof *rs);
-        if (!rs) {
-            rc = error("out of memory");
-            break;
-        }
-        int lr = store_load_label(s, L->label, rs);
-        if (lr != 0) {
-            rc = lr < 0 ? -1 : (error("%s: label '%s' vanished while reading", cmd,
-                                      text_shown(L->label)), -1);
-        } else {
-            series_work_of(rs, &L->work);
+        struct run_set *rs = NULL;
+        rc = load_light(s, L->label, cmd, &rs);
+        if (rc == 0) {
             if (req->order == SERIES_BY_KEY) {
                 const char *v = meta_find(rs->meta, rs->nmeta, req->key);
                 if (!v && !strcmp(req->key, "kernel"))
@@ -327,25 +308,25 @@ int series_load(struct store *s, const struct series_request *req, const char *c
                 rc = phases_of(out, rs);
             if (rc == 0)
                 rc = take_values(out, L, rs);
+            if (rc == 0 && !req->allow_different) {
+                if (!ref)
+                    ref = rs, rs = NULL;
+                else
+                    differs |= series_work_differs(ref, rs, NULL, 0) != 0;
+            }
         }
-        run_set_free(rs);
-        free(rs);
+        free_set(rs);
     }
-    store_set_light(s, false);
+    free_set(ref);
     if (rc == 0 && req->order != SERIES_BY_GIVEN) {
         sort_req = req;
         qsort(out->labels, out->nlabels, sizeof *out->labels, by_order);
     }
-    /* the same work throughout, unless asked otherwise: compared with the first label */
-    for (size_t i = 1; rc == 0 && i < out->nlabels && !req->allow_different; i++) {
-        char why[1024];
-        if (series_work_differs(&out->labels[0].work, &out->labels[i].work, why, sizeof why)) {
-            error("%s: '%s' and '%s' did different work (%s): a series compares the same "
-                  "work; leave one out, or add --allow-different-work",
-                  cmd, text_shown(out->labels[0].label), text_shown(out->labels[i].label), why);
-            rc = 1;
-        }
-    }
+    /* the same work throughout, unless asked otherwise: a label unlike the first one read
+     * is named against the first label of the series, read again only then */
+    if (rc == 0 && differs)
+        rc = name_different_work(s, out, cmd);
+    store_set_light(s, false);
     return rc;
 }
 

@@ -4,7 +4,8 @@
  * --history` and `bisect verdict` read.
  *
  * Memory stays small with many labels: each label's set is loaded light (store_set_light),
- * its values copied out, and the set freed before the next.
+ * its values copied out, and the set freed before the next; only the first set read is kept,
+ * to check every other label's work against it (compare's rule, stats/workdiff.h).
  */
 #ifndef FSBENCH_SERIES_H
 #define FSBENCH_SERIES_H
@@ -16,18 +17,10 @@
 #include "results/store.h"
 #include "stats/compare.h"
 
-/* What a set did, for the different-work check. */
-struct series_work {
-    struct tree_info tree;    /* profile (tar:ARCHIVE, trace:FILE for a replay), scale, seed */
-    char phases[1024];        /* the measured phases in order, comma-separated */
-    char threads[32];         /* -j / --threads as given; "" for the default */
-};
-
 struct series_label {
     char label[RES_NAME_MAX];
     double created;           /* of its first set */
     char key[RES_META_VALUE_MAX]; /* the --by value ("" when ordered otherwise) */
-    struct series_work work;
     double **vals;            /* per phase of the series: the values of its measured runs */
     size_t *nvals;
 };
@@ -66,13 +59,12 @@ void series_free(struct series *sr);
  * 6.19-rc2 < 6.19 < 6.19.1. Dates (2026-12-01) sort as dates. <0, 0, >0. */
 int series_version_cmp(const char *a, const char *b);
 
-/* Whether two sets did different work: the tree (profile, archive or trace; scale; seed),
- * the measured phases, the threads. 0 when the same; 1 with the first difference in why
- * ("tree: pkgsrc x1 seed 1 vs kernel x1 seed 1"). To be unified with compare's
- * different-work check. */
-int series_work_differs(const struct series_work *a, const struct series_work *b, char *why,
+/* Whether two sets did different work, by compare's rule (stats/workdiff.h: the tree, its
+ * scale, seed and file count, an archive or replayed trace, the threads, the measured phases
+ * and their file counts; not the file system, options, kernel or machine). 0 when the same;
+ * 1 with what differs in why when why is not NULL ("tree pkgsrc vs tiny; scale 0.3 vs
+ * 0.1"). */
+int series_work_differs(const struct run_set *a, const struct run_set *b, char *why,
                         size_t len);
-/* The work a set did, for series_work_differs(). */
-void series_work_of(const struct run_set *rs, struct series_work *w);
 
 #endif

@@ -41,6 +41,10 @@ struct store {
     bool empty;        /* read-only and no schema yet: holds no runs */
     unsigned wait_ms;  /* how long a write waits for another process's lock */
     bool light;        /* loads leave detail_json out (store_set_light) */
+    /* while light: one read transaction and the loads' statements, kept over many labels
+     * (a series of 1,000 labels would otherwise begin, prepare and parse 1,000 times) */
+    bool light_tx;
+    sqlite3_stmt *light_sets, *light_runs, *light_phases;
 };
 
 static bool owner_alive(const char *owner);
@@ -663,6 +667,7 @@ void store_close(struct store *s)
 {
     if (!s)
         return;
+    store_set_light(s, false);
     if (s->db)
         sqlite3_close(s->db);
     free(s->path);
@@ -1110,10 +1115,15 @@ static int load_phase(struct store *s, sqlite3_stmt *st, struct phase_result *pr
 /* Appends the runs of set `set_id` to *out, renumbering them. */
 static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
 {
-    sqlite3_stmt *runs = prepare(s, "SELECT id, round, config, warmup, started,"
-                                    " (SELECT count(*) FROM phases WHERE run_id = runs.id),"
-                                    " interrupted FROM runs WHERE set_id = ?1 ORDER BY idx, id");
-    sqlite3_stmt *ph = prepare(
+    sqlite3_stmt *runs = s->light_runs, *ph = s->light_phases;
+    if (runs)
+        sqlite3_reset(runs), sqlite3_clear_bindings(runs);
+    else
+        runs = prepare(s, "SELECT id, round, config, warmup, started,"
+                          " (SELECT count(*) FROM phases WHERE run_id = runs.id),"
+                          " interrupted FROM runs WHERE set_id = ?1 ORDER BY idx, id");
+    if (!ph)
+        ph = prepare(
         s, "SELECT ord, name, status, note, wall_s, user_s, sys_s, ops_total, bytes_read,"
            " bytes_written, files, dirs, symlinks, dev_valid, dev_reads, dev_writes,"
            " dev_sectors_read, dev_sectors_written, dev_io_ticks_ms,"
@@ -1144,8 +1154,9 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
         }
         size_t i = 0;
         while (ret == 0 && i < r->nphases && (rc = sqlite3_step(ph)) == SQLITE_ROW) {
-            char where[4200];
-            if (snprintf(where, sizeof where, "%s: run set %lld run %lld phase %zu detail_json",
+            char where[4200] = ""; /* named only where the detail is read */
+            if (!s->light &&
+                snprintf(where, sizeof where, "%s: run set %lld run %lld phase %zu detail_json",
                          s->path, (long long)set_id, (long long)run_id, i) < 0)
                 where[0] = '\0';
             ret = load_phase(s, ph, &r->phases[i++], where);
@@ -1155,8 +1166,15 @@ static int load_runs(struct store *s, int64_t set_id, struct run_set *out)
     }
     if (ret == 0 && rc != SQLITE_DONE)
         ret = sqerr(s, "cannot load runs");
-    sqlite3_finalize(runs);
-    sqlite3_finalize(ph);
+    if (s->light && runs && ph && !s->light_runs) /* kept for the next set */
+        s->light_runs = runs, s->light_phases = ph;
+    else if (!s->light_runs) {
+        sqlite3_finalize(runs);
+        sqlite3_finalize(ph);
+    } else {
+        sqlite3_reset(runs);
+        sqlite3_reset(ph);
+    }
     return ret;
 }
 
@@ -1165,18 +1183,22 @@ static int load_sets(struct store *s, const char *label, int64_t set_id, struct 
 {
     if (s->empty)
         return 1;
-    if (exec_retry(s, "BEGIN", "cannot start a transaction") < 0) /* one snapshot */
-        return -1;
-    sqlite3_stmt *st = prepare(s, label ? "SELECT id, label, created, scenario, engine,"
-                                          " command_line, root, warm_cache, machine_json,"
-                                          " target_json, tree_json, job_text, job_hash,"
-                                          " args_json, cwd, planned, meta_json FROM run_sets"
-                                          " WHERE label = ?1 ORDER BY created, id"
-                                        : "SELECT id, label, created, scenario, engine,"
-                                          " command_line, root, warm_cache, machine_json,"
-                                          " target_json, tree_json, job_text, job_hash,"
-                                          " args_json, cwd, planned, meta_json FROM run_sets"
-                                          " WHERE id = ?2");
+    bool keep = s->light && label; /* a series: the transaction and statement stay */
+    if (!s->light_tx && exec_retry(s, "BEGIN", "cannot start a transaction") < 0)
+        return -1; /* one snapshot */
+    s->light_tx = keep;
+    sqlite3_stmt *st = keep && s->light_sets
+                           ? s->light_sets
+                           : prepare(s, label ? "SELECT id, label, created, scenario, engine,"
+                                                " command_line, root, warm_cache, machine_json,"
+                                                " target_json, tree_json, job_text, job_hash,"
+                                                " args_json, cwd, planned, meta_json FROM"
+                                                " run_sets WHERE label = ?1 ORDER BY created, id"
+                                              : "SELECT id, label, created, scenario, engine,"
+                                                " command_line, root, warm_cache, machine_json,"
+                                                " target_json, tree_json, job_text, job_hash,"
+                                                " args_json, cwd, planned, meta_json FROM"
+                                                " run_sets WHERE id = ?2");
     int ret = st ? 0 : -1, nsets = 0, rc = SQLITE_DONE;
     if (ret == 0 && (label ? sqlite3_bind_text(st, 1, label, -1, SQLITE_TRANSIENT)
                            : sqlite3_bind_int64(st, 2, set_id)) != SQLITE_OK)
@@ -1189,8 +1211,15 @@ static int load_sets(struct store *s, const char *label, int64_t set_id, struct 
     }
     if (ret == 0 && rc != SQLITE_DONE)
         ret = sqerr(s, "cannot load");
-    sqlite3_finalize(st);
-    tx_rollback(s); /* read-only: nothing to commit */
+    if (keep && st) {
+        sqlite3_reset(st);
+        sqlite3_clear_bindings(st);
+        s->light_sets = st;
+    } else {
+        sqlite3_finalize(st);
+        tx_rollback(s); /* read-only: nothing to commit */
+        s->light_tx = false;
+    }
     if (ret < 0) {
         run_set_free(out);
         return -1;
@@ -1200,6 +1229,20 @@ static int load_sets(struct store *s, const char *label, int64_t set_id, struct 
 
 void store_set_light(struct store *s, bool light)
 {
+    if (!light) { /* the series is read: its statements and snapshot go */
+        sqlite3_finalize(s->light_sets);
+        sqlite3_finalize(s->light_runs);
+        sqlite3_finalize(s->light_phases);
+        s->light_sets = s->light_runs = s->light_phases = NULL;
+        if (s->light_tx)
+            tx_rollback(s);
+        s->light_tx = false;
+    }
+    /* a series reads most of the store: its first 32 MiB mapped are read without a system
+     * call a page (and count at most 32 MiB in the resident size) */
+    if (light != s->light && s->db)
+        sqlite3_exec(s->db, light ? "PRAGMA mmap_size = 33554432" : "PRAGMA mmap_size = 0", NULL,
+                     NULL, NULL);
     s->light = light;
 }
 

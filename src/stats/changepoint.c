@@ -87,8 +87,10 @@ static double max_stat(const double *y, const double *w, size_t n, size_t m, siz
             double win = cum[j] - cum[i], wout = sw - win;
             if (win <= 0 || wout <= 0)
                 continue;
-            double d = (cumy[j] - cumy[i]) / win - (swy - (cumy[j] - cumy[i])) / wout;
-            double t = d * d / (1 / win + 1 / wout);
+            /* (mean_in - mean_out)^2 / (1 / win + 1 / wout), with one division:
+             * mean_in - mean_out = (yin sw - swy win) / (win wout) */
+            double e = (cumy[j] - cumy[i]) * sw - swy * win;
+            double t = e * e / (win * wout * sw);
             if (i && j < n)
                 t /= CP_INNER_PENALTY;
             if (t > best)

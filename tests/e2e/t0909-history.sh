@@ -78,8 +78,13 @@ is "$RC" 0 "--fail-on regression: a flat series passes"
 imp $(gen w- 1 --tree-scale 2 --seed 5)
 run_fsbench history 'k-*' w-000 --db "$DB"
 is "$RC" 2 "different work in one series: exit 2"
-like "$ERR" "did different work \(tree: tiny x1 seed 1 vs tiny x2 seed 1\).*--allow-different-work" \
-    "different work: refused with the reason"
+like "$ERR" "'k-0[0-9]+' and 'w-000' did different work \(scale 1 vs 2\): a series compares the same work.*--allow-different-work" \
+    "different work: refused with the reason (compare's words for it)"
+# named first, the odd set is read first: still named against the series' first label
+run_fsbench history w-000 'k-*' --db "$DB"
+is "$RC" 2 "different work read first: exit 2"
+like "$ERR" "'k-0[0-9]+' and 'w-000' did different work \(scale 1 vs 2\)" \
+    "different work read first: named against the first label in the series' order"
 run_fsbench history 'k-*' w-000 --db "$DB" --allow-different-work --phase extract
 is "$RC" 0 "--allow-different-work takes it"
 run_fsbench history 'zz-*' --db "$DB"

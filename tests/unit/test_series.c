@@ -1,9 +1,10 @@
 /* test_series.c — a series' order and work (results/series.h): version order for kernels and
- * dates, and the different-work check naming the first difference. */
+ * dates, and the different-work check (compare's rule, stats/workdiff) naming what differs. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,51 +31,98 @@ static void test_version_order(void **state)
     assert_int_equal(series_version_cmp("6.010", "6.10"), 0);
 }
 
-static void test_work_differs(void **state)
+/* A measured run with the phases named in list ("extract,sync"), each having handled files. */
+static void add_run(struct run_set *rs, const char *list, unsigned long long files)
 {
-    struct series_work a, b;
-    memset(&a, 0, sizeof a);
-    strcpy(a.tree.profile, "pkgsrc");
-    a.tree.scale = 1;
-    a.tree.seed = 1;
-    strcpy(a.phases, "extract,sync");
-    b = a;
-    char why[256];
-    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 0);
-    b.tree.seed = 2;
-    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
-    assert_string_equal(why, "tree: pkgsrc x1 seed 1 vs pkgsrc x1 seed 2");
-    b = a;
-    strcpy(b.tree.profile, "tar:/x/linux.tar");
-    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
-    assert_string_equal(why, "archive: pkgsrc x1 seed 1 vs tar:/x/linux.tar");
-    b = a;
-    strcpy(b.phases, "extract");
-    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
-    assert_string_equal(why, "phases: extract,sync vs extract");
-    b = a;
-    strcpy(b.threads, "4");
-    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
-    assert_string_equal(why, "threads: 1 vs 4");
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", list);
+    size_t n = 1;
+    for (const char *p = buf; *p; p++)
+        n += *p == ',';
+    struct run_result *r = run_set_add_run(rs, n);
+    assert_non_null(r);
+    char *save = NULL;
+    size_t i = 0;
+    for (char *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save), i++) {
+        snprintf(r->phases[i].name, sizeof r->phases[i].name, "%s", t);
+        r->phases[i].status = PHASE_OK;
+        r->phases[i].files = files;
+    }
 }
 
-static void test_work_of(void **state)
+static void make_set(struct run_set *rs, const char *profile, double scale, unsigned seed,
+                     const char *phases, const char *cmdline)
 {
-    struct run_set rs;
-    memset(&rs, 0, sizeof rs);
-    strcpy(rs.command_line, "fsbench run --dir /x -j 8 --label a");
-    struct run_result *r = run_set_add_run(&rs, 2);
-    assert_non_null(r);
-    strcpy(r->phases[0].name, "extract");
-    strcpy(r->phases[1].name, "delete");
-    struct series_work w;
-    series_work_of(&rs, &w);
-    assert_string_equal(w.phases, "extract,delete");
-    assert_string_equal(w.threads, "8");
-    strcpy(rs.command_line, "fsbench run --threads=4");
-    series_work_of(&rs, &w);
-    assert_string_equal(w.threads, "4");
-    run_set_free(&rs);
+    memset(rs, 0, sizeof *rs);
+    snprintf(rs->tree.profile, sizeof rs->tree.profile, "%s", profile);
+    rs->tree.scale = scale;
+    rs->tree.seed = seed;
+    snprintf(rs->command_line, sizeof rs->command_line, "%s", cmdline);
+    strcpy(rs->target.fstype, "ext4");
+    add_run(rs, phases, 100);
+    add_run(rs, phases, 100);
+}
+
+/* The series' different-work check is compare's (stats/workdiff): the same work passes
+ * whatever the file system, options or kernel; each thing that changes the work is named. */
+static void test_work_differs(void **state)
+{
+    struct run_set a, b;
+    char why[256];
+    make_set(&a, "pkgsrc", 1, 1, "extract,sync", "fsbench run --dir /x");
+    make_set(&b, "pkgsrc", 1, 1, "extract,sync", "fsbench run --dir /y");
+    strcpy(b.target.fstype, "xfs"); /* compared on purpose: the same work */
+    strcpy(b.target.mount_opts, "noatime");
+    strcpy(b.machine.kernel, "6.19");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 0);
+    assert_int_equal(series_work_differs(&a, &b, NULL, 0), 0);
+    run_set_free(&b);
+
+    make_set(&b, "pkgsrc", 1, 2, "extract,sync", "fsbench run");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
+    assert_string_equal(why, "seed 1 vs 2");
+    assert_int_equal(series_work_differs(&a, &b, NULL, 0), 1);
+    run_set_free(&b);
+
+    make_set(&b, "tiny", 0.1, 1, "extract,sync", "fsbench run");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
+    assert_string_equal(why, "tree pkgsrc vs tiny; scale 1 vs 0.1");
+    run_set_free(&b);
+
+    make_set(&b, "tar:/x/linux.tar", 1, 1, "extract,sync", "fsbench run");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
+    assert_string_equal(why, "tree pkgsrc vs tar:/x/linux.tar");
+    run_set_free(&b);
+
+    make_set(&b, "pkgsrc", 1, 1, "extract", "fsbench run");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
+    assert_string_equal(why, "phases extract,sync vs extract");
+    run_set_free(&b);
+
+    make_set(&b, "pkgsrc", 1, 1, "extract,sync", "fsbench run --threads 4");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
+    assert_string_equal(why, "threads (none) vs 4");
+    run_set_free(&b);
+    run_set_free(&a);
+}
+
+/* Threads as the command line gives them: -j N, -jN, --threads N, --threads=N. */
+static void test_work_threads(void **state)
+{
+    struct run_set a, b;
+    char why[256];
+    make_set(&a, "tiny", 1, 1, "extract", "fsbench run --dir /x -j 8 --label a");
+    make_set(&b, "tiny", 1, 1, "extract", "fsbench run --threads=8");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 0);
+    run_set_free(&b);
+    make_set(&b, "tiny", 1, 1, "extract", "fsbench run -j4");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
+    assert_string_equal(why, "threads 8 vs 4");
+    run_set_free(&b);
+    make_set(&b, "tiny", 1, 1, "extract", "fsbench run --threads 8");
+    assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 0);
+    run_set_free(&b);
+    run_set_free(&a);
 }
 
 int main(void)
@@ -82,7 +130,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_version_order),
         cmocka_unit_test(test_work_differs),
-        cmocka_unit_test(test_work_of),
+        cmocka_unit_test(test_work_threads),
     };
     return cmocka_run_group_tests_name("series", tests, NULL, NULL);
 }

@@ -694,6 +694,66 @@ static void test_meta(void **state)
     store_close(s);
 }
 
+/* Light loads of many labels (a series) keep one read transaction and their statements:
+ * each label still comes back whole and alone (its own sets merged, the columns equal to a
+ * full load), a label that is not there still says 1, and once light loads end the store
+ * writes again. */
+static void test_light_series(void **state)
+{
+    (void)state;
+    char path[512];
+    db_path(path, sizeof path);
+    struct store *s = store_open(path);
+    assert_non_null(s);
+    const char *labels[] = {"a", "b", "a2", "c"};
+    for (unsigned k = 0; k < 4; k++) { /* a: two sets of 2 runs; b, c: one set each */
+        struct run_set rs;
+        fill_desc(&rs, labels[k], 1000 + k);
+        fill_run(&rs, 0, 1 + 2 * k);
+        fill_run(&rs, 1, 2 + 2 * k);
+        assert_true(store_save_set(s, &rs, NULL) > 0);
+        run_set_free(&rs);
+    }
+    relabel(path, "a2", "a"); /* an older store: two sets labelled a */
+    struct run_set full[3];
+    memset(full, 0, sizeof full);
+    for (unsigned k = 0; k < 3; k++)
+        assert_int_equal(store_load_label(s, (const char *[]){"a", "b", "c"}[k], &full[k]), 0);
+    store_set_light(s, true);
+    for (unsigned pass = 0; pass < 2; pass++)
+        for (unsigned k = 0; k < 3; k++) {
+            struct run_set lt;
+            memset(&lt, 0, sizeof lt);
+            assert_int_equal(store_load_label(s, (const char *[]){"a", "b", "c"}[k], &lt), 0);
+            assert_string_equal(lt.label, full[k].label);
+            assert_int_equal(lt.nruns, full[k].nruns);
+            assert_int_equal(lt.nruns, k == 0 ? 4 : 2);
+            for (size_t r = 0; r < lt.nruns; r++) {
+                assert_int_equal(lt.runs[r].nphases, full[k].runs[r].nphases);
+                for (size_t p = 0; p < lt.runs[r].nphases; p++) {
+                    assert_string_equal(lt.runs[r].phases[p].name, full[k].runs[r].phases[p].name);
+                    assert_true(lt.runs[r].phases[p].wall_s == full[k].runs[r].phases[p].wall_s);
+                    assert_int_equal(lt.runs[r].phases[p].ops_total,
+                                     full[k].runs[r].phases[p].ops_total);
+                }
+            }
+            run_set_free(&lt);
+            struct run_set none;
+            memset(&none, 0, sizeof none);
+            assert_int_equal(store_load_label(s, "nothing", &none), 1);
+        }
+    store_set_light(s, false);
+    struct run_set d;
+    fill_desc(&d, "d", 2000);
+    fill_run(&d, 0, 9);
+    assert_true(store_save_set(s, &d, NULL) > 0); /* no read transaction left open */
+    run_set_free(&d);
+    for (unsigned k = 0; k < 3; k++)
+        run_set_free(&full[k]);
+    store_close(s);
+    assert_integrity_ok(path);
+}
+
 /* A reader opens read-only: an empty database is an empty store, nothing is written. */
 static void test_read_only(void **state)
 {
@@ -902,6 +962,7 @@ int main(void)
         cmocka_unit_test(test_migrate_and_resume_state),
         cmocka_unit_test(test_save_load_merge),
         cmocka_unit_test(test_run_added_once),
+        cmocka_unit_test(test_light_series),
         cmocka_unit_test(test_list_and_forget),
         cmocka_unit_test(test_default_path),
         cmocka_unit_test(test_concurrent_writers),
