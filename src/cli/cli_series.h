@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "results/series.h"
+#include "stats/series.h"
 
 struct cli_series_args {
     const char *db;        /* NULL: the default store */

@@ -11,7 +11,7 @@
 
 #include <stdio.h>
 
-#include "results/series.h"
+#include "stats/series.h"
 #include "stats/history.h"
 
 /* Writes the page; chartjs NULL: HTML_CHARTJS_PATH. 0, or -1 after error(). */

@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "results/series.h"
+#include "stats/series.h"
 #include "stats/history.h"
 
 /* "extract: +11.8 % (95 % CI 7.9-15.9 %) from k-6.19-rc3 on (first bad), p = 0.002; last

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "results/series.h"
+#include "stats/series.h"
 #include "stats/changepoint.h"
 
 struct hist_row {

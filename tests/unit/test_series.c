@@ -1,4 +1,4 @@
-/* test_series.c — a series' order and work (results/series.h): version order for kernels and
+/* test_series.c — a series' order and work (stats/series.h): version order for kernels and
  * dates, and the different-work check (compare's rule, stats/workdiff) naming what differs. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "results/series.h"
+#include "stats/series.h"
 
 static void test_version_order(void **state)
 {

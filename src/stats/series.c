@@ -4,7 +4,7 @@
  * time is that of its first set. Patterns are fnmatch(3) globs matched against every label;
  * a plain word must name a label. A label named twice (by two patterns) is taken once, where
  * it was first named. */
-#include "results/series.h"
+#include "stats/series.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
