@@ -19,7 +19,7 @@ D='[0-9][0-9.hms]*'
 script -qfec "stty cols 200; $FSBENCH $ARGS" /dev/null >"$SCRATCH/tty" 2>&1 </dev/null
 is "$?" 0 "run on a terminal exits 0"
 TTY=$(tr '\r' '\n' <"$SCRATCH/tty" | sed 's/\x1b\[K$//')
-like "$TTY" "^run 1/2 extract [0-9]+% $N/$N ops $N ops/s ETA $D \| set [0-9]+% ETA (\?|$D)$" \
+like "$TTY" "^run 1/2 extract [0-9]+% $N/$N ops $N ops/s ETA $D \| set [0-9]+% ETA (\?|~?$D)$" \
     "first run: phase, percentage, operations done of its total, rate and a numeric ETA"
 like "$TTY" "^run 1/2 delete [0-9]+% $N/$N ops $N ops/s ETA $D \|" \
     "first run: a later phase's total is known too"

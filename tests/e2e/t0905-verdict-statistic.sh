@@ -51,7 +51,7 @@ like "$OUT" '^warning: outliers \(modified z-score above 3\.5, from 5 runs on\):
 
 # The latency column: the operation that took most of the phase's time.
 mkdir "$SCRATCH/w"
-run_fsbench run --runs 1 --no-save --tree tiny --scale 0.5 --phases extract,copy --dir "$SCRATCH/w" \
+run_fsbench run --wide --runs 1 --no-save --tree tiny --scale 0.5 --phases extract,copy --dir "$SCRATCH/w" \
     --json "$SCRATCH/c.json"
 is "$RC" 0 "extract and copy: exit 0"
 got=$(printf '%s\n' "$OUT" | awk '$1 == "copy" {print $(NF-5)}')
