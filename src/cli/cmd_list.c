@@ -1,12 +1,16 @@
 /* cmd_list.c — `fsbench list`: the scenarios (the shipped job files), phases, tree profiles (with
  * their file count, total size and the source of their shape, computed by streaming each tree),
- * engines and report formats; `fsbench list --names KIND` prints one kind's names alone, one a
- * line, for scripts and the bash completion.
+ * engines and report formats, fitting the terminal (80 columns when not one: descriptions
+ * folded under their column, a profile's source with -v/--wide, which also prints every
+ * line whole); `fsbench list --names KIND` prints one kind's names alone, one a line, for
+ * scripts and the bash completion.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_run.h"
 #include "cli/cmd_run.h"
 #include "engine/engine.h"
 #include "base/err.h"
@@ -44,18 +48,55 @@ static int list_names(const char *kind)
     return EXIT_OK;
 }
 
+/* "  NAME  text" with NAME in a column of nw, text folded at blanks (and after commas)
+ * so that no line passes width columns (0: no limit), each further line under the text's
+ * column; a word longer than the room is printed whole. */
+static void put_item(unsigned width, int nw, const char *name, const char *text)
+{
+    int col = 2 + nw + 1, at = col;
+    printf("  %-*s ", nw, name);
+    const char *p = text + strspn(text, " ");
+    bool blank = false; /* a blank before the next word */
+    while (*p) {
+        size_t n = strcspn(p, " ,"); /* a word and what ends it: "abc," or "abc" */
+        if (p[n] == ',')
+            n++;
+        if (width && at > col && at + blank + (int)n > (int)width) {
+            printf("\n%*s", col, "");
+            at = col;
+            blank = false;
+        }
+        printf("%s%.*s", blank ? " " : "", (int)n, p);
+        at += blank + (int)n;
+        p += n;
+        size_t b = strspn(p, " ");
+        blank = b > 0;
+        p += b;
+    }
+    printf("\n");
+}
+
 int cmd_list(int argc, char **argv)
 {
+    bool wide = false;
+    if (argc == 2 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--wide"))) {
+        wide = true;
+        argc = 1;
+    }
+    unsigned width = wide ? 0 : cli_report_width(stdout);
     if (argc == 3 && !strcmp(argv[1], "--names"))
         return list_names(argv[2]);
     if (argc == 2 && !strncmp(argv[1], "--names=", 8))
         return list_names(argv[1] + 8);
     if (argc > 1) {
         if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-            printf("usage: fsbench list [--names scenarios|phases|profiles|engines]\n"
+            printf("usage: fsbench list [-v|--wide] [--names scenarios|phases|profiles|engines]\n"
                    "  what fsbench can run: the shipped scenarios (with their phases or\n"
                    "  jobs), the phases, the tree profiles (files, directories, size, depth\n"
-                   "  and where their shape comes from), the engines and the report formats\n"
+                   "  and, with -v, where their shape comes from), the engines and the report\n"
+                   "  formats, fitting the terminal (80 columns when not one)\n"
+                   "  -v, --wide    where each profile's shape comes from too, and every line\n"
+                   "                whole, however wide\n"
                    "  --names KIND  only the names of one kind, one a line (for scripts and\n"
                    "                the bash completion): scenarios, phases, profiles or\n"
                    "                engines\n");
@@ -70,8 +111,9 @@ int cmd_list(int argc, char **argv)
         return error("list: takes no arguments but --names KIND; try 'fsbench list --help'"),
                EXIT_USAGE;
     }
-    printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run the file\n"
-           "itself: jobs/NAME.ini in the source, %s/share/fsbench/jobs/NAME.ini installed:\n",
+    printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run\n"
+           "the file itself: jobs/NAME.ini in the source,\n"
+           "%s/share/fsbench/jobs/NAME.ini installed:\n",
            FSBENCH_PREFIX);
     const struct job_keys keys = {.opts = cmd_run_options, .excluded = cmd_run_not_keys,
                                   .repeatable = cmd_run_repeatable};
@@ -80,13 +122,16 @@ int cmd_list(int argc, char **argv)
         if (job_parse(b->path, b->text, &keys, &jf) < 0)
             return EXIT_RUN_FAILED;
         const char *d = job_description(&jf, 0);
-        printf("  %-22s %s\n", b->name, d ? d : "");
+        put_item(width, 22, b->name, d ? d : "");
         const char *phases = NULL;
         for (size_t i = 0; i < jf.sec[0].n; i++)
             if (!strcmp(jf.sec[0].e[i].key, "phases"))
                 phases = jf.sec[0].e[i].value;
-        if (job_count(&jf) == 1 && phases)
-            printf("  %-22s phases: %s\n", "", phases);
+        if (job_count(&jf) == 1 && phases) {
+            char line[1024];
+            snprintf(line, sizeof line, "phases: %s", phases);
+            put_item(width, 22, "", line);
+        }
         if (job_count(&jf) > 1 || strcmp(job_name(&jf, 0), b->name)) {
             printf("  %-22s jobs:", "");
             for (size_t i = 0; i < job_count(&jf); i++)
@@ -98,7 +143,7 @@ int cmd_list(int argc, char **argv)
 
     printf("\nphases:\n");
     for (const struct phase_def *p = phase_table; p->name; p++)
-        printf("  %-11s %s\n", p->name, p->desc);
+        put_item(width, 11, p->name, p->desc);
 
     printf("\ntree profiles (at scale 1, seed 1; --scale multiplies the file count):\n");
     for (const struct profile *p = profile_builtin; p->name; p++) {
@@ -106,16 +151,22 @@ int cmd_list(int argc, char **argv)
         struct tree_totals t;
         if (tree_measure(&spec, &t) < 0)
             return EXIT_RUN_FAILED;
-        char size[32];
-        printf("  %-11s %llu files, %llu dirs, %s, depth %u: %s\n", p->name,
-               (unsigned long long)t.files, (unsigned long long)t.dirs,
-               units_bytes(size, sizeof size, (double)t.bytes), t.max_depth, p->summary);
-        printf("  %-11s source: %s\n", "", p->source);
+        char size[32], line[1024];
+        snprintf(line, sizeof line, "%llu files, %llu dirs, %s, depth %u: %s",
+                 (unsigned long long)t.files, (unsigned long long)t.dirs,
+                 units_bytes(size, sizeof size, (double)t.bytes), t.max_depth, p->summary);
+        put_item(width, 11, p->name, line);
+        if (wide) {
+            snprintf(line, sizeof line, "source: %s", p->source);
+            put_item(width, 11, "", line);
+        }
     }
+    if (!wide)
+        printf("  (-v: where each profile's shape comes from)\n");
 
     printf("\nengines:\n");
     for (size_t i = 0; engine_table[i]; i++)
-        printf("  %-11s %s\n", engine_table[i]->name, engine_table[i]->desc);
+        put_item(width, 11, engine_table[i]->name, engine_table[i]->desc);
 
     printf("\nreport formats: table (default), seeds\n");
     return EXIT_OK;

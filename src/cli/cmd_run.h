@@ -109,5 +109,10 @@ struct run_set *cmd_run_resuming(int64_t *id);
 /* cmd_run_plan.c: prints what ro would do (--dry-run), touching nothing. */
 int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,
                        const char *tree_arg);
+/* cmd_run_plan.c: the job's estimated duration (--dry-run), from earlier runs of the same
+ * job (tree, engine, phases, configuration) in the store at db (NULL: the default), else
+ * from the work model; its seconds into *total_s (-1: unknown). 0. */
+int cmd_run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro,
+                          const char *db, double *total_s);
 
 #endif

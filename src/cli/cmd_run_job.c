@@ -27,6 +27,7 @@
 #include "cli/cli.h"
 #include "phase/phase.h"
 #include "cli/cmd_run.h"
+#include "run/duration.h"
 #include "cli/cli_consent.h"
 #include "cli/cli_resume.h"
 #include "run/job.h"
@@ -88,6 +89,8 @@ struct jctx {
      * job shares with another, made its own ("L-JOB": a label names one set) */
     const char *label[JOB_MAX_JOBS];
     char own_label[RES_NAME_MAX];
+    double est_s;     /* MODE_PLAN: the jobs' estimated durations summed */
+    bool est_unknown; /* ... one of them could not be estimated */
 };
 
 static bool ends_with(const char *s, const char *suffix)
@@ -482,6 +485,14 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         if (cmd_run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0)
             return EXIT_RUN_FAILED;
         print_outputs(c, ro, out);
+        if (!c->est_unknown) {
+            double est;
+            cmd_run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->db, &est);
+            if (est < 0)
+                c->est_unknown = true;
+            else
+                c->est_s += est;
+        }
         return EXIT_OK;
     case MODE_RUN: {
         if (cmd_run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
@@ -634,6 +645,12 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
         else if (c->jf->interleave && c->n > 1)
             printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
                    c->runs0 * (unsigned)c->n);
+        if (c->n > 1 && !c->est_unknown) {
+            char t[64];
+            printf("estimated duration in all: %s (%zu jobs%s)\n",
+                   duration_text(t, sizeof t, c->est_s), c->n,
+                   c->jf->interleave ? ", interleaved" : ", one after the other");
+        }
         if (cl->check) {
             fflush(stdout);
             if ((rc = preflight_all(c, &h)) != EXIT_OK)

@@ -1,13 +1,24 @@
 /* cmd_run_plan.c — `fsbench run --dry-run`: prints what one job would do, from
- * job_plan_compute(), touching nothing.
+ * job_plan_compute(), touching nothing, and how long it would take: from the store's
+ * earlier runs of the same job when it holds some, else from the work model
+ * (run/duration.h).
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/err.h"
 #include "cli/cmd_run.h"
+#include "results/store.h"
+#include "run/duration.h"
 #include "run/job_plan.h"
+#include "run/job_rounds.h"
+
+/* the newest sets of the store looked at for a job's measured runs */
+#define PLAN_MAX_SETS 64
 
 static void size_str(char *buf, size_t len, uint64_t b)
 {
@@ -35,6 +46,145 @@ static void pct_str(char *buf, size_t len, double hw, uint64_t v)
         snprintf(buf, len, " (+-%.2g%%)", 100 * hw / (double)v);
     else
         buf[0] = '\0';
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The median wall of configuration cfg's kept runs in rs (a run's phases summed), their
+ * number into *n; cfg matches the run's configuration as given or as an interleaved job's
+ * ("JOB:cfg"). -1 when rs holds none of cfg with ro's phases. */
+static double measured_run(const struct run_set *rs, const char *job, const char *cfg,
+                           size_t nphases, unsigned *n)
+{
+    char alt[RES_NAME_MAX * 2];
+    job_rounds_config_name(job, cfg, alt, sizeof alt);
+    double *w = calloc(rs->nruns ? rs->nruns : 1, sizeof *w);
+    size_t k = 0;
+    for (size_t i = 0; w && i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        if (r->warmup || r->interrupted || r->nphases != nphases ||
+            (strcmp(r->config, cfg) && strcmp(r->config, alt)))
+            continue;
+        double s = 0;
+        for (size_t p = 0; p < r->nphases; p++)
+            s += r->phases[p].wall_s;
+        w[k++] = s;
+    }
+    double m = -1;
+    if (k) {
+        qsort(w, k, sizeof *w, cmp_double);
+        m = k % 2 ? w[k / 2] : (w[k / 2 - 1] + w[k / 2]) / 2;
+    }
+    free(w);
+    *n = (unsigned)k;
+    return m;
+}
+
+/* Whether rs ran the same work as ro: the same tree (profile, scale, seed; an archive: an
+ * archive), engine and phases in the same order (its configurations are matched by name in
+ * measured_run). The job's hash is no help: it changes with --runs. */
+static bool same_job(const struct run_set *rs, const struct runner_opts *ro)
+{
+    if (ro->tree.prof ? strcmp(rs->tree.profile, ro->tree.prof->name) ||
+                            rs->tree.scale != ro->tree.scale || rs->tree.seed != ro->tree.seed
+                      : strncmp(rs->tree.profile, "tar:", 4))
+        return false;
+    if (strcmp(rs->engine, ro->eng->name) || !rs->nruns || rs->runs[0].nphases != ro->nphases)
+        return false;
+    for (size_t i = 0; i < ro->nphases; i++)
+        if (strcmp(rs->runs[0].phases[i].name, ro->phases[i]->name))
+            return false;
+    return true;
+}
+
+/* The measured run wall of each configuration of ro into run_s[] (-1: none), from the
+ * newest sets of the same job (same_job) in the store at db (NULL: the default); how many
+ * found. A store that is missing or cannot be read holds none (no message: a dry run says
+ * what it can). */
+static size_t measured_walls(const struct runner_opts *ro, const char *job, const char *db,
+                             double *run_s, unsigned *nrun)
+{
+    size_t nc = ro->nconfigs ? ro->nconfigs : 1, found = 0;
+    for (size_t k = 0; k < nc; k++)
+        run_s[k] = -1, nrun[k] = 0;
+    char path[4096], why[512];
+    struct stat st;
+    if (db)
+        snprintf(path, sizeof path, "%s", db);
+    else if (store_default_path(path, sizeof path) < 0)
+        return 0;
+    if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return 0;
+    err_capture_begin(why, sizeof why);
+    struct store *s = store_open_read(path);
+    int64_t ids[PLAN_MAX_SETS];
+    int n = s ? store_newest_sets(s, ids, PLAN_MAX_SETS) : 0;
+    for (int i = 0; i < n && found < nc; i++) {
+        struct run_set rs;
+        memset(&rs, 0, sizeof rs);
+        if (store_load_set(s, ids[i], &rs) != 0)
+            continue;
+        bool same = same_job(&rs, ro);
+        for (size_t k = 0; same && k < nc; k++)
+            if (run_s[k] < 0 &&
+                (run_s[k] = measured_run(&rs, job, ro->nconfigs ? ro->configs[k].name : "",
+                                         ro->nphases, &nrun[k])) >= 0)
+                found++;
+        run_set_free(&rs);
+    }
+    store_close(s);
+    err_capture_end();
+    return found;
+}
+
+int cmd_run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro, const char *db,
+                          double *total_s)
+{
+    size_t nc = ro->nconfigs ? ro->nconfigs : 1;
+    double run_s[RUNNER_MAX_CONFIGS];
+    unsigned nrun[RUNNER_MAX_CONFIGS];
+    size_t measured = measured_walls(ro, job, db, run_s, nrun);
+    double model = duration_model_run(ro), total = 0;
+    bool upto = ro->runs_auto || ro->until_verdict;
+    char t[64], u[64];
+    for (size_t k = 0; k < nc; k++)
+        total += ro->runs * (run_s[k] >= 0 ? run_s[k] : model);
+    *total_s = -1;
+    if (measured < nc && model < 0) {
+        fprintf(f, "  estimated duration: unknown (an archive's work is known once it is "
+                   "read, and no earlier runs of this job are in the store)\n");
+        return 0;
+    }
+    *total_s = total;
+    fprintf(f, "  estimated duration: %s%s (%s%u run%s x %zu configuration%s; %s)\n",
+            upto ? "at most " : "", duration_text(t, sizeof t, total), upto ? "at most " : "",
+            ro->runs, ro->runs == 1 ? "" : "s", nc, nc == 1 ? "" : "s",
+            measured == nc ? "measured: earlier runs of this job in the store"
+            : measured     ? "earlier runs of this job in the store where they exist, "
+                             "else the work model"
+                           : "from the work model, no earlier runs of this job in the store");
+    for (size_t k = 0; k < nc && (nc > 1 || measured); k++) {
+        double r = run_s[k] >= 0 ? run_s[k] : model;
+        duration_text(u, sizeof u, r);
+        if (run_s[k] >= 0)
+            fprintf(f, "    %s: %s%s (runs of %s: the median of %u earlier run%s)\n",
+                    ro->nconfigs ? ro->configs[k].name : "this job", upto ? "at most " : "",
+                    duration_text(t, sizeof t, ro->runs * r), u + 6, nrun[k],
+                    nrun[k] == 1 ? "" : "s");
+        else
+            fprintf(f, "    %s: %s%s (runs of %s: the work model)\n",
+                    ro->nconfigs ? ro->configs[k].name : "this job", upto ? "at most " : "",
+                    duration_text(t, sizeof t, ro->runs * r), u + 6);
+    }
+    if (measured < nc)
+        fprintf(f, "    (the work model: each phase's operations at an assumed %.0f ops/s%s;\n"
+                   "     the progress line gives the real rate from the first run on)\n",
+                DURATION_OPS_PER_S, ro->tspec ? ", 2 s a mkfs" : "");
+    return 0;
 }
 
 int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, const char *tree_arg)

@@ -176,8 +176,9 @@ static int width(int w, const char *s)
 }
 
 /* The runs of a set: "12", or for one that is not done "7 of 12 runs (interrupted;
- * fsbench run --resume LABEL)". */
-static void runs_cell(const struct store_set_info *x, char *buf, size_t len)
+ * fsbench run --resume LABEL)"; fitted (!wide): "7 of 12 (interrupted)", the command
+ * under the table (resume_note). */
+static void runs_cell(const struct store_set_info *x, char *buf, size_t len, bool wide)
 {
     bool done = !strcmp(x->state, "done");
     if (!x->planned || (done && x->nruns >= x->planned)) {
@@ -188,9 +189,15 @@ static void runs_cell(const struct store_set_info *x, char *buf, size_t len)
                       : !strcmp(x->state, "stopped") ? "stopped at a failure"
                       : done                         ? "a configuration failed"
                                                      : "interrupted";
-    bool resume = !done && !x->running && x->resumable;
-    snprintf(buf, len, "%u of %u runs (%s%s%s)", x->nruns, x->planned, how,
+    bool resume = wide && !done && !x->running && x->resumable;
+    snprintf(buf, len, "%u of %u%s (%s%s%s)", x->nruns, x->planned, wide ? " runs" : "", how,
              resume ? "; fsbench run --resume " : "", resume ? x->label : "");
+}
+
+/* Whether set x can be finished with run --resume. */
+static bool resumable(const struct store_set_info *x)
+{
+    return x->planned && strcmp(x->state, "done") && !x->running && x->resumable;
 }
 
 /* runs --labels: each label once, oldest set first, one a line and nothing else (for
@@ -208,27 +215,144 @@ static int print_labels(const struct listing *l)
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
+/* The target without its mount options, for the fitted table: "ext4 /dev/vda" of
+ * "ext4 /dev/vda (rw,relatime,...)"; "(per configuration)" stays, it says what the
+ * file system is. In place. */
+static void target_short(char *t)
+{
+    char *p = strstr(t, " (");
+    if (p && strcmp(p, " (per configuration)"))
+        *p = '\0';
+}
+
+/* s cut to w columns, the cut said by "..." (w >= 4). In place. */
+static void cut_cell(char *s, int w)
+{
+    if ((int)strlen(s) > w)
+        strcpy(s + w - 3, "...");
+}
+
+/* The runs table: id, label, date, scenario, tree, target, runs, fitting width columns
+ * unless wide: the target without its mount options, then scenario, tree and target left
+ * out as needed (in that order), then the label and the runs cut with "...": never a row
+ * wider than width. wide: every column whole. Escapes what others wrote (in place). */
+static void print_runs(struct listing *l, unsigned cols, bool wide)
+{
+    enum { C_ID, C_LABEL, C_DATE, C_SCEN, C_TREE, C_TARGET, C_RUNS, NCOL };
+    static const char *const head[NCOL] = {"id", "label", "date", "scenario", "tree", "target",
+                                           "runs"};
+    int w[NCOL];
+    bool on[NCOL];
+    for (int c = 0; c < NCOL; c++)
+        w[c] = (int)strlen(head[c]), on[c] = true;
+    size_t nresume = 0;
+    char (*runs)[RES_NAME_MAX + 128] = calloc(l->n ? l->n : 1, sizeof *runs);
+    char (*ids)[32] = calloc(l->n ? l->n : 1, sizeof *ids);
+    char (*dates)[64] = calloc(l->n ? l->n : 1, sizeof *dates);
+    char (*resume)[RES_NAME_MAX * 4] = calloc(l->n ? l->n : 1, sizeof *resume);
+    if (!runs || !ids || !dates || !resume) {
+        error("out of memory");
+        goto out;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        /* what others wrote is shown, never obeyed: control characters escaped */
+        struct store_set_info *x = &l->v[i];
+        escape_in_place(x->label, sizeof x->label);
+        escape_in_place(x->scenario, sizeof x->scenario);
+        escape_in_place(x->tree, sizeof x->tree);
+        escape_in_place(x->target, sizeof x->target);
+        if (!wide)
+            target_short(x->target);
+        snprintf(ids[i], sizeof ids[i], "%" PRId64, x->id);
+        local_date(x->created, dates[i], sizeof dates[i]);
+        runs_cell(x, runs[i], sizeof runs[i], wide);
+        if (!wide && resumable(x))
+            nresume++;
+        w[C_ID] = width(w[C_ID], ids[i]);
+        w[C_LABEL] = width(w[C_LABEL], x->label);
+        w[C_DATE] = width(w[C_DATE], dates[i]);
+        w[C_SCEN] = width(w[C_SCEN], x->scenario);
+        w[C_TREE] = width(w[C_TREE], x->tree);
+        w[C_TARGET] = width(w[C_TARGET], x->target);
+        w[C_RUNS] = width(w[C_RUNS], runs[i]);
+    }
+    if (!wide) {
+        static const int drop[] = {C_SCEN, C_TREE, C_TARGET};
+        int total = 0;
+        for (int c = 0; c < NCOL; c++)
+            total += w[c] + (c ? 2 : 0);
+        for (size_t d = 0; d < sizeof drop / sizeof *drop && total > (int)cols; d++) {
+            on[drop[d]] = false;
+            total -= w[drop[d]] + 2;
+        }
+        if (total > (int)cols) { /* the label, down to 8 columns, then the runs */
+            int cut = total - (int)cols, lw = w[C_LABEL] - cut < 8 ? 8 : w[C_LABEL] - cut;
+            total -= w[C_LABEL] - lw;
+            w[C_LABEL] = lw;
+            if (total > (int)cols && w[C_RUNS] - (total - (int)cols) >= 4)
+                w[C_RUNS] -= total - (int)cols;
+        }
+        for (size_t i = 0; i < l->n; i++) {
+            if (resumable(&l->v[i])) /* the command needs the whole label */
+                snprintf(resume[i], sizeof resume[i], "%s", l->v[i].label);
+            cut_cell(l->v[i].label, w[C_LABEL]);
+            cut_cell(runs[i], w[C_RUNS]);
+        }
+    }
+    for (size_t i = 0; i <= l->n; i++) {
+        const struct store_set_info *x = i ? &l->v[i - 1] : NULL;
+        const char *cell[NCOL] = {
+            x ? ids[i - 1] : head[C_ID],      x ? x->label : head[C_LABEL],
+            x ? dates[i - 1] : head[C_DATE],  x ? x->scenario : head[C_SCEN],
+            x ? x->tree : head[C_TREE],       x ? x->target : head[C_TARGET],
+            x ? runs[i - 1] : head[C_RUNS]};
+        printf("%*s", w[C_ID], cell[C_ID]);
+        for (int c = 1; c < NCOL; c++)
+            if (on[c] && c == C_RUNS)
+                printf("  %s", cell[c]);
+            else if (on[c])
+                printf("  %-*s", w[c], cell[c]);
+        printf("\n");
+    }
+    /* a set not done: the command that finishes it (whole: a command cut is no use) */
+    for (size_t i = 0; nresume && i < l->n; i++)
+        if (resume[i][0])
+            printf("set %s: fsbench run --resume %s\n", ids[i], resume[i]);
+out:
+    free(resume);
+    free(runs);
+    free(ids);
+    free(dates);
+}
+
 int cmd_runs(int argc, char **argv)
 {
     enum { OPT_LABELS = OPT_DB + 1 };
     static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
                                          {"labels", no_argument, NULL, OPT_LABELS},
+                                         {"wide", no_argument, NULL, 'v'},
                                          {"help", no_argument, NULL, 'h'},
                                          {0}};
     const char *db = NULL;
-    bool labels = false;
+    bool labels = false, wide = false;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, ":hv", opts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case OPT_LABELS: labels = true; break;
+        case 'v': wide = true; break;
         case 'h':
-            printf("usage: fsbench runs [--db FILE] [--labels]\n"
-                   "  the stored run sets, oldest first: label, date, scenario, tree, runs,\n"
-                   "  file system\n"
+            printf("usage: fsbench runs [--db FILE] [--labels] [-v|--wide]\n"
+                   "  the stored run sets, oldest first: id, label, date, scenario, tree, file\n"
+                   "  system, runs; fitting the terminal (80 columns when not one): the file\n"
+                   "  system without its mount options, then scenario, tree and file system left\n"
+                   "  out as needed, then a long label cut (...); a set not done says how far\n"
+                   "  it got (7 of 12 (interrupted)), the command that finishes it under the\n"
+                   "  table\n"
                    "  --labels   only the labels, each once, one a line\n"
+                   "  -v, --wide every column whole, the mount options too, however wide\n"
                    "%s",
                    STORE_DB_HELP);
             return EXIT_OK;
@@ -265,38 +389,7 @@ int cmd_runs(int argc, char **argv)
         free(l.v);
         return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }
-    int wid = 2, wl = 5, wd = 4, ws = 8, wt = 4, wg = 6;
-    char date[64], id[32];
-    for (size_t i = 0; i < l.n; i++) {
-        /* what others wrote is shown, never obeyed: control characters escaped */
-        struct store_set_info *x = &l.v[i];
-        escape_in_place(x->label, sizeof x->label);
-        escape_in_place(x->scenario, sizeof x->scenario);
-        escape_in_place(x->tree, sizeof x->tree);
-        escape_in_place(x->target, sizeof x->target);
-        char *t = l.v[i].target; /* long mount options would swamp the table */
-        if (strlen(t) > 60)
-            strcpy(t + 56, "...)");
-        snprintf(id, sizeof id, "%" PRId64, l.v[i].id);
-        local_date(l.v[i].created, date, sizeof date);
-        wid = width(wid, id);
-        wl = width(wl, l.v[i].label);
-        wd = width(wd, date);
-        ws = width(ws, l.v[i].scenario);
-        wt = width(wt, l.v[i].tree);
-        wg = width(wg, l.v[i].target);
-    }
-    printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wid, "id", wl, "label", wd, "date", ws,
-           "scenario", wt, "tree", wg, "target", "runs");
-    for (size_t i = 0; i < l.n; i++) {
-        const struct store_set_info *x = &l.v[i];
-        snprintf(id, sizeof id, "%" PRId64, x->id);
-        local_date(x->created, date, sizeof date);
-        char runs[RES_NAME_MAX + 128];
-        runs_cell(x, runs, sizeof runs);
-        printf("%*s  %-*s  %-*s  %-*s  %-*s  %-*s  %s\n", wid, id, wl, x->label, wd, date, ws,
-               x->scenario, wt, x->tree, wg, x->target, runs);
-    }
+    print_runs(&l, cli_report_width(stdout), wide);
     free(l.v);
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }

@@ -93,39 +93,138 @@ static double median_by(const struct phase_result **pr, size_t n, double *v,
     return median(v, n);
 }
 
-static void print_header(FILE *out, const struct run_set *rs)
+/* The header is laid out in phrases: on one line each when width is 0 (-v), else a line
+ * is broken between phrases before it passes width columns (the next line indented by two
+ * blanks), and a phrase too long for a line of its own is cut, "..." saying so. */
+struct hline {
+    FILE *out;
+    unsigned width, at;
+};
+
+/* Bytes of s that fit in cols columns (a byte a column, never a UTF-8 sequence split). */
+static size_t fit_bytes(const char *s, size_t cols)
+{
+    size_t n = strlen(s);
+    if (n <= cols)
+        return n;
+    while (cols > 0 && ((unsigned char)s[cols] & 0xC0) == 0x80)
+        cols--;
+    return cols;
+}
+
+/* Phrase text after sep (", " and the like; none at a line's start). */
+static void hline_put(struct hline *h, const char *sep, const char *text)
+{
+    size_t sl = h->at ? strlen(sep) : 0, tl = strlen(text);
+    if (h->width && h->at > 2 && h->at + sl + tl > h->width) {
+        fputs(strchr(sep, ',') ? ",\n  " : "\n  ", h->out);
+        h->at = 2;
+        sl = 0;
+    }
+    if (sl)
+        fputs(sep, h->out);
+    h->at += (unsigned)sl;
+    if (h->width && h->at + tl > h->width && h->width > h->at + 3) {
+        size_t n = fit_bytes(text, h->width - h->at - 3);
+        fprintf(h->out, "%.*s...", (int)n, text);
+        h->at = h->width;
+        return;
+    }
+    fputs(text, h->out);
+    h->at += (unsigned)tl;
+}
+
+static void hline_end(struct hline *h)
+{
+    fputc('\n', h->out);
+    h->at = 0;
+}
+
+/* The header (width: see struct hline). The mount options are phrases of their own,
+ * one an option, so that a long list breaks at its commas. */
+static void print_header(FILE *out, const struct run_set *rs, unsigned width)
 {
     const struct machine_info *m = &rs->machine;
+    struct hline h = {.out = out, .width = width};
+    char buf[1024];
     if (!rs->tree.profile[0]) {
         /* fsbench cmd: no tree and no target, only commands */
-        fprintf(out, "scenario %s, label %s, %zu run%s\n", S(rs->scenario), S(rs->label),
-                rs->nruns, rs->nruns == 1 ? "" : "s");
+        snprintf(buf, sizeof buf, "scenario %s", S(rs->scenario));
+        hline_put(&h, "", buf);
+        snprintf(buf, sizeof buf, "label %s", S(rs->label));
+        hline_put(&h, ", ", buf);
+        snprintf(buf, sizeof buf, "%zu run%s", rs->nruns, rs->nruns == 1 ? "" : "s");
+        hline_put(&h, ", ", buf);
+        hline_end(&h);
     } else {
         char bytes[32];
         human_bytes(bytes, sizeof bytes, (double)rs->tree.bytes);
-        fprintf(out, "scenario %s%s%s, tree %s", S(rs->scenario),
-                rs->label[0] ? ", label " : "", S(rs->label), S(rs->tree.profile));
-        if (strncmp(rs->tree.profile, "tar:", 4)) /* an archive has no scale or seed */
-            fprintf(out, " x%g seed %llu", rs->tree.scale, (unsigned long long)rs->tree.seed);
-        fprintf(out, ": %llu files, %llu dirs", (unsigned long long)rs->tree.files,
-                (unsigned long long)rs->tree.dirs);
-        if (rs->tree.symlinks)
-            fprintf(out, ", %llu symlinks", (unsigned long long)rs->tree.symlinks);
-        fprintf(out, ", %s\n", bytes);
+        snprintf(buf, sizeof buf, "scenario %s", S(rs->scenario));
+        hline_put(&h, "", buf);
+        if (rs->label[0]) {
+            snprintf(buf, sizeof buf, "label %s", S(rs->label));
+            hline_put(&h, ", ", buf);
+        }
+        size_t n = (size_t)snprintf(buf, sizeof buf, "tree %s", S(rs->tree.profile));
+        if (strncmp(rs->tree.profile, "tar:", 4) && n < sizeof buf) /* an archive has none */
+            snprintf(buf + n, sizeof buf - n, " x%g seed %llu", rs->tree.scale,
+                     (unsigned long long)rs->tree.seed);
+        hline_put(&h, ", ", buf);
+        snprintf(buf, sizeof buf, "%llu files", (unsigned long long)rs->tree.files);
+        hline_put(&h, ": ", buf);
+        snprintf(buf, sizeof buf, "%llu dirs", (unsigned long long)rs->tree.dirs);
+        hline_put(&h, ", ", buf);
+        if (rs->tree.symlinks) {
+            snprintf(buf, sizeof buf, "%llu symlinks", (unsigned long long)rs->tree.symlinks);
+            hline_put(&h, ", ", buf);
+        }
+        hline_put(&h, ", ", bytes);
+        hline_end(&h);
         const struct target_info *t = &rs->target;
-        fprintf(out, "target %s (%s, %s; device %s), engine %s, %zu run%s\n", S(t->path),
-                t->fstype[0] ? S(t->fstype) : "?", t->mount_opts[0] ? S(t->mount_opts) : "?",
-                t->blockdev[0] ? S(t->blockdev) : "n/a", S(rs->engine), rs->nruns,
-                rs->nruns == 1 ? "" : "s");
+        snprintf(buf, sizeof buf, "target %s", S(t->path));
+        hline_put(&h, "", buf);
+        snprintf(buf, sizeof buf, "(%s", t->fstype[0] ? S(t->fstype) : "?");
+        hline_put(&h, " ", buf);
+        /* the options, one phrase each (a '(' inside one, "(per configuration; ...)", is
+         * kept with what follows it up to its ')') */
+        const char *o = t->mount_opts[0] ? S(t->mount_opts) : "?";
+        const char *sep = ", ";
+        while (*o) {
+            size_t k = 0;
+            int depth = 0;
+            for (; o[k] && (depth > 0 || o[k] != ','); k++)
+                depth += o[k] == '(' ? 1 : o[k] == ')' ? -1 : 0;
+            snprintf(buf, sizeof buf, "%.*s", (int)k, o);
+            hline_put(&h, sep, buf);
+            sep = ",";
+            o += k + (o[k] == ',');
+        }
+        snprintf(buf, sizeof buf, "device %s)", t->blockdev[0] ? S(t->blockdev) : "n/a");
+        hline_put(&h, "; ", buf);
+        snprintf(buf, sizeof buf, "engine %s", S(rs->engine));
+        hline_put(&h, ", ", buf);
+        snprintf(buf, sizeof buf, "%zu run%s", rs->nruns, rs->nruns == 1 ? "" : "s");
+        hline_put(&h, ", ", buf);
+        hline_end(&h);
     }
-    fprintf(out, "machine %s: Linux %s %s, %d CPUs, %.1f GiB RAM, dirty_ratio %ld\n",
-            S(m->hostname), S(m->kernel), S(m->arch), m->ncpu, (double)m->ram_bytes / (1u << 30),
-            m->dirty_ratio);
+    snprintf(buf, sizeof buf, "machine %s", S(m->hostname));
+    hline_put(&h, "", buf);
+    snprintf(buf, sizeof buf, "Linux %s %s", S(m->kernel), S(m->arch));
+    hline_put(&h, ": ", buf);
+    snprintf(buf, sizeof buf, "%d CPUs", m->ncpu);
+    hline_put(&h, ", ", buf);
+    snprintf(buf, sizeof buf, "%.1f GiB RAM", (double)m->ram_bytes / (1u << 30));
+    hline_put(&h, ", ", buf);
+    snprintf(buf, sizeof buf, "dirty_ratio %ld", m->dirty_ratio);
+    hline_put(&h, ", ", buf);
+    hline_end(&h);
     if (rs->nmeta) { /* --meta KEY=VALUE */
-        fprintf(out, "meta");
-        for (unsigned i = 0; i < rs->nmeta && i < RES_META_MAX; i++)
-            fprintf(out, " %s=%s", S(rs->meta[i].key), S(rs->meta[i].value));
-        fputc('\n', out);
+        hline_put(&h, "", "meta");
+        for (unsigned i = 0; i < rs->nmeta && i < RES_META_MAX; i++) {
+            snprintf(buf, sizeof buf, "%s=%s", S(rs->meta[i].key), S(rs->meta[i].value));
+            hline_put(&h, " ", buf);
+        }
+        hline_end(&h);
     }
 }
 
@@ -535,7 +634,7 @@ void report_run_set_fit(FILE *out, const struct run_set *rs, enum report_format 
         print_seeds(out, rs);
         return;
     }
-    print_header(out, rs);
+    print_header(out, rs, lo->wide ? 0 : lo->width);
     const char *cfg[MAX_CONFIGS];
     size_t nc = list_configs(rs, cfg, MAX_CONFIGS);
     unsigned cols = lo->wide || !lo->width ? COL_ALL : fit_columns(lo->width);

@@ -1349,6 +1349,23 @@ int store_list(struct store *s, store_list_cb cb, void *arg)
     return rc == SQLITE_DONE ? 0 : sqerr(s, "cannot list run sets");
 }
 
+int store_newest_sets(struct store *s, int64_t *ids, size_t max)
+{
+    if (s->empty)
+        return 0;
+    sqlite3_stmt *st = prepare(s, "SELECT id FROM run_sets ORDER BY created DESC, id DESC");
+    if (!st)
+        return -1;
+    int rc = SQLITE_ROW;
+    size_t n = 0;
+    while (rc == SQLITE_ROW && n < max && (rc = sqlite3_step(st)) == SQLITE_ROW)
+        ids[n++] = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sqerr(s, "cannot list run sets");
+    return (int)n;
+}
+
 int store_forget(struct store *s, const char *label)
 {
     if (tx_begin(s) < 0)

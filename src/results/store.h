@@ -115,6 +115,10 @@ typedef int (*store_list_cb)(const struct store_set_info *info, void *arg);
 /* Calls cb for every set, oldest first; stops early if cb returns non-zero. 0 or -1. */
 int store_list(struct store *s, store_list_cb cb, void *arg);
 
+/* The ids of the newest sets, newest first, at most max into ids: how many, or -1 after
+ * error(). */
+int store_newest_sets(struct store *s, int64_t *ids, size_t max);
+
 /* Deletes every set carrying label; number of sets deleted, or -1. */
 int store_forget(struct store *s, const char *label);
 

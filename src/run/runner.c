@@ -23,7 +23,7 @@
 #include "phase/phase_registry.h"
 #include "phase/workspace.h"
 
-#define IO_BUF_SIZE (128 * 1024)
+#define IO_BUF_SIZE RUNNER_IO_BUF_SIZE
 
 /* What the runs share: the workspace, the managed target, buffers and counters. */
 struct env {

@@ -43,6 +43,8 @@
 
 #define RUNNER_MAX_CONFIGS 64
 #define RUNNER_MAX_THREADS 64
+/* the buffer each worker reads and writes through */
+#define RUNNER_IO_BUF_SIZE (128 * 1024)
 
 struct runner_config {
     char name[RES_NAME_MAX];        /* "ext4:data=journal"; "" for a plain directory */

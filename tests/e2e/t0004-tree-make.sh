@@ -34,6 +34,7 @@ is "$RC" 2 "tree stats of an unknown profile is refused"
 run_fsbench list
 is "$RC" 0 "list exits 0"
 like "$OUT" '^  pkgsrc +[0-9]+ files' "list shows the pkgsrc profile with its file count"
-like "$OUT" 'source: ' "list names the source of each profile"
+like "$OUT" '\(-v: where each profile.s shape comes from\)' "list says -v names each profile's source"
+like "$("$FSBENCH" list -v)" 'source: ' "list -v names the source of each profile"
 like "$OUT" '^  basic ' "list shows the basic scenario"
 done_testing

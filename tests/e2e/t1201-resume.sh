@@ -32,7 +32,7 @@ once_each() {
     is "$(sqlite3 "$DB" "select count(*) from runs r join run_sets s on s.id = r.set_id
              where s.label = '$1'")" 6 "$2: 6 runs, none twice"
 }
-runs_line() { "$FSBENCH" runs --db "$DB" | awk -v l="$1" '$2 == l'; }
+runs_line() { "$FSBENCH" runs -v --db "$DB" | awk -v l="$1" '$2 == l'; }
 
 # A set that ran straight through: the order to keep.
 run_fsbench run "${M[@]}" --label straight

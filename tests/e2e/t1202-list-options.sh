@@ -28,7 +28,7 @@ is "$(sqlite3 "$DB" "select group_concat(config, ' ') from (select config from r
     "ext4:defaults xfs:defaults" "a run of each file system is stored"
 run_fsbench runs --db "$DB"
 like "$OUT" " ext4\+xfs /dev/loop[0-9]+ \(per configuration\)" "runs: every configuration's file system (ext4+xfs), not the first's"
-run_fsbench show twice --db "$DB"
+run_fsbench show twice --db "$DB" --wide # the header unfolded (t0012 holds the fitted one)
 like "$OUT" "^target .* \(ext4\+xfs, per configuration;" "show: the header names both file systems"
 nothing_left "--fs twice"
 

@@ -28,7 +28,7 @@ enospc() { # LABEL ARGS...: the run with the 150th mkdirat failing with ENOSPC
 }
 runs_of() { sqlite3 "$DB" "select count(*) from runs r join run_sets s on s.id = r.set_id
                            where s.label = '$1' and r.config = '$2'"; }
-runs_line() { "$FSBENCH" runs --db "$DB" | awk -v l="$1" '$2 == l' | sed 's/.*  //'; }
+runs_line() { "$FSBENCH" runs -v --db "$DB" | awk -v l="$1" '$2 == l' | sed 's/.*  //'; }
 
 enospc mid
 is "$RC" 1 "a configuration failed mid-set: exit 1 at the end of the set"
@@ -62,6 +62,10 @@ is "$(sqlite3 "$DB" "select count(*) from runs r join run_sets s on s.id = r.set
     "--fail-fast: the set stopped at the failed run"
 is "$(runs_line fast)" "2 of 6 runs (stopped at a failure; fsbench run --resume fast)" \
     "runs: stopped at a failure, and how to finish it"
+FIT=$("$FSBENCH" runs --db "$DB")
+like "$FIT" " 2 of 6 \(stopped at a failure\)" "runs (80 columns): how far the set got"
+like "$FIT" "set [0-9]+: fsbench run --resume fast" "runs (80 columns): the command that finishes it, under the table"
+ok "$(printf '%s\n' "$FIT" | awk 'length($0) > 80 { b = 1 } END { print b + 0 }')" "runs: no line over 80 columns"
 nothing_left "--fail-fast"
 run_fsbench run --resume fast --db "$DB"
 is "$RC" 1 "resume of a set with a failed configuration: exit 1 (it failed)"

@@ -18,7 +18,7 @@ ARGS=(--tree tiny --phases extract,sync,delete --runs 3 --seed 7 --db "$DB" -j 1
 stored() { # the indexes of LABEL's runs in the store, sorted
     "$FSBENCH" export "$1" --json --db "$DB" 2>/dev/null | jq -c '[.runs[].index] | sort'
 }
-runs_line() { "$FSBENCH" runs --db "$DB" 2>/dev/null | awk -v l="$1" '$2 == l' | sed 's/.*  //'; }
+runs_line() { "$FSBENCH" runs -v --db "$DB" 2>/dev/null | awk -v l="$1" '$2 == l' | sed 's/.*  //'; }
 
 # each syncfs held 0.5 s, so that a run lasts; SIGTERM at the 240th mkdirat (run 3)
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \

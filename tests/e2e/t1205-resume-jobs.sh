@@ -9,7 +9,7 @@ need_cmd sqlite3
 need_cmd strace
 
 DB="$SCRATCH/r.db"
-runs_line() { "$FSBENCH" runs --db "$DB" | awk -v l="$1" '$2 == l'; }
+runs_line() { "$FSBENCH" runs -v --db "$DB" | awk -v l="$1" '$2 == l'; }
 cd "$SCRATCH" || exit 1
 
 # ---- a job file's jobs interleaved in rounds (one set): SIGINT in the 6th job run, resume

@@ -34,7 +34,7 @@ is "$OUT" "$(printf 'alpha-1\nbeta-2')" "runs --labels: each label once, oldest 
 run_fsbench runs --labels --db "$SCRATCH/none.db"
 is "$RC:$OUT:$ERR" "0::" "runs --labels of a missing store: nothing, exit 0"
 run_fsbench list --names phases
-is "$OUT" "$("$FSBENCH" list | sed -n '/^phases:/,/^$/p' | awk 'NF && !/:$/ {print $1}')" \
+is "$OUT" "$("$FSBENCH" list -v | sed -n '/^phases:/,/^$/p' | awk 'NF && !/:$/ {print $1}')" \
     "list --names phases: the phases list shows"
 run_fsbench list --names scenarios
 is "$OUT" "$(cd "$(dirname "$0")/../../jobs" && ls *.ini | sed 's/\.ini$//')" \

@@ -372,6 +372,35 @@ static void two_config_set(struct run_set *rs)
 /* At 80 columns (no terminal): one table, rows within 80 columns, the configurations as
  * its groups in their declared order (not the first round's), no Mode block and no grid
  * unless wide; wide at 80 columns: every column, the grid cut into blocks that fit. */
+/* The header fits too: a long label and long mount options are broken between phrases
+ * (the options at their commas), nothing lost; --wide keeps each on one line. */
+static void test_header_fits_80_columns(void **state)
+{
+    (void)state;
+    struct run_set rs;
+    two_config_set(&rs);
+    snprintf(rs.label, sizeof rs.label, "%s",
+             "a-label-long-enough-to-matter-in-every-table-of-fsbench-0123456");
+    snprintf(rs.target.path, sizeof rs.target.path, "/tmp/fsbench-target.abcdef/mnt");
+    snprintf(rs.target.mount_opts, sizeof rs.target.mount_opts,
+             "rw,relatime,discard,resv_strict,resuid=65534,resgid=65534,commit=30");
+    char *text = render_fit(&rs, 80, false);
+    for (const char *l = text; *l && *l != '\n';) { /* the header: up to the blank line */
+        size_t n = strcspn(l, "\n");
+        if (n > 80)
+            fail_msg("a header line of %zu columns: %.*s", n, (int)n, l);
+        l += n + (l[n] == '\n');
+    }
+    assert_contains(text, "label a-label-long-enough-to-matter-in-every-table-of-fsbench-0123456");
+    assert_contains(text, "resv_strict,\n  resuid=65534,resgid=65534,commit=30; device");
+    free(text);
+    text = render_fit(&rs, 80, true);
+    assert_contains(text, "target /tmp/fsbench-target.abcdef/mnt (");
+    assert_contains(text, "rw,relatime,discard,resv_strict,resuid=65534,resgid=65534,commit=30; device");
+    free(text);
+    run_set_free(&rs);
+}
+
 static void test_table_fits_80_columns(void **state)
 {
     (void)state;
@@ -538,6 +567,7 @@ int main(void)
         cmocka_unit_test(test_table_two_configs),
         cmocka_unit_test(test_grid_phases_by_name),
         cmocka_unit_test(test_table_fits_80_columns),
+        cmocka_unit_test(test_header_fits_80_columns),
         cmocka_unit_test(test_empty_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
