@@ -43,7 +43,7 @@ STRAIGHT=$(order straight)
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     strace -f -o /dev/null -e trace=mkdirat -e inject=mkdirat:signal=SIGINT:when=340 \
     "$FSBENCH" run "${M[@]}" --label sig >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
-is "$?" 1 "SIGINT: exit 1"
+is "$?" 130 "SIGINT: exit 130 (128 + 2)"
 diag "$(grep -v '^strace' "$SCRATCH/err")"
 like "$(cat "$SCRATCH/err")" "phase extract: interrupted by SIGINT" "SIGINT: the run is named as interrupted"
 like "$(cat "$SCRATCH/out")" "^interrupted: run 4 of .* \(round 2\), phase extract: interrupted by SIGINT; fsbench run --resume sig$" \

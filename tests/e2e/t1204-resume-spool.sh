@@ -35,7 +35,7 @@ done
 (echo "BEGIN IMMEDIATE;"; sleep 8; echo "COMMIT;") | sqlite3 "$DB" &
 LOCKER=$!
 wait "$PID"
-is "$?" 1 "SIGTERM with runs waiting in the spool: exit 1"
+is "$?" 143 "SIGTERM with runs waiting in the spool: exit 143 (128 + 15)"
 ERR=$(grep -v '^strace: ' "$SCRATCH/err")
 diag "$ERR"
 like "$ERR" "run 2 waits in $DB.spool until it is free; the set goes on" "run 2 waited in the spool"

@@ -32,7 +32,7 @@ run_fsbench run "$SCRATCH/j.ini" --db "$DB" --label jstraight
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
     strace -f -o /dev/null -e trace=mkdirat -e inject=mkdirat:signal=SIGINT:when=700 \
     "$FSBENCH" run "$SCRATCH/j.ini" --db "$DB" --label jsig >"$SCRATCH/out" 2>"$SCRATCH/err" </dev/null
-is "$?" 1 "interleaved jobs, SIGINT: exit 1"
+is "$?" 130 "interleaved jobs, SIGINT: exit 130 (128 + 2)"
 like "$(runs_line jsig | sed 's/.*  //')" "^[0-9] of 9 runs \(interrupted; fsbench run --resume jsig\)$" \
     "interleaved jobs: runs shows the set as interrupted"
 run_fsbench run --resume jsig --db "$DB"
