@@ -41,6 +41,17 @@ struct html_opts {
 int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct cmp_result *r,
                 const struct html_opts *o);
 
+/* ---- html_page.c: what every page of fsbench's shares ---- */
+/* Chart.js from path (NULL: HTML_CHARTJS_PATH), checked to be inlinable; *len its size.
+ * Free it. NULL after error(). */
+char *html_chartjs_load(const char *path, size_t *len);
+/* s as HTML element content or attribute text (< > & " escaped). */
+void html_put_escaped(FILE *out, const char *s);
+/* Ends a page whose last written text opened <script type="application/json" id="data">:
+ * the JSON data ('<' escaped), Chart.js, the page's script, the closing tags. Frees data
+ * and chartjs. 0, or -1 after error() (a write failed). */
+int html_page_end(FILE *out, char *data, char *chartjs, size_t jslen, const char *script);
+
 /* ---- html_model.c ---- */
 struct json_t;
 /* The page's data: a JSON object (see html_model.c), time lines cut to `points`. NULL

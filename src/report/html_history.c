@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "base/infile.h"
 #include "report/html.h"
 #include "report/report_history.h"
 
@@ -135,33 +134,13 @@ static const char history_script[] =
     "  status.setAttribute(\"data-done\", \"1\");\n"
     "})();\n";
 
-static void put_escaped(FILE *out, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", out); break;
-        case '>': fputs("&gt;", out); break;
-        case '&': fputs("&amp;", out); break;
-        case '"': fputs("&quot;", out); break;
-        default: fputc(*s, out);
-        }
-    }
-}
-
 int report_html_history(FILE *out, const struct series *sr, const struct hist_result *h,
                         const char *order, const char *chartjs_path)
 {
-    const char *path = chartjs_path ? chartjs_path : HTML_CHARTJS_PATH;
-    char *chartjs, why[256];
     size_t jslen;
-    if (infile_read(path, (size_t)16 << 20, &chartjs, &jslen, why, sizeof why) < 0)
-        return error("report: cannot read the chart library %s (Debian package "
-                     "libjs-chart.js): %s",
-                     path, why);
-    if (strstr(chartjs, "</script")) {
-        free(chartjs);
-        return error("report: %s contains '</script' and cannot be inlined", path);
-    }
+    char *chartjs = html_chartjs_load(chartjs_path, &jslen);
+    if (!chartjs)
+        return -1;
     json_t *m = hist_json(sr, h, order);
     char *data = m ? json_dumps(m, JSON_COMPACT | JSON_ESCAPE_SLASH) : NULL;
     json_decref(m);
@@ -173,27 +152,14 @@ int report_html_history(FILE *out, const struct series *sr, const struct hist_re
     snprintf(title, sizeof title, "fsbench history: %zu labels, %s to %s", sr->nlabels,
              sr->nlabels ? sr->labels[0].label : "", sr->nlabels ? sr->labels[sr->nlabels - 1].label : "");
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>", out);
-    put_escaped(out, title);
+    html_put_escaped(out, title);
     fprintf(out, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<h1>", history_style);
-    put_escaped(out, title);
+    html_put_escaped(out, title);
     fputs("</h1>\n<div id=\"status\" data-errors=\"0\"></div>\n<ul id=\"errors\"></ul>\n", out);
     fprintf(out, "<p>Per phase each label's median of %s with its %.0f %% interval (band), the "
                  "level of each segment (dashed) and the change points (red markers: the "
                  "medians before and after); %.0f %% false alarms per series and phase.</p>\n",
             cmp_metric_get(sr->metric)->name, h->confidence * 100, h->alpha * 100);
     fputs("<div id=\"phases\"></div>\n<script type=\"application/json\" id=\"data\">", out);
-    for (const char *c = data; *c; c++) {
-        if (*c == '<')
-            fputs("\\u003c", out);
-        else
-            fputc(*c, out);
-    }
-    fputs("</script>\n<script>\n", out);
-    fwrite(chartjs, 1, jslen, out);
-    fprintf(out, "\n</script>\n<script>\n%s</script>\n</body>\n</html>\n", history_script);
-    free(data);
-    free(chartjs);
-    if (ferror(out))
-        return error_errno("report: writing the page failed");
-    return 0;
+    return html_page_end(out, data, chartjs, jslen, history_script);
 }

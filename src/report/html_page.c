@@ -17,19 +17,25 @@
 #define CHARTJS_MAX ((size_t)16 << 20)
 
 /* Reads a whole file into a new NUL-terminated buffer; NULL after error(). */
-static char *read_all(const char *path, size_t *len)
+char *html_chartjs_load(const char *path, size_t *len)
 {
     char *buf, why[256];
+    if (!path)
+        path = HTML_CHARTJS_PATH;
     if (infile_read(path, CHARTJS_MAX, &buf, len, why, sizeof why) < 0) {
         error("report: cannot read the chart library %s (Debian package libjs-chart.js): %s",
               path, why);
         return NULL;
     }
+    if (strstr(buf, "</script")) {
+        free(buf);
+        error("report: %s contains '</script' and cannot be inlined", path);
+        return NULL;
+    }
     return buf;
 }
 
-/* Text for HTML element content. */
-static void put_escaped(FILE *out, const char *s)
+void html_put_escaped(FILE *out, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
@@ -47,7 +53,7 @@ static void put_title(FILE *out, const struct cmp_input *in, size_t nin)
     for (size_t i = 0; i < nin; i++) {
         if (i)
             fputs(", ", out);
-        put_escaped(out, in[i].rs->label[0] ? in[i].rs->label : in[i].name);
+        html_put_escaped(out, in[i].rs->label[0] ? in[i].rs->label : in[i].name);
     }
 }
 
@@ -58,13 +64,9 @@ int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct 
     const char *path = o && o->chartjs ? o->chartjs : HTML_CHARTJS_PATH;
     size_t cap = o && o->max_bytes ? o->max_bytes : HTML_MAX_BYTES;
     size_t points = o && o->points ? o->points : HTML_POINTS;
-    char *chartjs = read_all(path, &jslen);
+    char *chartjs = html_chartjs_load(path, &jslen);
     if (!chartjs)
         return -1;
-    if (strstr(chartjs, "</script")) {
-        free(chartjs);
-        return error("report: %s contains '</script' and cannot be inlined", path);
-    }
     /* The data, its time lines cut until the page fits under the cap. */
     size_t fixed = jslen + strlen(html_script) + strlen(html_style) + 4096;
     char *data = NULL;
@@ -114,6 +116,11 @@ int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct 
     fputs("<div id=\"legend\"></div>\n<div id=\"phases\"></div>\n"
           "<script type=\"application/json\" id=\"data\">",
           out);
+    return html_page_end(out, data, chartjs, jslen, html_script);
+}
+
+int html_page_end(FILE *out, char *data, char *chartjs, size_t jslen, const char *script)
+{
     /* '<' only occurs inside JSON strings: as \u003c no "</script" or "<!--" can end
      * or confuse the element */
     for (const char *c = data; *c; c++) {
@@ -124,7 +131,7 @@ int report_html(FILE *out, const struct cmp_input *in, size_t nin, const struct 
     }
     fputs("</script>\n<script>\n", out);
     fwrite(chartjs, 1, jslen, out);
-    fprintf(out, "\n</script>\n<script>\n%s</script>\n</body>\n</html>\n", html_script);
+    fprintf(out, "\n</script>\n<script>\n%s</script>\n</body>\n</html>\n", script);
     free(data);
     free(chartjs);
     if (ferror(out))
