@@ -14,8 +14,11 @@
  *                          pipe, reads "p/I" and writes "q/I" (both alive at once, their
  *                          descriptor numbers the same)
  *   trace_prog think N     one thread: N times, 20 ms of its own CPU time in user mode
- *                          (a loop calibrated first) and then a stat of "."; the known
- *                          answer for a trace's think time: N x 20 ms
+ *                          (a loop calibrated first) and then a stat of "."; at its end
+ *                          it prints its thread's CPU time in user mode in ms, measured by
+ *                          itself (getrusage): the known answer for a trace's think time
+ *                          (about N x 20 ms; the loop's calibration is rough on a busy
+ *                          machine, the program's own measure is not)
  * Exit status 0, or 1 with a message on stderr.
  */
 #include <errno.h>
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -195,6 +199,10 @@ static int think(void)
         if (stat(".", &st) < 0)
             die(".");
     }
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) < 0)
+        die("getrusage");
+    printf("%ld\n", (long)ru.ru_utime.tv_sec * 1000 + (long)ru.ru_utime.tv_usec / 1000);
     return 0;
 }
 
