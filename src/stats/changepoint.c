@@ -4,7 +4,10 @@
  * Invariants: every test works on copies (the caller's arrays are never reordered); the
  * permutations come from a seeded generator, so one input always gives one answer; a test
  * stops drawing once its p-value can no longer reach alpha (an unchanged series costs a
- * few dozen permutations, not all of them).
+ * few dozen permutations, not all of them); a segment's centres are taken about their own
+ * weighted mean before it is tested, so the statistic does not depend on the unit or size of
+ * the times (log 0.3 s and log 0.78 s differ only by that mean); no change whose interval
+ * holds a ratio of 1 is reported.
  */
 #include "stats/changepoint.h"
 
@@ -12,7 +15,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdlib.h>
 
 #include "stats/stats.h"
 
@@ -62,6 +64,13 @@ static int cmp_double(const void *a, const void *b)
  * one large value, not as a step of its own. The pull depends on the values alone, not on
  * their order, so the permutation test stays exact. */
 #define CP_WINSOR_SD 2.5
+/* A label's own within variance rests on its n - 1 runs (4 degrees of freedom at 5 runs: it
+ * is off by 70 % as often as not), so weights taken from it alone are mostly noise. It is
+ * shrunk towards the series' pooled within variance as if that were worth this many degrees
+ * of freedom (empirical Bayes): a label whose runs really spread more still weighs less, one
+ * whose 5 runs happened to agree does not weigh four times the others. bench/history_sim: 10 %
+ * steps found 33.8 % -> 38.4 %, 20 % steps 74.4 % -> 78.2 %, false alarms 5.8 % -> 4.8 %. */
+#define CP_POOL_DF 20.0
 
 /* The largest statistic of y[0..n) with weights w, and where: the labels [*i, *j) against
  * the others, each part at least m labels (a part may be empty at either end: *i 0 or *j n
@@ -118,11 +127,18 @@ static int test_segment(struct work *wk, size_t a, size_t b, size_t *at, size_t 
     if (n < 2 * m)
         return 1;
     size_t i, j;
-    double obs = max_stat(wk->y + a, wk->w + a, n, m, &i, &j, wk->cum, wk->cumy);
+    /* centred on the segment's weighted mean: the sums in max_stat then hold no common
+     * offset (the log of the times' unit and size) whose cancellation would leave rounding
+     * big enough to split ties between the observed partition and the same one drawn again */
+    double sw = 0, swy = 0;
+    for (size_t k = 0; k < n; k++)
+        sw += wk->w[a + k], swy += wk->w[a + k] * wk->y[a + k];
+    for (size_t k = 0; k < n; k++)
+        wk->py[k] = wk->y[a + k] - swy / sw;
+    memcpy(wk->pw, wk->w + a, n * sizeof *wk->pw);
+    double obs = max_stat(wk->py, wk->pw, n, m, &i, &j, wk->cum, wk->cumy);
     if (obs <= 0)
         return 1;
-    memcpy(wk->py, wk->y + a, n * sizeof *wk->py);
-    memcpy(wk->pw, wk->w + a, n * sizeof *wk->pw);
     unsigned B = wk->o->permutations, ge = 0, done = 0;
     double limit = wk->o->alpha * (B + 1); /* (1 + ge) beyond this: p > alpha for sure */
     for (; done < B; done++) {
@@ -133,7 +149,7 @@ static int test_segment(struct work *wk, size_t a, size_t b, size_t *at, size_t 
             t = wk->pw[u];
             wk->pw[u] = wk->pw[v], wk->pw[v] = t;
         }
-        if (max_stat(wk->py, wk->pw, n, m, NULL, NULL, wk->cum, wk->cumy) >= obs * (1 - 1e-12))
+        if (max_stat(wk->py, wk->pw, n, m, NULL, NULL, wk->cum, wk->cumy) >= obs * (1 - 1e-9))
             ge++;
         if (1.0 + ge > limit + 1e-9) {
             done++;
@@ -165,10 +181,32 @@ static int by_at(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* Each change of out (in label order) measured between its neighbouring changes: the levels
+ * either side, their ratio and its interval (Student t on the random-effects standard error). */
+static void measure(struct cp_result *out, const double *y, const double *w, size_t n,
+                    double confidence)
+{
+    for (size_t c = 0; c < out->nchanges; c++) {
+        struct cp_change *ch = &out->changes[c];
+        size_t a = c ? out->changes[c - 1].at : 0;
+        size_t b = c + 1 < out->nchanges ? out->changes[c + 1].at : n;
+        double ml, mr, wl, wr;
+        seg_mean(y, w, a, ch->at, &ml, &wl);
+        seg_mean(y, w, ch->at, b, &mr, &wr);
+        double se = sqrt(1 / wl + 1 / wr), df = (double)(b - a) - 2;
+        double t = stats_t_crit(confidence, df > 1 ? df : 1);
+        ch->before = exp(ml);
+        ch->after = exp(mr);
+        ch->ratio = exp(mr - ml);
+        ch->lo = exp(mr - ml - t * se);
+        ch->hi = exp(mr - ml + t * se);
+    }
+}
+
 /* The noise model: y (label medians, logs), each label's within variance s2 (NAN: one run),
  * the robust total from successive differences, tau^2, and the weights. */
-static void noise_model(const double *y, const double *s2, size_t n, double *w, double *tau2,
-                        double *within2)
+static void noise_model(const double *y, double *s2, const struct cp_label *labels, size_t n,
+                        double *w, double *tau2, double *within2)
 {
     double *d = malloc((n ? n : 1) * sizeof *d);
     double total = 0;
@@ -196,6 +234,11 @@ static void noise_model(const double *y, const double *s2, size_t n, double *w, 
             sum += s2[i], k++;
     *within2 = k ? sum / (double)k : NAN;
     *tau2 = k ? fmax(0, total - *within2) : total;
+    for (size_t i = 0; i < n; i++) /* CP_POOL_DF; s2 then holds the shrunk values */
+        if (isfinite(s2[i]) && labels[i].n > 1) {
+            double df = (double)(labels[i].n - 1);
+            s2[i] = (CP_POOL_DF * *within2 + df * s2[i]) / (CP_POOL_DF + df);
+        }
     /* a label whose runs agree closely still carries the label-level noise; and no label
      * weighs more than four times the typical one */
     double floor = total > 0 ? total / 4 : 1e-12;
@@ -266,7 +309,7 @@ int cp_detect(const struct cp_label *labels, size_t n, const struct cp_options *
         }
     }
     if (rc == 0 && n >= 2 * o.min_seg) {
-        noise_model(y, s2, n, w, &out->tau2, &out->within2);
+        noise_model(y, s2, labels, n, w, &out->tau2, &out->within2);
         /* the test's values: the centres pulled in (CP_WINSOR_SD); yc's sorted copy first */
         memcpy(yc, y, n * sizeof *yc);
         qsort(yc, n, sizeof *yc, cmp_double);
@@ -301,20 +344,27 @@ int cp_detect(const struct cp_label *labels, size_t n, const struct cp_options *
             todo[ntodo++] = at, todo[ntodo++] = b;
         }
         qsort(out->changes, out->nchanges, sizeof *out->changes, by_at);
-        for (size_t c = 0; c < out->nchanges; c++) {
-            struct cp_change *ch = &out->changes[c];
-            size_t a = c ? out->changes[c - 1].at : 0;
-            size_t b = c + 1 < out->nchanges ? out->changes[c + 1].at : n;
-            double ml, mr, wl, wr;
-            seg_mean(y, w, a, ch->at, &ml, &wl);
-            seg_mean(y, w, ch->at, b, &mr, &wr);
-            double se = sqrt(1 / wl + 1 / wr), df = (double)(b - a) - 2;
-            double t = stats_t_crit(o.confidence, df > 1 ? df : 1);
-            ch->before = exp(ml);
-            ch->after = exp(mr);
-            ch->ratio = exp(mr - ml);
-            ch->lo = exp(mr - ml - t * se);
-            ch->hi = exp(mr - ml + t * se);
+        measure(out, y, w, n, o.confidence);
+        /* a change whose interval holds a ratio of 1 is not one: the least certain such
+         * (largest p, then the smallest step) is dropped, its two segments become one, and the
+         * neighbours are measured again, until every change left is clear of 1 */
+        for (;;) {
+            size_t drop = out->nchanges;
+            for (size_t c = 0; c < out->nchanges; c++) {
+                const struct cp_change *ch = &out->changes[c];
+                if (!(ch->lo <= 1 && ch->hi >= 1))
+                    continue;
+                if (drop == out->nchanges || ch->p > out->changes[drop].p ||
+                    (ch->p == out->changes[drop].p &&
+                     fabs(log(ch->ratio)) < fabs(log(out->changes[drop].ratio))))
+                    drop = c;
+            }
+            if (drop == out->nchanges)
+                break;
+            memmove(&out->changes[drop], &out->changes[drop + 1],
+                    (out->nchanges - drop - 1) * sizeof *out->changes);
+            out->nchanges--;
+            measure(out, y, w, n, o.confidence);
         }
     }
     free(y);
