@@ -14,6 +14,11 @@
  * a whole-set shift of 10-20 % either way on 5 % of the labels; no change, or one step of 5,
  * 10 or 20 % (slower) at a label drawn from 5..25. Found: a change point within one label of
  * the step. False alarm: a series without a step given any change point.
+ * The ceilings, given what no detector is given: the noise's variance (of a label's mean log,
+ * from the series' parameters) and the step's label: a one-sided z test at 5 % of the two
+ * sides' means (with no step, the split at label 15); the variance alone: the largest |z| over
+ * the splits against its 95th percentile for Gaussian labels (found within one label as
+ * above). No detector can find a step more often than these.
  * The detectors: fsbench's (stats/changepoint.h, defaults: alpha 5 %, 999 permutations,
  * segments of at least 3 labels) on every run; E-Divisive (Matteson and James 2014: energy
  * distance with exponent 1, divisive with the split's right end at the segment's end, 199
@@ -115,15 +120,65 @@ static void spec_draw(struct cpsim *g, struct cpsim_spec *s, double step)
     }
 }
 
+/* z of the split at label k of the label means lm, their variance v known (after - before). */
+static double split_z(const double *lm, size_t k, double v)
+{
+    double ml = 0, mr = 0;
+    for (size_t i = 0; i < LABELS; i++) {
+        if (i < k)
+            ml += lm[i] / (double)k;
+        else
+            mr += lm[i] / (double)(LABELS - k);
+    }
+    return (mr - ml) / sqrt(v * (1.0 / (double)k + 1.0 / (double)(LABELS - k)));
+}
+
+/* The largest |z| over the splits that leave 3 labels a side, and where. */
+static double max_split_z(const double *lm, double v, size_t *at)
+{
+    double best = -1;
+    for (size_t k = 3; k + 3 <= LABELS; k++) {
+        double z = fabs(split_z(lm, k, v));
+        if (z > best)
+            best = z, *at = k;
+    }
+    return best;
+}
+
+/* Its 95th percentile over independent N(0, 1) labels (20,000 series, own generator). */
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double max_split_crit(void)
+{
+    enum { N = 20000 };
+    static double t[N];
+    struct cpsim g = {99};
+    double lm[LABELS];
+    size_t at;
+    for (size_t s = 0; s < N; s++) {
+        for (size_t i = 0; i < LABELS; i++)
+            lm[i] = cpsim_normal(&g);
+        t[s] = max_split_z(lm, 1, &at);
+    }
+    qsort(t, N, sizeof *t, cmp_dbl);
+    return t[(size_t)(0.95 * N)];
+}
+
 static int table(unsigned nseries, uint64_t seed, unsigned perms)
 {
     static const double steps[] = {0, 0.05, 0.10, 0.20};
-    printf("| series (30 labels x 5 runs) | n | fsbench history | E-Divisive on label means |\n");
-    printf("|---|---:|---:|---:|\n");
+    double crit = max_split_crit();
+    printf("| series (30 labels x 5 runs) | n | fsbench history | E-Divisive on label means | "
+           "ceiling: noise known | ceiling: noise and step's label known |\n");
+    printf("|---|---:|---:|---:|---:|---:|\n");
     double t_ours = 0, t_ed = 0;
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         struct cpsim g = {seed + k * 1000003};
-        unsigned hit_ours = 0, hit_ed = 0;
+        unsigned hit_ours = 0, hit_ed = 0, hit_or = 0, hit_oru = 0;
         for (unsigned s = 0; s < nseries; s++) {
             struct cpsim_spec sp;
             spec_draw(&g, &sp, steps[k]);
@@ -161,15 +216,42 @@ static int table(unsigned nseries, uint64_t seed, unsigned perms)
                 hit_ours += a;
                 hit_ed += b;
             }
+            /* the ceilings: the noise's variance known, and the step's label too (one-sided
+             * z at 5 %) or not (the largest |z| of a split, the critical value for Gaussian
+             * labels): no detector that is not told them can do better */
+            {
+                double sig2 = log(1 + sp.cov * sp.cov), f = 1, rk = 1;
+                for (size_t l = 1; l < RUNS; l++)
+                    rk *= sp.r1, f += 2.0 * (double)(RUNS - l) / RUNS * rk;
+                double ls = log(1 + sp.shift);
+                double v = sp.tau * sp.tau + sig2 / RUNS * f + sp.shift_prob * ls * ls;
+                double lm[LABELS];
+                for (size_t i = 0; i < LABELS; i++) {
+                    lm[i] = 0;
+                    for (size_t j = 0; j < RUNS; j++)
+                        lm[i] += log(x[i * RUNS + j]) / RUNS;
+                }
+                size_t at = sp.step_at ? sp.step_at : LABELS / 2, kat = 0;
+                hit_or += split_z(lm, at, v) > 1.6449;
+                double t = max_split_z(lm, v, &kat);
+                if (steps[k] == 0)
+                    hit_oru += t > crit;
+                else
+                    hit_oru += t > crit && labs((long)kat - (long)sp.step_at) <= 1;
+            }
             cp_result_free(&r);
         }
         if (steps[k] == 0)
-            printf("| no change: series with a false alarm | %u | %.1f %% | %.1f %% |\n", nseries,
-                   100.0 * hit_ours / nseries, 100.0 * hit_ed / nseries);
+            printf("| no change: series with a false alarm | %u | %.1f %% | %.1f %% | %.1f %% | "
+                   "%.1f %% |\n",
+                   nseries, 100.0 * hit_ours / nseries, 100.0 * hit_ed / nseries,
+                   100.0 * hit_oru / nseries, 100.0 * hit_or / nseries);
         else
-            printf("| step of %.0f %%: found within one label | %u | %.1f %% | %.1f %% |\n",
+            printf("| step of %.0f %%: found within one label | %u | %.1f %% | %.1f %% | %.1f %% | "
+                   "%.1f %% |\n",
                    steps[k] * 100, nseries, 100.0 * hit_ours / nseries,
-                   100.0 * hit_ed / nseries);
+                   100.0 * hit_ed / nseries, 100.0 * hit_oru / nseries,
+                   100.0 * hit_or / nseries);
         fflush(stdout);
     }
     printf("\nprocessor time: fsbench history's detector %.2f s, E-Divisive %.2f s (%u series "
