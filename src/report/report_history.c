@@ -8,10 +8,12 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
 #include "base/text.h"
+#include "results/meta.h"
 
 #define LABEL_COLS 24
 #define TREND_COLS 64
@@ -167,6 +169,15 @@ json_t *hist_json(const struct series *sr, const struct hist_result *h, const ch
         json_t *l = json_pack("{s:s, s:f}", "label", L->label, "created", L->created);
         if (l && L->key[0])
             bad |= json_object_set_new(l, "key", json_string(L->key)) != 0;
+        for (unsigned m = 0; l && !bad && m < L->nmeta; m++) { /* its --meta notes */
+            json_t *mo = json_object_get(l, "meta");
+            if (!mo) {
+                mo = json_object();
+                bad |= !mo || json_object_set_new(l, "meta", mo) != 0;
+            }
+            bad |= bad || json_object_set_new(mo, L->meta[m].key,
+                                              json_string(L->meta[m].value)) != 0;
+        }
         bad |= !l || json_array_append_new(labels, l) != 0;
     }
     for (size_t p = 0; !bad && p < h->nphases; p++) {
@@ -237,14 +248,30 @@ int hist_report_json(FILE *out, const struct series *sr, const struct hist_resul
     return 0;
 }
 
-/* A CSV field: quoted when it holds a comma, quote or line break. */
+/* Whether s is a plain number (-1.5, +2e3): no formula, whatever its first byte. */
+static bool plain_number(const char *s)
+{
+    const char *p = s + (*s == '-' || *s == '+');
+    if (!(*p >= '0' && *p <= '9'))
+        return false;
+    char *end;
+    strtod(s, &end);
+    return *end == '\0';
+}
+
+/* A CSV field someone else may have written (a label, a --meta value): quoted when it holds
+ * a comma, quote or line break; a cell a spreadsheet would take for a formula (=, +, -, @, a
+ * tab or a CR first, not a plain number) prefixed with a single quote, as export's CSV is. */
 static void csv_field(FILE *out, const char *s)
 {
-    if (!strpbrk(s, ",\"\n\r")) {
+    bool formula = *s && strchr("=+-@\t\r", *s) && !plain_number(s);
+    if (!formula && !strpbrk(s, ",\"\n\r")) {
         fputs(s, out);
         return;
     }
     fputc('"', out);
+    if (formula)
+        fputc('\'', out);
     for (; *s; s++) {
         if (*s == '"')
             fputc('"', out);
@@ -253,10 +280,36 @@ static void csv_field(FILE *out, const char *s)
     fputc('"', out);
 }
 
+/* The --meta keys of the series' labels, each once, in the order first met: the CSV's
+ * meta.KEY columns. *n of them; NULL when none (or out of memory: the columns are left out). */
+static const char **meta_keys(const struct series *sr, size_t *n)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < sr->nlabels; i++)
+        cap += sr->labels[i].nmeta;
+    *n = 0;
+    const char **k = cap ? malloc(cap * sizeof *k) : NULL;
+    for (size_t i = 0; k && i < sr->nlabels; i++)
+        for (unsigned m = 0; m < sr->labels[i].nmeta; m++) {
+            const char *key = sr->labels[i].meta[m].key;
+            size_t j = 0;
+            while (j < *n && strcmp(k[j], key))
+                j++;
+            if (j == *n)
+                k[(*n)++] = key;
+        }
+    return k;
+}
+
 void hist_report_csv(FILE *out, const struct series *sr, const struct hist_result *h)
 {
+    size_t nkeys;
+    const char **keys = meta_keys(sr, &nkeys);
     fprintf(out, "phase,label,runs,median,lo,hi,change,change_pct,change_lo_pct,change_hi_pct,"
-                 "p\n");
+                 "p");
+    for (size_t j = 0; j < nkeys; j++) /* keys are letters, digits, '.', '_', '-' */
+        fprintf(out, ",meta.%s", keys[j]);
+    fputc('\n', out);
     for (size_t p = 0; p < h->nphases; p++) {
         const struct hist_phase *hp = &h->phases[p];
         for (size_t i = 0; i < sr->nlabels; i++) {
@@ -273,10 +326,19 @@ void hist_report_csv(FILE *out, const struct series *sr, const struct hist_resul
                 if (hp->changes[c].first == i)
                     ch = &hp->changes[c];
             if (ch)
-                fprintf(out, ",1,%.4f,%.4f,%.4f,%.4g\n", (ch->ratio - 1) * 100,
+                fprintf(out, ",1,%.4f,%.4f,%.4f,%.4g", (ch->ratio - 1) * 100,
                         (ch->lo - 1) * 100, (ch->hi - 1) * 100, ch->p);
             else
-                fprintf(out, ",0,,,,\n");
+                fprintf(out, ",0,,,,");
+            const struct series_label *L = &sr->labels[i];
+            for (size_t j = 0; j < nkeys; j++) {
+                fputc(',', out);
+                const char *v = meta_find(L->meta, L->nmeta, keys[j]);
+                if (v)
+                    csv_field(out, v);
+            }
+            fputc('\n', out);
         }
     }
+    free(keys);
 }

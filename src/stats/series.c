@@ -304,6 +304,13 @@ int series_load(struct store *s, const struct series_request *req, const char *c
                     snprintf(L->key, sizeof L->key, "%s", v);
                 }
             }
+            if (rc == 0 && rs->nmeta) { /* its notes, for history's JSON and CSV */
+                L->meta = malloc(rs->nmeta * sizeof *L->meta);
+                if (!L->meta)
+                    rc = error("out of memory");
+                else
+                    memcpy(L->meta, rs->meta, rs->nmeta * sizeof *L->meta), L->nmeta = rs->nmeta;
+            }
             if (rc == 0 && i == 0)
                 rc = phases_of(out, rs);
             if (rc == 0)
@@ -338,6 +345,7 @@ void series_free(struct series *sr)
             free(L->vals[p]);
         free(L->vals);
         free(L->nvals);
+        free(L->meta);
     }
     free(sr->labels);
     free(sr->phases);

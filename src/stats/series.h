@@ -21,6 +21,8 @@ struct series_label {
     char label[RES_NAME_MAX];
     double created;           /* of its first set */
     char key[RES_META_VALUE_MAX]; /* the --by value ("" when ordered otherwise) */
+    struct run_meta *meta;    /* its set's --meta notes (owned; NULL when none) */
+    unsigned nmeta;
     double **vals;            /* per phase of the series: the values of its measured runs */
     size_t *nvals;
 };

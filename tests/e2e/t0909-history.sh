@@ -33,7 +33,7 @@ gen() { python3 "$GEN" "$SCRATCH/tpl.json" "$SCRATCH/g" "$@"; }
 imp() { for f in "$@"; do "$FSBENCH" import --db "$DB" "$f" >/dev/null || echo "import $f failed"; done; }
 imp $(gen k- 1,1,1,1,1,1,1.15,1.15,1.15,1.15,1.15,1.15 --phase extract --cov 0.02 \
     --meta kernel=6.{i} --created-step -60 --seed 3)
-imp $(gen n- 1,1,1,1,1,1,1,1,1,1,1,1 --phase extract --cov 0.02 --seed 4)
+imp $(gen n- 1,1,1,1,1,1,1,1,1,1,1,1 --phase extract --cov 0.02 --seed 4 --meta 'note==1+{i},x')
 
 run_fsbench history 'k-*' --db "$DB" --phase extract
 is "$RC" 0 "history 'k-*': exit 0"
@@ -65,8 +65,15 @@ is "$(printf '%s\n' "$OUT" | jq -r '.phases[] | select(.phase == "extract") | .c
 is "$(printf '%s\n' "$OUT" | jq -r '.phases[] | select(.phase == "extract") | .change_points[0].last_before')" k-005 \
     "--json: the last good label"
 run_fsbench history 'k-*' --db "$DB" --by kernel --csv --phase extract
-is "$(printf '%s\n' "$OUT" | head -1)" "phase,label,runs,median,lo,hi,change,change_pct,change_lo_pct,change_hi_pct,p" "--csv: its header"
+is "$(printf '%s\n' "$OUT" | head -1)" "phase,label,runs,median,lo,hi,change,change_pct,change_lo_pct,change_hi_pct,p,meta.kernel" "--csv: its header, a column per --meta key"
+like "$(printf '%s\n' "$OUT" | grep '^extract,k-010,')" ",6\.10$" "--csv: each label's --meta value in its column"
 like "$(printf '%s\n' "$OUT" | grep '^extract,k-006,')" "^extract,k-006,5,[0-9.e-]+,[0-9.e-]+,[0-9.e-]+,1,1[0-9]\." "--csv: the change on its row"
+run_fsbench history 'n-*' --db "$DB" --csv --phase extract
+like "$(printf '%s\n' "$OUT" | grep '^extract,n-003,')" ",\"'=1\+3,x\"$" \
+    "--csv: a --meta value quoted, and kept from being read as a formula"
+run_fsbench history 'k-*' --db "$DB" --by kernel --json --phase extract
+is "$(printf '%s\n' "$OUT" | jq -r '.series[] | select(.label == "k-010") | .meta.kernel')" 6.10 \
+    "--json: each label's --meta notes in series[].meta"
 
 run_fsbench history 'k-*' --db "$DB" --by kernel --phase extract --fail-on regression=5
 is "$RC" 1 "--fail-on regression=5: a 15 % slowdown exits 1"
