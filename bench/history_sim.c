@@ -255,8 +255,8 @@ static int table(unsigned nseries, uint64_t seed, unsigned perms)
         fflush(stdout);
     }
     printf("\nprocessor time: fsbench history's detector %.2f s, E-Divisive %.2f s (%u series "
-           "each)\n",
-           t_ours, t_ed, 4 * nseries);
+           "each); the noise-known ceiling's critical |z|: %.2f\n",
+           t_ours, t_ed, 4 * nseries, crit);
     return 0;
 }
 
