@@ -36,7 +36,7 @@ static const char history_usage[] =
     "  --min-segment N   fewest labels a level may hold (default 3)\n"
     "  --allow-different-work  take labels that did different work (tree, scale,\n"
     "                    phases, threads: what compare calls different work)\n"
-    "  --json, --csv     the same as JSON or CSV\n"
+    "  --json, --csv     the same as JSON or CSV (with each label's --meta notes)\n"
     "  --fail-on regression[=PCT]  exit 1 when the last change point of a phase is a\n"
     "                    slowdown of more than PCT (default 0)\n"
     "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n";
