@@ -8,6 +8,7 @@
  *                          [--real N --from DIR]   (read the trials --keep DIR kept)
  *                          [--designs N --fsbench PATH [--dir DIR] [--keep DIR] [--where NAME]]
  *                          [--designs N --from DIR [--where NAME]]  (the sets --keep kept)
+ *                          [--cmd-designs N --fsbench PATH [--keep DIR]]
  *
  * Simulated sets (N A/A and N with B 20% slower, per noise model; default 2000), each at
  * most 30 rounds of two configurations in a random order per round, on the log scale:
@@ -52,6 +53,12 @@
  * the sets that stopped before max-runs, A/A comparisons claimed different, A/B phases
  * (all but sync) in which B was shown slower, futile, negligible and undecided counts, and
  * each phase's measured B/A.
+ *
+ * The same with `fsbench cmd` (--cmd-designs N): N A/A sets of `sleep 1` against itself and
+ * N A/B sets of `sleep 1` against `sleep 1.2` (20%), --runs until-verdict, max-runs 20, the
+ * same defaults: a real job whose runs vary little even on a busy machine (what the load
+ * adds is starting sh and sleep), so it shows what the stopping rule does where the noise
+ * of one run against its pair is small (an sd of the paired log ratios near 0.05).
  *
  * Prints Markdown tables (bench/RESULTS-sequential.md holds the latest). Not part of
  * make check: a few seconds simulated, about 20 s per real trial.
@@ -759,7 +766,7 @@ static void tally_set(struct run_set *rs, bool ab, struct design_tally *t)
 }
 
 static void real_designs(int n, const char *fsbench, const char *dir, const char *keep,
-                         const char *where, const char *from)
+                         const char *where, const char *from, bool cmd)
 {
     char tmp[] = "/dev/shm/fsbench-seqd.XXXXXX", work[4200], job[2][4300];
     if (!mkdtemp(tmp)) {
@@ -790,8 +797,13 @@ static void real_designs(int n, const char *fsbench, const char *dir, const char
         double la[1] = {0}, lb[1] = {0};
         if (!from) {
             getloadavg(la, 1);
-            char *argv[] = {(char *)fsbench, "run", job[k], "--no-save", "-q", "--json", json,
-                            NULL};
+            char *argv_run[] = {(char *)fsbench, "run", job[k], "--no-save", "-q", "--json", json,
+                                NULL};
+            /* A/A: the same command twice (told apart by a blank); A/B: B sleeps 20% longer */
+            char *argv_cmd[] = {(char *)fsbench, "cmd", "--runs", "until-verdict", "--max-runs",
+                                "20", "--no-save", "--json", json, "--cmd", "sleep 1", "--cmd",
+                                k ? "sleep 1.2" : "sleep  1", NULL};
+            char **argv = cmd ? argv_cmd : argv_run;
             fprintf(stderr, "sequential: %s set %d of %d on %s\n", k ? "A/B" : "A/A", i / 2 + 1,
                     n, where);
             if (spawn(argv) < 0) {
@@ -808,11 +820,19 @@ static void real_designs(int n, const char *fsbench, const char *dir, const char
         tally_set(&rs, k == 1, &t[k]);
         run_set_free(&rs);
     }
-    printf("## Real job files on %s: %d A/A and %d A/B sets, --runs until-verdict, max-runs %d\n\n",
-           where, n, n, REAL_MAX_RUNS);
-    printf("tiny x4, `interleave = jobs`, phases extract,sync,walk,statwalk,read,copy,delete; "
-           "A/B: job b's tree scaled 4.8 (20%% more files and bytes). Defaults: --min-effect "
-           "10%%, --negligible 1 ms. ");
+    if (cmd) {
+        printf("## fsbench cmd: %d A/A and %d A/B sets, --runs until-verdict, max-runs %d\n\n",
+               n, n, REAL_MAX_RUNS);
+        printf("A/A: `sleep 1` against `sleep  1`; A/B: `sleep 1` against `sleep 1.2` (20%%). "
+               "Defaults: --min-effect 10%%, --negligible 1 ms. ");
+    } else {
+        printf("## Real job files on %s: %d A/A and %d A/B sets, --runs until-verdict, max-runs "
+               "%d\n\n",
+               where, n, n, REAL_MAX_RUNS);
+        printf("tiny x4, `interleave = jobs`, phases extract,sync,walk,statwalk,read,copy,delete; "
+               "A/B: job b's tree scaled 4.8 (20%% more files and bytes). Defaults: --min-effect "
+               "10%%, --negligible 1 ms. ");
+    }
     if (from)
         printf("Sets read back from %s.\n\n", from);
     else
@@ -850,9 +870,9 @@ static void real_designs(int n, const char *fsbench, const char *dir, const char
                    t[k].log_n[p] ? exp(t[k].log_sum[p] / t[k].log_n[p]) : NAN);
     }
     printf(".\n\n");
-    char cmd[4400];
-    snprintf(cmd, sizeof cmd, "rm -rf -- '%s'", tmp);
-    if (system(cmd) != 0)
+    char rm[4400];
+    snprintf(rm, sizeof rm, "rm -rf -- '%s'", tmp);
+    if (system(rm) != 0)
         fprintf(stderr, "sequential: could not remove %s\n", tmp);
 }
 
@@ -863,6 +883,7 @@ int main(int argc, char **argv)
     const char *fsbench = NULL, *dir = NULL, *keep = NULL, *from = NULL;
     double max_load = 0;
     int designs = 0;
+    bool cmd_designs = false;
     const char *where = "tmpfs";
     for (int i = 1; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -884,6 +905,8 @@ int main(int argc, char **argv)
             max_load = atof(v), i++;
         else if (!strcmp(argv[i], "--designs") && v)
             designs = atoi(v), i++;
+        else if (!strcmp(argv[i], "--cmd-designs") && v)
+            designs = atoi(v), cmd_designs = true, i++;
         else if (!strcmp(argv[i], "--where") && v)
             where = v, i++;
         else if (!strcmp(argv[i], "--no-sims"))
@@ -892,7 +915,7 @@ int main(int argc, char **argv)
             fprintf(stderr, "usage: sequential [--sims N | --no-sims] [--seed S] [--real N "
                             "--fsbench PATH [--dir DIR] [--keep DIR] [--max-load L]] [--real N "
                             "--from DIR] [--designs N --fsbench PATH [--dir DIR] [--where "
-                            "NAME]]\n");
+                            "NAME]] [--cmd-designs N --fsbench PATH]\n");
             return 2;
         }
     }
@@ -908,7 +931,7 @@ int main(int argc, char **argv)
         simulate_sets(sims / 4, seed);
     }
     if (designs > 0)
-        real_designs(designs, fsbench, dir, keep, where, from);
+        real_designs(designs, fsbench, dir, keep, where, from, cmd_designs);
     if (real > 0)
         real_trials(real, fsbench, dir, keep, max_load, from);
     return 0;

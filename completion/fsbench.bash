@@ -137,6 +137,8 @@ _fsbench()
     --size) _fsbench_add auto; return 0 ;;
     --ranks-dir) _fsbench_add unique shared; return 0 ;;
     --db | --json | -o | --output | --device) _fsbench_files; return 0 ;;
+    --csv) # compare --csv FILE; history's --csv takes no value
+        if [[ $cmd == compare ]]; then _fsbench_files; return 0; fi ;;
     --dir | --image-dir | --cb-dataset) _fsbench_dirs; return 0 ;;
     --scale | --seed | --precision | --max-runs | --warmup | --queue-depth | -j | --threads | \
         --label | --interval | --stall | --image | --mkfs-opts | --mount-opts | -i | \

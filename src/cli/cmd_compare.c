@@ -2,11 +2,14 @@
  * files), builds the comparison and prints it as a verdict table or in ministat's format.
  *
  *   fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99] [--min-effect PCT]
- *                   [--format text|ministat] [--phase NAME] [--verbose] A [B ...]
+ *                   [--format text|ministat] [--phase NAME] [--verbose]
+ *                   [--json FILE|-] [--csv FILE|-] A [B ...]
  *
  * An argument naming an existing file that ends in ".json" is read as JSON; anything
  * else is a label. Exit statuses: 0; 2 for bad options, unknown labels and nothing to
- * compare; 1 when the database or a file cannot be read.
+ * compare; 1 when the database or a file cannot be read or an output not written.
+ * --json and --csv write every verdict for programs (report_compare_out.c); given "-", that
+ * is standard output's only content (the matrix is not printed).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -22,6 +25,7 @@
 #include "stats/compare.h"
 #include "base/err.h"
 #include "base/outcheck.h"
+#include "base/outfile.h"
 #include "results/resjson.h"
 #include "results/store.h"
 
@@ -47,7 +51,26 @@ static const char compare_usage[] =
     "  --format F         text (default) or ministat (FreeBSD ministat's output, for\n"
     "                     one --phase)\n"
     "  --phase NAME       only this phase\n"
-    "  -v, --verbose      every phase's detail after the matrix\n";
+    "  -v, --verbose      every phase's detail after the matrix\n"
+    "  --json FILE        every verdict as JSON (- for standard output, then the matrix\n"
+    "                     is not printed): per phase and group the estimates, the\n"
+    "                     interval, the margins, the mark, the verdict, its rule, the\n"
+    "                     runs used and the different-work reasons\n"
+    "  --csv FILE         the same, one CSV line a verdict (- for standard output)\n";
+
+/* Writes the verdicts to path ("-": standard output) with fn. 0, or -1 after error(). */
+static int write_out(const char *path, const char *what, const struct cmp_result *res,
+                     int (*fn)(FILE *, const struct cmp_result *))
+{
+    struct outfile o;
+    if (outfile_open(&o, path, what) < 0)
+        return -1;
+    if (fn(o.f, res) < 0) {
+        outfile_discard(&o);
+        return -1;
+    }
+    return outfile_commit(&o);
+}
 
 int cmd_compare(int argc, char **argv)
 {
@@ -60,13 +83,15 @@ int cmd_compare(int argc, char **argv)
         {"phase", required_argument, NULL, 'p'},
         {"verbose", no_argument, NULL, 'v'},
         {"allow-different-work", no_argument, NULL, 'W'},
+        {"json", required_argument, NULL, 'J'},
+        {"csv", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct cmp_policy policy = {0};
-    const char *db = NULL, *phase = NULL;
+    const char *db = NULL, *phase = NULL, *json = NULL, *csv = NULL;
     bool ministat = false, verbose = false, conf_given = false, effect_given = false;
     int c;
     optind = 1;
@@ -125,6 +150,12 @@ int cmd_compare(int argc, char **argv)
         case 'W':
             policy.allow_different_work = true;
             break;
+        case 'J':
+            json = optarg;
+            break;
+        case 'C':
+            csv = optarg;
+            break;
         case 'h':
             fputs(compare_usage, stdout);
             return EXIT_OK;
@@ -141,6 +172,23 @@ int cmd_compare(int argc, char **argv)
         error("compare: name at least one label or JSON file (see fsbench compare --help)");
         return EXIT_USAGE;
     }
+    bool json_out = json && !strcmp(json, "-"), csv_out = csv && !strcmp(csv, "-");
+    if (json_out && csv_out) {
+        error("compare: --json - and --csv - both name standard output: give one of them a file");
+        return EXIT_USAGE;
+    }
+    if ((json_out || csv_out) && ministat) {
+        error("compare: --format ministat prints on standard output: give --%s a file",
+              json_out ? "json" : "csv");
+        return EXIT_USAGE;
+    }
+    if (json && csv && outfile_same(json, csv) && !json_out) {
+        error("compare: --json and --csv name the same file '%s'", json);
+        return EXIT_USAGE;
+    }
+    if ((json && outfile_check(json, "compare: --json") < 0) ||
+        (csv && outfile_check(csv, "compare: --csv") < 0))
+        return EXIT_USAGE;
     struct run_set *sets;
     struct cmp_input *in;
     struct cmp_result res;
@@ -166,7 +214,7 @@ int cmd_compare(int argc, char **argv)
             /* standard output is ministat's, byte for byte: what differs goes to stderr */
             cmp_report_differs(stderr, &res);
         }
-    } else if (status == EXIT_OK) {
+    } else if (status == EXIT_OK && !json_out && !csv_out) {
         if (phase)
             warning("compare: --phase applies to --format ministat only; ignored");
         cmp_report_summary(stdout, &res);
@@ -178,6 +226,10 @@ int cmd_compare(int argc, char **argv)
             cmp_report_text(stdout, &res);
         }
     }
+    if (status == EXIT_OK && json && write_out(json, "compare: --json", &res, cmp_report_json) < 0)
+        status = EXIT_RUN_FAILED;
+    if (status == EXIT_OK && csv && write_out(csv, "compare: --csv", &res, cmp_report_csv) < 0)
+        status = EXIT_RUN_FAILED;
     if (status == EXIT_OK && outcheck_stdout(NULL) < 0)
         status = EXIT_RUN_FAILED;
     cmp_result_free(&res);

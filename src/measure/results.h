@@ -209,6 +209,30 @@ struct run_meta {
     char value[RES_META_VALUE_MAX];
 };
 
+/* What changes the work a configuration's runs did, beyond the tree and the phases (which
+ * the set and its runs hold): kept as fields so that compare can tell different work apart
+ * (stats/workdiff.h) without reading the command line. In the store they live in the set's
+ * meta_json under the key "_work" (no --meta key can start with '_'), in JSON as "work". A
+ * set made before they were kept has none (nwork 0): workdiff then reads its stored
+ * arguments. */
+#define RES_WORK_MAX 32
+#define RES_MKFS_OPTS_MAX 256
+/* The extract phase's calls: 2 since extract makes tar -x's owner, mode and time calls on
+ * each entry (--extract-calls tar), 1 before (create, write and times only). */
+#define RES_EXTRACT_VERSION 2
+struct run_work {
+    /* the configurations it is about: "" every one; "NAME" the configuration NAME and, for
+     * jobs interleaved as configurations, every "NAME/..." of that job */
+    char config[RES_NAME_MAX];
+    unsigned threads;                 /* -j; 1 when not given */
+    char mkfs_opts[RES_MKFS_OPTS_MAX];/* --mkfs-opts, "" none */
+    char trace[RES_NAME_MAX];         /* the replayed trace's file name, "" none */
+    uint64_t trace_calls;             /* its identity: the calls it holds ... */
+    uint64_t trace_recorded_ns;       /* ... and when its recording began (UNIX ns) */
+    char extract_calls[16];           /* "tar" or "create" (--extract-calls) */
+    unsigned extract_version;         /* RES_EXTRACT_VERSION when made; 0 unknown */
+};
+
 /* A run set: every run of one invocation. */
 struct run_set {
     int schema_version;
@@ -237,6 +261,8 @@ struct run_set {
     struct stop_rule stop;
     struct run_meta meta[RES_META_MAX]; /* in the order given */
     unsigned nmeta;
+    struct run_work work[RES_WORK_MAX]; /* what changes the work, per configuration */
+    unsigned nwork;
     struct run_result *runs;
     size_t nruns;
 };

@@ -3,11 +3,15 @@
  * comes from, so a value never carries a control character into a report or a terminal. */
 #include "results/meta.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/err.h"
 #include "base/text.h"
+
+/* The key the store keeps the work records under, beside the user's keys. */
+#define META_WORK_KEY "_work"
 
 static bool key_char(char c)
 {
@@ -107,6 +111,11 @@ int meta_from_json(const json_t *o, struct run_set *rs, const char *where)
     json_t *v;
     char why[RES_META_VALUE_MAX + 160];
     json_object_foreach((json_t *)o, key, v) {
+        if (!strcmp(key, META_WORK_KEY)) { /* the store's work records (meta_store_json) */
+            if (meta_work_from_json(v, rs, where) < 0)
+                return -1;
+            continue;
+        }
         char shown[RES_META_KEY_MAX + 8];
         text_escape(shown, sizeof shown, key);
         if (!json_is_string(v))
@@ -117,4 +126,120 @@ int meta_from_json(const json_t *o, struct run_set *rs, const char *where)
             return error("%s: meta: %s", where, why);
     }
     return 0;
+}
+
+json_t *meta_work_to_json(const struct run_set *rs)
+{
+    json_t *a = json_array();
+    for (unsigned i = 0; a && i < rs->nwork && i < RES_WORK_MAX; i++) {
+        const struct run_work *w = &rs->work[i];
+        json_t *trace = w->trace[0] ? json_pack("{s:s, s:I, s:I}", "name", w->trace, "calls",
+                                                (json_int_t)w->trace_calls, "recorded_ns",
+                                                (json_int_t)w->trace_recorded_ns)
+                                    : json_null();
+        json_t *o = trace ? json_pack("{s:s, s:I, s:s, s:o, s:s, s:I}", "config", w->config,
+                                      "threads", (json_int_t)w->threads, "mkfs_opts",
+                                      w->mkfs_opts, "trace", trace, "extract_calls",
+                                      w->extract_calls, "extract_version",
+                                      (json_int_t)w->extract_version)
+                          : NULL;
+        if (!o || json_array_append_new(a, o) != 0) {
+            json_decref(a);
+            a = NULL;
+        }
+    }
+    if (!a)
+        error("out of memory");
+    return a;
+}
+
+/* A string member of a work record: absent is "", anything else must be a string of under
+ * len bytes with no control character. 0, or -1 after error(). */
+static int work_str(const json_t *o, const char *key, char *out, size_t len, const char *where,
+                    unsigned i)
+{
+    const json_t *v = json_object_get(o, key);
+    out[0] = '\0';
+    if (!v)
+        return 0;
+    struct text_flaw fl;
+    if (!json_is_string(v))
+        return error("%s: work[%u].%s: expected a string", where, i, key);
+    const char *s = json_string_value(v);
+    size_t n = json_string_length(v);
+    if (n >= len || strlen(s) != n)
+        return error("%s: work[%u].%s: longer than %zu bytes", where, i, key, len - 1);
+    if (text_check(s, n, 0, &fl) < 0)
+        return error("%s: work[%u].%s: holds %s", where, i, key, fl.what);
+    memcpy(out, s, n + 1);
+    return 0;
+}
+
+/* An integer member of 0..max (absent: 0). 0, or -1 after error(). */
+static int work_int(const json_t *o, const char *key, json_int_t max, uint64_t *out,
+                    const char *where, unsigned i)
+{
+    const json_t *v = json_object_get(o, key);
+    *out = 0;
+    if (!v)
+        return 0;
+    if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > max)
+        return error("%s: work[%u].%s: expected an integer from 0 to %lld", where, i, key,
+                     (long long)max);
+    *out = (uint64_t)json_integer_value(v);
+    return 0;
+}
+
+int meta_work_from_json(const json_t *a, struct run_set *rs, const char *where)
+{
+    rs->nwork = 0;
+    if (!a || json_is_null(a))
+        return 0;
+    if (!json_is_array(a))
+        return error("%s: work: expected an array", where);
+    if (json_array_size(a) > RES_WORK_MAX)
+        return error("%s: work: more than %d records", where, RES_WORK_MAX);
+    size_t i;
+    json_t *o;
+    json_array_foreach(a, i, o) {
+        struct run_work *w = &rs->work[i];
+        memset(w, 0, sizeof *w);
+        unsigned k = (unsigned)i;
+        uint64_t threads, version;
+        if (!json_is_object(o))
+            return error("%s: work[%u]: expected an object", where, k);
+        if (work_str(o, "config", w->config, sizeof w->config, where, k) < 0 ||
+            work_int(o, "threads", 1 << 20, &threads, where, k) < 0 ||
+            work_str(o, "mkfs_opts", w->mkfs_opts, sizeof w->mkfs_opts, where, k) < 0 ||
+            work_str(o, "extract_calls", w->extract_calls, sizeof w->extract_calls, where, k) <
+                0 ||
+            work_int(o, "extract_version", 1000, &version, where, k) < 0)
+            return -1;
+        w->threads = (unsigned)threads;
+        w->extract_version = (unsigned)version;
+        const json_t *t = json_object_get(o, "trace");
+        if (t && !json_is_null(t)) {
+            if (!json_is_object(t))
+                return error("%s: work[%u].trace: expected an object or null", where, k);
+            if (work_str(t, "name", w->trace, sizeof w->trace, where, k) < 0 ||
+                work_int(t, "calls", INT64_MAX, &w->trace_calls, where, k) < 0 ||
+                work_int(t, "recorded_ns", INT64_MAX, &w->trace_recorded_ns, where, k) < 0)
+                return -1;
+        }
+        rs->nwork = k + 1;
+    }
+    return 0;
+}
+
+json_t *meta_store_json(const struct run_set *rs)
+{
+    json_t *o = meta_to_json(rs);
+    if (o && rs->nwork) {
+        json_t *w = meta_work_to_json(rs);
+        if (!w || json_object_set_new(o, META_WORK_KEY, w) != 0) {
+            json_decref(o);
+            return error("out of memory"), NULL;
+        }
+    }
+    return o;
 }

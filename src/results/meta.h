@@ -1,6 +1,11 @@
 /* meta.h — a run set's KEY=VALUE notes (fsbench run --meta commit=abc123): checking one as
  * given on the command line or read from an import, adding it to a set, finding it, and
  * its JSON (an object of strings, "meta" in a run set's JSON and in the store).
+ *
+ * Also the set's work records (struct run_work: threads, mkfs options, the replayed trace's
+ * identity, extract's calls and their version), which the store keeps in the same column
+ * under the key "_work" (an array; no --meta key can start with '_') and a run set's JSON
+ * as "work".
  */
 #ifndef FSBENCH_META_H
 #define FSBENCH_META_H
@@ -24,5 +29,14 @@ json_t *meta_to_json(const struct run_set *rs);
 /* Reads an object of strings (NULL or null: none) into rs->meta, every pair checked. 0, or
  * -1 after error() naming where. */
 int meta_from_json(const json_t *o, struct run_set *rs, const char *where);
+
+/* The work records as an array of objects; NULL after error(). */
+json_t *meta_work_to_json(const struct run_set *rs);
+/* Reads such an array (NULL or null: none) into rs->work, every member checked. 0, or -1
+ * after error() naming where. */
+int meta_work_from_json(const json_t *a, struct run_set *rs, const char *where);
+/* What the store keeps: meta_to_json() with the work records under "_work" (when any);
+ * meta_from_json() reads both back. NULL after error(). */
+json_t *meta_store_json(const struct run_set *rs);
 
 #endif

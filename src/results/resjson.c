@@ -508,6 +508,8 @@ json_t *resjson_from_run_set(const struct run_set *rs)
         bad |= resjson_put(o, "stopping", resjson_from_stop(&rs->stop));
     if (rs->nmeta) /* absent when none: a set without --meta reads and writes as before */
         bad |= resjson_put(o, "meta", meta_to_json(rs));
+    if (rs->nwork) /* absent in sets made before the work records were kept */
+        bad |= resjson_put(o, "work", meta_work_to_json(rs));
     json_t *runs = json_array();
     for (size_t i = 0; runs && !bad && i < rs->nruns; i++) {
         json_t *r = resjson_run_to_json(&rs->runs[i]);
@@ -604,6 +606,9 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
     snprintf(mwhere, sizeof mwhere, "%s%s%s", c->file ? c->file : "run set",
              c->where && *c->where ? ": " : "", c->where ? c->where : "");
     if (meta_from_json(json_object_get(j, "meta"), rs, mwhere) < 0)
+        return -1;
+    const json_t *work = json_object_get(j, "work");
+    if (work && meta_work_from_json(work, rs, mwhere) < 0)
         return -1;
 
     const json_t *runs = json_object_get(j, "runs");

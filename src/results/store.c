@@ -744,7 +744,7 @@ static int64_t insert_set(struct store *s, const struct run_set *rs, const char 
     bad |= sqlite3_bind_int64(st, 24, rs->planned) != SQLITE_OK;
     bad |= sqlite3_bind_text(st, 25, state, -1, SQLITE_STATIC) != SQLITE_OK;
     bad |= sqlite3_bind_text(st, 26, owner, -1, SQLITE_STATIC) != SQLITE_OK;
-    bad |= bind_json(st, 27, meta_to_json(rs));
+    bad |= bind_json(st, 27, meta_store_json(rs));
     int64_t id = -1;
     if (bad)
         sqerr(s, "cannot record the run set");

@@ -58,6 +58,10 @@ static void describe(struct run_set *rs, const struct run_set *from, const struc
             used += (size_t)w;
         }
     }
+    /* each job's own threads, mkfs options, trace and extract calls */
+    rs->nwork = 0;
+    for (size_t i = 0; i < jr->n && i < RES_WORK_MAX; i++)
+        runner_work(jr->ro[i], jr->name[i], &rs->work[rs->nwork++]);
     if (jr->until_verdict)
         runner_stop_rule(&rs->stop, "until-verdict", jr->confidence, jr->min_effect,
                          jr->negligible_s,

@@ -21,6 +21,7 @@
 #include "tree/tarsrc.h"
 #include "trace/trace_read.h"
 #include "phase/phase_registry.h"
+#include "phase/tarcalls.h"
 #include "phase/workspace.h"
 
 #define IO_BUF_SIZE RUNNER_IO_BUF_SIZE
@@ -589,6 +590,9 @@ static void describe_set(struct env *env, const char *path)
             break;
         used += (size_t)n;
     }
+    /* what changes the work, as fields (a job's rounds put one record a job instead) */
+    runner_work(o, "", &rs->work[0]);
+    rs->nwork = 1;
     struct tree_info *ti = &rs->tree;
     if (o->params.replay && !o->tar) {
         /* a replay: the tree is the trace's initial state */
@@ -623,6 +627,25 @@ static void describe_set(struct env *env, const char *path)
         ti->symlinks = tt.symlinks;
         ti->bytes = tt.bytes;
     }
+}
+
+void runner_work(const struct runner_opts *o, const char *config, struct run_work *w)
+{
+    memset(w, 0, sizeof *w);
+    snprintf(w->config, sizeof w->config, "%s", config ? config : "");
+    w->threads = o->threads ? o->threads : 1;
+    if (o->tspec && o->tspec->mkfs_opts)
+        snprintf(w->mkfs_opts, sizeof w->mkfs_opts, "%s", o->tspec->mkfs_opts);
+    if (o->params.replay) {
+        const char *path = trace_file_path(o->params.replay), *base = strrchr(path, '/');
+        const struct trace_info *in = trace_file_info(o->params.replay);
+        snprintf(w->trace, sizeof w->trace, "%s", base ? base + 1 : path);
+        w->trace_calls = in->ncalls;
+        w->trace_recorded_ns = in->started_unix_ns;
+    }
+    const char *calls = tarcalls_name(o->params.extract_calls);
+    snprintf(w->extract_calls, sizeof w->extract_calls, "%s", calls ? calls : "tar");
+    w->extract_version = RES_EXTRACT_VERSION;
 }
 
 void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,

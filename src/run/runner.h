@@ -140,6 +140,10 @@ int runner_plan_from(const struct run_set *rs, const char *config, unsigned roun
 double runner_half_width(const struct run_set *rs, const char *base, const char *cfg,
                          size_t phase, double confidence);
 
+/* What changes the work o's runs do, as the set keeps it (results.h, struct run_work), for
+ * the configurations `config` names ("" every one). */
+void runner_work(const struct runner_opts *o, const char *config, struct run_work *w);
+
 /* The stop rule of a set that looked at its results after every round, rule
  * "until-verdict" or "auto" (the sequential method's design, stored with the set so that
  * compare analyses it the same way). */

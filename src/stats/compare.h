@@ -237,6 +237,24 @@ void cmp_report_plain(FILE *out, const struct cmp_result *r);
  * (compare --format ministat prints them on stderr: its stdout is ministat's). */
 void cmp_report_differs(FILE *out, const struct cmp_result *r);
 
+/* ------------------------------------------------------------------ report_compare_out.c */
+
+/* The verdict of group g against the baseline at a phase as one word, the same as its mark
+ * says it: "better", "worse", "below-effect", "no-difference", "futile", "undecided"
+ * (sequential, not yet), "too-few", "negligible", "different-work", "no-ratio",
+ * "unavailable", "no-figures". */
+const char *cmp_vs_word(const struct cmp_result *r, size_t phase, size_t g);
+/* What decided it: "interval" (the ratio's interval against 1 and the effect of interest),
+ * "futility-interval" (sequential), "minimum-runs" (stats_min_runs()), "negligible-floor",
+ * "different-work", "no-ratio", "unavailable", "no-figures". */
+const char *cmp_vs_rule(const struct cmp_result *r, size_t phase, size_t g);
+/* compare --json: every verdict (phase x compared group) with its estimates, interval,
+ * margins, mark, word, rule, runs and different-work reasons (docs/json-schema.md). 0, or -1
+ * after error(). */
+int cmp_report_json(FILE *out, const struct cmp_result *r);
+/* compare --csv: the same, one line a verdict after a header line. 0, or -1 after error(). */
+int cmp_report_csv(FILE *out, const struct cmp_result *r);
+
 /* The verdict table: per phase one row per group (n, median, mean, sd), a verdict line
  * per compared group, warnings and notes under it. */
 void cmp_report_text(FILE *out, const struct cmp_result *r);

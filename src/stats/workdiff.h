@@ -3,7 +3,8 @@
  *
  * A verdict is about one change: "xfs is 1.84x slower than ext4 at extract" holds only when
  * both did the same extract. What changes the work (the tree: profile, scale, seed, archive,
- * its file count; the phases and their file counts; threads; the replayed trace) makes a
+ * its file count; the phases and their file counts; threads; the replayed trace, by its
+ * identity; extract's calls: tar's, create only, or those before extract made tar's) makes a
  * ratio say nothing about the file system; what a user compares on purpose (file system,
  * mount and mkfs options, engine, target kind, kernel, machine, configuration) is listed,
  * never refused. compare withholds its mark between separate sets that did different work;

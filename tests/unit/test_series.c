@@ -99,9 +99,9 @@ static void test_work_differs(void **state)
     assert_string_equal(why, "phases extract,sync vs extract");
     run_set_free(&b);
 
-    make_set(&b, "pkgsrc", 1, 1, "extract,sync", "fsbench run --threads 4");
+    make_set(&b, "pkgsrc", 1, 1, "extract,sync", "fsbench run --threads 4"); /* a: no -j, one thread */
     assert_int_equal(series_work_differs(&a, &b, why, sizeof why), 1);
-    assert_string_equal(why, "threads (none) vs 4");
+    assert_string_equal(why, "threads 1 vs 4");
     run_set_free(&b);
     run_set_free(&a);
 }
