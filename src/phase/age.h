@@ -11,16 +11,16 @@
  * first:
  *   - written_bytes > 0: after writing that many more bytes (this call's own);
  *   - converge > 0: when every bucket of every distribution is within converge (a share,
- *     0.01 = 1 %) of the profile and the live data is within 2 % of the profile's
- *     utilization of the file system;
+ *     0.01 = 1 %) of the profile and the live files' blocks (their sizes rounded up to
+ *     whole blocks) are within 2 % of the profile's utilization of the file system;
  *   - fullness in (0, 1): when the file system (statvfs) is that full;
  *   - always: ENOSPC, and WL_AGE_SAFETY x the file system's size written.
  * The same seed (ctx->seed), profile, file system size and starting tree give the same
  * operations and the same outcome. out->why says which stop happened.
  *
  * Each operation is drawn from the profile's mix (create, delete, append, truncate, rename,
- * overwrite in place), with deletes turned into creates while the live data is below the
- * utilization target and creates into deletes above it. Which file an operation takes is
+ * overwrite in place), with deletes turned into creates while the live files' blocks are
+ * below the utilization target and creates into deletes above it. Which file an operation takes is
  * steered towards the profile: of a few files drawn at random, the one in the buckets with
  * most excess over the profile; new sizes, depths and target buckets go where the profile
  * has a deficit. Data is real (a deterministic pattern), and every write sets the file's

@@ -59,7 +59,9 @@ struct ager {
     uint32_t next_file, next_dir;
     int64_t clock;
     double tick;          /* seconds the clock advances per operation */
-    uint64_t live_bytes;
+    uint64_t live_bytes;  /* the live files' sizes */
+    uint64_t live_alloc;  /* the same rounded up to whole blocks: what the target counts */
+    uint64_t block;       /* the file system's block size */
     double target_bytes;
     struct ageprof_hist h;
 };
@@ -89,6 +91,7 @@ static void count(struct ager *a, const struct age_file *f, int sign)
     a->h.count[AGEPROF_DEPTH][depth_bucket(a, f->dir)] += (uint64_t)(int64_t)sign;
     a->h.files += (uint64_t)(int64_t)sign;
     a->live_bytes += (uint64_t)(int64_t)sign * f->size;
+    a->live_alloc += (uint64_t)(int64_t)sign * ((f->size + a->block - 1) / a->block * a->block);
 }
 
 /* The clock's speed: the ages a mix of operations leaves depend on how much time passes
@@ -549,9 +552,9 @@ static enum ageprof_op draw_op(struct ager *a)
         o++;
     }
     /* hold the utilization: below it nothing is deleted, above it nothing created */
-    if (o == AGEPROF_DELETE && (double)a->live_bytes < a->target_bytes)
+    if (o == AGEPROF_DELETE && (double)a->live_alloc < a->target_bytes)
         o = AGEPROF_CREATE;
-    else if (o == AGEPROF_CREATE && (double)a->live_bytes > a->target_bytes && a->n)
+    else if (o == AGEPROF_CREATE && (double)a->live_alloc > a->target_bytes && a->n)
         o = AGEPROF_DELETE;
     return (enum ageprof_op)o;
 }
@@ -741,7 +744,7 @@ static void progress_line(const struct ager *a, const struct ageprof_distance *d
             "fsbench: age: %.1f s, %" PRIu64 " ops, %.2fx the fs written, %zu files, %.0f%% of "
             "the target data; distance %.1f%% (worst: %s %s %+.1f%%)\n",
             elapsed, ops, written / fs_size, a->n,
-            a->target_bytes > 0 ? 100.0 * (double)a->live_bytes / a->target_bytes : 0,
+            a->target_bytes > 0 ? 100.0 * (double)a->live_alloc / a->target_bytes : 0,
             100 * d->max_abs, ageprof_dim_name((enum ageprof_dim)wd),
             ageprof_bucket_label((enum ageprof_dim)wd, a->p->dist[wd].lo[wb], lbl, sizeof lbl),
             100 * d->diff[wd][wb]);
@@ -765,7 +768,7 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
         limit = b->written_bytes;
     double floor = b->fullness > 0 && b->fullness < 1 ? (1 - b->fullness) * fs_size : -1;
 
-    struct ager a = {.ctx = ctx, .p = p};
+    struct ager a = {.ctx = ctx, .p = p, .block = sv.f_bsize ? sv.f_bsize : 4096};
     a.target_bytes = p->utilization * fs_size;
     wl_rng_seed(&a.rng, ctx->seed, 0xa9e1ull);
     int rc = rescan(&a);
@@ -796,8 +799,8 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
                 progress_line(&a, &dist, ops, written, fs_size, t - t0);
                 last_print = t;
             }
-            bool filled = (double)a.live_bytes >= 0.98 * a.target_bytes &&
-                          (double)a.live_bytes <= 1.02 * a.target_bytes;
+            bool filled = (double)a.live_alloc >= 0.98 * a.target_bytes &&
+                          (double)a.live_alloc <= 1.02 * a.target_bytes;
             if (b->converge > 0 && filled && dist.max_abs <= b->converge) {
                 why = "converged";
                 out->converged_at_s = t - t0;

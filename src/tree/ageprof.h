@@ -104,4 +104,12 @@ char *ageprof_bucket_label(enum ageprof_dim d, uint64_t lo, char *buf, size_t le
 /* Writes p in the file format above (readable by ageprof_parse_file). 0 or -1 (errno). */
 int ageprof_write(const struct ageprof *p, FILE *f);
 
+/* An aging profile from the real tree dir (ageprof_capture.c): sizes, depths, ages from
+ * mtimes, the utilization of its file system; the rest the small-file profile's. name
+ * becomes the profile's name. 0, or -1 after error(). */
+int ageprof_capture(const char *dir, const char *name, struct ageprof *out);
+
+/* Writes p to path (replaced by rename, "-" stdout). 0, or -1 after error(). */
+int ageprof_write_file(const struct ageprof *p, const char *path);
+
 #endif
