@@ -48,7 +48,7 @@ int freefrag_measure(int fd, struct freefrag *f)
     f->known = false;
     snprintf(f->why, sizeof f->why, "GETFSMAP: %s",
              rc == -ENOTTY || rc == -EOPNOTSUPP ? "not offered by this file system"
-                                                 : strerror(-rc));
+                                                : strerror(-rc));
     return -1;
 }
 

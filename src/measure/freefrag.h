@@ -17,8 +17,8 @@
 #define FREEFRAG_BUCKETS 19
 
 struct freefrag {
-    bool known;                         /* false: unknown, why says so */
-    char why[96];                       /* "GETFSMAP: Operation not supported" */
+    bool known;   /* false: unknown, why says so */
+    char why[96]; /* "GETFSMAP: Operation not supported" */
     uint64_t extents, bytes, largest;
     uint64_t count[FREEFRAG_BUCKETS];
     uint64_t bytes_in[FREEFRAG_BUCKETS];

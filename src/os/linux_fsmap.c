@@ -39,8 +39,7 @@ int os_free_extents(int fd, void (*fn)(void *arg, uint64_t len), void *arg)
             const struct fsmap *r = &h->fmh_recs[i];
             if (!(r->fmr_flags & FMR_OF_SPECIAL_OWNER) || r->fmr_owner != FMR_OWN_FREE)
                 continue;
-            if (run_len && r->fmr_device == run_dev &&
-                r->fmr_physical == run_start + run_len) {
+            if (run_len && r->fmr_device == run_dev && r->fmr_physical == run_start + run_len) {
                 run_len += r->fmr_length;
                 continue;
             }

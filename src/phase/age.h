@@ -48,14 +48,14 @@ struct age_budget {
 };
 
 struct age_outcome {
-    const char *why;      /* "converged", "written target reached", ... (static text) */
-    uint64_t ops;         /* operations this call made */
-    uint64_t written;     /* bytes this call wrote */
+    const char *why;  /* "converged", "written target reached", ... (static text) */
+    uint64_t ops;     /* operations this call made */
+    uint64_t written; /* bytes this call wrote */
     uint64_t live_files, live_bytes, dirs;
-    double fs_size, fs_full;   /* bytes; share of the fs in use at the end (statvfs) */
-    struct ageprof_hist hist;  /* the live files' distributions at the end */
+    double fs_size, fs_full;  /* bytes; share of the fs in use at the end (statvfs) */
+    struct ageprof_hist hist; /* the live files' distributions at the end */
     struct ageprof_distance dist;
-    double converged_at_s;     /* seconds into the call when it converged, or -1 */
+    double converged_at_s; /* seconds into the call when it converged, or -1 */
     struct freefrag free_before, free_after;
 };
 

@@ -58,10 +58,10 @@ struct ager {
     unsigned open_dirs;
     uint32_t next_file, next_dir;
     int64_t clock;
-    double tick;          /* seconds the clock advances per operation */
-    uint64_t live_bytes;  /* the live files' sizes */
-    uint64_t live_alloc;  /* the same rounded up to whole blocks: what the target counts */
-    uint64_t block;       /* the file system's block size */
+    double tick;         /* seconds the clock advances per operation */
+    uint64_t live_bytes; /* the live files' sizes */
+    uint64_t live_alloc; /* the same rounded up to whole blocks: what the target counts */
+    uint64_t block;      /* the file system's block size */
     double target_bytes;
     struct ageprof_hist h;
 };
@@ -253,7 +253,8 @@ static int add_dir(struct ager *a, uint32_t id, uint32_t parent, unsigned depth)
         a->d = p;
         a->dcap = ncap;
     }
-    a->d[a->nd++] = (struct age_dir){.id = id, .parent = parent, .depth = (uint16_t)depth, .fd = -1};
+    a->d[a->nd++] =
+        (struct age_dir){.id = id, .parent = parent, .depth = (uint16_t)depth, .fd = -1};
     if (a->nd > 1)
         a->d[parent].nsub++;
     if (id >= a->next_dir)
@@ -297,7 +298,8 @@ static long dir_with_room(struct ager *a, unsigned depth, bool want_sub)
     dir_name(id, name, sizeof name);
     int rc = a->ctx->eng->mkdir(a->ctx->w, pfd, name, 0755);
     if (rc < 0)
-        return rc == -ENOSPC || rc == -EDQUOT ? -2 : fail_at(a, "mkdir", (uint32_t)parent, name, rc);
+        return rc == -ENOSPC || rc == -EDQUOT ? -2
+                                              : fail_at(a, "mkdir", (uint32_t)parent, name, rc);
     if (add_dir(a, id, (uint32_t)parent, depth) < 0)
         return phase_fail(a->ctx, "age", AGE_ROOT, -ENOMEM);
     a->ctx->res->dirs++;
@@ -425,8 +427,7 @@ static int open_file(struct ager *a, const struct age_file *f, int flags)
 }
 
 /* Ends a write to file i: mtime to the clock, the close, the counts under its new size. */
-static int finish_write(struct ager *a, size_t i, int fd, int rc, uint64_t new_size,
-                        const char *op)
+static int finish_write(struct ager *a, size_t i, int fd, int rc, uint64_t new_size, const char *op)
 {
     struct age_file *f = &a->f[i];
     struct timespec ts[2] = {ts_of(a->clock), ts_of(a->clock)};
@@ -564,12 +565,24 @@ static int step(struct ager *a)
     enum ageprof_op op = a->n ? draw_op(a) : AGEPROF_CREATE;
     int rc;
     switch (op) {
-    case AGEPROF_CREATE: rc = op_create(a); break;
-    case AGEPROF_DELETE: rc = op_delete(a, pick_victim(a, true, true, true)); break;
-    case AGEPROF_APPEND: rc = op_append(a, pick_victim(a, true, true, false)); break;
-    case AGEPROF_TRUNCATE: rc = op_truncate(a, pick_victim(a, true, true, false)); break;
-    case AGEPROF_RENAME: rc = op_rename(a, pick_victim(a, false, false, true)); break;
-    default: rc = op_overwrite(a, pick_victim(a, false, true, false)); break;
+    case AGEPROF_CREATE:
+        rc = op_create(a);
+        break;
+    case AGEPROF_DELETE:
+        rc = op_delete(a, pick_victim(a, true, true, true));
+        break;
+    case AGEPROF_APPEND:
+        rc = op_append(a, pick_victim(a, true, true, false));
+        break;
+    case AGEPROF_TRUNCATE:
+        rc = op_truncate(a, pick_victim(a, true, true, false));
+        break;
+    case AGEPROF_RENAME:
+        rc = op_rename(a, pick_victim(a, false, false, true));
+        break;
+    default:
+        rc = op_overwrite(a, pick_victim(a, false, true, false));
+        break;
     }
     a->clock += a->tick < 1 ? 1 : (int64_t)llround(a->tick);
     return rc;
@@ -644,8 +657,9 @@ static int rescan_dir(struct ager *a, uint32_t di, void *buf, size_t buflen)
     /* in id order, so the state (and the operations after it) never depend on the order
      * the file system lists entries in */
     for (size_t i = 1; i < ne; i++)
-        for (size_t j = i; j > 0 && (ents[j - 1].dir > ents[j].dir ||
-                                     (ents[j - 1].dir == ents[j].dir && ents[j - 1].id > ents[j].id));
+        for (size_t j = i;
+             j > 0 && (ents[j - 1].dir > ents[j].dir ||
+                       (ents[j - 1].dir == ents[j].dir && ents[j - 1].id > ents[j].id));
              j--) {
             struct scan_ent t = ents[j];
             ents[j] = ents[j - 1];
@@ -867,8 +881,8 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
 void age_print_buckets(FILE *f, const struct ageprof *p, const struct age_outcome *o)
 {
     char lbl[32];
-    fprintf(f, "age profile %s: distance %.2f%% (largest |now - target| of any bucket)\n",
-            p->name, 100 * o->dist.max_abs);
+    fprintf(f, "age profile %s: distance %.2f%% (largest |now - target| of any bucket)\n", p->name,
+            100 * o->dist.max_abs);
     for (unsigned d = 0; d < AGEPROF_DIMS; d++)
         for (unsigned b = 0; b < p->dist[d].n; b++) {
             double now = o->hist.files ? (double)o->hist.count[d][b] / (double)o->hist.files : 0;

@@ -224,8 +224,9 @@ static int handle_profile(struct parse *c, const char *key, const char *value)
             return fail(c, "turnover: '%s' is not a duration (e.g. 30d, 12h, 600s)", value);
         p->turnover_s = u;
     } else {
-        return fail(c, "unknown key '%s' in [profile] (name, source, utilization, fanout, "
-                       "files-per-dir, turnover)",
+        return fail(c,
+                    "unknown key '%s' in [profile] (name, source, utilization, fanout, "
+                    "files-per-dir, turnover)",
                     key);
     }
     return 1;
@@ -254,8 +255,9 @@ static int handler(void *user, const char *section, const char *key, const char 
             c->p->mix[o] = share;
             return 1;
         }
-        return fail(c, "unknown operation '%s' in [mix] (create, delete, append, truncate, "
-                       "rename, overwrite)",
+        return fail(c,
+                    "unknown operation '%s' in [mix] (create, delete, append, truncate, "
+                    "rename, overwrite)",
                     key),
                1;
     }
@@ -315,8 +317,7 @@ int ageprof_parse_text(const char *path, const char *text, struct ageprof *out)
     for (unsigned d = 0; d < AGEPROF_DIMS; d++) {
         struct ageprof_dist *dist = &out->dist[d];
         if (!c.seen_dim[d] || !dist->n)
-            return error("%s: no [%s] section (buckets 'lower bound = share')", path,
-                         dim_names[d]);
+            return error("%s: no [%s] section (buckets 'lower bound = share')", path, dim_names[d]);
         if (dist->lo[0] != (d == AGEPROF_DEPTH ? 1 : 0))
             return error("%s: [%s]: the first bucket must start at %d", path, dim_names[d],
                          d == AGEPROF_DEPTH ? 1 : 0);
@@ -357,8 +358,8 @@ int ageprof_load(const char *arg, struct ageprof *out)
     if (!strchr(arg, '/') && !strchr(arg, '.')) {
         char names[256] = "";
         for (size_t i = 0; ageprof_builtins[i]; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
-                     i ? ", " : "", ageprof_builtins[i]->name);
+            snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s", i ? ", " : "",
+                     ageprof_builtins[i]->name);
         return error("--age-profile: '%s' is neither a built-in profile (%s) nor a file", arg,
                      names);
     }

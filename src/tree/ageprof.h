@@ -42,20 +42,20 @@ enum ageprof_op {
 };
 
 struct ageprof_dist {
-    unsigned n;                     /* buckets, 1..AGEPROF_BUCKETS */
-    uint64_t lo[AGEPROF_BUCKETS];   /* strictly increasing lower bounds, lo[0] is 0 */
-    double share[AGEPROF_BUCKETS];  /* sums to 1 */
+    unsigned n;                    /* buckets, 1..AGEPROF_BUCKETS */
+    uint64_t lo[AGEPROF_BUCKETS];  /* strictly increasing lower bounds, lo[0] is 0 */
+    double share[AGEPROF_BUCKETS]; /* sums to 1 */
 };
 
 struct ageprof {
     char name[64];
-    char source[320];               /* where the figures come from */
+    char source[320]; /* where the figures come from */
     struct ageprof_dist dist[AGEPROF_DIMS];
-    double mix[AGEPROF_OPS];        /* sums to 1 */
-    double utilization;             /* share of the file system the aged files fill */
-    unsigned fanout;                /* at most this many subdirectories per directory */
-    unsigned files_per_dir;         /* at most this many files per directory */
-    uint64_t turnover_s;            /* clock: live-files-many operations take this long */
+    double mix[AGEPROF_OPS]; /* sums to 1 */
+    double utilization;      /* share of the file system the aged files fill */
+    unsigned fanout;         /* at most this many subdirectories per directory */
+    unsigned files_per_dir;  /* at most this many files per directory */
+    uint64_t turnover_s;     /* clock: live-files-many operations take this long */
 };
 
 /* Current counts of live files per bucket of each distribution. */

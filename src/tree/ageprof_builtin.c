@@ -16,28 +16,29 @@
  * log-normal-like hump centred near 4 KiB (few empty files, a long tail above 1 MiB);
  * modification ages: a median of some months, a fifth older than a year; files by namespace
  * depth: most between depth 3 and 8, the mode near 5-6. File systems about half full. */
-static const struct ageprof agrawal = {
-    .name = "agrawal",
-    .source = "Agrawal et al., FAST 2007, 'A Five-Year Study of File-System Metadata' "
-              "(2004 snapshot: sizes, modification ages, depths by count; shares fsbench's "
-              "reading of its figures)",
-    .dist =
-        {
-            [AGEPROF_SIZE] = {10,
-                              {0, 1, 512, 2 * K, 8 * K, 32 * K, 128 * K, 512 * K, 2 * M, 8 * M},
-                              {0.015, 0.085, 0.14, 0.22, 0.20, 0.15, 0.10, 0.06, 0.02, 0.01}},
-            [AGEPROF_AGE] = {6,
-                             {0, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY},
-                             {0.03, 0.07, 0.15, 0.20, 0.30, 0.25}},
-            [AGEPROF_DEPTH] = {8,
-                               {1, 2, 3, 4, 5, 6, 7, 9},
-                               {0.02, 0.05, 0.10, 0.15, 0.18, 0.18, 0.17, 0.15}},
-        },
-    .mix = {0.36, 0.24, 0.14, 0.06, 0.06, 0.14},
-    .utilization = 0.5,
-    .fanout = 6,
-    .files_per_dir = 48,
-    .turnover_s = 90 * DAY,
+static const struct ageprof agrawal =
+    {
+        .name = "agrawal",
+        .source = "Agrawal et al., FAST 2007, 'A Five-Year Study of File-System Metadata' "
+                  "(2004 snapshot: sizes, modification ages, depths by count; shares fsbench's "
+                  "reading of its figures)",
+        .dist =
+            {
+                [AGEPROF_SIZE] = {10,
+                                  {0, 1, 512, 2 * K, 8 * K, 32 * K, 128 * K, 512 * K, 2 * M, 8 * M},
+                                  {0.015, 0.085, 0.14, 0.22, 0.20, 0.15, 0.10, 0.06, 0.02, 0.01}},
+                [AGEPROF_AGE] = {6,
+                                 {0, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY},
+                                 {0.03, 0.07, 0.15, 0.20, 0.30, 0.25}},
+                [AGEPROF_DEPTH] = {8,
+                                   {1, 2, 3, 4, 5, 6, 7, 9},
+                                   {0.02, 0.05, 0.10, 0.15, 0.18, 0.18, 0.17, 0.15}},
+            },
+        .mix = {0.36, 0.24, 0.14, 0.06, 0.06, 0.14},
+        .utilization = 0.5,
+        .fanout = 6,
+        .files_per_dir = 48,
+        .turnover_s = 90 * DAY,
 };
 
 /* Small files, as the Geriatrix paper ages with (Kadekodi, Nagarajan, Ganger, Gibson,

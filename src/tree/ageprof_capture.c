@@ -27,9 +27,8 @@
 #define DAY 86400ull
 #define CAPTURE_DEPTH_MAX 64
 
-static const uint64_t size_lo[] = {0,         1,          512,        2048,        8192,
-                                   32768,     131072,     524288,     2097152,     8388608,
-                                   33554432,  134217728};
+static const uint64_t size_lo[] = {0,      1,      512,     2048,    8192,     32768,
+                                   131072, 524288, 2097152, 8388608, 33554432, 134217728};
 static const uint64_t age_lo[] = {0, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY, 3 * 365 * DAY};
 
 struct capture {

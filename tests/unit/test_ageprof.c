@@ -102,7 +102,8 @@ static void test_parse_errors(void **state)
     expect_error("[sizes]\n0 = 1\n" TAIL, "p.ini: no [profile] section with a name");
     expect_error("[profile]\nname = x\n[sizes]\n1K = 1\n" TAIL,
                  "p.ini: [sizes]: the first bucket must start at 0");
-    expect_error("[profile]\nname = x\n[sizes]\n0 = 0\n" TAIL, "p.ini: [sizes]: the shares add up to 0");
+    expect_error("[profile]\nname = x\n[sizes]\n0 = 0\n" TAIL,
+                 "p.ini: [sizes]: the shares add up to 0");
     expect_error("[profile]\nname = x\n[sizes]\n0 = 1\n[ages]\n0 = 1\n[depths]\n1 = 1\n"
                  "[mix]\ndelete = 1\n",
                  "p.ini: [mix]: create must have a share above 0");
@@ -225,8 +226,8 @@ static void test_labels(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_parse_good),      cmocka_unit_test(test_parse_errors),
-        cmocka_unit_test(test_load_names),      cmocka_unit_test(test_builtins_well_formed),
+        cmocka_unit_test(test_parse_good),       cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_load_names),       cmocka_unit_test(test_builtins_well_formed),
         cmocka_unit_test(test_write_round_trip), cmocka_unit_test(test_distance),
         cmocka_unit_test(test_labels),
     };

@@ -51,7 +51,8 @@ static void test_add_and_summary(void **state)
     assert_true(fabs(freefrag_share_below(&f, 8192) - 3.0 * 4096 / (double)f.bytes) < 1e-12);
     char buf[160];
     freefrag_summary(&f, buf, sizeof buf);
-    assert_string_equal(buf, "5 free extents, largest 3.0 MiB, 2% of free space in extents under 1 MiB");
+    assert_string_equal(buf,
+                        "5 free extents, largest 3.0 MiB, 2% of free space in extents under 1 MiB");
     struct freefrag empty;
     freefrag_init(&empty);
     assert_true(freefrag_share_below(&empty, 1u << 20) == 0);
