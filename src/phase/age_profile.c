@@ -599,6 +599,11 @@ static bool parse_id(const char *name, char c, uint32_t *id)
     unsigned long v = strtoul(name + 1, &end, 16);
     if (*end || v > UINT32_MAX)
         return false;
+    /* only the names this file makes ("d00" of the plain churn is not "d0") */
+    char again[24];
+    snprintf(again, sizeof again, "%c%" PRIx32, c, (uint32_t)v);
+    if (strcmp(again, name))
+        return false;
     *id = (uint32_t)v;
     return true;
 }
