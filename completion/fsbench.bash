@@ -116,6 +116,11 @@ _fsbench()
         return 0 ;;
     --engine) _fsbench_add $(_fsbench_words engines); return 0 ;;
     --extract-calls) _fsbench_add tar create; return 0 ;;
+    --age-profile)
+        # run: a built-in aging profile or a profile file; tree capture: the file to write
+        [[ $cmd == run ]] && _fsbench_add agrawal smallfiles tiny
+        _fsbench_files '*.ini'
+        return 0 ;;
     --names) _fsbench_add scenarios phases profiles engines; return 0 ;;
     --fs) _fsbench_add_list ext4 xfs btrfs ext2 ext3; return 0 ;;
     --job) _fsbench_add $(_fsbench_words scenarios); _fsbench_files '*.ini'; return 0 ;;
@@ -142,7 +147,7 @@ _fsbench()
     --dir | --image-dir | --cb-dataset) _fsbench_dirs; return 0 ;;
     --scale | --seed | --precision | --max-runs | --warmup | --queue-depth | -j | --threads | \
         --label | --interval | --stall | --image | --mkfs-opts | --mount-opts | -i | \
-        --initial | -r | --random | --fsync-rounds | --age-written | --age-fullness | \
+        --initial | -r | --random | --fsync-rounds | --age-written | --age-fullness | --age-converge | \
         --rank-shift | --stonewall | --min-effect | --negligible | --points | --cmd | --prepare | \
         --cb-buffer-size | --cb-program-cpu | --meta | --alpha | --min-segment)
         return 0 ;;

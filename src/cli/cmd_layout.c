@@ -13,6 +13,8 @@
 #include "cli/cli.h"
 #include "base/err.h"
 #include "base/outfile.h"
+#include "base/units.h"
+#include "measure/freefrag.h"
 #include "measure/layout.h"
 
 static void layout_usage(FILE *out)
@@ -72,6 +74,33 @@ static void layout_print(const char *dir, const struct layout_result *r)
            layout_num(a, sizeof a, r->dir_groups_median, 1, ""), b);
 }
 
+/* The free space's fragmentation: the summary, then the histogram's non-empty buckets. */
+static void freefrag_print(const struct freefrag *f)
+{
+    char buf[160], lo[32];
+    printf("  free space       %s\n", freefrag_summary(f, buf, sizeof buf));
+    for (unsigned b = 0; f->known && b < FREEFRAG_BUCKETS; b++)
+        if (f->count[b])
+            printf("    from %-9s %14llu extents, %s\n",
+                   units_bytes(lo, sizeof lo, b ? (double)(4096ull << b) : 0),
+                   (unsigned long long)f->count[b], units_bytes(buf, sizeof buf, (double)f->bytes_in[b]));
+}
+
+/* The free-space histogram as JSON (null when unknown). */
+static json_t *freefrag_json(const struct freefrag *f)
+{
+    if (!f->known)
+        return json_null();
+    json_t *hist = json_array();
+    for (unsigned b = 0; b < FREEFRAG_BUCKETS; b++)
+        if (f->count[b])
+            json_array_append_new(hist, json_pack("{sIsIsI}", "from", (json_int_t)(b ? 4096ull << b : 0),
+                                                  "extents", (json_int_t)f->count[b], "bytes",
+                                                  (json_int_t)f->bytes_in[b]));
+    return json_pack("{sIsIsIso}", "extents", (json_int_t)f->extents, "bytes",
+                     (json_int_t)f->bytes, "largest", (json_int_t)f->largest, "histogram", hist);
+}
+
 /* v, or JSON null for a negative (unknown) value. */
 static json_t *layout_json_num(double v)
 {
@@ -79,7 +108,8 @@ static json_t *layout_json_num(double v)
 }
 
 /* Writes r as a JSON object to path: 0 or -1 after error(). */
-static int layout_write_json(const char *path, const char *dir, const struct layout_result *r)
+static int layout_write_json(const char *path, const char *dir, const struct layout_result *r,
+                             const struct freefrag *ff)
 {
     json_t *hist = json_pack("{sIsIsIsI}", "1", (json_int_t)r->extents_hist[0], "2-4",
                              (json_int_t)r->extents_hist[1], "5-16", (json_int_t)r->extents_hist[2],
@@ -102,6 +132,7 @@ static int layout_write_json(const char *path, const char *dir, const struct lay
         "group_source", r->group_source);
     if (!o)
         return error("layout: cannot build the JSON document");
+    json_object_set_new(o, "free_space", freefrag_json(ff));
     struct outfile of;
     if (outfile_open(&of, path, "layout") < 0) {
         json_decref(o);
@@ -149,13 +180,16 @@ int cmd_layout(int argc, char **argv)
         return error_errno("layout: cannot open directory %s", dir), EXIT_RUN_FAILED;
     struct layout_result r;
     int rc = layout_scan(fd, &r);
+    struct freefrag ff;
+    freefrag_measure(fd, &ff);
     close(fd);
     if (rc < 0)
         return EXIT_RUN_FAILED;
     if (!r.supported)
         return error("layout: FIEMAP is not supported by %s at %s", r.fstype, dir), EXIT_RUN_FAILED;
     layout_print(dir, &r);
-    if (json && layout_write_json(json, dir, &r) < 0)
+    freefrag_print(&ff);
+    if (json && layout_write_json(json, dir, &r, &ff) < 0)
         return EXIT_RUN_FAILED;
     return EXIT_OK;
 }

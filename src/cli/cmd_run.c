@@ -24,6 +24,7 @@
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/scenario.h"
+#include "tree/ageprof.h"
 #include "tree/shape.h"
 #include "run/sizing.h"
 #include "target/fsopts.h"
@@ -138,6 +139,10 @@ static void run_usage(FILE *out)
             "                    becomes N of them (cvs has 2)\n"
             "  --age-written X   age: stop after writing X times the file system's size (4)\n"
             "  --age-fullness F  age: or when the file system is F full (0.8)\n"
+            "  --age-profile P   age: follow profile P (a built-in: agrawal, smallfiles,\n"
+            "                    tiny; or a profile FILE): sizes, ages, depths, operation mix\n"
+            "  --age-converge PCT  age with a profile: stop when every bucket is within PCT\n"
+            "                    percent of it (default 1; 0: do not stop on convergence)\n"
             "  --age-host-fs     age with --dir: age the whole file system holding DIR (only\n"
             "                    on the command line; --dry-run shows what it would take)\n"
             "replay (a trace made by fsbench record)\n"
@@ -166,7 +171,7 @@ enum {
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
     OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
-    OPT_META,
+    OPT_META, OPT_AGE_PROFILE, OPT_AGE_CONVERGE,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -212,6 +217,8 @@ const struct option cmd_run_options[] = {
     {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
     {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
     {"age-host-fs", no_argument, NULL, OPT_AGE_HOST_FS},
+    {"age-profile", required_argument, NULL, OPT_AGE_PROFILE},
+    {"age-converge", required_argument, NULL, OPT_AGE_CONVERGE},
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
@@ -265,6 +272,8 @@ bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
     static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", "replay",
                                         "cb-dataset",
                                         NULL};
+    if (!strcmp(key, "age-profile")) /* a built-in's name is no path */
+        return strchr(value, '/') || strchr(value, '.');
     *skip = 0;
     if (!strcmp(key, "tree")) {
         if (!strncmp(value, "tar:", 4)) {
@@ -294,6 +303,7 @@ static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL}
 static const struct cli_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
 static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
 static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
+static const struct cli_range range_age_converge = {0, 50, CLI_PERCENT, NULL, NULL};
 static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
@@ -416,7 +426,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.min_effect = SEQ_MIN_EFFECT_DEFAULT;
     ro.negligible_s = STATS_NEGLIGIBLE_DEFAULT_S;
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
-                                      .age_written = 4, .age_fullness = 0.8};
+                                      .age_written = 4, .age_fullness = 0.8,
+                                      .age_converge = 0.01};
     unsigned long max_runs = 30;
     const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL;
     int scaled = 0, fsync_rounds_given = 0;
@@ -539,6 +550,22 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                                   &ro.params.age_fullness) < 0)
                 return EXIT_USAGE;
             break;
+        case OPT_AGE_PROFILE: {
+            /* read now, so a bad profile is a usage error before anything runs (a job
+             * file's relative path is resolved against the job file first) */
+            if (!(hook && hook->options_only)) {
+                struct ageprof ap;
+                if (ageprof_load(optarg, &ap) < 0)
+                    return EXIT_USAGE;
+            }
+            ro.params.age_profile = optarg;
+            break;
+        }
+        case OPT_AGE_CONVERGE:
+            if (cli_option_number("--age-converge", optarg, &range_age_converge,
+                                  &ro.params.age_converge) < 0)
+                return EXIT_USAGE;
+            break;
         case OPT_AGE_HOST_FS: break; /* consent: cli_consent(), this process's argv alone */
         case OPT_REPLAY: replay = optarg; break;
         case OPT_REPLAY_TIMING:
@@ -651,6 +678,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
         }
     }
     ro.progress = !quiet; /* a line rewritten on a terminal, else a line a run */
+    ro.params.age_progress = !quiet;
     if (argc - optind > 1)
         return error("run: one scenario at most, got '%s' and '%s'", argv[optind],
                      argv[optind + 1]), EXIT_USAGE;

@@ -49,6 +49,10 @@ struct phase_params {
     double age_written;         /* age: stop after writing this multiple of the fs size */
     double age_fullness;        /* age: or when the fs is this full (0..1) */
     bool age_once;              /* age: a later run finding the aged files skips (--keep-fs) */
+    const char *age_profile;    /* age: a built-in profile's name or a profile file, or NULL
+                                   (then the plain churn of phase_age.c) */
+    double age_converge;        /* age with a profile: stop within this share per bucket */
+    bool age_progress;          /* age with a profile: progress lines on stderr */
     struct trace_file *replay;  /* replay: the trace (--replay FILE), checked; NULL: none */
     unsigned replay_timing;     /* replay: enum replay_timing (phase/replay.h) */
     unsigned replay_threads;    /* replay: at most this many threads (0: the most) */

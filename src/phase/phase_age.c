@@ -23,6 +23,10 @@
  * Same seed, same profile, same file system size and type: the same operations.
  * Counts: files created (res->files), directories made (res->dirs); the engine counts the
  * bytes; the note says how much was written, how full the file system is and why it ended.
+ *
+ * With params->age_profile set, the phase ages to that profile instead (phase/age.h): it
+ * stops on convergence (params->age_converge), the written or the fullness target, and its
+ * note gives the stop, the distance from the profile and the free space before and after.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -33,7 +37,10 @@
 #include <string.h>
 #include <sys/statvfs.h>
 
+#include "base/err.h"
+#include "base/units.h"
 #include "os/beneath.h"
+#include "phase/age.h"
 #include "phase/workload.h"
 
 #define AGE_DIRS 32
@@ -229,18 +236,75 @@ static dev_t aged_dev;
 static ino_t aged_ino;
 static int aged_known;
 
+/* The age phase with a profile: age_profile_run, then the note and (with progress) the
+ * per-bucket table on stderr. */
+static int age_by_profile(struct phase_ctx *ctx)
+{
+    struct ageprof prof;
+    char msg[RES_NOTE_MAX];
+    err_capture_begin(msg, sizeof msg);
+    int lrc = ageprof_load(ctx->params->age_profile, &prof);
+    err_capture_end();
+    if (lrc < 0) {
+        ctx->res->status = PHASE_FAILED;
+        snprintf(ctx->res->note, sizeof ctx->res->note, "%s", msg);
+        return -1;
+    }
+    struct statvfs sv;
+    if (fstatvfs(ctx->ws_fd, &sv) < 0)
+        return phase_fail(ctx, "statvfs", ".", -errno);
+    double fs_size = (double)sv.f_blocks * (double)sv.f_frsize;
+    struct age_budget b = {
+        .written_bytes = ctx->params->age_written > 0 ? ctx->params->age_written * fs_size : 0,
+        .converge = ctx->params->age_converge,
+        .fullness = ctx->params->age_fullness,
+        .progress = ctx->params->age_progress,
+    };
+    struct age_outcome o;
+    int rc = age_profile_run(ctx, &prof, &b, &o);
+    if (rc < 0 || ctx->res->status == PHASE_SKIPPED)
+        return rc;
+    char wr[32], before[160], after[160], lbl[32];
+    unsigned wd = o.dist.worst_dim, wb = o.dist.worst_bucket;
+    snprintf(ctx->res->note, sizeof ctx->res->note,
+             "profile %s: %s after %llu ops; wrote %s (%.2fx the fs), %llu files in %llu dirs, "
+             "fs %.0f%% full; distance %.2f%% (worst %s %s); free space before: %s; after: %s",
+             prof.name, o.why, (unsigned long long)o.ops,
+             units_bytes(wr, sizeof wr, (double)o.written), (double)o.written / fs_size,
+             (unsigned long long)o.live_files, (unsigned long long)o.dirs, 100 * o.fs_full,
+             100 * o.dist.max_abs, ageprof_dim_name((enum ageprof_dim)wd),
+             ageprof_bucket_label((enum ageprof_dim)wd, prof.dist[wd].lo[wb], lbl, sizeof lbl),
+             freefrag_summary(&o.free_before, before, sizeof before),
+             freefrag_summary(&o.free_after, after, sizeof after));
+    if (ctx->params->age_progress) {
+        fprintf(stderr, "fsbench: age: stopped: %s\n", o.why);
+        age_print_buckets(stderr, &prof, &o);
+    }
+    return 0;
+}
+
 int phase_age(struct phase_ctx *ctx)
 {
     double want_written = ctx->params ? ctx->params->age_written : WL_DEFAULT_AGE_WRITTEN;
     double fullness = ctx->params ? ctx->params->age_fullness : WL_DEFAULT_AGE_FULLNESS;
-    if (!ctx->tree || !ctx->tree->prof)
-        return phase_fail(ctx, "age", PHASE_TREE_DIR, -EINVAL);
     /* With --keep-fs the file system is aged once and measured many times. */
     struct stat mst;
     if (ctx->params && ctx->params->age_once && aged_known &&
         os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
         mst.st_dev == aged_dev && mst.st_ino == aged_ino)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
+    if (ctx->params && ctx->params->age_profile) {
+        int prc = age_by_profile(ctx);
+        if (prc == 0 && ctx->res->status == PHASE_OK &&
+            os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0) {
+            aged_dev = mst.st_dev;
+            aged_ino = mst.st_ino;
+            aged_known = 1;
+        }
+        return prc;
+    }
+    if (!ctx->tree || !ctx->tree->prof)
+        return phase_fail(ctx, "age", PHASE_TREE_DIR, -EINVAL);
     struct statvfs sv;
     if (fstatvfs(ctx->ws_fd, &sv) < 0)
         return phase_fail(ctx, "statvfs", ".", -errno);

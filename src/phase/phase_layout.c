@@ -1,16 +1,19 @@
 /* phase_layout.c — the `layout` phase: where the workspace's tree lies on disk (extents,
  * layout score, directory locality; see layout.h). The phase result has no layout fields
  * yet, so the key numbers go into res->note and the full result is kept for
- * phase_layout_last(). The scan does not go through the engine: FIEMAP is not an engine
+ * phase_layout_last(); the free space's fragmentation (measure/freefrag.h) follows the
+ * score in the note. The scan does not go through the engine: FIEMAP is not an engine
  * operation, and nothing here is meant to be timed per call.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "base/err.h"
+#include "measure/freefrag.h"
 #include "measure/layout.h"
 #include "os/beneath.h"
 #include "phase/phase.h"
@@ -85,5 +88,12 @@ int phase_layout(struct phase_ctx *ctx)
     if (!r.supported)
         return phase_skip(ctx, "FIEMAP is not supported by %s", r.fstype);
     layout_note(&r, res->note, sizeof res->note);
+    /* beside the score: the free space's fragmentation (GETFSMAP; "unknown" without it) */
+    struct freefrag ff;
+    char free_text[160];
+    freefrag_measure(ctx->ws_fd, &ff);
+    size_t used = strlen(res->note);
+    snprintf(res->note + used, sizeof res->note - used, "; free space: %s",
+             freefrag_summary(&ff, free_text, sizeof free_text));
     return 0;
 }

@@ -18,7 +18,8 @@ static const struct {
     const char *option;
 } phase_params[] = {
     {"fsyncstorm", "fsync-dir"}, {"cb_initial", "initial"}, {"cb_random", "random"},
-    {"age", "age-written"},      {"age", "age-fullness"},   {NULL, NULL},
+    {"age", "age-written"},      {"age", "age-fullness"},   {"age", "age-profile"},
+    {"age", "age-converge"},     {NULL, NULL},
 };
 
 static const char *const job_only_keys[] = {JOB_KEY_INCLUDE, JOB_KEY_INTERLEAVE,

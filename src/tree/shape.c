@@ -20,6 +20,7 @@
  * and keeping the one whose file-depth histogram and directory count come closest.
  */
 #include "tree/shape.h"
+#include "tree/ageprof.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -828,34 +829,53 @@ int shape_is_path(const char *arg)
 
 static void capture_usage(FILE *out)
 {
-    fprintf(out, "usage: fsbench tree capture DIR -o FILE.ini\n"
+    fprintf(out, "usage: fsbench tree capture DIR -o FILE.ini [--age-profile AGE.ini]\n"
                  "  records the shape of the tree under DIR (sizes, files and subdirectories per\n"
                  "  directory, depth, name lengths; no names, no content) in FILE.ini ('-' for\n"
-                 "  stdout); use it with 'fsbench run --tree FILE.ini'\n");
+                 "  stdout); use it with 'fsbench run --tree FILE.ini'\n"
+                 "  --age-profile AGE.ini  also (or, without -o, only) an aging profile: sizes,\n"
+                 "  depths and ages (from mtimes) of DIR's files, for 'fsbench run age\n"
+                 "  --age-profile AGE.ini'\n");
 }
 
 int shape_cmd_capture(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
+        {"age-profile", required_argument, NULL, 'a'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *outpath = NULL;
+    const char *outpath = NULL, *agepath = NULL;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "ho:a:", opts, NULL)) != -1) {
         switch (c) {
         case 'o': outpath = optarg; break;
+        case 'a': agepath = optarg; break;
         case 'h': capture_usage(stdout); return EXIT_OK;
         default: capture_usage(stderr); return EXIT_USAGE;
         }
     }
-    if (argc - optind != 1 || !outpath) {
+    if (argc - optind != 1 || (!outpath && !agepath)) {
         capture_usage(stderr);
         return EXIT_USAGE;
     }
     const char *dir = argv[optind];
+    if (agepath) {
+        struct ageprof ap;
+        const char *base = strrchr(agepath, '/') ? strrchr(agepath, '/') + 1 : agepath;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
+        if (ageprof_capture(dir, name[0] ? name : "captured", &ap) < 0 ||
+            ageprof_write_file(&ap, agepath) < 0)
+            return EXIT_RUN_FAILED;
+        fprintf(strcmp(agepath, "-") ? stdout : stderr,
+                "wrote the aging profile of %s to %s (sizes, depths, ages from mtimes)\n", dir,
+                strcmp(agepath, "-") ? agepath : "stdout");
+        if (!outpath)
+            return EXIT_OK;
+    }
     struct shape *s = malloc(sizeof *s);
     if (!s)
         return error("out of memory"), EXIT_RUN_FAILED;
