@@ -215,6 +215,25 @@ int cli_check_label(const char *label)
     return 0;
 }
 
+/* --keep-image: the one line saying where the last run's file system stays. */
+static const char *cli_kept_text(const struct run_set *rs)
+{
+    static char line[4096 + 256];
+    const char *cfg = rs->nruns ? rs->runs[rs->nruns - 1].config : "";
+    char of[RES_NAME_MAX + 8] = "";
+    if (cfg[0])
+        snprintf(of, sizeof of, " (%s)", cfg);
+    if (!strcmp(rs->kept_kind, "tree"))
+        snprintf(line, sizeof line, "kept: the last run's tree stays at %s", rs->kept_path);
+    else if (!strcmp(rs->kept_kind, "device"))
+        snprintf(line, sizeof line, "kept: the last run's file system%s stays on %s, unmounted",
+                 of, rs->kept_path);
+    else
+        snprintf(line, sizeof line, "kept: the last run's file system%s stays in the image %s, "
+                 "unmounted, no loop device attached", of, rs->kept_path);
+    return line;
+}
+
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
     /* --resume of interleaved jobs (out->run): one set only here; the others were checked
@@ -342,6 +361,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     if (rep && rs.nruns > 0 && (out->format == REPORT_TABLE || out->format == REPORT_SEEDS) &&
         !out->compilebench)
         report_plain(rep, &rs);
+    if (rep && rs.kept_kind[0])
+        fprintf(rep, "%s\n", cli_kept_text(&rs));
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     char kept[RES_NAME_MAX + 64] = "";

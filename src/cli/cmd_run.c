@@ -116,6 +116,9 @@ static void run_usage(FILE *out)
             "  --mkfs-opts OPTS  extra mkfs options\n"
             "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
             "  --keep-fs         mkfs once per file system, not before every run\n"
+            "  --keep-image      keep the last run's file system after the set: the image\n"
+            "                    (moved to fsbench-LABEL.img beside where it was made,\n"
+            "                    unmounted, detached), or the tree with --dir; says where\n"
             "  --no-interleave   all runs of one configuration, then the next\n"
             "workloads\n"
             "  --extract-calls C extract: tar (default) makes tar -x's calls on each entry:\n"
@@ -166,7 +169,7 @@ enum {
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
     OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
-    OPT_META,
+    OPT_META, OPT_KEEP_IMAGE,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -199,6 +202,7 @@ const struct option cmd_run_options[] = {
     {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
     {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
     {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
+    {"keep-image", no_argument, NULL, OPT_KEEP_IMAGE},
     {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
     {"queue-depth", required_argument, NULL, OPT_QUEUE_DEPTH},
     {"precision", required_argument, NULL, OPT_PRECISION},
@@ -633,6 +637,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             ro.keep_fs = true;
             ro.params.age_once = true;
             break;
+        case OPT_KEEP_IMAGE: ro.keep_image = true; break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case OPT_JOB:
         case OPT_CHECK:

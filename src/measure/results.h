@@ -237,6 +237,10 @@ struct run_set {
     struct stop_rule stop;
     struct run_meta meta[RES_META_MAX]; /* in the order given */
     unsigned nmeta;
+    /* What --keep-image left in place after the set: kind "image", "device" or "tree" and
+     * its path ("" when nothing was kept). In JSON, not in the store. */
+    char kept_kind[16];
+    char kept_path[4096];
     struct run_result *runs;
     size_t nruns;
 };

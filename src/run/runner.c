@@ -665,8 +665,15 @@ static int setup(struct env *env)
 static int teardown(struct env *env)
 {
     int rc = 0;
+    const struct runner_opts *o = env->o;
+    struct run_set *rs = env->rs;
     if (env->tgt) {
         ws_release(&env->ws);
+        if (o->keep_image && rs->nruns > 0 &&
+            target_keep(env->tgt, rs->label[0] ? rs->label : "kept", rs->kept_path,
+                        sizeof rs->kept_path) == 0)
+            snprintf(rs->kept_kind, sizeof rs->kept_kind, "%s",
+                     o->tspec->device ? "device" : "image");
         if (target_destroy(env->tgt) < 0)
             rc = -1;
         env->tgt = NULL;
@@ -674,8 +681,13 @@ static int teardown(struct env *env)
         char said[512]; /* already told with the failed run */
         if (env->clean_failed)
             err_capture_begin(said, sizeof said);
-        if (ws_close(&env->ws) < 0)
+        if (o->keep_image && !o->ws_join && env->ws.fd >= 0 && rs->nruns > 0) {
+            if (ws_keep(&env->ws, rs->kept_path, sizeof rs->kept_path) < 0)
+                rc = -1;
+            snprintf(rs->kept_kind, sizeof rs->kept_kind, "tree");
+        } else if (ws_close(&env->ws) < 0) {
             rc = -1;
+        }
         err_capture_end();
     }
     return rc;

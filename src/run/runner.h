@@ -59,6 +59,10 @@ struct runner_opts {
     struct runner_config configs[RUNNER_MAX_CONFIGS];
     size_t nconfigs;                /* 0: one unnamed configuration */
     bool keep_fs;                   /* managed: mkfs once per file system type, not per run */
+    /* Keep the last run's file system after the set (--keep-image): the image (moved beside
+     * where it was made, target_keep()), or the tree on a directory target; where it is goes
+     * to rs->kept_path and rs->kept_kind. */
+    bool keep_image;
     bool no_interleave;             /* all runs of a configuration, then the next */
     uint64_t order_seed;            /* seeds the order of configurations in each round */
 
