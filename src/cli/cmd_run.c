@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_age_steps.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "cli/cmd_run.h"
@@ -143,6 +144,10 @@ static void run_usage(FILE *out)
             "  --age-fullness F  age: or when the file system is F full (0.8)\n"
             "  --age-host-fs     age with --dir: age the whole file system holding DIR (only\n"
             "                    on the command line; --dry-run shows what it would take)\n"
+            "  --age-steps N|LIST  age in N equal steps up to --age-written, or to each\n"
+            "                    written multiple of LIST (0,0.5,1,2,4; 0: fresh), on one file\n"
+            "                    system, measuring the phases after age --runs times after\n"
+            "                    each step: performance vs age, a configuration per step\n"
             "replay (a trace made by fsbench record)\n"
             "  --replay FILE     replay FILE in the phase replay (alone: --phases replay); its\n"
             "                    initial state is laid down untimed before the phase\n"
@@ -169,7 +174,7 @@ enum {
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
     OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
-    OPT_META, OPT_KEEP_IMAGE,
+    OPT_META, OPT_KEEP_IMAGE, OPT_AGE_STEPS,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -216,6 +221,7 @@ const struct option cmd_run_options[] = {
     {"age-written", required_argument, NULL, OPT_AGE_WRITTEN},
     {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
     {"age-host-fs", no_argument, NULL, OPT_AGE_HOST_FS},
+    {"age-steps", required_argument, NULL, OPT_AGE_STEPS},
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
@@ -422,7 +428,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
-    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL;
+    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL, *age_steps = NULL;
     int scaled = 0, fsync_rounds_given = 0;
     bool skip_bad = false, threads_given = false;
     double d;
@@ -544,6 +550,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             break;
         case OPT_AGE_HOST_FS: break; /* consent: cli_consent(), this process's argv alone */
+        case OPT_AGE_STEPS: age_steps = optarg; break;
         case OPT_REPLAY: replay = optarg; break;
         case OPT_REPLAY_TIMING:
             if (!strcmp(optarg, "afap"))
@@ -742,6 +749,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     trc = cmd_run_setup_targets(&ta, &ro, hook && hook->dry_run);
     if (trc)
         return trc;
+    if (age_steps) {
+        char steps[512], kv[600];
+        if ((trc = age_steps_apply(age_steps, &ro, steps, sizeof steps)))
+            return trc;
+        /* the set says it is a series of steps: compare and report show it as one */
+        snprintf(kv, sizeof kv, "age-steps=%s", steps);
+        if (meta_add_arg(meta, &nmeta, kv, "--age-steps") < 0)
+            return EXIT_USAGE;
+    }
     if (ro.until_verdict && (trc = check_until_verdict(&ro, max_runs, hook && hook->ready)))
         return trc;
     if (size_arg) {

@@ -96,6 +96,11 @@ struct phase_ctx {
     unsigned part, nparts;
     /* dropcaches: another process on this node drops the caches; this one only syncs. */
     bool drop_elsewhere;
+    /* age steps (--age-steps): age on from where the last aging of this process left off
+     * until this many file-system sizes are written in all (phase_age_further); 0: the age
+     * phase's own rules. */
+    double age_until_x;
+    bool age_step; /* this run is a step of --age-steps (age_until_x 0: the fresh point) */
 };
 
 struct phase_def {

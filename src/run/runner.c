@@ -21,6 +21,7 @@
 #include "tree/tarsrc.h"
 #include "trace/trace_read.h"
 #include "phase/phase_registry.h"
+#include "phase/workload.h"
 #include "phase/workspace.h"
 
 #define IO_BUF_SIZE RUNNER_IO_BUF_SIZE
@@ -331,6 +332,8 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             .mount_opts = c ? c->mount_opts : NULL, .params = &o->params,
             .command = c ? c->command : NULL,
             .seed = run_seed,
+            .age_until_x = c ? c->age_until_x : 0,
+            .age_step = c && c->age_step,
         };
         /* io_uring only where measured faster: reads on a block device (on tmpfs, where
          * every read completes at once, batching only adds work). Archives replace
@@ -786,6 +789,7 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
     }
     if (rc == 0)
         rc = setup(&env);
+    phase_age_steps_reset(); /* age steps start on the fresh file system */
     unsigned started = 0, astarted = 0;
     if (rc == 0) {
         started = start_workers(o->eng, env.w, n);

@@ -51,6 +51,10 @@ struct runner_config {
     const char *fstype;
     const char *mount_opts;         /* NULL or "defaults": none */
     const char *command;            /* the cmd phase's command in this configuration */
+    /* age steps: this configuration is the file system aged until this many of its sizes
+     * are written in all (phase_ctx.age_until_x); 0: not a step */
+    double age_until_x;
+    bool age_step;
 };
 
 struct runner_opts {
