@@ -153,29 +153,43 @@ void age_steps_say(FILE *f, const struct run_result *run)
     fflush(f);
 }
 
-int age_steps_report(FILE *f, const struct run_set *rs)
+const char *age_steps_of(const struct run_set *rs)
 {
-    const char *steps = NULL;
     for (unsigned i = 0; i < rs->nmeta; i++)
         if (!strcmp(rs->meta[i].key, "age-steps"))
-            steps = rs->meta[i].value;
+            return rs->meta[i].value;
+    return NULL;
+}
+
+int age_steps_series(const struct run_set *rs, struct series *sr, struct hist_result *h)
+{
+    memset(h, 0, sizeof *h);
+    int rc = series_from_configs(rs, CMP_WALL, sr);
+    if (rc == 0 && sr->nlabels < 2)
+        return 1;
+    if (rc == 0) {
+        struct cp_options o;
+        cp_options_default(&o);
+        rc = hist_build(sr, &o, NULL, h) < 0 ? -1 : 0;
+    }
+    return rc;
+}
+
+int age_steps_report(FILE *f, const struct run_set *rs)
+{
+    const char *steps = age_steps_of(rs);
     if (!steps)
         return 0;
     struct series sr;
-    struct hist_result h = {0};
-    int rc = series_from_configs(rs, CMP_WALL, &sr);
-    if (rc == 0 && sr.nlabels >= 2) {
-        struct cp_options o;
-        cp_options_default(&o);
-        rc = hist_build(&sr, &o, NULL, &h) < 0 ? -1 : 0;
-        if (rc == 0) {
-            fprintf(f, "\nperformance vs age (steps %s, file-system sizes written in all; each "
-                       "step's median wall with its interval):\n",
-                    steps);
-            hist_report_text(f, &sr, &h, "age step");
-        }
+    struct hist_result h;
+    int rc = age_steps_series(rs, &sr, &h);
+    if (rc == 0) {
+        fprintf(f, "\nperformance vs age (steps %s: file-system sizes written in all; each "
+                   "step's median wall with its interval):\n",
+                steps);
+        hist_report_text(f, &sr, &h, "age step");
     }
     hist_free(&h);
     series_free(&sr);
-    return rc;
+    return rc < 0 ? -1 : 0;
 }

@@ -40,5 +40,12 @@ void age_steps_say(FILE *f, const struct run_result *run);
  * change points) printed on f under a heading; nothing when the set has no steps (no meta
  * "age-steps"). 0, or -1 after error(). */
 int age_steps_report(FILE *f, const struct run_set *rs);
+/* The set's meta "age-steps" (the multiples, "0,0.5,1"), or NULL: not a set of steps. */
+const char *age_steps_of(const struct run_set *rs);
+/* The steps of rs as a series and its statistics (the wall of each phase). 0; 1 when there
+ * are fewer than two steps; -1 after error(). Free both whatever the return. */
+struct series;
+struct hist_result;
+int age_steps_series(const struct run_set *rs, struct series *sr, struct hist_result *h);
 
 #endif
