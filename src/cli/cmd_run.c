@@ -148,6 +148,10 @@ static void run_usage(FILE *out)
             "                    written multiple of LIST (0,0.5,1,2,4; 0: fresh), on one file\n"
             "                    system, measuring the phases after age --runs times after\n"
             "                    each step: performance vs age, a configuration per step\n"
+            "  --age-replay FILE age by replaying FILE (made by fsbench record) again and\n"
+            "                    again, each time in a directory of its own, all kept\n"
+            "  --age-replay-times N  that many times (default 1); with --age-steps, until\n"
+            "                    each step's written total\n"
             "replay (a trace made by fsbench record)\n"
             "  --replay FILE     replay FILE in the phase replay (alone: --phases replay); its\n"
             "                    initial state is laid down untimed before the phase\n"
@@ -174,7 +178,7 @@ enum {
     OPT_RANK_SHIFT, OPT_STONEWALL, OPT_STALL, OPT_AGE_HOST_FS, OPT_REPLAY, OPT_REPLAY_TIMING,
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
     OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
-    OPT_META, OPT_KEEP_IMAGE, OPT_AGE_STEPS,
+    OPT_META, OPT_KEEP_IMAGE, OPT_AGE_STEPS, OPT_AGE_REPLAY, OPT_AGE_REPLAY_TIMES,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -222,6 +226,8 @@ const struct option cmd_run_options[] = {
     {"age-fullness", required_argument, NULL, OPT_AGE_FULLNESS},
     {"age-host-fs", no_argument, NULL, OPT_AGE_HOST_FS},
     {"age-steps", required_argument, NULL, OPT_AGE_STEPS},
+    {"age-replay", required_argument, NULL, OPT_AGE_REPLAY},
+    {"age-replay-times", required_argument, NULL, OPT_AGE_REPLAY_TIMES},
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
@@ -273,6 +279,7 @@ const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 {
     static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", "replay",
+                                        "age-replay",
                                         "cb-dataset",
                                         NULL};
     *skip = 0;
@@ -304,6 +311,7 @@ static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL}
 static const struct cli_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
 static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
 static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
+static const struct cli_range range_age_replay_times = {1, 100000, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
@@ -428,7 +436,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     ro.params = (struct phase_params){.cb_initial = 3, .cb_runs = 20, .fsync_rounds = 2,
                                       .age_written = 4, .age_fullness = 0.8};
     unsigned long max_runs = 30;
-    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL, *age_steps = NULL;
+    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL, *age_steps = NULL,
+               *age_replay = NULL;
     int scaled = 0, fsync_rounds_given = 0;
     bool skip_bad = false, threads_given = false;
     double d;
@@ -551,6 +560,12 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             break;
         case OPT_AGE_HOST_FS: break; /* consent: cli_consent(), this process's argv alone */
         case OPT_AGE_STEPS: age_steps = optarg; break;
+        case OPT_AGE_REPLAY: age_replay = optarg; break;
+        case OPT_AGE_REPLAY_TIMES:
+            if (cli_option_number("--age-replay-times", optarg, &range_age_replay_times, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.age_replay_times = (unsigned)d;
+            break;
         case OPT_REPLAY: replay = optarg; break;
         case OPT_REPLAY_TIMING:
             if (!strcmp(optarg, "afap"))
@@ -706,6 +721,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (replays && !replay)
         return error("phase replay needs a trace: --replay FILE (made by fsbench record)"),
                EXIT_USAGE;
+    bool ages = false;
+    for (size_t i = 0; i < ro.nphases; i++)
+        ages |= !strcmp(ro.phases[i]->name, "age");
+    if ((age_replay || ro.params.age_replay_times) && !ages)
+        return error("--age-replay: the phases (%s) hold no age", list), EXIT_USAGE;
+    if (ro.params.age_replay_times && !age_replay)
+        return error("--age-replay-times needs --age-replay FILE"), EXIT_USAGE;
     if (replay && !replays)
         return error("--replay %s: the phases (%s) hold no replay", text_shown(replay), list),
                EXIT_USAGE;
@@ -816,17 +838,28 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             ro.threads = replay_threads_wanted(trace_file_info(ro.params.replay),
                                                ro.params.replay_threads);
     }
+    if (age_replay) {
+        /* read once here, whole, as --replay's trace */
+        ro.params.age_replay = trace_open(age_replay);
+        if (!ro.params.age_replay || trace_check(ro.params.age_replay) < 0) {
+            trace_close(ro.params.age_replay);
+            trace_close(ro.params.replay);
+            return EXIT_RUN_FAILED;
+        }
+    }
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
         if (!ro.tar) {
             trace_close(ro.params.replay);
+            trace_close(ro.params.age_replay);
             return EXIT_RUN_FAILED;
         }
     }
     int rc = cli_run_and_report(&ro, &out);
     tarsrc_close(ro.tar);
     trace_close(ro.params.replay);
+    trace_close(ro.params.age_replay);
     return rc;
 }
 

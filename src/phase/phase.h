@@ -56,6 +56,9 @@ struct phase_params {
     bool replay_sparse;         /* replay: the initial state's files sparse, not written */
     bool replay_keep_setid;     /* replay: keep setuid/setgid bits (default: dropped, said) */
     unsigned extract_calls;     /* extract: enum extract_calls (phase/tarcalls.h), 0 tar's */
+    struct trace_file *age_replay; /* age: age by replaying this trace (--age-replay) */
+    unsigned age_replay_times;  /* age: that many times (0: once; with steps, until each
+                                   step's written total) */
 };
 
 struct phase_ctx {
@@ -101,6 +104,8 @@ struct phase_ctx {
      * phase's own rules. */
     double age_until_x;
     bool age_step; /* this run is a step of --age-steps (age_until_x 0: the fresh point) */
+    /* replay: its root below the workspace, made by the caller (NULL: "tree", made here) */
+    const char *replay_root;
 };
 
 struct phase_def {

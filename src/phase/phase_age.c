@@ -239,6 +239,12 @@ int phase_age(struct phase_ctx *ctx)
 {
     if (ctx->age_step)
         return phase_age_further(ctx);
+    if (ctx->params && ctx->params->age_replay) { /* aging by a real program */
+        double w;
+        age_replay_reset();
+        unsigned times = ctx->params->age_replay_times;
+        return age_replay_run(ctx, 0, times ? times : 1, &w);
+    }
     return age_run(ctx, 0);
 }
 
@@ -394,6 +400,7 @@ static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double wr
 
 void phase_age_steps_reset(void)
 {
+    age_replay_reset();
     free(steps_live);
     steps_live = NULL;
     steps_n = steps_cap = 0;
@@ -432,6 +439,21 @@ int phase_age_further(struct phase_ctx *ctx)
                    ctx->age_until_x, steps_written / 1048576.0,
                    fs_size > 0 ? steps_written / fs_size : 0);
         return 0;
+    }
+    if (ctx->params && ctx->params->age_replay) { /* steps of a real program's replays */
+        double w;
+        int rc = age_replay_run(ctx, goal - steps_written, 0, &w);
+        steps_written += w;
+        steps_done++;
+        if (rc == 0) {
+            char note[RES_NOTE_MAX];
+            snprintf(note, sizeof note, "%s", ctx->res->note);
+            snprintf(ctx->res->note, sizeof ctx->res->note,
+                     "step to %gx: %.1f MiB in all (%.2fx the fs); %s", ctx->age_until_x,
+                     steps_written / 1048576.0, fs_size > 0 ? steps_written / fs_size : 0,
+                     note);
+        }
+        return rc;
     }
     return age_run(ctx, goal - steps_written);
 }

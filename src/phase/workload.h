@@ -56,6 +56,12 @@ int phase_age_further(struct phase_ctx *ctx);
 void phase_age_steps_reset(void);
 /* Bytes the steps wrote in all so far. */
 double phase_age_steps_written(void);
+/* Age by replaying params->age_replay (phase_age_replay.c): `times` repetitions (0: until
+ * goal_bytes are written), or until the fullness; bytes written to *written. 0, or -1 (the
+ * phase failed). */
+int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, double *written);
+/* The next repetition is r0001 again (a new set). */
+void age_replay_reset(void);
 
 /* ---- compilebench's per-kind results ---- */
 
