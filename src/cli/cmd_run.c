@@ -721,13 +721,6 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     if (replays && !replay)
         return error("phase replay needs a trace: --replay FILE (made by fsbench record)"),
                EXIT_USAGE;
-    bool ages = false;
-    for (size_t i = 0; i < ro.nphases; i++)
-        ages |= !strcmp(ro.phases[i]->name, "age");
-    if ((age_replay || ro.params.age_replay_times) && !ages)
-        return error("--age-replay: the phases (%s) hold no age", list), EXIT_USAGE;
-    if (ro.params.age_replay_times && !age_replay)
-        return error("--age-replay-times needs --age-replay FILE"), EXIT_USAGE;
     if (replay && !replays)
         return error("--replay %s: the phases (%s) hold no replay", text_shown(replay), list),
                EXIT_USAGE;
@@ -740,6 +733,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                      "table or seeds", list), EXIT_USAGE;
     if (hook && hook->options_only)
         return EXIT_OK;
+    bool ages = false;
+    for (size_t i = 0; i < ro.nphases; i++)
+        ages |= !strcmp(ro.phases[i]->name, "age");
+    if ((age_replay || ro.params.age_replay_times) && !ages)
+        return error("--age-replay: the phases (%s) hold no age", list), EXIT_USAGE;
+    if (ro.params.age_replay_times && !age_replay)
+        return error("--age-replay-times needs --age-replay FILE"), EXIT_USAGE;
     for (size_t i = 0; i < ro.nphases; i++) {
         if (!(ro.phases[i]->flags & PHASE_KEEPS_TREE) || ta.image || ta.spec.device)
             continue;
