@@ -1,5 +1,6 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
 #include "cli/cli_run.h"
+#include "cli/cli_age_steps.h"
 #include "cli/cli_resume.h"
 
 #include <signal.h>
@@ -32,6 +33,7 @@ struct save_state {
     bool partial;           /* the phases of a run a signal stopped are in the store too */
     unsigned waiting;       /* runs in the spool (the store was locked) */
     FILE *cb_out;           /* --format compilebench: where each run's block goes */
+    FILE *steps_out;        /* --age-steps: where each run's step line goes */
 };
 
 /* Between runs, runs that wait in the spool get a moment to join the store, not the full
@@ -83,6 +85,8 @@ static int on_run_done(void *arg, const struct run_set *rs, const struct run_res
         fputs(cbtext, s->cb_out);
         fflush(s->cb_out);
     }
+    if (s->steps_out)
+        age_steps_say(s->steps_out, run);
     if (!s->store || s->set_id <= 0)
         return 0;
     if (s->waiting)
@@ -215,6 +219,25 @@ int cli_check_label(const char *label)
     return 0;
 }
 
+/* --keep-image: the one line saying where the last run's file system stays. */
+static const char *cli_kept_text(const struct run_set *rs)
+{
+    static char line[4096 + 256];
+    const char *cfg = rs->nruns ? rs->runs[rs->nruns - 1].config : "";
+    char of[RES_NAME_MAX + 8] = "";
+    if (cfg[0])
+        snprintf(of, sizeof of, " (%s)", cfg);
+    if (!strcmp(rs->kept_kind, "tree"))
+        snprintf(line, sizeof line, "kept: the last run's tree stays at %s", rs->kept_path);
+    else if (!strcmp(rs->kept_kind, "device"))
+        snprintf(line, sizeof line, "kept: the last run's file system%s stays on %s, unmounted",
+                 of, rs->kept_path);
+    else
+        snprintf(line, sizeof line, "kept: the last run's file system%s stays in the image %s, "
+                 "unmounted, no loop device attached", of, rs->kept_path);
+    return line;
+}
+
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
     /* --resume of interleaved jobs (out->run): one set only here; the others were checked
@@ -305,6 +328,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
     if (out->compilebench && cb_ran)
         ss.cb_out = rep;
+    if (ro->nconfigs && ro->configs[0].age_step && out->format == REPORT_TABLE)
+        ss.steps_out = rep;
     struct runner_auto ra;
     int rc = out->run ? out->run(out->run_arg, ro, &rs, &ra) : runner_run(ro, &rs, &ra);
     int run_rc = rc;
@@ -342,6 +367,11 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     if (rep && rs.nruns > 0 && (out->format == REPORT_TABLE || out->format == REPORT_SEEDS) &&
         !out->compilebench)
         report_plain(rep, &rs);
+    if (rep && rs.nruns > 0 && out->format == REPORT_TABLE && !out->compilebench &&
+        age_steps_report(rep, &rs) < 0)
+        rc = -1;
+    if (rep && rs.kept_kind[0])
+        fprintf(rep, "%s\n", cli_kept_text(&rs));
     if (out->json && rs.nruns > 0 && resjson_write_file(&rs, out->json) < 0)
         rc = -1;
     char kept[RES_NAME_MAX + 64] = "";

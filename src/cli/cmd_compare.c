@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
 #include "base/err.h"
@@ -221,6 +222,9 @@ int cmd_compare(int argc, char **argv)
         cmp_report_failures(stdout, &res);
         fputc('\n', stdout);
         cmp_report_plain(stdout, &res);
+        /* one set of --age-steps: its steps as a series too */
+        if (n == 1 && age_steps_report(stdout, &sets[0]) < 0)
+            status = EXIT_RUN_FAILED;
         if (verbose) {
             fputc('\n', stdout);
             cmp_report_text(stdout, &res);

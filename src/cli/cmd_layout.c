@@ -55,6 +55,10 @@ static void layout_print(const char *dir, const struct layout_result *r)
     for (unsigned i = 0; i < LAYOUT_HIST_N; i++)
         printf("    %-14s %14llu files\n", hist_label[i], (unsigned long long)r->extents_hist[i]);
     printf("  blocks           %14llu\n", (unsigned long long)r->blocks);
+    if (r->extents_unwritten)
+        printf("  unwritten        %14llu  extents (%llu files, %llu blocks; preallocated)\n",
+               (unsigned long long)r->extents_unwritten, (unsigned long long)r->files_unwritten,
+               (unsigned long long)r->blocks_unwritten);
     printf("  layout score     %14s  (%llu of %llu block pairs contiguous)\n",
            layout_num(a, sizeof a, r->score, 4, ""), (unsigned long long)r->contiguous,
            (unsigned long long)r->pairs);
@@ -115,12 +119,14 @@ static int layout_write_json(const char *path, const char *dir, const struct lay
                              (json_int_t)r->extents_hist[1], "5-16", (json_int_t)r->extents_hist[2],
                              ">16", (json_int_t)r->extents_hist[3]);
     json_t *o = json_pack(
-        "{ss ss sI sb sI sI sI sI sI sI sI so sf sI sI sI so sI sI sI so so so sI ss}", "dir", dir,
+        "{ss ss sI sb sI sI sI sI sI sI sI sI sI sI so sf sI sI sI so sI sI sI so so so sI ss}", "dir", dir,
         "fstype", r->fstype, "fs_block_size", (json_int_t)r->fs_block_size, "supported",
         r->supported, "files", (json_int_t)r->files, "files_empty", (json_int_t)r->files_empty,
         "files_single_block", (json_int_t)r->files_single_block, "files_excluded",
         (json_int_t)r->files_excluded, "files_unreadable", (json_int_t)r->files_unreadable,
         "extents", (json_int_t)r->extents, "extents_excluded", (json_int_t)r->extents_excluded,
+        "extents_unwritten", (json_int_t)r->extents_unwritten, "blocks_unwritten",
+        (json_int_t)r->blocks_unwritten, "files_unwritten", (json_int_t)r->files_unwritten,
         "extents_hist", hist, "extents_per_file", r->extents_per_file, "blocks",
         (json_int_t)r->blocks, "pairs", (json_int_t)r->pairs, "contiguous",
         (json_int_t)r->contiguous, "score", layout_json_num(r->score), "dirs", (json_int_t)r->dirs,

@@ -21,6 +21,7 @@
 #include "base/outfile.h"
 #include "cli/cli.h"
 #include "cli/cli_inputs.h"
+#include "cli/cli_age_steps.h"
 #include "report/html.h"
 #include "report/html_history.h"
 #include "cli/cli_series.h"
@@ -201,10 +202,22 @@ int cmd_report(int argc, char **argv)
         else
             have_cmp = true;
     }
+    /* one set of --age-steps: the page of its steps as a series (performance vs age) */
+    struct series steps_sr = {0};
+    struct hist_result steps_h = {0};
+    bool steps = status == EXIT_OK && n == 1 && age_steps_of(&sets[0]) &&
+                 age_steps_series(&sets[0], &steps_sr, &steps_h) == 0;
     struct outfile of;
     if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
         status = EXIT_RUN_FAILED;
-    if (status == EXIT_OK) {
+    if (status == EXIT_OK && steps) {
+        if (report_html_history(of.f, &steps_sr, &steps_h, "age step", NULL) < 0) {
+            outfile_discard(&of);
+            status = EXIT_RUN_FAILED;
+        } else if (outfile_commit(&of) < 0) {
+            status = EXIT_RUN_FAILED;
+        }
+    } else if (status == EXIT_OK) {
         if (report_html(of.f, in, n, have_cmp ? &res : NULL, &ho) < 0) {
             outfile_discard(&of); /* only fsbench's temporary goes: FILE is as it was */
             status = EXIT_RUN_FAILED;
@@ -212,6 +225,8 @@ int cmd_report(int argc, char **argv)
             status = EXIT_RUN_FAILED;
         }
     }
+    hist_free(&steps_h);
+    series_free(&steps_sr);
     cmp_result_free(&res);
     cli_inputs_free(sets, in, n);
     return status;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_age_steps.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "cli/cmd_run.h"
@@ -117,6 +118,9 @@ static void run_usage(FILE *out)
             "  --mkfs-opts OPTS  extra mkfs options\n"
             "  --mount-opts OPTS a mount option set; repeat for more (default: defaults)\n"
             "  --keep-fs         mkfs once per file system, not before every run\n"
+            "  --keep-image      keep the last run's file system after the set: the image\n"
+            "                    (moved to fsbench-LABEL.img beside where it was made,\n"
+            "                    unmounted, detached), or the tree with --dir; says where\n"
             "  --no-interleave   all runs of one configuration, then the next\n"
             "workloads\n"
             "  --extract-calls C extract: tar (default) makes tar -x's calls on each entry:\n"
@@ -145,6 +149,14 @@ static void run_usage(FILE *out)
             "                    percent of it (default 1; 0: do not stop on convergence)\n"
             "  --age-host-fs     age with --dir: age the whole file system holding DIR (only\n"
             "                    on the command line; --dry-run shows what it would take)\n"
+            "  --age-steps N|LIST  age in N equal steps up to --age-written, or to each\n"
+            "                    written multiple of LIST (0,0.5,1,2,4; 0: fresh), on one file\n"
+            "                    system, measuring the phases after age --runs times after\n"
+            "                    each step: performance vs age, a configuration per step\n"
+            "  --age-replay FILE age by replaying FILE (made by fsbench record) again and\n"
+            "                    again, each time in a directory of its own, all kept\n"
+            "  --age-replay-times N  that many times (default 1); with --age-steps, until\n"
+            "                    each step's written total\n"
             "replay (a trace made by fsbench record)\n"
             "  --replay FILE     replay FILE in the phase replay (alone: --phases replay); its\n"
             "                    initial state is laid down untimed before the phase\n"
@@ -172,6 +184,7 @@ enum {
     OPT_REPLAY_THREADS, OPT_REPLAY_KEEP_SETID, OPT_CB_DATASET, OPT_CB_NO_SYNC,
     OPT_CB_BUFFER_SIZE, OPT_CB_PROGRAM_CPU, OPT_EXTRACT_CALLS, OPT_MIN_EFFECT, OPT_NEGLIGIBLE,
     OPT_META, OPT_AGE_PROFILE, OPT_AGE_CONVERGE,
+    OPT_KEEP_IMAGE, OPT_AGE_STEPS, OPT_AGE_REPLAY, OPT_AGE_REPLAY_TIMES,
     /* a set that never wastes a night: pre-flight, failures, resume */
     OPT_FAIL_FAST, OPT_SKIP_BAD, OPT_CHECK, OPT_RESUME
 };
@@ -204,6 +217,7 @@ const struct option cmd_run_options[] = {
     {"mkfs-opts", required_argument, NULL, OPT_MKFS_OPTS},
     {"mount-opts", required_argument, NULL, OPT_MOUNT_OPTS},
     {"keep-fs", no_argument, NULL, OPT_KEEP_FS},
+    {"keep-image", no_argument, NULL, OPT_KEEP_IMAGE},
     {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
     {"queue-depth", required_argument, NULL, OPT_QUEUE_DEPTH},
     {"precision", required_argument, NULL, OPT_PRECISION},
@@ -219,6 +233,9 @@ const struct option cmd_run_options[] = {
     {"age-host-fs", no_argument, NULL, OPT_AGE_HOST_FS},
     {"age-profile", required_argument, NULL, OPT_AGE_PROFILE},
     {"age-converge", required_argument, NULL, OPT_AGE_CONVERGE},
+    {"age-steps", required_argument, NULL, OPT_AGE_STEPS},
+    {"age-replay", required_argument, NULL, OPT_AGE_REPLAY},
+    {"age-replay-times", required_argument, NULL, OPT_AGE_REPLAY_TIMES},
     {"fsync-rounds", required_argument, NULL, OPT_FSYNC_ROUNDS},
     {"size", required_argument, NULL, OPT_SIZE},
     {"threads", required_argument, NULL, 'j'},
@@ -270,6 +287,7 @@ const char *const cmd_run_cmdline_only[] = {"destroy-data", "force", NULL};
 bool cmd_run_is_path(const char *key, const char *value, size_t *skip)
 {
     static const char *const paths[] = {"dir", "json", "db", "image-dir", "device", "replay",
+                                        "age-replay",
                                         "cb-dataset",
                                         NULL};
     if (!strcmp(key, "age-profile")) /* a built-in's name is no path */
@@ -304,6 +322,7 @@ static const struct cli_range range_program_cpu = {0, 10000, 0, "microseconds", 
 static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
 static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
 static const struct cli_range range_age_converge = {0, 50, CLI_PERCENT, NULL, NULL};
+static const struct cli_range range_age_replay_times = {1, 100000, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
 static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
@@ -429,7 +448,8 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                                       .age_written = 4, .age_fullness = 0.8,
                                       .age_converge = 0.01};
     unsigned long max_runs = 30;
-    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL;
+    const char *size_arg = NULL, *scale_arg = NULL, *replay = NULL, *age_steps = NULL,
+               *age_replay = NULL;
     int scaled = 0, fsync_rounds_given = 0;
     bool skip_bad = false, threads_given = false;
     double d;
@@ -567,6 +587,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                 return EXIT_USAGE;
             break;
         case OPT_AGE_HOST_FS: break; /* consent: cli_consent(), this process's argv alone */
+        case OPT_AGE_STEPS: age_steps = optarg; break;
+        case OPT_AGE_REPLAY: age_replay = optarg; break;
+        case OPT_AGE_REPLAY_TIMES:
+            if (cli_option_number("--age-replay-times", optarg, &range_age_replay_times, &d) < 0)
+                return EXIT_USAGE;
+            ro.params.age_replay_times = (unsigned)d;
+            break;
         case OPT_REPLAY: replay = optarg; break;
         case OPT_REPLAY_TIMING:
             if (!strcmp(optarg, "afap"))
@@ -660,6 +687,7 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             ro.keep_fs = true;
             ro.params.age_once = true;
             break;
+        case OPT_KEEP_IMAGE: ro.keep_image = true; break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case OPT_JOB:
         case OPT_CHECK:
@@ -734,6 +762,13 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
                      "table or seeds", list), EXIT_USAGE;
     if (hook && hook->options_only)
         return EXIT_OK;
+    bool ages = false;
+    for (size_t i = 0; i < ro.nphases; i++)
+        ages |= !strcmp(ro.phases[i]->name, "age");
+    if ((age_replay || ro.params.age_replay_times) && !ages)
+        return error("--age-replay: the phases (%s) hold no age", list), EXIT_USAGE;
+    if (ro.params.age_replay_times && !age_replay)
+        return error("--age-replay-times needs --age-replay FILE"), EXIT_USAGE;
     for (size_t i = 0; i < ro.nphases; i++) {
         if (!(ro.phases[i]->flags & PHASE_KEEPS_TREE) || ta.image || ta.spec.device)
             continue;
@@ -765,6 +800,15 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
     trc = cmd_run_setup_targets(&ta, &ro, hook && hook->dry_run);
     if (trc)
         return trc;
+    if (age_steps) {
+        char steps[512], kv[600];
+        if ((trc = age_steps_apply(age_steps, &ro, steps, sizeof steps)))
+            return trc;
+        /* the set says it is a series of steps: compare and report show it as one */
+        snprintf(kv, sizeof kv, "age-steps=%s", steps);
+        if (meta_add_arg(meta, &nmeta, kv, "--age-steps") < 0)
+            return EXIT_USAGE;
+    }
     if (ro.until_verdict && (trc = check_until_verdict(&ro, max_runs, hook && hook->ready)))
         return trc;
     if (size_arg) {
@@ -823,17 +867,28 @@ int cmd_run_with(int argc, char **argv, const struct run_hook *hook)
             ro.threads = replay_threads_wanted(trace_file_info(ro.params.replay),
                                                ro.params.replay_threads);
     }
+    if (age_replay) {
+        /* read once here, whole, as --replay's trace */
+        ro.params.age_replay = trace_open(age_replay);
+        if (!ro.params.age_replay || trace_check(ro.params.age_replay) < 0) {
+            trace_close(ro.params.age_replay);
+            trace_close(ro.params.replay);
+            return EXIT_RUN_FAILED;
+        }
+    }
     if (!ro.tree.prof) {
         /* Decompressed once here, outside every timed phase. */
         ro.tar = tarsrc_open(profile + 4, NULL);
         if (!ro.tar) {
             trace_close(ro.params.replay);
+            trace_close(ro.params.age_replay);
             return EXIT_RUN_FAILED;
         }
     }
     int rc = cli_run_and_report(&ro, &out);
     tarsrc_close(ro.tar);
     trace_close(ro.params.replay);
+    trace_close(ro.params.age_replay);
     return rc;
 }
 

@@ -255,6 +255,8 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, c
                 "  tree: %s (an archive of %s: its content is counted when it is "
                 "decompressed, before the first phase)\n",
                 tree_arg ? tree_arg : "?", a);
+    if (!p.tree_written)
+        fprintf(f, "  (no phase lays this tree down: it takes no space)\n");
     if (p.ages) {
         char at[512];
         if (p.age_known)

@@ -64,6 +64,10 @@ void layout_file_add(struct layout_file *f, const struct layout_extent *e, uint6
     f->pairs += nblocks - 1;
     f->contiguous += nblocks - 1;
     f->blocks += nblocks;
+    if (e->flags & OS_EXTENT_UNWRITTEN) {
+        f->extents_unwritten++;
+        f->blocks_unwritten += nblocks;
+    }
     f->prev_end = start + nblocks;
     f->have_prev = true;
 }
@@ -219,6 +223,10 @@ static void layout_account(struct layout_result *r, const struct layout_file *f)
     r->extents_hist[layout_hist_bucket(f->extents)]++;
     r->extents += f->extents;
     r->extents_excluded += f->extents_excluded;
+    r->extents_unwritten += f->extents_unwritten;
+    r->blocks_unwritten += f->blocks_unwritten;
+    if (f->extents_unwritten)
+        r->files_unwritten++;
     if (f->blocks == 0)
         r->files_excluded++;
     else if (f->blocks == 1)

@@ -11,8 +11,10 @@
  *    physically right after block k-1. 1.0 is perfect. Files with fewer than two located
  *    blocks add nothing. Holes are skipped (the pair is the previous mapped block and the
  *    next one); an extent without a usable location (unknown/delalloc, inline, tail,
- *    encoded/compressed, unwritten, not aligned) is excluded and breaks the chain, so the
- *    block after it starts a new one and is neither counted as contiguous nor as a gap;
+ *    encoded/compressed, not aligned) is excluded and breaks the chain, so the block after
+ *    it starts a new one and is neither counted as contiguous nor as a gap. Unwritten
+ *    (preallocated, fallocated) extents have a real location: they are scored like written
+ *    ones and counted apart (extents, blocks, files), so a fallocated tree gets a score;
  *  - directory locality: per directory, the first physical block of each of its files in
  *    directory (getdents) order; the spread (max - min), the mean absolute distance between
  *    consecutive files, and the number of allocation groups spanned. The medians over
@@ -43,7 +45,7 @@ enum { LAYOUT_HIST_1, LAYOUT_HIST_2_4, LAYOUT_HIST_5_16, LAYOUT_HIST_MORE, LAYOU
 /* Extent flags that make an extent's location unusable for the score and locality. */
 #define LAYOUT_EXCLUDED_FLAGS                                                                      \
     (OS_EXTENT_UNKNOWN | OS_EXTENT_DELALLOC | OS_EXTENT_ENCODED | OS_EXTENT_NOT_ALIGNED |          \
-     OS_EXTENT_DATA_INLINE | OS_EXTENT_DATA_TAIL | OS_EXTENT_UNWRITTEN)
+     OS_EXTENT_DATA_INLINE | OS_EXTENT_DATA_TAIL)
 
 /* One extent as FIEMAP reports it: byte offsets and length, OS_EXTENT_* (FIEMAP) flags. */
 struct layout_extent {
@@ -57,6 +59,8 @@ struct layout_extent {
 struct layout_file {
     uint64_t extents;          /* all extents seen */
     uint64_t extents_excluded; /* of which without a usable location */
+    uint64_t extents_unwritten; /* of which located but unwritten (preallocated) */
+    uint64_t blocks_unwritten;  /* located blocks in unwritten extents */
     uint64_t blocks;           /* located blocks */
     uint64_t pairs;            /* (previous block, block) pairs considered */
     uint64_t contiguous;       /* of which physically adjacent */
@@ -74,6 +78,9 @@ struct layout_result {
     uint64_t files_unreadable;   /* could not be opened (permission, vanished) */
     uint64_t extents;            /* all extents reported */
     uint64_t extents_excluded;   /* without a usable location (see LAYOUT_EXCLUDED_FLAGS) */
+    uint64_t extents_unwritten;  /* located, unwritten (fallocated): in the score */
+    uint64_t blocks_unwritten;   /* located blocks in unwritten extents */
+    uint64_t files_unwritten;    /* files with at least one unwritten extent */
     uint64_t extents_hist[LAYOUT_HIST_N]; /* files with 1, 2-4, 5-16, >16 extents */
     double extents_per_file;              /* extents / files with at least one extent; 0 if none */
     uint64_t blocks;                      /* located blocks of all files */

@@ -263,6 +263,10 @@ struct run_set {
     unsigned nmeta;
     struct run_work work[RES_WORK_MAX]; /* what changes the work, per configuration */
     unsigned nwork;
+    /* What --keep-image left in place after the set: kind "image", "device" or "tree" and
+     * its path ("" when nothing was kept). In JSON, not in the store. */
+    char kept_kind[16];
+    char kept_path[4096];
     struct run_result *runs;
     size_t nruns;
 };

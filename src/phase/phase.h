@@ -60,6 +60,9 @@ struct phase_params {
     bool replay_sparse;         /* replay: the initial state's files sparse, not written */
     bool replay_keep_setid;     /* replay: keep setuid/setgid bits (default: dropped, said) */
     unsigned extract_calls;     /* extract: enum extract_calls (phase/tarcalls.h), 0 tar's */
+    struct trace_file *age_replay; /* age: age by replaying this trace (--age-replay) */
+    unsigned age_replay_times;  /* age: that many times (0: once; with steps, until each
+                                   step's written total) */
 };
 
 struct phase_ctx {
@@ -100,6 +103,13 @@ struct phase_ctx {
     unsigned part, nparts;
     /* dropcaches: another process on this node drops the caches; this one only syncs. */
     bool drop_elsewhere;
+    /* age steps (--age-steps): age on from where the last aging of this process left off
+     * until this many file-system sizes are written in all (phase_age_further); 0: the age
+     * phase's own rules. */
+    double age_until_x;
+    bool age_step; /* this run is a step of --age-steps (age_until_x 0: the fresh point) */
+    /* replay: its root below the workspace, made by the caller (NULL: "tree", made here) */
+    const char *replay_root;
 };
 
 struct phase_def {

@@ -237,8 +237,9 @@ static ino_t aged_ino;
 static int aged_known;
 
 /* The age phase with a profile: age_profile_run, then the note and (with progress) the
- * per-bucket table on stderr. */
-static int age_by_profile(struct phase_ctx *ctx)
+ * per-bucket table on stderr. more_bytes > 0 (an age step): write that much more, whatever
+ * the distance. */
+static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
 {
     struct ageprof prof;
     char msg[RES_NOTE_MAX];
@@ -260,6 +261,10 @@ static int age_by_profile(struct phase_ctx *ctx)
         .fullness = ctx->params->age_fullness,
         .progress = ctx->params->age_progress,
     };
+    if (more_bytes > 0) { /* a step of --age-steps: its share of the writing */
+        b.written_bytes = more_bytes;
+        b.converge = 0;
+    }
     struct age_outcome o;
     int rc = age_profile_run(ctx, &prof, &b, &o);
     if (rc < 0 || ctx->res->status == PHASE_SKIPPED)
@@ -283,18 +288,39 @@ static int age_by_profile(struct phase_ctx *ctx)
     return 0;
 }
 
+static int age_run(struct phase_ctx *ctx, double more_bytes);
+static void age_steps_resume(struct age *a);
+static void age_steps_keep(struct age *a, double written);
+static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double written,
+                           double fs_size, double avail, const char *why);
+
 int phase_age(struct phase_ctx *ctx)
+{
+    if (ctx->age_step)
+        return phase_age_further(ctx);
+    if (ctx->params && ctx->params->age_replay) { /* aging by a real program */
+        double w;
+        age_replay_reset();
+        unsigned times = ctx->params->age_replay_times;
+        return age_replay_run(ctx, 0, times ? times : 1, &w);
+    }
+    return age_run(ctx, 0);
+}
+
+/* Ages; more_bytes > 0 (age steps): go on from the state kept by the last aging, write
+ * more_bytes, and hold the fullness (delete instead of stopping above it). */
+static int age_run(struct phase_ctx *ctx, double more_bytes)
 {
     double want_written = ctx->params ? ctx->params->age_written : WL_DEFAULT_AGE_WRITTEN;
     double fullness = ctx->params ? ctx->params->age_fullness : WL_DEFAULT_AGE_FULLNESS;
     /* With --keep-fs the file system is aged once and measured many times. */
     struct stat mst;
-    if (ctx->params && ctx->params->age_once && aged_known &&
+    if (more_bytes <= 0 && ctx->params && ctx->params->age_once && aged_known &&
         os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0 &&
         mst.st_dev == aged_dev && mst.st_ino == aged_ino)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
     if (ctx->params && ctx->params->age_profile) {
-        int prc = age_by_profile(ctx);
+        int prc = age_by_profile(ctx, more_bytes);
         if (prc == 0 && ctx->res->status == PHASE_OK &&
             os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0) {
             aged_dev = mst.st_dev;
@@ -314,12 +340,17 @@ int phase_age(struct phase_ctx *ctx)
     double limit = WL_AGE_SAFETY * fs_size;
     if (want_written > 0 && want_written * fs_size < limit)
         limit = want_written * fs_size;
+    if (more_bytes > 0)
+        limit = more_bytes;
     double floor = fullness > 0 && fullness < 1 ? (1 - fullness) * fs_size : -1;
 
     struct age a = {.ctx = ctx};
     for (unsigned d = 0; d < AGE_DIRS; d++)
         a.dfd[d] = -1;
     wl_rng_seed(&a.rng, ctx->seed, 0xa9e0ull);
+    bool over_full = false;
+    if (more_bytes > 0)
+        age_steps_resume(&a);
     const uint64_t w0 = ctx->w->st->bytes_written;
     uint64_t checked_at = w0, written = 0;
     double avail = (double)sv.f_bavail * (double)sv.f_frsize;
@@ -335,7 +366,8 @@ int phase_age(struct phase_ctx *ctx)
                 break;
             }
             avail = (double)sv.f_bavail * (double)sv.f_frsize;
-            if (avail < floor) {
+            over_full = avail < floor;
+            if (over_full && more_bytes <= 0) {
                 why = "fullness target reached";
                 break;
             }
@@ -349,7 +381,8 @@ int phase_age(struct phase_ctx *ctx)
             rc = -1;
             break;
         }
-        int s = step(&a);
+        /* age steps: above the fullness, deletes bring it back under (no write) */
+        int s = over_full && a.n ? op_delete(&a, (size_t)wl_rng_below(&a.rng, a.n)) : step(&a);
         if (s < 0)
             rc = -1;
         else if (s > 0)
@@ -368,11 +401,128 @@ int phase_age(struct phase_ctx *ctx)
         aged_ino = mst.st_ino;
         aged_known = 1;
     }
-    if (rc == 0)
+    if (rc == 0 && more_bytes > 0)
+        age_steps_note(ctx, &a, (double)written, fs_size, avail, why);
+    else if (rc == 0)
         snprintf(ctx->res->note, sizeof ctx->res->note,
                  "wrote %.1f MiB (%.2fx the fs), %zu files live, fs %.0f%% full; %s",
                  (double)written / 1048576.0, (double)written / fs_size, a.n,
                  100.0 * (1.0 - avail / fs_size), why ? why : "stopped");
-    free(a.live);
+    if (more_bytes > 0 && rc == 0)
+        age_steps_keep(&a, (double)written); /* takes a.live */
+    else
+        free(a.live);
     return rc;
+}
+
+/* ---- age steps: "age further by this many bytes written" (--age-steps) ----
+ *
+ * Between the steps of one set the file system stays mounted and the aged files stay; the
+ * live-file records, the next name and the bytes written in all are kept here, in memory
+ * (as aged_dev is), so the next step goes on where the last one left off. A step's first
+ * run ages; the later runs of the step find the total reached and skip. */
+static struct age_file *steps_live;
+static size_t steps_n, steps_cap;
+static uint32_t steps_next_id;
+static double steps_written; /* bytes written by every step so far */
+static unsigned steps_done;
+
+/* Takes over the records the last step left (none at the first). */
+static void age_steps_resume(struct age *a)
+{
+    a->live = steps_live;
+    a->n = steps_n;
+    a->cap = steps_cap;
+    a->next_id = steps_next_id;
+    steps_live = NULL;
+    steps_n = steps_cap = 0;
+    /* each step its own stream of choices, the same for the same seed */
+    wl_rng_seed(&a->rng, a->ctx->seed ^ (0x9e3779b97f4a7c15ull * (steps_done + 1)), 0xa9e0ull);
+}
+
+/* Keeps a's records for the next step; takes a->live. */
+static void age_steps_keep(struct age *a, double written)
+{
+    free(steps_live);
+    steps_live = a->live;
+    steps_n = a->n;
+    steps_cap = a->cap;
+    steps_next_id = a->next_id;
+    steps_written += written;
+    steps_done++;
+    a->live = NULL;
+}
+
+static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double written,
+                           double fs_size, double avail, const char *why)
+{
+    double all = steps_written + written;
+    snprintf(ctx->res->note, sizeof ctx->res->note,
+             "step to %gx: wrote %.1f MiB, %.1f MiB in all (%.2fx the fs), %zu files live, fs "
+             "%.0f%% full%s%s",
+             ctx->age_until_x, written / 1048576.0, all / 1048576.0, all / fs_size, a->n,
+             100.0 * (1.0 - avail / fs_size), why && strcmp(why, "written target reached")
+                                                 ? "; "
+                                                 : "",
+             why && strcmp(why, "written target reached") ? why : "");
+}
+
+void phase_age_steps_reset(void)
+{
+    age_replay_reset();
+    free(steps_live);
+    steps_live = NULL;
+    steps_n = steps_cap = 0;
+    steps_next_id = 0;
+    steps_written = 0;
+    steps_done = 0;
+}
+
+double phase_age_steps_written(void)
+{
+    return steps_written;
+}
+
+int phase_age_further(struct phase_ctx *ctx)
+{
+    struct statvfs sv;
+    if (fstatvfs(ctx->ws_fd, &sv) < 0)
+        return phase_fail(ctx, "statvfs", ".", -errno);
+    double fs_size = (double)sv.f_blocks * (double)sv.f_frsize;
+    double goal = ctx->age_until_x * fs_size;
+    if (ctx->age_until_x <= 0) {
+        /* the fresh point: the directories only, so the probe finds the tree */
+        struct age a = {.ctx = ctx};
+        for (unsigned d = 0; d < AGE_DIRS; d++)
+            a.dfd[d] = -1;
+        int rc = open_dirs(&a);
+        for (unsigned d = 0; d < AGE_DIRS; d++)
+            if (a.dfd[d] >= 0)
+                ctx->eng->close(ctx->w, a.dfd[d]);
+        if (rc < 0)
+            return rc;
+        return phase_skip(ctx, "the fresh file system: nothing aged yet (step 0x)");
+    }
+    if (steps_written >= goal) {
+        phase_skip(ctx, "aged to %gx already (%.1f MiB written in all, %.2fx the fs)",
+                   ctx->age_until_x, steps_written / 1048576.0,
+                   fs_size > 0 ? steps_written / fs_size : 0);
+        return 0;
+    }
+    if (ctx->params && ctx->params->age_replay) { /* steps of a real program's replays */
+        double w;
+        int rc = age_replay_run(ctx, goal - steps_written, 0, &w);
+        steps_written += w;
+        steps_done++;
+        if (rc == 0) {
+            char note[RES_NOTE_MAX];
+            snprintf(note, sizeof note, "%s", ctx->res->note);
+            snprintf(ctx->res->note, sizeof ctx->res->note,
+                     "step to %gx: %.1f MiB in all (%.2fx the fs); %s", ctx->age_until_x,
+                     steps_written / 1048576.0, fs_size > 0 ? steps_written / fs_size : 0,
+                     note);
+        }
+        return rc;
+    }
+    return age_run(ctx, goal - steps_written);
 }

@@ -41,7 +41,8 @@ static void layout_remember(const struct layout_result *r)
     pthread_mutex_unlock(&layout_last_lock);
 }
 
-/* "layout score 0.9871, 1.02 extents/file, dir spread 512 blocks, 1 group/dir". */
+/* "layout score 0.9871, 1.02 extents/file, dir spread 512 blocks, 1 group/dir", then
+ * ", 12 unwritten extents" where some are preallocated. */
 static void layout_note(const struct layout_result *r, char *buf, size_t len)
 {
     char score[32], spread[48], groups[48];
@@ -57,8 +58,12 @@ static void layout_note(const struct layout_result *r, char *buf, size_t len)
         snprintf(groups, sizeof groups, ", %g groups/dir", r->dir_groups_median);
     else
         groups[0] = '\0';
-    snprintf(buf, len, "layout score %s, %.2f extents/file, dir spread %s%s", score,
-             r->extents_per_file, spread, groups);
+    char unwritten[48] = "";
+    if (r->extents_unwritten)
+        snprintf(unwritten, sizeof unwritten, ", %llu unwritten extents",
+                 (unsigned long long)r->extents_unwritten);
+    snprintf(buf, len, "layout score %s, %.2f extents/file, dir spread %s%s%s", score,
+             r->extents_per_file, spread, groups, unwritten);
 }
 
 int phase_layout(struct phase_ctx *ctx)

@@ -53,6 +53,12 @@ static int fail_note(struct phase_ctx *ctx, const char *fmt, const char *s)
 /* The replay's root, "tree" (made when missing). A descriptor, or -1 after phase_fail. */
 static int open_root(struct phase_ctx *ctx)
 {
+    if (ctx->replay_root) { /* made by the caller (age by replay: tree/age-replay/rNNNN) */
+        int fd = os_open_beneath(ctx->ws_fd, ctx->replay_root, O_RDONLY | O_DIRECTORY, 0);
+        if (fd < 0)
+            return phase_fail_dir(ctx, "open", ctx->replay_root, -errno);
+        return fd;
+    }
     if (mkdirat(ctx->ws_fd, PHASE_TREE_DIR, 0755) < 0 && errno != EEXIST)
         return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, -errno);
     int fd = os_open_beneath(ctx->ws_fd, PHASE_TREE_DIR, O_RDONLY | O_DIRECTORY, 0);

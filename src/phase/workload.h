@@ -47,6 +47,21 @@ int phase_cb_random(struct phase_ctx *ctx);
 /* age: create/append/truncate/delete/rename churn in "tree/age" until the written or the
  * fullness target; the aged files stay. */
 int phase_age(struct phase_ctx *ctx);
+/* age steps (--age-steps): ages on from where the last aging of this process left off until
+ * ctx->age_until_x file-system sizes are written in all (skips, saying so, when they are);
+ * fullness is held (deletes above it), not a stop. phase_age() calls it when age_until_x is
+ * set. */
+int phase_age_further(struct phase_ctx *ctx);
+/* Forgets the kept state: the next step starts afresh (a new set, a fresh file system). */
+void phase_age_steps_reset(void);
+/* Bytes the steps wrote in all so far. */
+double phase_age_steps_written(void);
+/* Age by replaying params->age_replay (phase_age_replay.c): `times` repetitions (0: until
+ * goal_bytes are written), or until the fullness; bytes written to *written. 0, or -1 (the
+ * phase failed). */
+int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, double *written);
+/* The next repetition is r0001 again (a new set). */
+void age_replay_reset(void);
 
 /* ---- compilebench's per-kind results ---- */
 

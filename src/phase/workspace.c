@@ -300,6 +300,25 @@ int ws_close(struct workspace *ws)
     return rc;
 }
 
+int ws_keep(struct workspace *ws, char *path, size_t len)
+{
+    int rc = 0;
+    snprintf(path, len, "%s/%s", ws->path, PHASE_TREE_DIR);
+    if (ws->fd >= 0) {
+        if (ws->marked && unlinkat(ws->fd, WS_MARKER, 0) < 0 && errno != ENOENT)
+            rc = error_errno("cannot remove %s/%s", ws->path, WS_MARKER);
+        close(ws->fd);
+        ws->fd = -1;
+    }
+    if (ws->lock_fd >= 0) {
+        close(ws->lock_fd);
+        ws->lock_fd = -1;
+    }
+    ws->made_dir = false;
+    ws->marked = false;
+    return rc;
+}
+
 int ws_clean_leftover(const char *dir, bool remove_dir, bool dry_run)
 {
     struct workspace ws;

@@ -50,5 +50,9 @@ void ws_release(struct workspace *ws);
 int ws_clear(struct workspace *ws);
 /* Clears, unmarks, removes the directory if we made it, closes. 0 or -1 after error(). */
 int ws_close(struct workspace *ws);
+/* Closes the workspace leaving its tree in place (--keep-image): unmarks it (a later run
+ * must not take it for a killed run's leftover and clean it) and keeps the directory, made
+ * or not. The tree's path goes to path (len bytes). 0 or -1 after error(). */
+int ws_keep(struct workspace *ws, char *path, size_t len);
 
 #endif

@@ -510,6 +510,15 @@ json_t *resjson_from_run_set(const struct run_set *rs)
         bad |= resjson_put(o, "meta", meta_to_json(rs));
     if (rs->nwork) /* absent in sets made before the work records were kept */
         bad |= resjson_put(o, "work", meta_work_to_json(rs));
+    if (rs->kept_kind[0]) { /* --keep-image: where the file system stays after the set */
+        json_t *k = json_object();
+        bad |= k == NULL;
+        if (k) {
+            bad |= RESJSON_PUT_STR(k, "kind", rs->kept_kind);
+            bad |= RESJSON_PUT_STR(k, "path", rs->kept_path);
+        }
+        bad |= resjson_put(o, "kept", k);
+    }
     json_t *runs = json_array();
     for (size_t i = 0; runs && !bad && i < rs->nruns; i++) {
         json_t *r = resjson_run_to_json(&rs->runs[i]);
@@ -554,6 +563,17 @@ static int read_run_set(const struct resjson_rctx *c, const json_t *j, struct ru
             return resjson_fail(c, "job", "expected {\"hash\": \"...\", \"text\": \"...\"}");
         snprintf(rs->job_text, sizeof rs->job_text, "%s", json_string_value(text));
         snprintf(rs->job_hash, sizeof rs->job_hash, "%s", json_string_value(hash));
+    }
+
+    const json_t *kept = json_object_get(j, "kept");
+    if (kept && !json_is_null(kept)) {
+        const json_t *kind = json_object_get(kept, "kind"), *kp = json_object_get(kept, "path");
+        if (!json_is_object(kept) || !json_is_string(kind) || !json_is_string(kp) ||
+            json_string_length(kind) >= sizeof rs->kept_kind ||
+            json_string_length(kp) >= sizeof rs->kept_path)
+            return resjson_fail(c, "kept", "expected {\"kind\": \"...\", \"path\": \"...\"}");
+        snprintf(rs->kept_kind, sizeof rs->kept_kind, "%s", json_string_value(kind));
+        snprintf(rs->kept_path, sizeof rs->kept_path, "%s", json_string_value(kp));
     }
 
     const json_t *m, *t, *tr;

@@ -70,7 +70,9 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
         if (stat(tree_arg + 4, &st) == 0)
             p->bytes = p->disk = (uint64_t)st.st_size;
     }
-    p->need = p->disk * (p->copies ? p->copies : 1);
+    /* the tree takes space only where a phase lays it down: age alone never does */
+    p->tree_written = sizing_writes_tree(o->phases, o->nphases);
+    p->need = p->tree_written ? p->disk * (p->copies ? p->copies : 1) : 0;
     p->cb_need = cb_dataset_need(o);
     if (p->cb_need > p->need)
         p->need = p->cb_need;

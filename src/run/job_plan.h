@@ -20,6 +20,8 @@ struct job_plan {
     uint64_t files, dirs, symlinks, bytes;
     uint64_t disk;       /* the tree on disk, every file and directory in blocks */
     unsigned copies;     /* trees on the target at once (2 with copy) */
+    bool tree_written;   /* a phase lays the tree down (sizing_writes_tree): else it takes
+                            no space and is not in need */
     uint64_t need;       /* free space the runs need */
     uint64_t free_bytes; /* free where they go (0: unknown) */
     char where[4096];    /* that place */

@@ -22,6 +22,7 @@
 #include "trace/trace_read.h"
 #include "phase/phase_registry.h"
 #include "phase/tarcalls.h"
+#include "phase/workload.h"
 #include "phase/workspace.h"
 
 #define IO_BUF_SIZE RUNNER_IO_BUF_SIZE
@@ -332,6 +333,8 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             .mount_opts = c ? c->mount_opts : NULL, .params = &o->params,
             .command = c ? c->command : NULL,
             .seed = run_seed,
+            .age_until_x = c ? c->age_until_x : 0,
+            .age_step = c && c->age_step,
         };
         /* io_uring only where measured faster: reads on a block device (on tmpfs, where
          * every read completes at once, batching only adds work). Archives replace
@@ -688,8 +691,15 @@ static int setup(struct env *env)
 static int teardown(struct env *env)
 {
     int rc = 0;
+    const struct runner_opts *o = env->o;
+    struct run_set *rs = env->rs;
     if (env->tgt) {
         ws_release(&env->ws);
+        if (o->keep_image && rs->nruns > 0 &&
+            target_keep(env->tgt, rs->label[0] ? rs->label : "kept", rs->kept_path,
+                        sizeof rs->kept_path) == 0)
+            snprintf(rs->kept_kind, sizeof rs->kept_kind, "%s",
+                     o->tspec->device ? "device" : "image");
         if (target_destroy(env->tgt) < 0)
             rc = -1;
         env->tgt = NULL;
@@ -697,8 +707,13 @@ static int teardown(struct env *env)
         char said[512]; /* already told with the failed run */
         if (env->clean_failed)
             err_capture_begin(said, sizeof said);
-        if (ws_close(&env->ws) < 0)
+        if (o->keep_image && !o->ws_join && env->ws.fd >= 0 && rs->nruns > 0) {
+            if (ws_keep(&env->ws, rs->kept_path, sizeof rs->kept_path) < 0)
+                rc = -1;
+            snprintf(rs->kept_kind, sizeof rs->kept_kind, "tree");
+        } else if (ws_close(&env->ws) < 0) {
             rc = -1;
+        }
         err_capture_end();
     }
     return rc;
@@ -797,6 +812,7 @@ int runner_run(const struct runner_opts *o, struct run_set *rs, struct runner_au
     }
     if (rc == 0)
         rc = setup(&env);
+    phase_age_steps_reset(); /* age steps start on the fresh file system */
     unsigned started = 0, astarted = 0;
     if (rc == 0) {
         started = start_workers(o->eng, env.w, n);

@@ -51,6 +51,10 @@ struct runner_config {
     const char *fstype;
     const char *mount_opts;         /* NULL or "defaults": none */
     const char *command;            /* the cmd phase's command in this configuration */
+    /* age steps: this configuration is the file system aged until this many of its sizes
+     * are written in all (phase_ctx.age_until_x); 0: not a step */
+    double age_until_x;
+    bool age_step;
 };
 
 struct runner_opts {
@@ -59,6 +63,10 @@ struct runner_opts {
     struct runner_config configs[RUNNER_MAX_CONFIGS];
     size_t nconfigs;                /* 0: one unnamed configuration */
     bool keep_fs;                   /* managed: mkfs once per file system type, not per run */
+    /* Keep the last run's file system after the set (--keep-image): the image (moved beside
+     * where it was made, target_keep()), or the tree on a directory target; where it is goes
+     * to rs->kept_path and rs->kept_kind. */
+    bool keep_image;
     bool no_interleave;             /* all runs of a configuration, then the next */
     uint64_t order_seed;            /* seeds the order of configurations in each round */
 

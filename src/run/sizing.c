@@ -252,6 +252,16 @@ void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dr
     }
 }
 
+bool sizing_writes_tree(const struct phase_def *const *phases, size_t n)
+{
+    static const char *const writers[] = {"extract", "createsync", "fsyncstorm", NULL};
+    for (size_t i = 0; phases && i < n; i++)
+        for (size_t j = 0; writers[j]; j++)
+            if (!strcmp(phases[i]->name, writers[j]))
+                return true;
+    return false;
+}
+
 uint64_t sizing_ram(void)
 {
     return os_ram_usable();

@@ -42,6 +42,10 @@ int sizing_auto(const struct tree_spec *base, bool can_drop, bool has_dropcaches
  * statwalk, read, copy) and how many trees are on the target at once (2 with copy). */
 void sizing_phases(const struct phase_def *const *phases, size_t n, bool *has_dropcaches,
                    bool *cold_phases, unsigned *copies);
+/* Whether one of the phases lays the tree down (extract, createsync, fsyncstorm): only then
+ * does the tree take space on the target (age makes its own files, compilebench its own
+ * trees, replay the trace's state). */
+bool sizing_writes_tree(const struct phase_def *const *phases, size_t n);
 
 /* What the age phase may take of the file system it ages (phase_age.c's stopping rules):
  * it writes until written_x times the file system's size (age-written, or the safety limit

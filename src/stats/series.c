@@ -129,7 +129,17 @@ static int by_order(const void *pa, const void *pb)
 }
 
 /* Copies label's values per phase of the series into L (phases named as compare does). */
+static int take_values_of(struct series *sr, struct series_label *L, const struct run_set *rs,
+                          const char *config);
+
 static int take_values(struct series *sr, struct series_label *L, const struct run_set *rs)
+{
+    return take_values_of(sr, L, rs, NULL);
+}
+
+/* take_values for the runs of one configuration (NULL: every run). */
+static int take_values_of(struct series *sr, struct series_label *L, const struct run_set *rs,
+                          const char *config)
 {
     L->vals = calloc(sr->nphases ? sr->nphases : 1, sizeof *L->vals);
     L->nvals = calloc(sr->nphases ? sr->nphases : 1, sizeof *L->nvals);
@@ -142,7 +152,7 @@ static int take_values(struct series *sr, struct series_label *L, const struct r
     }
     for (size_t r = 0; r < rs->nruns; r++) {
         const struct run_result *run = &rs->runs[r];
-        if (run->warmup || run->interrupted)
+        if (run->warmup || run->interrupted || (config && strcmp(run->config, config)))
             continue;
         for (size_t i = 0; i < run->nphases; i++) {
             const struct phase_result *ph = &run->phases[i];
@@ -335,6 +345,41 @@ int series_load(struct store *s, const struct series_request *req, const char *c
         rc = name_different_work(s, out, cmd);
     store_set_light(s, false);
     return rc;
+}
+
+int series_from_configs(const struct run_set *rs, enum cmp_metric metric, struct series *out)
+{
+    memset(out, 0, sizeof *out);
+    out->metric = metric;
+    /* the declared order of configurations, one a line; else as the runs have them */
+    char names[RUNNER_SERIES_MAX][RES_NAME_MAX];
+    size_t n = 0;
+    const char *p = rs->target.configs;
+    while (*p && n < RUNNER_SERIES_MAX) {
+        size_t l = strcspn(p, "\n");
+        snprintf(names[n++], sizeof names[0], "%.*s", (int)l, p);
+        p += l + (p[l] == '\n');
+    }
+    for (size_t r = 0; !rs->target.configs[0] && r < rs->nruns && n < RUNNER_SERIES_MAX; r++) {
+        bool seen = false;
+        for (size_t k = 0; k < n && !seen; k++)
+            seen = !strcmp(names[k], rs->runs[r].config);
+        if (!seen)
+            snprintf(names[n++], sizeof names[0], "%s", rs->runs[r].config);
+    }
+    if (phases_of(out, rs) < 0)
+        return -1;
+    out->labels = calloc(n ? n : 1, sizeof *out->labels);
+    if (!out->labels)
+        return error("out of memory");
+    for (size_t k = 0; k < n; k++) {
+        struct series_label *L = &out->labels[out->nlabels++];
+        snprintf(L->label, sizeof L->label, "%s", names[k]);
+        snprintf(L->key, sizeof L->key, "%s", names[k]);
+        if (take_values_of(out, L, rs, names[k]) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 void series_free(struct series *sr)

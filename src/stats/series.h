@@ -56,6 +56,12 @@ int series_load(struct store *s, const struct series_request *req, const char *c
                 struct series *out);
 void series_free(struct series *sr);
 
+/* The configurations of one set as a series (age steps: each step a configuration), in
+ * their declared order, each with its runs' values per phase; at most RUNNER_SERIES_MAX.
+ * *out is zeroed first; series_free() whatever the return. 0, or -1 after error(). */
+#define RUNNER_SERIES_MAX 64
+int series_from_configs(const struct run_set *rs, enum cmp_metric metric, struct series *out);
+
 /* Version order: runs of digits compare as numbers, other text bytewise, and a pre-release
  * ("-rc1", "-pre2", "~beta") sorts before the release it leads to: 6.9 < 6.10 < 6.19-rc1 <
  * 6.19-rc2 < 6.19 < 6.19.1. Dates (2026-12-01) sort as dates. <0, 0, >0. */

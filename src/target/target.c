@@ -580,6 +580,49 @@ const char *target_device(const struct target *t)
     return t->device;
 }
 
+int target_keep(struct target *t, const char *name, char *path, size_t len)
+{
+    if (!t->image_made) {
+        snprintf(path, len, "%s", t->device);
+        return 0;
+    }
+    /* t->dir is DIR/fsbench-target.XXXXXX: the kept image goes to DIR, the same file
+     * system, so link() moves it without copying and refuses to replace anything */
+    char base[PATH_MAX];
+    snprintf(base, sizeof base, "%s", t->dir);
+    char *slash = strrchr(base, '/');
+    if (!slash)
+        return error("cannot keep the image %s: no directory above %s", t->image, t->dir);
+    *slash = '\0';
+    if (!base[0])
+        snprintf(base, sizeof base, "/");
+    char dest[PATH_MAX];
+    for (unsigned k = 1; k < 1000; k++) {
+        char num[16] = "";
+        if (k > 1)
+            snprintf(num, sizeof num, "-%u", k);
+        if ((size_t)snprintf(dest, sizeof dest, "%s%sfsbench-%s%s.img", base,
+                             strcmp(base, "/") ? "/" : "", name, num) >= sizeof dest)
+            return error("cannot keep the image %s: the name under %s is too long", t->image,
+                         base);
+        if (link(t->image, dest) == 0) {
+            if (unlink(t->image) < 0 && errno != ENOENT) {
+                int e = errno;
+                unlink(dest);
+                return error_num(e, "cannot keep the image %s", t->image);
+            }
+            snprintf(t->image, sizeof t->image, "%s", dest);
+            t->image_made = false; /* not ours to remove any more */
+            snprintf(path, len, "%s", dest);
+            return 0;
+        }
+        if (errno != EEXIST)
+            return error_errno("cannot keep the image %s as %s", t->image, dest);
+    }
+    return error("cannot keep the image %s: fsbench-%s.img to -999 exist in %s", t->image, name,
+                 base);
+}
+
 int target_destroy(struct target *t)
 {
     if (!t || !t->in_use)

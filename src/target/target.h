@@ -50,6 +50,13 @@ int target_umount(struct target *t);
 bool target_is_mounted(const struct target *t);
 const char *target_mount_point(const struct target *t);
 const char *target_device(const struct target *t);   /* "/dev/loop3" */
+/* Keeps the image past target_destroy() (--keep-image): moves it out of the target's own
+ * directory to DIR/fsbench-NAME.img beside it (DIR: where the image went; -2, -3 ... added
+ * when taken; never replacing a file), where neither target_destroy() nor a later fsbench's
+ * leftover release removes it. The mount and the loop device are still released by
+ * target_destroy(). On a device target nothing moves: the device is the place. The place
+ * goes to path (len bytes). 0, or -1 after error() (the image is then removed as usual). */
+int target_keep(struct target *t, const char *name, char *path, size_t len);
 /* Releases everything; NULL is fine. Returns 0, or -1 if something could not be released
  * (after error() naming it). */
 int target_destroy(struct target *t);

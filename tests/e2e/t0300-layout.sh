@@ -2,7 +2,7 @@
 # fsbench layout on a small loop ext4 image: a file written in one go has layout score 1.0;
 # two files written interleaved (alternating 64 KiB appends, each fsync'ed) score lower
 # once ext4's per-file goal blocks are out of the way (mb_stream_req);
-# preallocated (unwritten) space is not located; JSON agrees with the table; on tmpfs the
+# preallocated (unwritten, fallocated) space is scored and counted apart; JSON agrees with the table; on tmpfs the
 # command says FIEMAP is not supported and exits 1.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
@@ -88,16 +88,28 @@ else
     skip "$knob not writable" 5
 fi
 
-# 3. Preallocated space is unwritten: counted, not located, not in the score.
+# 3. Preallocated space is unwritten: located, in the score, counted apart, so a tree of
+# fallocated files (as an aging tool that writes no data leaves) gets a number.
 mkdir "$M/pre"
 if command -v fallocate >/dev/null && fallocate -l 1M "$M/pre/p" 2>/dev/null; then
+    for i in 1 2 3; do fallocate -l 256K "$M/pre/q$i"; done
+    sync
     run_fsbench layout "$M/pre" --json "$SCRATCH/pre.json"
-    is "$RC" 0 "layout of a preallocated file exits 0"
-    is "$(jq -r '.files_excluded' "$SCRATCH/pre.json")" 1 "unwritten file is not located"
-    is "$(jq -r '.score' "$SCRATCH/pre.json")" null "no located blocks: score null"
-    like "$OUT" 'layout score +n/a' "table says n/a"
+    is "$RC" 0 "layout of preallocated files exits 0"
+    is "$(jq -r '.files' "$SCRATCH/pre.json")" 4 "four fallocated files counted"
+    is "$(jq -r '.files_excluded' "$SCRATCH/pre.json")" 0 "no file dropped as not located"
+    is "$(jq -r '.files_unwritten' "$SCRATCH/pre.json")" 4 "all four have unwritten extents"
+    ok $(jq -e '.extents_unwritten >= 4 and .extents_unwritten == .extents' \
+        "$SCRATCH/pre.json" >/dev/null; echo $?) "every extent is reported unwritten"
+    is "$(jq -r '.blocks_unwritten == .blocks' "$SCRATCH/pre.json")" true \
+        "all located blocks are unwritten ones"
+    is "$(jq -r '.score | type' "$SCRATCH/pre.json")" number "the score is a number"
+    pre=$(score_of "$OUT")
+    like "$pre" '^[01]\.[0-9]{4}$' "table shows a score ($pre), not n/a"
+    like "$OUT" 'unwritten +[0-9]+ +extents \(4 files, [0-9]+ blocks; preallocated\)' \
+        "table reports the unwritten extents"
 else
-    skip "fallocate unavailable" 4
+    skip "fallocate unavailable" 9
 fi
 
 # 4. A tree crossing into another mount: not entered.

@@ -110,9 +110,9 @@ static void test_single_block_and_empty(void **state)
 static void test_excluded_extents(void **state)
 {
     (void)state;
-    /* An unwritten extent in the middle is excluded and breaks the chain: the block after it
+    /* An inline extent in the middle is excluded and breaks the chain: the block after it
      * is neither a gap nor contiguous. */
-    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(10, 110, 10, OS_EXTENT_UNWRITTEN),
+    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(10, 110, 10, OS_EXTENT_DATA_INLINE),
                                 ext(20, 9000, 10, OS_EXTENT_LAST)};
     struct layout_file f;
     layout_file_begin(&f);
@@ -120,6 +120,7 @@ static void test_excluded_extents(void **state)
         layout_file_add(&f, &e[i], BS);
     assert_int_equal(f.extents, 3);
     assert_int_equal(f.extents_excluded, 1);
+    assert_int_equal(f.extents_unwritten, 0);
     assert_int_equal(f.blocks, 20);
     assert_int_equal(f.pairs, 18);
     assert_int_equal(f.contiguous, 18);
@@ -146,6 +147,35 @@ static void test_excluded_extents(void **state)
     layout_file_add(&f, &sh, BS);
     assert_int_equal(f.extents_excluded, 0);
     assert_int_equal(f.blocks, 4);
+}
+
+/* Unwritten (fallocated) extents have a location: scored like written ones, counted apart,
+ * so a file made only of them has a score. */
+static void test_unwritten_extents(void **state)
+{
+    (void)state;
+    struct layout_extent e[] = {ext(0, 100, 10, 0), ext(10, 110, 10, OS_EXTENT_UNWRITTEN),
+                                ext(20, 9000, 10, OS_EXTENT_LAST)};
+    struct layout_file f;
+    layout_file_begin(&f);
+    for (unsigned i = 0; i < 3; i++)
+        layout_file_add(&f, &e[i], BS);
+    assert_int_equal(f.extents, 3);
+    assert_int_equal(f.extents_excluded, 0);
+    assert_int_equal(f.extents_unwritten, 1);
+    assert_int_equal(f.blocks_unwritten, 10);
+    assert_int_equal(f.blocks, 30);
+    assert_int_equal(f.pairs, 29);
+    assert_int_equal(f.contiguous, 28); /* 100..119 in one run, then the jump to 9000 */
+
+    /* A file that is all preallocation, in two runs: a score, not n/a. */
+    struct layout_extent pre[] = {ext(0, 500, 8, OS_EXTENT_UNWRITTEN),
+                                  ext(8, 600, 8, OS_EXTENT_UNWRITTEN | OS_EXTENT_LAST)};
+    uint64_t pairs, contig;
+    double s = layout_score_of(pre, 2, BS, &pairs, &contig);
+    assert_int_equal(pairs, 15);
+    assert_int_equal(contig, 14);
+    assert_true(s > 0.93 && s < 0.94);
 }
 
 static void test_hist_buckets(void **state)
@@ -273,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_hole_is_skipped),
         cmocka_unit_test(test_single_block_and_empty),
         cmocka_unit_test(test_excluded_extents),
+        cmocka_unit_test(test_unwritten_extents),
         cmocka_unit_test(test_hist_buckets),
         cmocka_unit_test(test_dir_locality),
         cmocka_unit_test(test_median),

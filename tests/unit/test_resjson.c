@@ -119,6 +119,8 @@ static void fill_set(struct run_set *rs)
     rs->stop.min_effect = 0.05;
     rs->stop.mixture_var = 2;
     rs->stop.max_rounds = 30;
+    strcpy(rs->kept_kind, "image");
+    strcpy(rs->kept_path, "/tmp/fsbench-nightly.img");
     for (unsigned r = 0; r < 3; r++) {
         struct run_result *run = run_set_add_run(rs, 3);
         assert_non_null(run);
@@ -226,6 +228,8 @@ static void assert_set_equal(const struct run_set *a, const struct run_set *b)
     assert_true(a->stop.min_effect == b->stop.min_effect);
     assert_true(a->stop.mixture_var == b->stop.mixture_var);
     assert_int_equal(a->stop.max_rounds, b->stop.max_rounds);
+    assert_string_equal(a->kept_kind, b->kept_kind); /* --keep-image's place */
+    assert_string_equal(a->kept_path, b->kept_path);
     assert_int_equal(a->nruns, b->nruns);
     for (size_t i = 0; i < a->nruns; i++) {
         const struct run_result *r = &a->runs[i], *s = &b->runs[i];
@@ -459,6 +463,12 @@ static void test_wrong_types(void **state)
     assert_string_equal(msg, "fsbench: runs[2].phases[0].wall_s: expected a number\n");
     assert_int_equal(d.rs.nruns, 0); /* partial results freed */
     json_object_set_new(phase, "wall_s", json_real(1.5));
+
+    /* kept: an object with two strings */
+    json_object_set_new(d.j, "kept", json_string("/tmp/x.img"));
+    assert_int_equal(capture_stderr(decode, &d, msg, sizeof msg), -1);
+    assert_string_equal(msg, "fsbench: kept: expected {\"kind\": \"...\", \"path\": \"...\"}\n");
+    json_object_del(d.j, "kept");
 
     /* a nested member, an unknown op kind, a negative counter, a bad timeline point */
     json_t *rusage = json_object_get(phase, "rusage");

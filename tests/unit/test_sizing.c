@@ -147,6 +147,16 @@ static void test_phases(void **state)
     assert_true(cold && !drops);
     sizing_phases(NULL, 0, &drops, &cold, &copies);
     assert_false(drops || cold);
+    /* only extract, createsync and fsyncstorm lay the tree down; age makes its own files */
+    assert_true(sizing_writes_tree(ph, (size_t)n));
+    n = scenario_resolve("age,sync,layout,dropcaches,statwalk,read", ph, SCENARIO_MAX_PHASES);
+    assert_true(n > 0);
+    assert_false(sizing_writes_tree(ph, (size_t)n));
+    n = scenario_resolve("createsync", ph, SCENARIO_MAX_PHASES);
+    assert_true(sizing_writes_tree(ph, (size_t)n));
+    n = scenario_resolve("age,fsyncstorm", ph, SCENARIO_MAX_PHASES);
+    assert_true(sizing_writes_tree(ph, (size_t)n));
+    assert_false(sizing_writes_tree(NULL, 0));
     assert_true(sizing_ram() > 0);
 }
 

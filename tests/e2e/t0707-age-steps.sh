@@ -1,0 +1,82 @@
+#!/bin/bash
+# --age-steps: one run ages a small ext4 image in steps (0.25x, then 0.5x its size written
+# in all) and measures the probe (sync, dropcaches, statwalk, read) twice after each step.
+# Asserts the steps are the set's configurations in order, each step's written amount (the
+# age phase's note, and the line each run prints), that every run of every step has probe
+# results, the series view at the end, and compare and report of the saved set; bad uses
+# are refused in one line.
+. "$(dirname "$0")/../lib/tap.sh"
+need_root
+need_cmd mkfs.ext4
+need_cmd losetup
+need_cmd jq
+losetup -f >/dev/null 2>&1 || skip_all "no free loop device"
+
+mkdir "$SCRATCH/img"
+DB=$SCRATCH/r.db
+run_fsbench run --image 128M --image-dir "$SCRATCH/img" --fs ext4 \
+    --phases age,sync,dropcaches,statwalk,read --tree tiny --age-steps 0.25,0.5 --runs 2 \
+    --db "$DB" --label st -q --json "$SCRATCH/st.json"
+is "$RC" 0 "run --age-steps exits 0"
+[ "$RC" -eq 0 ] || diag "$ERR"
+J=$SCRATCH/st.json
+is "$(jq -r '[.runs[].config] | join(" ")' "$J")" "aged-0.25x aged-0.25x aged-0.5x aged-0.5x" \
+    "the steps are the set's configurations, in order, two rounds each"
+is "$(jq -r '.meta["age-steps"]' "$J")" "0.25,0.5" "JSON: meta age-steps lists the steps"
+
+# The written amount of each step: the age phase of its first run ages, the second skips.
+for step in 0.25 0.5; do
+    note=$(jq -r --arg c "aged-${step}x" \
+        '[.runs[] | select(.config == $c)][0].phases[0] | "\(.status)|\(.note)"' "$J")
+    like "$note" "^ok\\|step to ${step}x: wrote [0-9.]+ MiB, [0-9.]+ MiB in all \\(([0-9.]+)x the fs\\)" \
+        "step ${step}x: the age phase says what it wrote ($note)"
+    x=$(printf '%s\n' "$note" | sed -nE 's/.*MiB in all \(([0-9.]+)x the fs\).*/\1/p')
+    ok $(awk -v x="$x" -v s="$step" 'BEGIN {exit !(x >= s && x < s + 0.05)}'; echo $?) \
+        "step ${step}x: ${x}x the fs written in all"
+    second=$(jq -r --arg c "aged-${step}x" \
+        '[.runs[] | select(.config == $c)][1].phases[0].status' "$J")
+    is "$second" skipped "step ${step}x: its second run does not age again"
+done
+w1=$(jq -r '[.runs[] | select(.config == "aged-0.25x")][0].phases[0].note' "$J" |
+    sed -nE 's/.*, ([0-9.]+) MiB in all.*/\1/p')
+w2=$(jq -r '[.runs[] | select(.config == "aged-0.5x")][0].phases[0].note' "$J" |
+    sed -nE 's/.*, ([0-9.]+) MiB in all.*/\1/p')
+ok $(awk -v a="$w1" -v b="$w2" 'BEGIN {exit !(b > a * 1.9 && b < a * 2.1)}'; echo $?) \
+    "the second step's total ($w2 MiB) is twice the first's ($w1 MiB)"
+
+# Every run has probe results.
+bad=$(jq '[.runs[] | .phases[1:][] | select(.status != "ok" or .wall_s <= 0)] | length' "$J")
+is "$bad" 0 "every probe phase of every run is ok with a wall time"
+is "$(jq '[.runs[] | .phases[] | select(.name == "read") | .files] | min > 0' "$J")" true \
+    "every run's read read the aged files"
+
+# What the run says as it goes, and at the end.
+n=$(printf '%s\n' "$OUT" | grep -cE '^step aged-0\.(25|5)x, round [12]: [0-9.]+ MiB written in all; probe: sync [0-9.]+ s, dropcaches [0-9.]+ s, statwalk [0-9.]+ s, read [0-9.]+ s$')
+is "$n" 4 "a line per run: the step, the written total, the probe's figures"
+like "$OUT" 'performance vs age \(steps 0\.25,0\.5' "the series view follows"
+like "$OUT" $'read\n +label +median +interval +runs\n +aged-0\\.25x +[0-9.]+ ' \
+    "the series has the read phase, step by step"
+
+# compare and report of the saved set show the steps as a series.
+run_fsbench compare st --db "$DB"
+is "$RC" 0 "compare of the set exits 0"
+like "$OUT" 'aged-0\.5x' "compare names the steps"
+like "$OUT" 'performance vs age' "compare shows the series"
+run_fsbench report st --db "$DB" -o "$SCRATCH/st.html"
+is "$RC" 0 "report of the set exits 0"
+ok $(grep -q 'aged-0.5x' "$SCRATCH/st.html"; echo $?) "the page holds the steps"
+
+is "$(awk -v s="$SCRATCH/img" 'index($5, s) == 1' /proc/self/mountinfo)" "" "nothing left mounted"
+is "$(losetup -a | grep -cF "$SCRATCH/img")" 0 "no loop device left"
+
+# Bad uses: one line each, exit 2.
+run_fsbench run --phases age,read --dir "$SCRATCH" --age-host-fs --age-steps 2 --no-save
+is "$RC" 2 "--age-steps with --dir is refused"
+like "$ERR" 'age-steps .*--image SIZE or --device DEV' "and says what would do"
+run_fsbench run --image 128M --phases age,read --age-steps 0.5,0.25 --no-save
+is "$RC" 2 "falling multiples are refused"
+like "$ERR" 'must rise \(0\.25 after 0\.5\)' "naming them"
+run_fsbench run --image 128M --phases age,extract,read --age-steps 2 --no-save
+is "$RC" 2 "a probe that writes a tree is refused"
+like "$ERR" 'phase extract writes or removes files of its own' "naming the phase"
+done_testing
