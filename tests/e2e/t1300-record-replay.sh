@@ -140,6 +140,23 @@ ms=$(("$("$FSBENCH" trace stats --json "$S/think.fsbt" | jq -r '.think.total_ns'
 own=$(cat "$S/think.out")
 ok "$([ "$own" -ge 200 ] && [ $((ms * 10)) -ge $((own * 9)) ] && [ $((ms * 10)) -le $((own * 11)) ]; echo $?)" \
     "its think time is the program's: $ms ms for the $own ms it measured itself"
+# a replay with original timing spends those think times as CPU time of its own, also on a
+# busy processor: pinned to one processor beside a busy loop, it still works them (a wait
+# on the wall clock would end after them with about half that CPU time spent)
+if command -v taskset >/dev/null 2>&1; then
+    taskset -c 0 sh -c 'while :; do :; done' &
+    HOG=$!
+    mkdir -p "$S/run-thk"
+    taskset -c 0 "$FSBENCH" run --replay "$S/think.fsbt" --replay-timing original --dir "$S/run-thk" \
+        --no-save -q --json "$S/thk.json" >/dev/null 2>&1
+    kill "$HOG"
+    wait "$HOG" 2>/dev/null
+    cpu=$(jq '.runs[0].phases[0] | (.user_s + .sys_s) * 1000 | floor' "$S/thk.json")
+    ok "$([ "$cpu" -ge $((ms * 85 / 100)) ]; echo $?)" \
+        "beside a busy loop, the replay worked its think times: $cpu ms of CPU for $ms ms"
+else
+    skip "taskset is missing" 1
+fi
 
 # ---- cvs rtag -------------------------------------------------------------------------
 if command -v cvs >/dev/null 2>&1; then
