@@ -46,8 +46,9 @@ static void record_usage(FILE *out)
             "  -o, --output FILE  the trace to write (replay it with fsbench run --replay FILE)\n"
             "  --root DIR         record the calls below DIR (default: the current directory);\n"
             "                     calls outside it are left out and counted\n"
-            "Runs CMD (all its processes and threads) under strace. Not seen: I/O through\n"
-            "memory maps; calls on descriptors opened before CMD started are left out.\n");
+            "Runs CMD (all its processes and threads) under strace. Maps of files are\n"
+            "recorded, not the pages touched through them (a replay reads each mapped range\n"
+            "once); calls on descriptors opened before CMD started are left out.\n");
 }
 
 static int emit(void *arg, const struct trace_call *c)
@@ -134,8 +135,10 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
         inform("record: the program's own time between calls: %.3f s (the gaps less the "
                "tracer's part of each, %.1f us)",
                (double)think_ns / 1e9, (double)in->tracer_gap_ns / 1e3);
-    inform("record: limits: I/O through memory maps is not seen; calls on descriptors opened "
-           "before the start are left out");
+    inform("record: limits: of I/O through memory maps only the maps are seen (%s map%s; a "
+           "replay reads each mapped range once); calls on descriptors opened before the "
+           "start are left out",
+           trace_count_str(in->count[TK_MMAP], a, sizeof a), in->count[TK_MMAP] == 1 ? "" : "s");
 }
 
 /* Writes the info block and the initial state after the calls and renames the trace into

@@ -133,7 +133,7 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
     json_t *o = json_pack(
         "{s:i, s:s, s:s, s:s, s:I, s:f, s:I, s:I, s:I, s:I, s:I, s:I, s:o, s:o, s:I, s:I,"
         " s:{s:I, s:I, s:I}, s:{s:I, s:I, s:I, s:I, s:I}, s:I, s:I}",
-        "format", 1, "command", in->command, "root", in->root, "tracer", in->tracer, "calls",
+        "format", (int)in->format, "command", in->command, "root", in->root, "tracer", in->tracer, "calls",
         (json_int_t)in->ncalls, "duration_s", (double)in->duration_ns / 1e9, "threads",
         (json_int_t)in->nthreads, "threads_at_once", (json_int_t)in->max_concurrency,
         "descriptors_at_once", (json_int_t)in->nslots, "bytes_read",
@@ -169,7 +169,7 @@ static void print_text(const char *path, const struct trace_info *in, const stru
     time_t t = (time_t)(in->started_unix_ns / 1000000000u);
     struct tm tm;
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
-    printf("trace %s (format 1), recorded %s with %s\n", text_shown(path), when,
+    printf("trace %s (format %u), recorded %s with %s\n", text_shown(path), in->format, when,
            in->tracer[0] ? text_shown(in->tracer) : "strace");
     printf("command: %s\n", text_shown(in->command));
     printf("directory: %s\n", text_shown(in->root));
@@ -212,8 +212,14 @@ static void print_text(const char *path, const struct trace_info *in, const stru
     }
     /* what the trace could not see, and what a replay does about it */
     printf("not seen, and how a replay accounts for it:\n");
-    printf("  I/O through memory maps: not recorded (its amount unknown); a replay does none "
-           "of it\n");
+    if (in->format < 2)
+        printf("  I/O through memory maps: not recorded (format 1; its amount unknown); a "
+               "replay does none of it\n");
+    else
+        printf("  I/O through memory maps: %s maps of files below the directory recorded, "
+               "not the pages the program touched; a replay reads each mapped range once and "
+               "writes it back once where the map was shared and writable\n",
+               trace_count_str(in->count[TK_MMAP], a, sizeof a));
     printf("  %s calls on descriptors opened before the start, %s outside the directory: "
            "left out, not replayed\n",
            trace_count_str(in->left_prestart, a, sizeof a),

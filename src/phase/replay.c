@@ -176,22 +176,39 @@ static void complete(struct rp_thread *me)
         wake(me);
 }
 
-/* Original timing: works (spins) until target (monotonic ns). A think time is the
- * program's CPU time (trace_record.h): spent on a processor, as the program spent it, and
- * not asleep, which would leave the file system's own threads (the journal's commit, the
- * device's workers) a quieter machine than the program did: an fsync after a thread's
- * sleep takes a fraction of what it takes after the same time of work. */
-static void wait_until(struct replay *rp, uint64_t target)
+/* The calling thread's CPU time, ns. */
+static uint64_t thread_cpu_ns(void)
 {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+        return meas_now_ns(); /* (no thread clock: wall time instead) */
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Original timing: works (spins) until this thread has spent think ns of its own CPU
+ * time. A think time is the program's CPU time (trace_record.h): spent on a processor, as
+ * the program spent it, and not asleep, which would leave the file system's own threads
+ * (the journal's commit, the device's workers) a quieter machine than the program did: an
+ * fsync after a thread's sleep takes a fraction of what it takes after the same time of
+ * work. And counted on the thread's CPU clock, not the wall clock: on a busy machine the
+ * program's work took longer than its CPU time, by the share of the processors it got,
+ * and so does the replay's (a wall-clock wait would end as soon on a busy machine as on a
+ * quiet one, and the replay would run ahead of the program by the machine's load). */
+static void think_for(struct replay *rp, uint64_t think)
+{
+    uint64_t end = thread_cpu_ns() + think;
     /* a stop request (a signal: phase_interrupt) ends the wait at once, so no think time
-     * keeps the run from its cleanup */
-    while (meas_now_ns() < target && !atomic_load_explicit(&rp->stop, memory_order_relaxed)) {
+     * keeps the run from its cleanup; the thread's clock is a system call, read every 1,024
+     * pauses (some 40 us) so that the work is in user mode, as the program's was */
+    while (!atomic_load_explicit(&rp->stop, memory_order_relaxed)) {
         if (phase_interrupt) {
             stop_all(rp);
             return;
         }
-        for (int i = 0; i < 64; i++)
+        for (int i = 0; i < 1024; i++)
             cpu_relax();
+        if (thread_cpu_ns() >= end)
+            return;
     }
 }
 
@@ -224,22 +241,11 @@ static void run_chunk(struct rp_thread *me, struct rp_chunk *ch)
         }
         for (uint16_t k = 0; k < c->ndeps; k++)
             wait_dep(rp, ch->deps[c->dep + k]);
-        if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads) {
-            uint64_t last = rp->rep_end[c->rthread], think = c->think_ns;
-            /* a wait that ran late (the replay's own scheduling: a preemption, a sleep's
-             * slack) is made good on the next think times, so that their sum holds */
-            uint64_t *late = &rp->rep_late[c->rthread];
-            uint64_t take = *late < think ? *late : think;
-            think -= take;
-            *late -= take;
-            if (last && think) {
-                uint64_t target = last + think;
-                wait_until(rp, target);
-                uint64_t now = meas_now_ns();
-                if (now > target)
-                    *late += now - target;
-            }
-        }
+        /* a thread's first call has no think time before it (its start-up is not in
+         * the trace) */
+        if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads &&
+            rp->rep_end[c->rthread] && c->think_ns)
+            think_for(rp, c->think_ns);
         rp_exec(me, c, ch->arena);
         if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads)
             rp->rep_end[c->rthread] = meas_now_ns();
@@ -514,7 +520,6 @@ static void free_replay(struct replay *rp, struct rp_chunk *chunks)
     free(rp->wbuf);
     free(rp->rec_end);
     free(rp->rep_end);
-    free(rp->rep_late);
     free(rp->map);
     free(chunks);
     rp_deps_free(rp);
@@ -543,10 +548,9 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
     if (rp->timing == REPLAY_ORIGINAL) {
         rp->rec_end = calloc(in->nthreads, sizeof *rp->rec_end);
         rp->rep_end = calloc(in->nthreads, sizeof *rp->rep_end);
-        rp->rep_late = calloc(in->nthreads, sizeof *rp->rep_late);
     }
     if (!rp->th || !rp->slots || !rp->wbuf || !rp->map || !*chunks ||
-        (rp->timing == REPLAY_ORIGINAL && (!rp->rec_end || !rp->rep_end || !rp->rep_late)) ||
+        (rp->timing == REPLAY_ORIGINAL && (!rp->rec_end || !rp->rep_end)) ||
         (rp->nthreads > 1 && rp_deps_init(rp) < 0))
         return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
     memset(rp->th, 0, thsz);

@@ -262,6 +262,7 @@ static bool changes_object(const struct rp_call *c)
     case TK_FCHOWN:
     case TK_FUTIMENS:
     case TK_COPY: return true;
+    case TK_MMAP: return (c->flags & TRM_WRITE) && (c->flags & TRM_SHARED);
     default: return changes_dir(c);
     }
 }

@@ -285,6 +285,34 @@ static long do_write(struct rp_thread *me, int fd, uint64_t n, const uint64_t *o
     return (long)total;
 }
 
+/* A map of a file (TK_MMAP), replayed as the I/O it stands for: the program's page faults
+ * are not in the trace, so every page of the range (up to the file's end) is read once,
+ * and written back once when the map was shared and writable (what msync or writeback of
+ * dirtied pages does). Reads and writes, not a map: a page past the end could not be
+ * touched without SIGBUS, and a replay has no use for the addresses. The bytes read, or
+ * -errno. */
+static long do_mapped(struct rp_thread *me, int fd, const struct rp_call *c)
+{
+    struct stat st;
+    if (fstat(fd, &st) < 0)
+        return -errno;
+    uint64_t size = st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    if (c->off >= size)
+        return 0;
+    uint64_t n = size - c->off < c->size ? size - c->off : c->size, done = 0;
+    bool dirty = (c->flags & TRM_WRITE) && (c->flags & TRM_SHARED);
+    while (done < n) {
+        size_t k = n - done < me->rbuf_len ? (size_t)(n - done) : me->rbuf_len;
+        long r = raw_pread(fd, me->rbuf, k, (off_t)(c->off + done));
+        if (r <= 0)
+            return r < 0 ? -errno : (long)done;
+        if (dirty && raw_pwrite(fd, me->rbuf, (size_t)r, (off_t)(c->off + done)) < 0)
+            return -errno;
+        done += (uint64_t)r;
+    }
+    return (long)done;
+}
+
 static const struct timespec fixed_times[2] = {{1577836800, 0}, {1577836800, 0}}; /* 2020 */
 
 /* A system call's return as a result: the value, or -errno. */
@@ -459,6 +487,7 @@ static long fd_call(struct rp_thread *me, const struct rp_call *c, uint64_t *t0)
         return R(fcntl(fd, F_SETFL, fl | (x > 0 ? x : 0)));
     }
     case TK_SYNCFS: return R(raw_syncfs(fd));
+    case TK_MMAP: return do_mapped(me, fd, c);
     case TK_COPY: {
         int out = fd_of(me, c->slot2);
         if (out < 0)

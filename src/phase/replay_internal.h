@@ -152,10 +152,10 @@ struct replay {
     unsigned char *wbuf;
     size_t wbuf_len;
     /* original timing: per recorded thread, the recorded end of its last call (the
-     * dispatcher's) and when its last replayed call ended (its replay thread's) */
+     * dispatcher's) and when its last replayed call ended (its replay thread's; 0: none
+     * yet, so no think time before its first) */
     uint64_t *rec_end;
     uint64_t *rep_end;
-    uint64_t *rep_late;         /* per recorded thread: waits that ran late, to make good */
     uint64_t gap_ns;            /* the tracer's own gap, taken off each think time */
     double think_scale;         /* and what is left, scaled by this */
     /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */

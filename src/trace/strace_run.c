@@ -34,7 +34,7 @@
     "?renameat2,?link,?linkat,?symlink,?symlinkat,?readlink,?readlinkat,?chmod,?fchmod,"       \
     "?fchmodat,?chown,?fchown,?lchown,?fchownat,?utime,?utimes,?futimesat,?utimensat,?sync,"  \
     "?syncfs,?copy_file_range,?sendfile,?chdir,?fchdir,?clone,?clone3,?fork,?vfork,?execve,"   \
-    "?execveat"
+    "?execveat,?mmap"
 
 const char *const strace_run_options[] = {
     "-D", "-f", "-q", "--seccomp-bpf", "--absolute-timestamps=format:unix,precision:ns",

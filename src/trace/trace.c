@@ -53,6 +53,7 @@ static const struct kind_def calls[TK_CALL_KINDS] = {
     [TK_UTIMENS] = {"utimens", TF_PATH | TF_FLAGS, TR_NONE},
     [TK_TRUNCATE] = {"truncate", TF_PATH | TF_SIZE, TR_NONE},
     [TK_COPY] = {"copy", FD | TF_SLOT2 | TF_SIZE | TF_FLAGS | TF_OFF | TF_OFF2, TR_COUNT},
+    [TK_MMAP] = {"mmap", FD | TF_SIZE | TF_OFF | TF_FLAGS, TR_NONE},
 };
 
 static const struct kind_def implicit[TRACE_KIND_END - TRACE_KIND_IMPLICIT] = {

@@ -28,7 +28,8 @@
  * slept, or a crafted trace) is cut to this, and the replay's note says how many were. */
 #define TRACE_THINK_MAX_NS ((uint64_t)60 * 1000000000u)
 
-/* The kinds of record. The numbers are part of the file format (version 1): never reuse
+/* The kinds of record. The numbers are part of the file format (version 2; version 1 had
+ * every kind but TK_MMAP, and a reader takes both): never reuse
  * one. Kinds below TRACE_KIND_IMPLICIT are calls the program made; the others are what
  * the recorder adds so a replay can follow processes and descriptors. */
 enum trace_kind {
@@ -70,6 +71,7 @@ enum trace_kind {
     TK_UTIMENS,        /* utimensat, utimes: path flags */
     TK_TRUNCATE,       /* path size */
     TK_COPY,           /* copy_file_range, sendfile: slot(in) slot2(out) size flags off off2 */
+    TK_MMAP,           /* mmap of a descriptor (format 2): slot size(len) off flags(TRM_*) */
     TK_CALL_KINDS,     /* (end of the calls) */
     TRACE_KIND_IMPLICIT = 64,
     TK_SPAWN = 64,     /* a new thread or process: thread(the new one) aux(its creator) */
@@ -141,7 +143,12 @@ enum {
     TRC_IN_OFF = 1,                  /* TK_COPY: off is the input's offset */
     TRC_OUT_OFF = 2,                 /*          off2 is the output's */
     TRC_SENDFILE = 4,                /* it was sendfile */
+    TRM_READ = 1,                    /* TK_MMAP: PROT_READ (or PROT_EXEC) */
+    TRM_WRITE = 2,                   /*          PROT_WRITE */
+    TRM_SHARED = 4,                  /*          MAP_SHARED: writes reach the file */
 };
+/* The kinds a trace of format 1 holds (TK_MMAP came with format 2). */
+#define TRACE_V1_CALL_KINDS 38u
 
 /* TK_LSEEK whence values. */
 enum { TRW_SET, TRW_CUR, TRW_END, TRW_DATA, TRW_HOLE, TRW_COUNT };
@@ -231,6 +238,8 @@ struct trace_info {
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */
     uint64_t state_bytes;       /* their sizes added up */
+    uint32_t format;            /* the file's format version (the reader sets it; a writer
+                                 * given 1 writes format 1, for tests; 0: the current) */
 };
 
 /* The name of a kind ("open", "rename", "spawn"); "?" for none. */

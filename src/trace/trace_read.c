@@ -343,7 +343,7 @@ struct trace_file *trace_open(const char *path)
     if (memcmp(h, TRACE_MAGIC, 8))
         return refuse(t, "not an fsbench trace (see fsbench record)");
     uint64_t version = trace_get_le(h + 8, 4);
-    if (version != TRACE_FORMAT_VERSION) {
+    if (version < TRACE_FORMAT_OLDEST || version > TRACE_FORMAT_VERSION) {
         snprintf(why, sizeof why, "trace format %" PRIu64 ", where this fsbench reads format "
                  "%u (made by a %s fsbench?)", version, TRACE_FORMAT_VERSION,
                  version > TRACE_FORMAT_VERSION ? "newer" : "different");
@@ -378,6 +378,7 @@ struct trace_file *trace_open(const char *path)
     trace_stream_close(s);
     if (r < 0)
         return refuse(t, why);
+    t->info.format = (uint32_t)version;
     t->info_block_len = (size_t)r;
     return t;
 }

@@ -206,6 +206,12 @@ static const struct strace_flag rename_flags[] = {
     {"RENAME_NOREPLACE", TRR_NOREPLACE}, {"RENAME_EXCHANGE", TRR_EXCHANGE},
     {"RENAME_WHITEOUT", TRR_WHITEOUT}, {NULL, 0},
 };
+static const struct strace_flag map_prot[] = {
+    {"PROT_READ", TRM_READ}, {"PROT_EXEC", TRM_READ}, {"PROT_WRITE", TRM_WRITE}, {NULL, 0},
+};
+static const struct strace_flag map_flags[] = {
+    {"MAP_SHARED", TRM_SHARED}, {"MAP_SHARED_VALIDATE", TRM_SHARED}, {NULL, 0},
+};
 static const struct strace_flag access_modes[] = {
     {"R_OK", 4}, {"W_OK", 2}, {"X_OK", 1}, {NULL, 0},
 };
@@ -412,6 +418,26 @@ static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_li
         c.size = (uint64_t)res;
     if (trace_kind_result(c.kind) == TR_NONE && res > 0)
         c.result = 0;
+    return rec_emit(r, t, l, &c);
+}
+
+/* mmap(addr, len, prot, flags, fd, off) of a descriptor below the directory: the range the
+ * program can reach through memory. Anonymous maps and maps of other files (libraries,
+ * the program itself) are no calls of the trace and are not counted as left out. */
+static int h_mmap(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                  const struct args *a, int how)
+{
+    (void)how;
+    uint32_t slot = 0;
+    int64_t res;
+    if (a->n < 6 || !a->a[4].n || a->a[4].p[0] == '-' || !result_of(l, &res))
+        return 0; /* -1: anonymous */
+    if (fd_arg(r, t, a->a[4], &slot) != IN)
+        return 0;
+    struct trace_call c = {.kind = TK_MMAP, .slot = slot, .result = res < 0 ? res : 0};
+    c.size = num(a->a[1]);
+    c.off = num(a->a[5]);
+    c.flags = strace_arg_flags(a->a[2], map_prot) | strace_arg_flags(a->a[3], map_flags);
     return rec_emit(r, t, l, &c);
 }
 
@@ -846,6 +872,7 @@ static const struct call_def table[] = {
     {"lstat", h_lstat, 0},
     {"mkdir", h_path, 6},
     {"mkdirat", h_path, 7},
+    {"mmap", h_mmap, 0},
     {"newfstatat", h_path, 1},
     {"open", h_open, 0},
     {"openat", h_open, 1},
@@ -898,7 +925,7 @@ int rec_call(struct trace_recorder *r, struct task *t, const struct strace_line 
     const struct call_def *d =
         bsearch(&l->name, table, sizeof table / sizeof table[0], sizeof table[0], by_name);
     if (!d)
-        return 0; /* a call a trace does not hold (mmap, exit_group, ...) */
+        return 0; /* a call a trace does not hold (munmap, exit_group, ...) */
     struct args a;
     a.n = strace_split_args(l->args, a.a, STRACE_ARGS_MAX);
     if (a.n < 0) {

@@ -39,6 +39,8 @@ enum op_kind trace_op_kind(unsigned kind, uint32_t flags)
     case TK_SYMLINK: return OP_SYMLINK;
     case TK_READLINK: return OP_READLINK;
     case TK_COPY: return OP_COPY;
+    case TK_MMAP: /* replayed as the reads (and writes) of the range it maps */
+        return (flags & TRM_WRITE) && (flags & TRM_SHARED) ? OP_WRITE : OP_READ;
     case TK_FALLOCATE:
     case TK_FTRUNCATE:
     case TK_TRUNCATE:

@@ -31,6 +31,7 @@ struct trace_writer {
     size_t used;
     int failed;
     bool copied;                /* the calls section was copied whole: no stream open */
+    uint32_t format;            /* the info block's format (1 for tests), else 0 */
 };
 
 static la_ssize_t on_write(struct archive *a, void *arg, const void *p, size_t n)
@@ -188,6 +189,7 @@ int trace_writer_info(struct trace_writer *w, const struct trace_info *info)
     if (!b)
         return error("trace: out of memory");
     size_t n = trace_encode_info(info, b);
+    w->format = info->format == 1 ? 1 : 0;
     int rc = 0;
     for (size_t off = 0; off < n && rc == 0;) {
         size_t k = n - off < BUF_LEN - w->used ? n - off : BUF_LEN - w->used;
@@ -219,8 +221,16 @@ int trace_writer_commit(struct trace_writer *w)
         trace_put_le(f + 16, w->calls_len, 8);
         trace_put_le(f + 24, w->info_off, 8);
         trace_put_le(f + 32, w->info_len, 8);
-        trace_put_le(f + 40, TRACE_FORMAT_VERSION, 4);
+        uint32_t version = w->format ? w->format : TRACE_FORMAT_VERSION;
+        trace_put_le(f + 40, version, 4);
         rc = put_raw(w, f, sizeof f);
+        if (rc == 0 && version != TRACE_FORMAT_VERSION) {
+            /* an older format (tests of the reader): the header says it too */
+            uint8_t v[4];
+            trace_put_le(v, version, 4);
+            if (fflush(w->out.f) != 0 || pwrite(fileno(w->out.f), v, 4, 8) != 4)
+                rc = error_errno("trace %s: cannot write its header", w->out.path);
+        }
     }
     if (rc == 0)
         rc = outfile_commit(&w->out);

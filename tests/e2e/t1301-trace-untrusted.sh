@@ -51,10 +51,10 @@ if [ -n "$GOOD" ]; then
     like "$ERR" 'cut\.fsbt: its end is missing' "a cut trace: its end is missing"
     one_line "cut"
     cp "$GOOD" "$S/newer.fsbt"
-    printf '\x02' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
+    printf '\x03' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
     run_fsbench run --replay "$S/newer.fsbt" --no-save -q
     is "$RC" 1 "a newer format: exit 1"
-    like "$ERR" 'trace format 2, where this fsbench reads format 1 \(made by a newer fsbench\?\)' \
+    like "$ERR" 'trace format 3, where this fsbench reads format 2 \(made by a newer fsbench\?\)' \
         "a newer format: said so"
     # bytes flipped in the compressed sections: refused (or still whole), never a crash
     bad=0 crashed=0
@@ -103,7 +103,7 @@ if [ -x "$CRAFT" ]; then
     run_fsbench trace stats "$S/gap.fsbt"
     like "$OUT" "longest gap between a thread's calls: 1000000\.000 s \(before record 2\); a replay with original timing cuts any think time to 60 s" \
         "trace stats: the longest gap, and that a replay cuts it"
-    like "$OUT" "  I/O through memory maps: not recorded \(its amount unknown\); a replay does none of it" \
+    like "$OUT" "  I/O through memory maps: 0 maps of files below the directory recorded, not the pages the program touched; a replay reads each mapped range once and writes it back once where the map was shared and writable" \
         "trace stats: says what it could not see"
     like "$OUT" "  0 calls on descriptors opened before the start, 0 outside the directory: left out, not replayed" \
         "trace stats: and what was left out, and how"
@@ -137,8 +137,18 @@ if [ -x "$CRAFT" ]; then
     mkdir -p "$S/sidrun"
     run_fsbench run --replay "$S/setid.fsbt" --dir "$S/sidrun" --no-save
     like "$OUT$ERR" "setuid/setgid dropped" "run --replay says so too"
+    # a trace of format 1 (before mmap records) still reads and replays
+    "$CRAFT" v1 "$S/v1.fsbt"
+    is "$(od -An -tu4 -j8 -N4 "$S/v1.fsbt" | tr -d ' ')" 1 "the crafted trace's header says format 1"
+    run_fsbench trace stats "$S/v1.fsbt"
+    like "$OUT" "\(format 1\)" "trace stats reads a format 1 trace and names its format"
+    like "$OUT" "I/O through memory maps: not recorded \(format 1; its amount unknown\)" \
+        "and says its maps were not recorded"
+    run_fsbench trace replay "$S/v1.fsbt" "$S/v1r"
+    is "$RC" 0 "a format 1 trace replays"
+    is "$(ls "$S/v1r/tree" | tr '\n' ' ')" "a b " "its two directories made"
 else
-    skip "needs $CRAFT" 14
+    skip "needs $CRAFT" 19
 fi
 
 # ---- a replay raced by an attacker -----------------------------------------------------

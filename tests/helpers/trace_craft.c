@@ -5,6 +5,8 @@
  *   trace_craft setid FILE    an initial state file "s" of mode 06777; calls: an open that
  *                             creates "n" with mode 06777, its close, chmod "s" 04755 and
  *                             mkdir "d" 02777
+ *   trace_craft v1 FILE       mkdir "a" and "b" 1 ms apart, written in format 1 (the
+ *                             format before mmap records): older traces must still read
  * Exit status 0, or 1 after a message.
  */
 #include <stdio.h>
@@ -32,9 +34,9 @@ static int put(struct trace_writer *w, struct trace_call c, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (strcmp(argv[1], "gap") && strcmp(argv[1], "setid")) ||
+    if (argc < 3 || (strcmp(argv[1], "gap") && strcmp(argv[1], "setid") && strcmp(argv[1], "v1")) ||
         (!strcmp(argv[1], "gap") && argc != 4)) {
-        fprintf(stderr, "usage: trace_craft gap FILE NS | trace_craft setid FILE\n");
+        fprintf(stderr, "usage: trace_craft gap FILE NS | trace_craft setid|v1 FILE\n");
         return 2;
     }
     struct trace_writer *w = trace_writer_open(argv[2]);
@@ -42,8 +44,10 @@ int main(int argc, char **argv)
         return 1;
     int rc = 0;
     struct trace_entry e = {.path = "s", .path_len = 1, .type = TT_REG, .mode = 06777, .size = 10};
-    if (!strcmp(argv[1], "gap")) {
-        uint64_t gap = strtoull(argv[3], NULL, 10);
+    if (!strcmp(argv[1], "gap") || !strcmp(argv[1], "v1")) {
+        uint64_t gap = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000;
+        if (!strcmp(argv[1], "v1"))
+            info.format = 1;
         rc |= put(w, (struct trace_call){.kind = TK_MKDIR, .start_ns = 1000, .dur_ns = 1000,
                                          .mode = 0755},
                   "a");

@@ -19,6 +19,11 @@
  *                          itself (getrusage): the known answer for a trace's think time
  *                          (about N x 20 ms; the loop's calibration is rough on a busy
  *                          machine, the program's own measure is not)
+ *   trace_prog mapread N   maps "m/r" (which must hold N KiB) read-only, reads every page
+ *                          through the map (no read call at all) and prints their sum of
+ *                          bytes
+ *   trace_prog mapwrite N  makes "m/w" of N KiB (ftruncate), maps it shared and writable,
+ *                          writes every page through the map, msync, munmap
  * Exit status 0, or 1 with a message on stderr.
  */
 #include <errno.h>
@@ -27,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -206,10 +212,39 @@ static int think(void)
     return 0;
 }
 
+/* I/O through a memory map only: the reads (or writes) are page faults, no calls. */
+static int mapped(int write_it)
+{
+    size_t len = (size_t)n_files * 1024;
+    int fd = write_it ? open("m/w", O_RDWR | O_CREAT | O_TRUNC, 0644) : open("m/r", O_RDONLY);
+    if (fd < 0)
+        die(write_it ? "m/w" : "m/r");
+    if (write_it && ftruncate(fd, (off_t)len) < 0)
+        die("ftruncate");
+    unsigned char *p = mmap(NULL, len, write_it ? PROT_READ | PROT_WRITE : PROT_READ,
+                            MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED)
+        die("mmap");
+    close(fd);
+    unsigned long sum = 0;
+    for (size_t i = 0; i < len; i += 4096) {
+        if (write_it)
+            memset(p + i, 'w', len - i < 4096 ? len - i : 4096);
+        else
+            sum += p[i];
+    }
+    if (write_it && msync(p, len, MS_SYNC) < 0)
+        die("msync");
+    munmap(p, len);
+    if (!write_it)
+        printf("%lu\n", sum);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|mapread|mapwrite N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
@@ -220,6 +255,10 @@ int main(int argc, char **argv)
         return piped();
     if (!strcmp(argv[1], "think"))
         return think();
+    if (!strcmp(argv[1], "mapread"))
+        return mapped(0);
+    if (!strcmp(argv[1], "mapwrite"))
+        return mapped(1);
     fprintf(stderr, "trace_prog: unknown program '%s'\n", argv[1]);
     return 2;
 }

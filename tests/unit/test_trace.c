@@ -457,10 +457,15 @@ static void test_file_damaged(void **state)
     /* a newer format */
     unsigned char *c = malloc(n);
     memcpy(c, b, n);
-    c[8] = 2;
+    c[8] = TRACE_FORMAT_VERSION + 1;
     write_bytes(other, c, n);
     assert_int_equal(opens(other, msg, sizeof msg), -1);
     assert_non_null(strstr(msg, "newer"));
+    /* format 0: none ever was */
+    c[8] = 0;
+    write_bytes(other, c, n);
+    assert_int_equal(opens(other, msg, sizeof msg), -1);
+    assert_non_null(strstr(msg, "trace format 0"));
     /* footer offsets that do not fit */
     memcpy(c, b, n);
     trace_put_le(c + n - TRACE_FOOTER_LEN + 16, 1u << 30, 8);
