@@ -65,26 +65,19 @@ static int age_refused(const char *phase, const char *dir, const struct phase_pa
            EXIT_USAGE;
 }
 
-int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
+/* The checks of rq that need no other system than the file system: one scenario at most,
+ * the tree, the phases and what they need of the options. 0, or EXIT_USAGE after error(). */
+static int request_check_alone(struct run_request *rq)
 {
-    const char *profile = rq->profile, *replay = rq->replay, *phases = rq->phases;
-    const char *size_arg = rq->size_arg, *label = rq->label, *json = rq->json, *db = rq->db;
-    bool quiet = rq->quiet, cb_format = rq->cb_format, save = rq->save;
-    bool scaled = run_request_given(rq, "scale");
-    bool fsync_rounds_given = run_request_given(rq, "fsync-rounds");
-    bool threads_given = run_request_given(rq, "threads");
-    unsigned long max_runs = rq->max_runs;
-    int argc = rq->argc;
-    char **argv = rq->argv;
     if (rq->npos > 1)
         return error("run: one scenario at most, got '%s' and '%s'", rq->pos[0], rq->pos[1]),
                EXIT_USAGE;
     /* every scenario is a shipped job (cmd_run_job.c): a name left here is none */
     if (rq->npos)
         return error("unknown scenario '%s' (see 'fsbench list')", rq->pos[0]), EXIT_USAGE;
-    rq->ro.progress = !quiet; /* a line rewritten on a terminal, else a line a run */
-    if (!profile)
-        profile = "tiny";
+    rq->ro.progress = !rq->quiet; /* a line rewritten on a terminal, else a line a run */
+    const char *profile = rq->profile ? rq->profile : "tiny", *replay = rq->replay;
+    rq->profile = profile;
     if (!strncmp(profile, "tar:", 4)) {
         if (!profile[4])
             return error("--tree: tar: needs a file name (tar:FILE)"), EXIT_USAGE;
@@ -97,18 +90,19 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     } else if (!(rq->ro.tree.prof = profile_find(profile))) {
         return error("--tree: unknown profile '%s' (see 'fsbench list')", profile), EXIT_USAGE;
     }
-    if (scaled && rq->ro.tree.prof && cli_check_scale(rq->scale_arg, rq->ro.tree.prof, rq->scale) < 0)
+    if (run_request_given(rq, "scale") && rq->ro.tree.prof &&
+        cli_check_scale(rq->scale_arg, rq->ro.tree.prof, rq->scale) < 0)
         return EXIT_USAGE;
     rq->ro.tree.scale = rq->scale;
     rq->ro.tree.seed = rq->seed;
     /* no phases (a job file without them): the default scenario's, jobs/basic.ini; a
      * replay alone with --replay FILE */
-    const char *list = phases ? phases : replay ? "replay" : cmd_run_default_phases();
+    const char *list = rq->phases ? rq->phases : replay ? "replay" : cmd_run_default_phases();
     if (!list)
         return EXIT_USAGE;
     int n = scenario_resolve(list, rq->ro.phases, SCENARIO_MAX_PHASES);
     /* --fsync-rounds N: each run of fsyncstorm phases is N long (cvs.ini's two) */
-    if (n > 0 && fsync_rounds_given)
+    if (n > 0 && run_request_given(rq, "fsync-rounds"))
         n = scenario_repeat(rq->ro.phases, (size_t)n, SCENARIO_MAX_PHASES, "fsyncstorm",
                             rq->ro.params.fsync_rounds);
     if (n < 0)
@@ -126,12 +120,26 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     bool cb_phases = false; /* compilebench's own output comes from its phases (cb_*) */
     for (size_t i = 0; i < rq->ro.nphases; i++)
         cb_phases |= !strncmp(rq->ro.phases[i]->name, "cb_", 3);
-    if (cb_format && !cb_phases)
+    if (rq->cb_format && !cb_phases)
         return error("--format compilebench: the phases (%s) hold none of compilebench's "
                      "(cb_initial, cb_random, ...), so nothing would fill it; use --format "
                      "table or seeds", list), EXIT_USAGE;
-    if (rq->options_only)
-        return EXIT_OK;
+    return 0;
+}
+
+int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
+{
+    int trc = request_check_alone(rq);
+    if (trc || rq->options_only)
+        return trc;
+    const char *profile = rq->profile, *replay = rq->replay;
+    const char *size_arg = rq->size_arg, *label = rq->label, *json = rq->json, *db = rq->db;
+    bool quiet = rq->quiet, cb_format = rq->cb_format, save = rq->save;
+    bool scaled = run_request_given(rq, "scale");
+    bool threads_given = run_request_given(rq, "threads");
+    unsigned long max_runs = rq->max_runs;
+    int argc = rq->argc;
+    char **argv = rq->argv;
     for (size_t i = 0; i < rq->ro.nphases; i++) {
         if (!(rq->ro.phases[i]->flags & PHASE_KEEPS_TREE) || rq->ta.image || rq->ta.spec.device)
             continue;
@@ -146,7 +154,8 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     if (rq->ro.eng->available && rq->ro.eng->available(why, sizeof why) < 0)
         return error("--engine %s: %s (--engine auto falls back to posix)", rq->ro.eng->name, why),
                EXIT_RUN_FAILED;
-    if (rq->ro.async_eng && rq->ro.async_eng->available && rq->ro.async_eng->available(why, sizeof why) < 0) {
+    const struct engine *async = rq->ro.async_eng;
+    if (async && async->available && async->available(why, sizeof why) < 0) {
         warning("--engine auto: %s: posix for every phase", why);
         rq->ro.async_eng = NULL;
     }
@@ -157,7 +166,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
                EXIT_USAGE;
     }
     rq->ro.order_seed = rq->seed;
-    int trc = cli_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
+    trc = cli_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
     if (trc)
         return trc;
     trc = cmd_run_setup_targets(&rq->ta, &rq->ro, hook && hook->dry_run);

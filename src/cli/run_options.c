@@ -257,7 +257,7 @@ const struct run_option run_options[] = {
     {.name = "dir", .key = "dir", .kind = RUN_KIND_PATH, .arg = "DIR", .section = GEN,
      .def = "a new directory under $TMPDIR or /tmp", .flags = DEF_SAID,
      .help = "run in DIR (must exist, be writable and empty);\n"
-             "default: a new directory under $TMPDIR or /tmp, removed after",
+             "default: a new directory in $TMPDIR or /tmp, removed after",
      .set = set_dir},
     {.name = "tree", .key = "tree", .kind = RUN_KIND_TEXT, .arg = "PROFILE", .section = GEN,
      .def = "tiny",
