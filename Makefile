@@ -116,6 +116,19 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 $(BUILD)/tests/trace_craft: tests/helpers/trace_craft.c $(BUILD)/libfsbench.a | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
 
+# run_options_print prints the table of run's options (src/cli/run_options.c) as the help,
+# the man page and the completion must say it: t0013 compares them, and completion-run
+# rewrites the completion's generated block from it.
+$(BUILD)/tests/run_options_print: tests/helpers/run_options_print.c $(BUILD)/libfsbench.a | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
+
+.PHONY: completion-run
+completion-run: $(BUILD)/tests/run_options_print
+	$(BUILD)/tests/run_options_print completion > $(BUILD)/run-values.bash
+	awk -v gen=$(BUILD)/run-values.bash '/^# BEGIN run.s option values/ { while ((getline l < gen) > 0) print l; skip = 1 } \
+		!skip { print } /^# END run.s option values/ { skip = 0 }' completion/fsbench.bash > $(BUILD)/fsbench.bash.new
+	mv $(BUILD)/fsbench.bash.new completion/fsbench.bash
+
 # test_dirscan injects a failing shrink into libfsbench's realloc (see the test).
 $(BUILD)/tests/test_dirscan: LDFLAGS += -Wl,--wrap=realloc
 

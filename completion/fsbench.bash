@@ -59,6 +59,31 @@ _fsbench_dirs()
     while IFS= read -r f; do COMPREPLY+=("$f"); done < <(compgen -d -- "$cur")
 }
 
+# BEGIN run's option values: made from the table of run's options
+# (src/cli/run_options.c) by `make completion-run`; t0013 checks it.
+# _fsbench_run_value OPTION: offers OPTION's values (none for a number); 1 when
+# the option is not one of these (a path, a list, a flag).
+_fsbench_run_value()
+{
+    case $1 in
+    --size) _fsbench_add auto ;;
+    --runs) _fsbench_add auto until-verdict ;;
+    --engine) _fsbench_add posix uring auto null ;;
+    --format) _fsbench_add table seeds compilebench ;;
+    --extract-calls) _fsbench_add tar create ;;
+    --replay-timing) _fsbench_add afap original ;;
+    --ranks-dir) _fsbench_add unique shared ;;
+    --scale | --seed | --precision | --min-effect | --negligible | --max-runs | --warmup \
+        | --queue-depth | -j | --threads | --interval | --stall | --image | -i | --initial \
+        | -r | --random | --cb-buffer-size | --fsync-rounds | --age-written | --age-fullness \
+        | --age-converge | --age-replay-times | --replay-threads | --rank-shift \
+        | --stonewall) ;;
+    *) return 1 ;;
+    esac
+    return 0
+}
+# END run's option values
+
 _fsbench()
 {
     local cur prev cmd="" i w
@@ -99,6 +124,11 @@ _fsbench()
     elif [[ $cur == --*=* ]]; then
         prev=${cur%%=*}
         cur=${cur#*=}
+    fi
+
+    # run's options with values, and its numbers: from the table (the block above)
+    if [[ $cmd == run ]] && _fsbench_run_value "$prev"; then
+        return 0
     fi
 
     case $prev in

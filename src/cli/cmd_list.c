@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
+#include "cli/run_options.h"
 #include "engine/engine.h"
 #include "base/err.h"
 #include "base/units.h"
@@ -115,11 +116,10 @@ int cmd_list(int argc, char **argv)
            "the file itself: jobs/NAME.ini in the source,\n"
            "%s/share/fsbench/jobs/NAME.ini installed:\n",
            FSBENCH_PREFIX);
-    const struct job_keys keys = {.opts = cmd_run_options, .excluded = cmd_run_not_keys,
-                                  .repeatable = cmd_run_repeatable};
+    const struct job_keys *keys = run_options_job_keys();
     for (const struct job_builtin *b = job_builtin_table; b->name; b++) {
         struct job_file jf;
-        if (job_parse(b->path, b->text, &keys, &jf) < 0)
+        if (job_parse(b->path, b->text, keys, &jf) < 0)
             return EXIT_RUN_FAILED;
         const char *d = job_description(&jf, 0);
         put_item(width, 22, b->name, d ? d : "");

@@ -1,39 +1,22 @@
-/* cmd_run.h — `fsbench run` split for job files: its option table (the one list of run's
- * options, which is also the list of job-file keys), and the run with hooks that let
- * cmd_run_job.c check a job without running it, print the plan, or run it as one job of
- * a file.
+/* cmd_run.h — `fsbench run` split for job files: the run of a parsed request
+ * (run_options.h) with hooks that let cmd_run_job.c check a job without running it, print
+ * the plan, or run it as one job of a file.
  */
 #ifndef FSBENCH_CMD_RUN_H
 #define FSBENCH_CMD_RUN_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
 #include "cli/cli_run.h"
+#include "cli/run_options.h"
 #include "run/runner.h"
 #include "target/target.h"
-
-/* The short options of fsbench run, for every getopt_long over its arguments (the scans of
- * cmd_run_job.c and cmd_run_resume.c prefix "+:" or ":"). */
-#define CMD_RUN_SHORT_OPTIONS "hi:j:qr:v"
-extern const struct option cmd_run_options[];  /* ends with {NULL} */
-extern const char *const cmd_run_not_keys[];   /* options that are not job keys */
-extern const char *const cmd_run_repeatable[]; /* options given once per value */
-extern const char *const cmd_run_not_stored[]; /* where results go: not in a stored job */
-extern const char *const cmd_run_cmdline_only[]; /* consent: never a job file's key */
-
-/* The long name of the option getopt_long returned as c (idx: its index in
- * cmd_run_options, or -1); NULL for an error ('?', ':'). */
-const char *cmd_run_option_name(int c, int idx);
-/* Whether a job key's value is a path (job_keys.is_path): resolved against the job file. */
-bool cmd_run_is_path(const char *key, const char *value, size_t *skip);
 
 /* ready()'s answer to go on with the run; anything else is the exit status. */
 #define RUN_HOOK_GO (-1)
 
 struct run_hook {
-    bool options_only; /* stop once the options are parsed: EXIT_OK or EXIT_USAGE */
     bool dry_run;      /* --dry-run: a device without --destroy-data is shown, not refused */
     bool mpi_first;    /* set up the MPI ranks (their directories and hooks) before ready(),
                           which keeps ro to run later (interleaved jobs) */
@@ -44,8 +27,12 @@ struct run_hook {
     void *arg;
 };
 
-/* `fsbench run` with hooks (NULL: none). The process exit status. */
-int cmd_run_with(int argc, char **argv, const struct run_hook *hook);
+/* Runs what rq says (its options parsed, each checked alone), after checking them together;
+ * with rq->options_only it stops there (EXIT_OK or EXIT_USAGE). hook: NULL, or a job file's.
+ * The process exit status. */
+int cmd_run_request(struct run_request *rq, const struct run_hook *hook);
+/* `fsbench run` from a command line alone (no job file). The process exit status. */
+int cmd_run_with(int argc, char **argv);
 
 /* cmd_run_job.c: does this command line name a job file (--job FILE, a *.ini or a path, a
  * shipped job, or none and no --phases: the default scenario, jobs/basic.ini) or ask for
@@ -57,21 +44,7 @@ int cmd_run_job(int argc, char **argv);
  * phase list runs. NULL after error(). */
 const char *cmd_run_default_phases(void);
 
-/* cmd_run_target.c: the managed target's options, as cmd_run_with() collects them. */
-#define MAX_MOUNT_OPTS 16
-#define MAX_FS 8
-struct target_args {
-    struct target_spec spec;
-    const char *image;
-    const char *fs_list;
-    char fs_acc[256];   /* --fs given more than once: the lists joined with ',' */
-    char mkfs_acc[512]; /* --mkfs-opts given more than once: joined with ' ' */
-    const char *mount_opts[MAX_MOUNT_OPTS];
-    size_t nmount;
-    char fs_buf[256];
-    const char *fs[MAX_FS];
-    size_t nfs;
-};
+/* cmd_run_target.c (struct target_args: run_options.h). */
 /* Builds the configuration matrix (file systems x mount option sets) into ro and checks the
  * target options, the image's size and the device's consent (with dry_run a device without
  * consent is shown, not refused). 0, or an exit status after error(). */
@@ -100,7 +73,7 @@ int cmd_run_preflight(struct runner_opts *ro, const char *tree_arg, bool skip_ba
 bool cmd_run_resume_wanted(int argc, char **argv);
 int cmd_run_resume(int argc, char **argv);
 /* The run's arguments (argv[0] "run" left out) as a JSON array of strings, without the
- * options that say where results go or give consent (cmd_run_not_stored): what --resume
+ * options that say where results go or give consent (RUN_OPT_NOT_STORED, RUN_KIND_CONSENT): what --resume
  * runs again. A static buffer; NULL when they do not fit. */
 const char *cmd_run_args_json(int argc, char **argv);
 /* While --resume runs the stored arguments: the set it finishes (*id its id); else NULL. */

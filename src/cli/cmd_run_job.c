@@ -5,10 +5,11 @@
  * `interleave = jobs` as configurations of one run set in rounds (run/job_rounds.h), or
  * prints the plan.
  *
- * A job is run as `fsbench run` with the job's keys as options followed by the command
- * line's own options, through cmd_run_with() and its hooks: the same parser checks a job
- * key and a command-line option, and an option given on the command line replaces the
- * file's key of the same name (every value of a repeated one).
+ * A job is parsed into one request (run_options.h) from its keys and then the command
+ * line's own options, each through the table of run's options, and run by
+ * cmd_run_request() with hooks: the same row checks a job key and a command-line option,
+ * and an option given on the command line replaces the file's key of the same name (every
+ * value of a repeated one). No argument list is made from a job.
  *
  * A job file is someone else's data: it cannot consent to destroying data (destroy-data
  * and force are command-line options only, refused as keys), a device it names is shown
@@ -27,6 +28,7 @@
 #include "cli/cli.h"
 #include "phase/phase.h"
 #include "cli/cmd_run.h"
+#include "cli/run_options.h"
 #include "run/duration.h"
 #include "cli/cli_consent.h"
 #include "cli/cli_resume.h"
@@ -44,15 +46,15 @@
 struct cmdline {
     const char *file; /* --job FILE, a *.ini or path, or a shipped job */
     bool dry;
-    char *over[MAX_ARGS]; /* its other arguments, in order (positionals last) */
-    int nover;
-    const char *names[MAX_ARGS + 1]; /* the options among them, NULL-ended */
+    const char *pos[MAX_ARGS]; /* its positionals but the job file, in order */
+    const char *names[MAX_ARGS + 1]; /* its options (but job, dry-run, check), NULL-ended */
     const char *vals[MAX_ARGS];      /* their values (NULL for a flag) */
+    const struct run_option *opt[MAX_ARGS]; /* their rows */
     size_t nnames;
     bool help;
     bool check;  /* --check: with --dry-run, the pre-flight too */
     bool phases; /* --phases given */
-    int npos;    /* positionals other than the job file */
+    int npos;    /* positionals other than the job file (in pos, MAX_ARGS at most) */
     int bad_c, bad_opt;  /* the first option getopt refused ('?' or ':'), its optopt, */
     const char *bad_arg; /* and the argument it was in; NULL: none */
 };
@@ -68,9 +70,7 @@ struct jctx {
     int user_argc; /* the command line, stored with the results */
     char **user_argv;
     size_t n, job;
-    char **argv[JOB_MAX_JOBS];
-    int argc[JOB_MAX_JOBS];
-    struct job_arg *ja[JOB_MAX_JOBS];
+    struct job_arg *ja[JOB_MAX_JOBS]; /* each job's keys, [global]'s it does not set first */
     int nja[JOB_MAX_JOBS];
     unsigned runs0; /* job 0's rounds (interleave: every job's) */
     bool until0;    /* job 0's --runs until-verdict (interleave: every job's) */
@@ -111,9 +111,9 @@ static void add_positional(struct cmdline *cl, char *p)
         cl->file = p;
         return;
     }
+    if (cl->npos < MAX_ARGS)
+        cl->pos[cl->npos] = p;
     cl->npos++;
-    if (cl->nover < MAX_ARGS)
-        cl->over[cl->nover++] = p;
 }
 
 /* Splits argv without permuting it ('+': stop at each positional, take it, go on). */
@@ -123,9 +123,11 @@ static void scan(int argc, char **argv, struct cmdline *cl)
     int saved = opterr;
     opterr = 0;
     optind = 0;
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
     for (;;) {
         int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, "+:" CMD_RUN_SHORT_OPTIONS, cmd_run_options, &idx);
+        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
         if (c == -1) {
             if (optind >= argc)
                 break;
@@ -142,7 +144,8 @@ static void scan(int argc, char **argv, struct cmdline *cl)
             cl->bad_opt = optopt;
             cl->bad_arg = argv[optind - 1];
         }
-        const char *name = cmd_run_option_name(c, idx);
+        const struct run_option *o = run_option_of(c, idx);
+        const char *name = o ? o->name : NULL;
         if (name && !strcmp(name, "job")) {
             cl->file = optarg;
             continue;
@@ -161,10 +164,9 @@ static void scan(int argc, char **argv, struct cmdline *cl)
             cl->phases = true; /* --replay alone runs the phase replay, not the default job */
         if (name && cl->nnames < MAX_ARGS) {
             cl->vals[cl->nnames] = optarg;
+            cl->opt[cl->nnames] = o;
             cl->names[cl->nnames++] = name;
         }
-        for (int k = prev; k < optind && cl->nover < MAX_ARGS; k++)
-            cl->over[cl->nover++] = argv[k];
     }
     cl->names[cl->nnames] = NULL;
     /* no job, no scenario, no phases: the default scenario's job */
@@ -181,18 +183,26 @@ bool cmd_run_job_wanted(int argc, char **argv)
     return cl.file || cl.dry;
 }
 
-/* Checks one option the way the command line would ("--scale=abc"). */
-static int check_value(void *arg, const char *option_arg, char *why, size_t len)
+/* Checks one key's value as the command line's option would be ("scale = abc"): parsed
+ * through its row into a request of its own, which is then checked as a whole. */
+static int check_value(void *arg, const char *key, const char *value, char *why, size_t len)
 {
-    char *argv[] = {"run", (char *)option_arg, NULL};
-    struct run_hook h = {.options_only = true};
+    const struct run_option *o = run_option_find(key);
+    if (!o || o->kind == RUN_KIND_CONSENT)
+        return 0; /* refused by job_parse(), as consent */
+    static struct run_request rq; /* large: not on the stack of every key's check */
     err_capture_begin(why, len);
-    int rc = cmd_run_with(2, argv, &h);
+    int rc = run_request_init(&rq, 0, NULL);
+    rq.options_only = true;
+    if (rc == EXIT_OK)
+        rc = run_request_set(&rq, o, value, RUN_FROM_JOB);
+    if (rc == EXIT_OK)
+        rc = cmd_run_request(&rq, NULL);
     err_capture_end();
     if (rc == EXIT_OK)
         return 0;
     if (!why[0])
-        snprintf(why, len, "%s: not a valid value", option_arg);
+        snprintf(why, len, "--%s=%s: not a valid value", key, value);
     else if (!strncmp(why, "--", 2)) /* in a job file the option is a key: "scale: ..." */
         memmove(why, why + 2, strlen(why + 2) + 1);
     return -1;
@@ -225,11 +235,8 @@ const char *cmd_run_default_phases(void)
     if (phases[0])
         return phases;
     const struct job_builtin *b = job_builtin_find(DEFAULT_JOB);
-    const struct job_keys keys = {.opts = cmd_run_options,
-                                  .excluded = cmd_run_not_keys,
-                                  .repeatable = cmd_run_repeatable};
     struct job_file jf;
-    if (!b || job_parse(b->path, b->text, &keys, &jf) < 0) {
+    if (!b || job_parse(b->path, b->text, run_options_job_keys(), &jf) < 0) {
         error("the default scenario's job, jobs/%s.ini, is not built in", DEFAULT_JOB);
         return NULL;
     }
@@ -431,6 +438,8 @@ static bool not_resumed(const struct jctx *c, size_t i)
     return r && c->n > 1 && !c->jf->interleave && strcmp(job_name(c->jf, i), r->scenario);
 }
 
+static int run_job(struct jctx *c, size_t i, const struct run_hook *h);
+
 static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg)
 {
     struct jctx *c = arg;
@@ -534,32 +543,48 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
             struct run_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry,
                                  .mpi_first = true};
             c->job++;
-            return cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+            return run_job(c, c->job, &h);
         }
         return run_rounds(c);
     }
     return EXIT_USAGE;
 }
 
-/* Builds job i's argument list: "run", its keys, the command line's options. */
-static int build_args(struct jctx *c, size_t i, const struct job_keys *keys,
-                      const struct cmdline *cl)
+/* Job i's request: its keys (each through its row, from the job file), then the command
+ * line's options and positionals (from this argv, or a stored set's). 0, or EXIT_USAGE
+ * after error() naming the option (job_error() finds its line). */
+static int job_request(const struct jctx *c, size_t i, struct run_request *rq)
 {
-    int n = job_args(c->jf, i, keys, cl->names, &c->ja[i]);
-    if (n < 0)
-        return -1;
-    c->nja[i] = n;
-    c->argv[i] = calloc((size_t)n + (size_t)cl->nover + 2, sizeof *c->argv[i]);
-    if (!c->argv[i])
-        return error("out of memory");
-    int a = 0;
-    c->argv[i][a++] = "run";
-    for (int k = 0; k < n; k++)
-        c->argv[i][a++] = c->ja[i][k].arg;
-    for (int k = 0; k < cl->nover; k++)
-        c->argv[i][a++] = cl->over[k];
-    c->argc[i] = a;
+    if (run_request_init(rq, c->user_argc, c->user_argv))
+        return EXIT_USAGE;
+    for (int k = 0; k < c->nja[i]; k++) {
+        const struct run_option *o = run_option_find(c->ja[i][k].key);
+        int rc = o ? run_request_set(rq, o, c->ja[i][k].value, RUN_FROM_JOB) : EXIT_USAGE;
+        if (rc)
+            return rc;
+    }
+    enum run_source src = cmd_run_resuming(NULL) ? RUN_FROM_STORED : RUN_FROM_ARGV;
+    for (size_t k = 0; k < c->cl->nnames; k++) {
+        int rc = run_request_set(rq, c->cl->opt[k], c->cl->vals[k], src);
+        if (rc)
+            return rc;
+    }
+    for (int k = 0; k < c->cl->npos && k < MAX_ARGS && rq->npos < 2; k++)
+        rq->pos[rq->npos++] = c->cl->pos[k];
     return 0;
+}
+
+/* Runs job i (or checks it, prints its plan: c->mode) with hook h: the exit status. */
+static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
+{
+    struct run_request *rq = malloc(sizeof *rq);
+    if (!rq)
+        return error("out of memory"), EXIT_RUN_FAILED;
+    int rc = job_request(c, i, rq);
+    if (rc == 0)
+        rc = cmd_run_request(rq, h);
+    free(rq);
+    return rc;
 }
 
 /* A device job i's file names (the command line's options aside) that is not the one the
@@ -577,7 +602,7 @@ static int check_job_device(struct jctx *c, size_t i, const struct job_keys *key
         return -1;
     int rc = 0;
     for (int k = 0; k < n && rc == 0; k++) {
-        const char *v = ja[k].arg + strlen("--device=");
+        const char *v = ja[k].value;
         if (strcmp(ja[k].key, "device") || cli_consent_same_device(v, named))
             continue;
         rc = error("%s:%d: job %s: device = %s, but the command line names %s: refusing to "
@@ -596,7 +621,7 @@ static int preflight_all(struct jctx *c, const struct run_hook *h)
     for (c->job = 0; c->job < c->n && !phase_interrupt; c->job++) {
         if (not_resumed(c, c->job))
             continue;
-        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], h);
+        int rc = run_job(c, c->job, h);
         if (rc != EXIT_OK)
             return rc;
     }
@@ -612,7 +637,7 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
     c->mode = MODE_CHECK;
     for (c->job = 0; c->job < c->n; c->job++) {
         err_capture_begin(why, sizeof why);
-        int rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        int rc = run_job(c, c->job, &h);
         err_capture_end();
         if (rc != EXIT_OK) {
             job_error(c, c->job, why[0] ? why : "not a valid job (see above)");
@@ -634,7 +659,7 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
                          "job once a round in a seeded random order"
                        : ", run one after the other in file order");
         for (c->job = 0; c->job < c->n; c->job++) {
-            rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+            rc = run_job(c, c->job, &h);
             if (rc != EXIT_OK)
                 return rc;
         }
@@ -667,13 +692,13 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
         c->mode = MODE_ROUNDS;
         c->job = 0;
         h.mpi_first = true; /* each job's ranks set up before its options are kept */
-        return cmd_run_with(c->argc[0], c->argv[0], &h);
+        return run_job(c, 0, &h);
     }
     c->mode = MODE_RUN;
     for (c->job = 0; c->job < c->n; c->job++) {
         if (not_resumed(c, c->job))
             continue;
-        rc = cmd_run_with(c->argc[c->job], c->argv[c->job], &h);
+        rc = run_job(c, c->job, &h);
         if (rc != EXIT_OK)
             return rc;
     }
@@ -685,7 +710,7 @@ int cmd_run_job(int argc, char **argv)
     struct cmdline cl;
     scan(argc, argv, &cl);
     if (cl.help)
-        return cmd_run_with(argc, argv, NULL);
+        return cmd_run_with(argc, argv);
     /* an unknown option first: its value would read as a scenario ("-l NAME") */
     if (cl.bad_arg)
         return cli_bad_option_was("run", cl.bad_c, cl.bad_opt, cl.bad_arg);
@@ -693,12 +718,8 @@ int cmd_run_job(int argc, char **argv)
         return error("run: a job file and a scenario: put the scenario's phases in the job "
                      "(phases = ...)"),
                EXIT_USAGE;
-    const struct job_keys keys = {.opts = cmd_run_options,
-                                  .excluded = cmd_run_not_keys,
-                                  .repeatable = cmd_run_repeatable,
-                                  .check = check_value,
-                                  .cmdline_only = cmd_run_cmdline_only,
-                                  .is_path = cmd_run_is_path};
+    struct job_keys keys = *run_options_job_keys();
+    keys.check = check_value;
     struct job_file jf;
     bool builtin;
     if (load(&cl, &keys, &jf, &builtin) < 0)
@@ -718,10 +739,8 @@ int cmd_run_job(int argc, char **argv)
     const char *fold[MAX_ARGS], *fold_val[MAX_ARGS];
     size_t nfold = 0;
     for (size_t i = 0; i < cl.nnames; i++) {
-        bool skip = false;
-        for (size_t k = 0; cmd_run_not_stored[k]; k++)
-            skip |= !strcmp(cl.names[i], cmd_run_not_stored[k]);
-        if (!skip) {
+        /* where results go, and consent, are not the experiment (the table says which) */
+        if (!(cl.opt[i]->flags & RUN_OPT_NOT_STORED) && cl.opt[i]->kind != RUN_KIND_CONSENT) {
             fold_val[nfold] = cl.vals[i];
             fold[nfold++] = cl.names[i];
         }
@@ -744,17 +763,17 @@ int cmd_run_job(int argc, char **argv)
     }
     c->n = job_count(&jf);
     int rc = EXIT_OK;
-    for (size_t i = 0; i < c->n && rc == EXIT_OK; i++)
-        if (build_args(c, i, &keys, &cl) < 0)
+    for (size_t i = 0; i < c->n && rc == EXIT_OK; i++) {
+        int n = job_args(&jf, i, &keys, cl.names, &c->ja[i]);
+        if (n < 0)
             rc = EXIT_RUN_FAILED;
-        else if (check_job_device(c, i, &keys) < 0)
+        else if ((c->nja[i] = n, check_job_device(c, i, &keys)) < 0)
             rc = EXIT_USAGE;
+    }
     if (rc == EXIT_OK)
         rc = run_jobs(c, &cl);
-    for (size_t i = 0; i < c->n; i++) {
-        free(c->argv[i]);
+    for (size_t i = 0; i < c->n; i++)
         job_args_free(c->ja[i], c->nja[i]);
-    }
     free(c);
     job_free(&jf);
     return rc;

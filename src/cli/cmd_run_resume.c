@@ -25,16 +25,12 @@
 #include "cli/cli.h"
 #include "cli/cli_store.h"
 #include "cli/cmd_run.h"
+#include "cli/run_options.h"
 #include "results/store.h"
 
-/* What --resume may be given with. */
-static const char *const resume_allowed[] = {
-    "resume", "db", "json", "format", "quiet", "destroy-data", "force", "age-host-fs", "device",
-    "fail-fast", "help", NULL};
-/* Consent, and the device it names: read by cli_consent_scan() from this argv, never passed
- * on to the stored arguments' run (and taken out of those). */
-static const char *const resume_consent[] = {"destroy-data", "force", "age-host-fs", "device",
-                                             NULL};
+/* What --resume may be given with, but consent (any option of kind consent). */
+static const char *const resume_allowed[] = {"resume", "db",        "json", "format", "quiet",
+                                             "device", "fail-fast", "help", NULL};
 
 static struct {
     struct run_set *set;
@@ -73,9 +69,11 @@ const char *cmd_run_args_json(int argc, char **argv)
     int saved = opterr, bad = 0;
     opterr = 0;
     optind = 0;
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
     for (;;) {
         int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, "+:" CMD_RUN_SHORT_OPTIONS, cmd_run_options, &idx);
+        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
         int from = prev, to = optind;
         if (c == -1) {
             if (optind >= argc)
@@ -85,9 +83,9 @@ const char *cmd_run_args_json(int argc, char **argv)
             to = dashes ? argc : optind + 1;
             optind = to;
         } else {
-            const char *name = cmd_run_option_name(c, idx);
-            if (name && (listed(name, cmd_run_not_stored) || !strcmp(name, "help") ||
-                         !strcmp(name, "dry-run")))
+            /* where results go, and consent: the table says which */
+            const struct run_option *o = run_option_of(c, idx);
+            if (o && (o->flags & RUN_OPT_NOT_STORED || o->kind == RUN_KIND_CONSENT))
                 continue;
         }
         for (int k = from; k < to; k++)
@@ -117,17 +115,20 @@ static int strip_consent(int argc, char **argv)
     int saved = opterr;
     opterr = 0;
     optind = 0;
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
     for (;;) {
         int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, "+:" CMD_RUN_SHORT_OPTIONS, cmd_run_options, &idx);
+        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
         if (c == -1) {
             if (optind >= argc || (prev < optind && !strcmp(argv[optind - 1], "--")))
                 break;
             optind++;
             continue;
         }
-        const char *name = cmd_run_option_name(c, idx);
-        if (!name || !listed(name, resume_consent) || !strcmp(name, "device"))
+        /* by the option's kind: every consent, whatever its name */
+        const struct run_option *o = run_option_of(c, idx);
+        if (!o || o->kind != RUN_KIND_CONSENT)
             continue;
         for (int k = prev; k < optind; k++) {
             drop[k] = true;
@@ -286,8 +287,7 @@ static int finish(const char *label, const char *db, const char *const *extra)
                info.planned);
         resuming.set = set;
         resuming.id = info.id;
-        rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv)
-                                            : cmd_run_with(argc, argv, NULL);
+        rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv) : cmd_run_with(argc, argv);
         resuming.set = NULL;
         resuming.id = 0;
     }
@@ -308,14 +308,17 @@ int cmd_run_resume(int argc, char **argv)
     opterr = 0;
     optind = 0;
     int c, idx = -1;
-    while ((idx = -1, c = getopt_long(argc, argv, ":" CMD_RUN_SHORT_OPTIONS, cmd_run_options,
-                                      &idx)) != -1) {
-        const char *name = cmd_run_option_name(c, idx);
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, ":%s", run_options_short());
+    while ((idx = -1, c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx)) != -1) {
+        const struct run_option *o = run_option_of(c, idx);
+        const char *name = o ? o->name : NULL;
         if (!name) {
             opterr = saved;
             return cli_bad_option("run", c, argv);
         }
-        if (!listed(name, resume_allowed)) {
+        bool consent = o->kind == RUN_KIND_CONSENT;
+        if (!consent && !listed(name, resume_allowed)) {
             opterr = saved;
             return error("--resume: --%s cannot be given with it: a resumed set runs the plan "
                          "stored with it (its job file and options)",
@@ -333,7 +336,7 @@ int cmd_run_resume(int argc, char **argv)
             label = optarg;
         } else if (!strcmp(name, "db")) {
             db = absolute(optarg, dbabs, sizeof dbabs);
-        } else if (listed(name, resume_consent)) {
+        } else if (consent || !strcmp(name, "device")) {
             continue; /* cli_consent() has it, from this argv */
         } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
             /* kept for the stored arguments' run: --json, --format, -q and consent */

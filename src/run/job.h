@@ -8,8 +8,8 @@
  *
  * Parsing (job_parse.c) builds the model below and the expanded text: the file with its
  * includes inlined and every value expanded, comments kept, which re-parses to the same
- * model; its SHA-256 is the job's identity (job_hash.c). job_args.c turns one job into the
- * argument list `fsbench run` parses (a job inherits [global] and overrides it key by key).
+ * model; its SHA-256 is the job's identity (job_hash.c). job_args.c gives one job's keys in
+ * the order they apply (a job inherits [global] and overrides it key by key).
  *
  * Every error is one line "FILE:LINE: what" through error(), and parsing stops there: a file
  * either loads whole and valid or not at all.
@@ -29,9 +29,9 @@ struct job_keys {
     const struct option *opts;     /* getopt_long's table, ending with {NULL} */
     const char *const *excluded;   /* options that are not keys (help, job), NULL-ended */
     const char *const *repeatable; /* options given once per value (mount-opts) */
-    /* Checks one option's value the way the command line does ("--scale=abc"): 0, or -1
+    /* Checks option key's value the way the command line does (scale, "abc"): 0, or -1
      * with the one-line reason in why. May be NULL (no value check). */
-    int (*check)(void *arg, const char *option_arg, char *why, size_t len);
+    int (*check)(void *arg, const char *key, const char *value, char *why, size_t len);
     void *arg;
     /* Options a job file may not set: consent to destroying data (destroy-data, force),
      * which only the person at the command line gives. NULL-ended, or NULL. */
@@ -95,7 +95,8 @@ const char *job_description(const struct job_file *jf, size_t i);
 
 /* One argument of a job's list, with where it came from. */
 struct job_arg {
-    char *arg; /* "--tree=pkgsrc", "--fsync-dir" */
+    char *arg;         /* as the command line says it: "--tree=pkgsrc", "--fsync-dir" */
+    const char *value; /* the value the option gets (a path resolved); NULL for a flag */
     const char *key;
     const char *file;
     int line;

@@ -86,8 +86,11 @@ static int add_section(const struct job_section *sec, const struct job_section *
         if (!buf)
             return error("out of memory");
         snprintf(buf, len, flag ? "--%s" : "--%s=%s", o->name, v);
-        out[(*n)++] =
-            (struct job_arg){.arg = buf, .key = o->name, .file = e->file, .line = e->line};
+        out[(*n)++] = (struct job_arg){.arg = buf,
+                                       .value = flag ? NULL : v,
+                                       .key = o->name,
+                                       .file = e->file,
+                                       .line = e->line};
     }
     return 0;
 }

@@ -231,16 +231,7 @@ int job_key_check(const struct job_keys *keys, bool global, const char *key, con
     }
     if (!keys->check)
         return 0;
-    size_t alen = strlen(o->name) + strlen(value) + 4;
-    char *arg = malloc(alen);
-    if (!arg) {
-        snprintf(why, len, "out of memory");
-        return -1;
-    }
-    snprintf(arg, alen, "--%s=%s", o->name, value);
-    int rc = keys->check(keys->arg, arg, why, len);
-    free(arg);
-    return rc;
+    return keys->check(keys->arg, o->name, value, why, len);
 }
 
 const char *job_phase_param(size_t i, const char **phase)

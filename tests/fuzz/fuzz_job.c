@@ -5,7 +5,7 @@
  * not its value checks, which would run the option parser), and when it loads, every job's
  * argument list is built and the command line's options are folded into its text. */
 #include "fuzz_util.h"
-#include "cli/cmd_run.h"
+#include "cli/run_options.h"
 #include "run/job.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -28,11 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         start = i + 4;
         i += 3;
     }
-    const struct job_keys keys = {.opts = cmd_run_options,
-                                  .excluded = cmd_run_not_keys,
-                                  .repeatable = cmd_run_repeatable,
-                                  .cmdline_only = cmd_run_cmdline_only,
-                                  .is_path = cmd_run_is_path};
+    const struct job_keys keys = *run_options_job_keys();
     struct job_file jf;
     if (job_parse(paths[0], NULL, &keys, &jf) == 0) {
         static const char *const skip[] = {"runs", "dir", NULL};

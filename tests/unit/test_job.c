@@ -9,6 +9,7 @@
 
 #include "base/err.h"
 #include "cli/cmd_run.h"
+#include "cli/run_options.h"
 #include "phase/phase_registry.h"
 #include "phase/workload.h"
 #include "run/job.h"
@@ -16,8 +17,9 @@
 #include "run/job_internal.h"
 #include "run/scenario.h"
 
-static const struct job_keys keys = {
-    .opts = cmd_run_options, .excluded = cmd_run_not_keys, .repeatable = cmd_run_repeatable};
+/* The job keys made from the table of run's options (run_options.h): keys without the
+ * consent refusal and the paths, run_keys with them (set in main). */
+static struct job_keys keys, run_keys;
 
 static char msg[1024];
 
@@ -303,11 +305,6 @@ static void test_errors(void **state)
     unsetenv("FSBENCH_TEST_NL");
 }
 
-static const struct job_keys run_keys = {.opts = cmd_run_options,
-                                         .excluded = cmd_run_not_keys,
-                                         .repeatable = cmd_run_repeatable,
-                                         .cmdline_only = cmd_run_cmdline_only,
-                                         .is_path = cmd_run_is_path};
 
 /* Consent to destroying data is the command line's: a job file naming it is refused. */
 static void test_consent_keys(void **state)
@@ -435,11 +432,11 @@ static void test_paths_and_files(void **state)
 }
 
 /* Values are checked by the caller's check (the real parser in fsbench). */
-static int reject_scale(void *arg, const char *opt, char *why, size_t len)
+static int reject_scale(void *arg, const char *key, const char *value, char *why, size_t len)
 {
-    if (strncmp(opt, "--scale=", 8))
+    if (strcmp(key, "scale"))
         return 0;
-    snprintf(why, len, "scale: '%s' is not a positive number", opt + 8);
+    snprintf(why, len, "scale: '%s' is not a positive number", value);
     return -1;
 }
 
@@ -552,6 +549,9 @@ static void test_scenario_jobs(void **state)
 
 int main(void)
 {
+    run_keys = *run_options_job_keys();
+    keys = (struct job_keys){.opts = run_keys.opts, .excluded = run_keys.excluded,
+                             .repeatable = run_keys.repeatable};
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sha256_vectors),
         cmocka_unit_test(test_nearest_and_bool),

@@ -1,0 +1,203 @@
+/* run_options.h — the one table of `fsbench run`'s options (fio's options table is the
+ * model), and the request they are parsed into.
+ *
+ * Each option is one row of run_options[] (run_options.c): its long name, short name,
+ * job-file key, kind, value check (range or values), default, help line and help section.
+ * Everything else is made from that row: the getopt_long table, the job-file keys
+ * (run/job.h's struct job_keys), `run --help`, the consent scan, what a stored set keeps,
+ * and the drift test of the man page and the bash completion (tests/e2e/t0013).
+ *
+ * A command line (run_request_argv) and a job file's keys (cmd_run_job.c) are both parsed
+ * into one struct run_request through run_request_set(): the table checks the value
+ * (range, values), refuses a second different value of a one-value option, and calls the
+ * row's setter. No argument list is rebuilt from a job.
+ *
+ * Consent (kind RUN_KIND_CONSENT: --destroy-data, --force, --age-host-fs) is taken from this
+ * process's argv alone (cli_consent.h): run_request_set() refuses it from any other source,
+ * a job file refuses it as a key, and a stored set's arguments lose it (by the kind, not by
+ * a list of names).
+ */
+#ifndef FSBENCH_RUN_OPTIONS_H
+#define FSBENCH_RUN_OPTIONS_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "cli/cli.h"
+#include "mpi/mpi_run.h"
+#include "results/meta.h"
+#include "run/job.h"
+#include "run/runner.h"
+#include "target/target.h"
+
+/* What an option's value is. */
+enum run_kind {
+    RUN_KIND_FLAG,     /* no value (a job key: 1/0, yes/no, true/false) */
+    RUN_KIND_NUMBER,   /* a number in .range (its unit in the range); .values: other words */
+    RUN_KIND_DURATION, /* a number of seconds (or ms) in .range */
+    RUN_KIND_SIZE,     /* bytes with a unit (256K, 10G); .values: other words (auto) */
+    RUN_KIND_ENUM,     /* one of .values */
+    RUN_KIND_LIST,     /* a list; each repeat adds to it (command line and job file) */
+    RUN_KIND_PATH,     /* a file or directory (a job file's is relative to the file) */
+    RUN_KIND_TEXT,     /* anything else its setter parses (a label, KEY=VALUE) */
+    RUN_KIND_CONSENT,  /* consent: this process's command line alone, never stored */
+};
+
+/* The sections of `run --help`, in order. */
+enum run_section {
+    RUN_SEC_GENERAL,
+    RUN_SEC_TARGET,
+    RUN_SEC_WORKLOAD,
+    RUN_SEC_REPLAY,
+    RUN_SEC_MPI,
+    RUN_SEC_HIDDEN, /* not listed (--help itself) */
+    RUN_SEC_COUNT
+};
+
+/* A section's title line (NULL: none) and the note after its rows (NULL: none). */
+struct run_section_text {
+    const char *title;
+    const char *note;
+};
+extern const struct run_section_text run_sections[RUN_SEC_COUNT];
+
+/* run_option.flags */
+enum {
+    RUN_OPT_NOT_STORED = 1u << 0, /* says where results go, not what runs: not folded into
+                                     the stored job, nor in a stored set's arguments */
+    RUN_OPT_OPTIONAL = 1u << 1,   /* the value is optional (--destroy-data[=DEV]) */
+    RUN_OPT_DEF_SAID = 1u << 2,   /* .def is what the option's absence does, said in the
+                                     help; it is not parsed into the request */
+    RUN_OPT_HANDLED = 1u << 3,    /* taken by the job/resume split before parsing (job,
+                                     dry-run, check, resume): nothing to set */
+};
+
+struct run_request;
+struct run_option;
+
+/* Sets the request from one checked value: text as given; num its number for the number
+ * kinds (NUMBER, DURATION with a .range), or the index in .values for ENUM. 0, or
+ * EXIT_USAGE after error() naming the option. */
+typedef int (*run_setter)(struct run_request *rq, const struct run_option *o, const char *text,
+                          double num);
+
+struct run_option {
+    const char *name;         /* long name: --name */
+    char short_name;          /* -c, or 0 */
+    const char *key;          /* its job-file key, or NULL: the command line's only */
+    enum run_kind kind;
+    const char *arg;          /* the value's name in the help ("N", "DIR"); NULL: a flag */
+    const struct cli_range *range;   /* NUMBER, DURATION: checked by the table (NULL: by
+                                        the setter) */
+    const char *const *values;       /* ENUM: the values; NUMBER, SIZE: other words */
+    const char *bad;          /* ENUM: the message for another value, a format taking the
+                                 value: "unknown engine '%s' (posix, uring, null, auto)" */
+    const char *def;          /* the default as the user would write it, parsed into every
+                                 request before its options (NULL: none) */
+    enum run_section section;
+    unsigned flags;           /* RUN_OPT_* */
+    const char *usage;        /* the help's left column when not "--name ARG" */
+    const char *help;         /* the help's lines ('\n' between them, 60 columns) */
+    run_setter set;           /* NULL: nothing to set (consent, RUN_OPT_HANDLED) */
+};
+
+/* The table, ending with a row whose name is NULL; and its row count. */
+extern const struct run_option run_options[];
+#define RUN_OPTIONS_MAX 96
+
+/* The short options of fsbench run, for every getopt_long over its arguments (the scans of
+ * cmd_run_job.c and cmd_run_resume.c prefix "+:" or ":"), and the getopt_long table; both
+ * made from run_options[]. The table's val is the row's index + 256 (or its short name). */
+const char *run_options_short(void);
+const struct option *run_options_getopt(void);
+/* The row getopt_long returned c for (idx: its index in run_options_getopt(), or -1);
+ * NULL for an error ('?', ':'). */
+const struct run_option *run_option_of(int c, int idx);
+/* The row called name, or NULL. */
+const struct run_option *run_option_find(const char *name);
+/* Whether the row takes no value. */
+bool run_option_is_flag(const struct run_option *o);
+
+/* The job-file keys: the rows with a key, the list rows repeatable, consent rows with a key
+ * refused as consent, and each value checked by parsing it as the command line would. */
+const struct job_keys *run_options_job_keys(void);
+/* Whether a job key's value is a path (job_keys.is_path): resolved against the job file. */
+bool run_option_is_path(const char *key, const char *value, size_t *skip);
+
+/* Prints `fsbench run --help` from the table. */
+void run_options_usage(FILE *out);
+
+/* ---- the request ------------------------------------------------------------------ */
+
+/* The managed target's options, as the request collects them (cmd_run_target.c). */
+#define MAX_MOUNT_OPTS 16
+#define MAX_FS 8
+struct target_args {
+    struct target_spec spec;
+    const char *image;
+    const char *fs_list;
+    char fs_acc[256];   /* --fs given more than once: the lists joined with ',' */
+    char mkfs_acc[512]; /* --mkfs-opts given more than once: joined with ' ' */
+    const char *mount_opts[MAX_MOUNT_OPTS];
+    size_t nmount;
+    char fs_buf[256];
+    const char *fs[MAX_FS];
+    size_t nfs;
+};
+
+/* Where a value comes from. */
+enum run_source {
+    RUN_FROM_DEFAULT, /* the table's default */
+    RUN_FROM_ARGV,    /* this process's command line */
+    RUN_FROM_JOB,     /* a job file's key (or an include's) */
+    RUN_FROM_STORED,  /* a stored set's arguments (--resume) */
+};
+
+/* Everything `fsbench run`'s options say, parsed and checked one by one (what needs two
+ * options together is checked by cmd_run_request()). */
+struct run_request {
+    struct runner_opts ro;
+    struct target_args ta;
+    struct mpirun_opts mo;
+    unsigned long max_runs;
+    const char *profile; /* --tree */
+    const char *size_arg, *scale_arg, *replay, *json, *label, *db, *phases;
+    const char *age_steps, *age_replay; /* --age-steps, --age-replay as given */
+    double scale;
+    unsigned long long seed;
+    int format;
+    bool cb_format; /* --format compilebench */
+    bool save, quiet, wide, skip_bad;
+    struct run_meta meta[RES_META_MAX];
+    unsigned nmeta;
+    const char *pos[2]; /* positionals (a scenario name left over: refused) */
+    int npos;
+    bool options_only; /* only checked (a job file's value): nothing read from disk */
+    int argc;          /* the user's command line, stored with the set */
+    char **argv;
+    bool given[RUN_OPTIONS_MAX];       /* by row: set by the user (not the default) */
+    const char *seen[RUN_OPTIONS_MAX]; /* by row: a one-value option's first value */
+    char phases_acc[4096];
+};
+
+/* Zeroes rq and sets every row's default (.def). argc, argv: the command line stored with
+ * the set. 0, or EXIT_USAGE when a default does not parse (a bug: test_run_options). */
+int run_request_init(struct run_request *rq, int argc, char **argv);
+/* Sets option o to value (NULL for a flag) from src: consent only from RUN_FROM_ARGV (and
+ * then nothing is set: cli_consent() has it), the value checked by the table, a second
+ * different value of a one-value option refused. 0, or EXIT_USAGE after one error line
+ * naming --o. */
+int run_request_set(struct run_request *rq, const struct run_option *o, const char *value,
+                    enum run_source src);
+/* The row's given flag (set by the user, not the default). */
+bool run_request_given(const struct run_request *rq, const char *name);
+
+/* What run_request_argv() found besides options. */
+enum { RUN_ARGV_OK = 0, RUN_ARGV_HELP = -2, RUN_ARGV_BAD = -3 };
+/* Parses argv (argv[0] "run") into rq (run_request_init() first) from src: RUN_ARGV_OK,
+ * RUN_ARGV_HELP (-h), RUN_ARGV_BAD (getopt said why on stderr), or EXIT_USAGE after
+ * error(). */
+int run_request_argv(struct run_request *rq, int argc, char **argv, enum run_source src);
+
+#endif
