@@ -22,6 +22,8 @@
  */
 #include "tree/tarindex.h"
 
+#include "base/grow.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdint.h>
@@ -83,18 +85,10 @@ static int add_name(struct scan *s, const char *str, size_t len, uint32_t *off)
         freeze(s, "it is too big to index");
         return 0;
     }
-    while (ix->names_len + len + 1 > s->capnames) {
-        size_t ncap = s->capnames ? s->capnames * 2 : 65536;
-        char *p = realloc(ix->names, ncap);
-        if (!p)
-            return -1;
-        ix->names = p;
-        s->capnames = ncap;
-    }
-    memcpy(ix->names + ix->names_len, str, len);
-    ix->names[ix->names_len + len] = '\0';
-    *off = (uint32_t)ix->names_len;
-    ix->names_len += len + 1;
+    size_t at = ix->names_len;
+    if (grow_append(&ix->names, &s->capnames, &ix->names_len, str, len, true, 65536) < 0)
+        return -1;
+    *off = (uint32_t)at;
     return 0;
 }
 
