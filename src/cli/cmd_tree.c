@@ -1,12 +1,14 @@
 /* cmd_tree.c — `fsbench tree make PROFILE DIR [-j N]` writes a tree (or extracts an archive,
  * tar:FILE) without timing it (to tar it, or to compare with other tools), on N threads as
  * the extract phase would; `fsbench tree stats PROFILE` streams a tree without writing
- * anything and prints its files, directories, bytes and size histogram.
+ * anything and prints its files, directories, bytes and size histogram; `fsbench tree
+ * capture DIR -o FILE.ini` records a real tree's shape (tree/shape*.c) in a file.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <dirent.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "base/err.h"
 #include "measure/measure.h"
 #include "phase/phase.h"
+#include "tree/ageprof.h"
 #include "tree/shape.h"
 #include "run/sizing.h"
 #include "tree/tarsrc.h"
@@ -278,6 +281,82 @@ static int tree_stats(int argc, char **argv)
     return EXIT_OK;
 }
 
+/* `fsbench tree capture DIR -o FILE`: argv[0] is "capture". Returns an exit status. */
+static void capture_usage(FILE *out)
+{
+    fprintf(out, "usage: fsbench tree capture DIR -o FILE.ini [--age-profile AGE.ini]\n"
+                 "  records the shape of the tree under DIR (sizes, files and subdirectories per\n"
+                 "  directory, depth, name lengths; no names, no content) in FILE.ini ('-' for\n"
+                 "  stdout); use it with 'fsbench run --tree FILE.ini'\n"
+                 "  --age-profile AGE.ini  also (or, without -o, only) an aging profile: sizes,\n"
+                 "  depths and ages (from mtimes) of DIR's files, for 'fsbench run age\n"
+                 "  --age-profile AGE.ini'\n");
+}
+
+static int tree_capture(int argc, char **argv)
+{
+    static const struct option opts[] = {
+        {"output", required_argument, NULL, 'o'},
+        {"age-profile", required_argument, NULL, 'a'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *outpath = NULL, *agepath = NULL;
+    int c;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, "ho:a:", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': outpath = optarg; break;
+        case 'a': agepath = optarg; break;
+        case 'h': capture_usage(stdout); return EXIT_OK;
+        default: capture_usage(stderr); return EXIT_USAGE;
+        }
+    }
+    if (argc - optind != 1 || (!outpath && !agepath)) {
+        capture_usage(stderr);
+        return EXIT_USAGE;
+    }
+    const char *dir = argv[optind];
+    if (agepath) {
+        struct ageprof ap;
+        const char *base = strrchr(agepath, '/') ? strrchr(agepath, '/') + 1 : agepath;
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)strcspn(base, "."), base);
+        if (ageprof_capture(dir, name[0] ? name : "captured", &ap) < 0 ||
+            ageprof_write_file(&ap, agepath) < 0)
+            return EXIT_RUN_FAILED;
+        fprintf(strcmp(agepath, "-") ? stdout : stderr,
+                "wrote the aging profile of %s to %s (sizes, depths, ages from mtimes)\n", dir,
+                strcmp(agepath, "-") ? agepath : "stdout");
+        if (!outpath)
+            return EXIT_OK;
+    }
+    struct shape *s = malloc(sizeof *s);
+    if (!s)
+        return error("out of memory"), EXIT_RUN_FAILED;
+    int rc = shape_capture(dir, s);
+    if (rc == 0 && s->files == 0) {
+        rc = error("capture: %s holds no regular files: nothing to shape a tree on", dir);
+    }
+    if (rc == 0)
+        rc = shape_write_ini(s, outpath);
+    if (rc == 0) {
+        FILE *out = strcmp(outpath, "-") ? stdout : stderr;
+        fprintf(out, "captured %s: %" PRIu64 " files, %" PRIu64 " dirs, %" PRIu64
+                     " symlinks, %" PRIu64 " bytes (%.1f MB), max depth %u\n",
+                dir, s->files, s->dirs, s->symlinks, s->bytes, (double)s->bytes / 1e6,
+                s->max_depth);
+        if (s->skipped_mounts || s->unreadable || s->other)
+            fprintf(out, "not recorded: %" PRIu64 " mount points, %" PRIu64
+                         " unreadable directories; not reproduced: %" PRIu64
+                         " special files\n", s->skipped_mounts, s->unreadable, s->other);
+        fprintf(out, "wrote the shape to %s (no names, no content)\n",
+                strcmp(outpath, "-") ? outpath : "stdout");
+    }
+    free(s);
+    return rc == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+}
+
 int cmd_tree(int argc, char **argv)
 {
     if (argc < 2)
@@ -288,7 +367,7 @@ int cmd_tree(int argc, char **argv)
     if (!strcmp(argv[1], "stats"))
         return tree_stats(argc - 1, argv + 1);
     if (!strcmp(argv[1], "capture"))
-        return shape_cmd_capture(argc - 1, argv + 1);
+        return tree_capture(argc - 1, argv + 1);
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
         tree_usage(stdout);
         return EXIT_OK;

@@ -1,7 +1,7 @@
-/* engine.c — the registry of engines and the settings they share (see engine.h). */
+/* engine.c — the registry of engines (see engine.h); the settings they share are in
+ * engine_settings.c. */
 #include "engine/engine.h"
 
-#include <stdatomic.h>
 #include <string.h>
 
 const struct engine *const engine_table[] = {
@@ -19,16 +19,4 @@ const struct engine *engine_find(const char *name)
         if (strcmp(engine_table[i]->name, name) == 0)
             return engine_table[i];
     return NULL;
-}
-
-static atomic_uint eng_qd = ENG_DEFAULT_QUEUE_DEPTH;
-
-void eng_set_queue_depth(unsigned qd)
-{
-    atomic_store(&eng_qd, qd < 1 ? 1 : qd > ENG_MAX_QUEUE_DEPTH ? ENG_MAX_QUEUE_DEPTH : qd);
-}
-
-unsigned eng_queue_depth(void)
-{
-    return atomic_load(&eng_qd);
 }

@@ -18,37 +18,6 @@
 #include "base/err.h"
 #include "phase/workspace.h"
 
-struct mpirun_state mpirun_st = {.shift_fd = -1};
-
-bool mpirun_launched(void)
-{
-    return getenv("OMPI_COMM_WORLD_SIZE") || getenv("PMIX_RANK") || getenv("PMI_RANK");
-}
-
-int mpirun_rank(void)
-{
-    return mpirun_st.rank;
-}
-
-int mpirun_size(void)
-{
-    return mpirun_st.size;
-}
-
-void mpirun_abort(const char *fmt, ...)
-{
-    char line[MPIRUN_MSG_MAX];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(line, sizeof line, fmt, ap);
-    va_end(ap);
-    err_capture_end();
-    fprintf(stderr, "fsbench: rank %d: %s\n", mpirun_st.rank, line);
-    fflush(stderr);
-    MPI_Abort(MPI_COMM_WORLD, EXIT_RUN_FAILED);
-    _exit(EXIT_RUN_FAILED); /* MPI_Abort does not return */
-}
-
 /* Watches for a signal (mpirun sends SIGTERM to every rank when one dies): a rank waiting
  * in a collective for a dead peer never reaches its next check, so this thread says why
  * the job ends and aborts it. Finished runs are in the store already. */

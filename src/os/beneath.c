@@ -1,5 +1,7 @@
 /* beneath.c — the parts of beneath.h every system shares: what a path is, the walk (the
- * POSIX build's resolver and Linux's fallback without openat2) and lstat below a directory.
+ * POSIX build's resolver and Linux's fallback without openat2) and lstat below a directory
+ * by a given resolver (os_stat_beneath in beneath_stat.c passes os_open_beneath; the
+ * errno of an io_uring open passes the walk, so this file needs no system's resolver).
  */
 #include "os/beneath.h"
 
@@ -123,13 +125,15 @@ int os_open_beneath_walk(int dirfd, const char *path, int flags, mode_t mode)
 int os_beneath_errno(int dirfd, const char *path, int flags, int e)
 {
     struct stat st;
-    if (e == ENOTDIR && (flags & O_DIRECTORY) && os_stat_beneath(dirfd, path, &st) == 0 &&
+    if (e == ENOTDIR && (flags & O_DIRECTORY) &&
+        os_stat_beneath_by(dirfd, path, &st, os_open_beneath_walk) == 0 &&
         S_ISLNK(st.st_mode))
         return ELOOP;
     return e;
 }
 
-int os_stat_beneath(int dirfd, const char *path, struct stat *st)
+int os_stat_beneath_by(int dirfd, const char *path, struct stat *st,
+                       int (*open_dir)(int dirfd, const char *path, int flags, mode_t mode))
 {
     int kind = os_beneath_kind(path);
     if (kind < 0) {
@@ -155,7 +159,7 @@ int os_stat_beneath(int dirfd, const char *path, struct stat *st)
     if (slash) {
         memcpy(dir, path, (size_t)(slash - path));
         dir[slash - path] = '\0';
-        pfd = os_open_beneath(dirfd, dir, O_RDONLY | O_DIRECTORY, 0);
+        pfd = open_dir(dirfd, dir, O_RDONLY | O_DIRECTORY, 0);
         if (pfd < 0)
             return -1;
     }

@@ -49,5 +49,8 @@ int os_beneath_errno(int dirfd, const char *path, int flags, int e);
 /* lstat of path below dirfd: its directory resolved by os_open_beneath, then fstatat with
  * AT_SYMLINK_NOFOLLOW of the last name (EXDEV when that is a mount point). 0 or -1. */
 int os_stat_beneath(int dirfd, const char *path, struct stat *st);
+/* The same with its directory resolved by open_dir (os_open_beneath or the walk). */
+int os_stat_beneath_by(int dirfd, const char *path, struct stat *st,
+                       int (*open_dir)(int dirfd, const char *path, int flags, mode_t mode));
 
 #endif

@@ -9,6 +9,7 @@
 
 #include "base/err.h"
 #include "base/infile.h"
+#include "base/grow.h"
 #include "phase/cb_listing.h"
 #include "phase/workload.h"
 
@@ -30,20 +31,10 @@ int cb_listing_add(struct cb_listing *l, const char *path, size_t plen, uint64_t
         l->e = p;
         l->cap = ncap;
     }
-    if (l->used + plen + 1 > l->ncap) {
-        size_t ncap = l->ncap ? l->ncap : 65536;
-        while (l->used + plen + 1 > ncap)
-            ncap *= 2;
-        char *p = realloc(l->names, ncap);
-        if (!p)
-            return -ENOMEM;
-        l->names = p;
-        l->ncap = ncap;
-    }
-    memcpy(l->names + l->used, path, plen);
-    l->names[l->used + plen] = '\0';
-    l->e[l->n++] = (struct cb_entry){.path_off = l->used, .size = size, .line = line};
-    l->used += plen + 1;
+    size_t off = l->used;
+    if (grow_append(&l->names, &l->ncap, &l->used, path, plen, true, 65536) < 0)
+        return -ENOMEM;
+    l->e[l->n++] = (struct cb_entry){.path_off = off, .size = size, .line = line};
     return 0;
 }
 

@@ -91,7 +91,7 @@ struct phase_ctx {
     unsigned nworkers;
     /* Set by phase_par_run in each thread's copy (NULL outside it): stop is raised when a
      * peer failed or was interrupted, so phase_check_interrupt() stops this thread too;
-     * par is where phase_fail publishes this thread's first failure (phase_par.c). */
+     * par is where phase_fail publishes this thread's first failure (phase_stop.c). */
     const _Atomic int *stop;
     struct phase_par *par;
     /* CPU time of the helper threads phase_par_run started (RUSAGE_THREAD), added here

@@ -29,6 +29,7 @@
 
 #include "engine/dirscan.h"
 #include "phase/phase.h"
+#include "phase/phase_scan.h"
 #include "phase/workq.h"
 
 /* A directory (of the tree, or with copy set of its copy) could not be opened. */
@@ -59,89 +60,88 @@ static int hand_off(struct workq *q, struct dirscan_stack *s, int sfd, int dfd,
     return workq_put_path(q, &it, path);
 }
 
-/* Copies the entries of the deepest level of s (fd: the source, fd2: its copy) and
- * everything below, on the stack s (no recursion: any depth); with a queue q (threads),
- * subdirectories may go to other workers. Levels above the start are left to the caller. */
-static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq *q)
+/* An entry of the copy: a directory made and opened (source and copy) and descended into
+ * or handed to the queue, a file copied, a symlink made. */
+static int copy_entry(struct phase_ctx *ctx, struct dirscan_stack *s, size_t base, size_t level,
+                      const struct dirscan_ent *ent, void *arg)
 {
+    struct workq *q = arg;
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
-    const size_t base = s->n - 1;
-    struct dirscan_ent ent;
+    int src = s->lv[level].fd, dst = s->lv[level].fd2;
+    struct stat st;
+    int rc = e->stat(w, src, ent->name, &st);
+    if (rc < 0)
+        return phase_fail_scan(ctx, s, "stat", ent->name, rc);
+    struct timespec times[2] = {st.st_atim, st.st_mtim};
+    mode_t mode = st.st_mode & 07777;
 
-    for (;;) {
-        size_t level = s->n - 1;
-        int r = dirscan_next(e, w, &s->lv[level], &ent);
-        if (r < 0)
-            return phase_fail_scan(ctx, s, "readdir", NULL, r);
-        if (r == 0) {
-            if (level == base)
-                return 0;
-            int rc = dirscan_leave(s);
-            if (rc < 0)
-                return copy_fail_dir(ctx, s, "reopen", NULL, rc, false);
-            /* Times last: filling the directory changed its mtime. */
-            const struct dirscan *c = &s->lv[s->n];
-            rc = e->set_times(w, s->lv[s->n - 1].fd2, dirscan_name(c), c->times);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "set times of", dirscan_name(c), rc);
-            ctx->res->dirs++;
-            continue;
-        }
-        if (phase_check_interrupt(ctx))
-            return -1;
-        if (phase_skips_entry(ctx, dirscan_name(&s->lv[level]), level, ent.name))
-            continue; /* another rank's share of a shared tree */
-        int src = s->lv[level].fd, dst = s->lv[level].fd2;
-        struct stat st;
-        int rc = e->stat(w, src, ent.name, &st);
+    if (S_ISDIR(st.st_mode)) {
+        rc = e->mkdir(w, dst, ent->name, mode | 0700);
         if (rc < 0)
-            return phase_fail_scan(ctx, s, "stat", ent.name, rc);
-        struct timespec times[2] = {st.st_atim, st.st_mtim};
-        mode_t mode = st.st_mode & 07777;
-
-        if (S_ISDIR(st.st_mode)) {
-            rc = e->mkdir(w, dst, ent.name, mode | 0700);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "mkdir", ent.name, rc);
-            int sfd = e->opendir(w, src, ent.name);
-            if (sfd < 0)
-                return copy_fail_dir(ctx, s, "open", ent.name, sfd, false);
-            int dfd = e->opendir(w, dst, ent.name);
-            if (dfd < 0) {
-                e->close(w, sfd);
-                return copy_fail_dir(ctx, s, "open copy of", ent.name, dfd, true);
-            }
-            if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
-                hand_off(q, s, sfd, dfd, ent.name, times) == 0)
-                continue; /* its times and count: the worker that takes it */
-            rc = dirscan_enter(s, sfd, dfd, ent.name);
-            s->lv[s->n - 1].times[0] = times[0];
-            s->lv[s->n - 1].times[1] = times[1];
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "copy", NULL, rc);
-        } else if (S_ISREG(st.st_mode)) {
-            uint64_t bytes;
-            rc = e->copy_file(w, src, ent.name, dst, ent.name, mode, times, ctx->buf,
-                              ctx->buflen, &bytes);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "copy", ent.name, rc);
-            ctx->res->files++;
-        } else if (S_ISLNK(st.st_mode)) {
-            char target[PATH_MAX];
-            rc = e->readlink(w, src, ent.name, target, sizeof target);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "readlink", ent.name, rc);
-            rc = e->symlink(w, target, dst, ent.name);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "symlink", ent.name, rc);
-            rc = e->set_times(w, dst, ent.name, times);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "set times of", ent.name, rc);
-            ctx->res->symlinks++;
+            return phase_fail_scan(ctx, s, "mkdir", ent->name, rc);
+        int sfd = e->opendir(w, src, ent->name);
+        if (sfd < 0)
+            return copy_fail_dir(ctx, s, "open", ent->name, sfd, false);
+        int dfd = e->opendir(w, dst, ent->name);
+        if (dfd < 0) {
+            e->close(w, sfd);
+            return copy_fail_dir(ctx, s, "open copy of", ent->name, dfd, true);
         }
-        /* Devices, fifos and sockets are not part of any tree fsbench makes. */
+        if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
+            hand_off(q, s, sfd, dfd, ent->name, times) == 0)
+            return 0; /* its times and count: the worker that takes it */
+        rc = dirscan_enter(s, sfd, dfd, ent->name);
+        s->lv[s->n - 1].times[0] = times[0];
+        s->lv[s->n - 1].times[1] = times[1];
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "copy", NULL, rc);
+    } else if (S_ISREG(st.st_mode)) {
+        uint64_t bytes;
+        rc = e->copy_file(w, src, ent->name, dst, ent->name, mode, times, ctx->buf,
+                          ctx->buflen, &bytes);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "copy", ent->name, rc);
+        ctx->res->files++;
+    } else if (S_ISLNK(st.st_mode)) {
+        char target[PATH_MAX];
+        rc = e->readlink(w, src, ent->name, target, sizeof target);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "readlink", ent->name, rc);
+        rc = e->symlink(w, target, dst, ent->name);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "symlink", ent->name, rc);
+        rc = e->set_times(w, dst, ent->name, times);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "set times of", ent->name, rc);
+        ctx->res->symlinks++;
     }
+    /* Devices, fifos and sockets are not part of any tree fsbench makes. */
+    return 0;
+}
+
+/* A level copied to its end: back to its parent, and the copy of the level gets its times
+ * last (filling the directory changed its mtime). */
+static int copy_leave(struct phase_ctx *ctx, struct dirscan_stack *s, void *arg)
+{
+    const struct engine *e = ctx->eng;
+    int rc = dirscan_leave(s);
+    if (rc < 0)
+        return copy_fail_dir(ctx, s, "reopen", NULL, rc, false);
+    const struct dirscan *c = &s->lv[s->n];
+    rc = e->set_times(ctx->w, s->lv[s->n - 1].fd2, dirscan_name(c), c->times);
+    if (rc < 0)
+        return phase_fail_scan(ctx, s, "set times of", dirscan_name(c), rc);
+    ctx->res->dirs++;
+    return 0;
+}
+
+/* Copies the entries of the deepest level of s (fd: the source, fd2: its copy) and
+ * everything below (phase_scan); with a queue q (threads), subdirectories may go to other
+ * workers. */
+static int copy_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct workq *q)
+{
+    return phase_scan(ctx, s, copy_entry, copy_leave, q);
 }
 
 /* One thread: copies the directories it takes from the queue until all are done. */

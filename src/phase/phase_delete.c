@@ -50,6 +50,7 @@
 
 #include "engine/dirscan.h"
 #include "phase/phase.h"
+#include "phase/phase_scan.h"
 #include "phase/workq.h"
 
 #define DELETE_RESCANS 4
@@ -296,63 +297,56 @@ static int finish_sub(struct phase_ctx *ctx, struct dirscan_stack *s, struct del
     return enter_sub(ctx, s, name, c->pass + 1, dt);
 }
 
-/* Empties the directory at the deepest level of s and everything below it, on the stack s
- * (no recursion: any depth). With dt (threads), a subdirectory may go to another worker,
- * and directories with a node are removed by node_finish instead of here. Levels above the
- * start are left to the caller (dirscan_unwind). */
-static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_thr *dt)
+/* An entry to delete: a file or symlink unlinked and counted, a directory handed to the
+ * queue (threads) or entered to be emptied first. */
+static int delete_entry(struct phase_ctx *ctx, struct dirscan_stack *s, size_t base,
+                        size_t level, const struct dirscan_ent *ent, void *arg)
 {
+    struct del_thr *dt = arg;
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
-    const size_t base = s->n - 1;
-    struct dirscan_ent ent;
-
-    for (;;) {
-        size_t level = s->n - 1;
-        int r = dirscan_next(e, w, &s->lv[level], &ent);
-        if (r < 0)
-            return phase_fail_scan(ctx, s, "readdir", NULL, r);
-        if (r == 0) {
-            if (level == base)
-                return 0;
-            if (finish_sub(ctx, s, dt) < 0)
-                return -1;
-            continue;
-        }
-        if (phase_check_interrupt(ctx))
-            return -1;
-        if (phase_skips_entry(ctx, dirscan_name(&s->lv[level]), level, ent.name))
-            continue; /* another rank's share of a shared tree */
-        int fd = s->lv[level].fd;
-        unsigned char type = ent.type;
-        if (type == DT_UNKNOWN) {
-            struct stat st;
-            int rc = e->stat(w, fd, ent.name, &st);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "stat", ent.name, rc);
-            type = (unsigned char)IFTODT(st.st_mode);
-        }
-        if (type != DT_DIR) {
-            int rc = e->unlink(w, fd, ent.name, 0);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "unlink", ent.name, rc);
-            if (type == DT_LNK)
-                ctx->res->symlinks++;
-            else
-                ctx->res->files++;
-            continue;
-        }
-        if (dt && (workq_hungry(dt->dp->q) || (level == base && workq_short(dt->dp->q)))) {
-            int cfd = e->opendir(w, fd, ent.name);
-            if (cfd < 0)
-                return phase_fail_scan_dir(ctx, s, "open", ent.name, cfd);
-            if (hand_off(dt, s, level, cfd, ent.name) == 0)
-                continue; /* removed and counted by node_finish */
-            e->close(w, cfd);
-        }
-        if (enter_sub(ctx, s, ent.name, 0, dt) < 0)
-            return -1;
+    int fd = s->lv[level].fd;
+    unsigned char type = ent->type;
+    if (type == DT_UNKNOWN) {
+        struct stat st;
+        int rc = e->stat(w, fd, ent->name, &st);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "stat", ent->name, rc);
+        type = (unsigned char)IFTODT(st.st_mode);
     }
+    if (type != DT_DIR) {
+        int rc = e->unlink(w, fd, ent->name, 0);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "unlink", ent->name, rc);
+        if (type == DT_LNK)
+            ctx->res->symlinks++;
+        else
+            ctx->res->files++;
+        return 0;
+    }
+    if (dt && (workq_hungry(dt->dp->q) || (level == base && workq_short(dt->dp->q)))) {
+        int cfd = e->opendir(w, fd, ent->name);
+        if (cfd < 0)
+            return phase_fail_scan_dir(ctx, s, "open", ent->name, cfd);
+        if (hand_off(dt, s, level, cfd, ent->name) == 0)
+            return 0; /* removed and counted by node_finish */
+        e->close(w, cfd);
+    }
+    return enter_sub(ctx, s, ent->name, 0, dt) < 0 ? -1 : 0;
+}
+
+/* A level emptied: removed (finish_sub). */
+static int delete_leave(struct phase_ctx *ctx, struct dirscan_stack *s, void *arg)
+{
+    return finish_sub(ctx, s, arg);
+}
+
+/* Empties the directory at the deepest level of s and everything below it (phase_scan).
+ * With dt (threads), a subdirectory may go to another worker, and directories with a node
+ * are removed by node_finish instead of here. */
+static int empty_dir(struct phase_ctx *ctx, struct dirscan_stack *s, struct del_thr *dt)
+{
+    return phase_scan(ctx, s, delete_entry, delete_leave, dt);
 }
 
 /* Removes workspace entry `name` and everything below it; a missing one is not an error. */

@@ -24,18 +24,9 @@
 #include <sys/resource.h>
 
 #include "phase/phase.h"
+#include "phase/phase_stop.h"
 
 #include "os/cputime.h"
-
-struct phase_par {
-    struct phase_ctx *ctx;
-    int (*fn)(struct phase_ctx *t, unsigned idx, void *arg);
-    void (*on_stop)(void *arg);
-    void *arg;
-    pthread_mutex_t mu;
-    _Atomic int stop;
-    bool stop_called;
-};
 
 struct par_thread {
     struct phase_par *p;
@@ -49,24 +40,6 @@ struct par_thread {
 unsigned phase_threads(const struct phase_ctx *ctx)
 {
     return ctx->workers && ctx->nworkers > 1 ? ctx->nworkers : 1;
-}
-
-/* Makes thread t's failure the phase's if it is the first, and stops the others. */
-void phase_par_publish(struct phase_ctx *t)
-{
-    struct phase_par *p = t->par;
-    struct phase_result *r = p->ctx->res;
-    pthread_mutex_lock(&p->mu);
-    if (r->status != PHASE_FAILED) {
-        r->status = PHASE_FAILED;
-        memcpy(r->note, t->res->note, sizeof r->note);
-    }
-    atomic_store(&p->stop, 1);
-    bool call = !p->stop_called && p->on_stop;
-    p->stop_called = true;
-    pthread_mutex_unlock(&p->mu);
-    if (call)
-        p->on_stop(p->arg);
 }
 
 static double tv_s(struct timeval tv)

@@ -28,6 +28,7 @@
 
 #include "engine/dirscan.h"
 #include "phase/phase.h"
+#include "phase/phase_scan.h"
 #include "phase/workq.h"
 
 enum walk_mode { WALK_NAMES, WALK_STAT, WALK_READ };
@@ -44,67 +45,69 @@ static int hand_off(struct workq *q, struct dirscan_stack *s, int cfd, const cha
     return workq_put_path(q, &it, path);
 }
 
-/* Walks the directory at the deepest level of s and everything below it, on the stack s
- * (no recursion: any depth). With a queue q (threads), subdirectories may be handed to
- * other workers instead. Levels above the start are left to the caller (dirscan_unwind). */
-static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mode mode,
-                    struct workq *q)
+struct walk_visit {
+    enum walk_mode mode;
+    struct workq *q;
+};
+
+/* An entry of a walk: counted, stat'ed (statwalk, or a type the directory does not say),
+ * read (read), a directory descended into or handed to the queue. */
+static int walk_entry(struct phase_ctx *ctx, struct dirscan_stack *s, size_t base, size_t level,
+                      const struct dirscan_ent *ent, void *arg)
 {
+    const struct walk_visit *v = arg;
     const struct engine *e = ctx->eng;
     struct eng_worker *w = ctx->w;
     struct phase_result *res = ctx->res;
-    const size_t base = s->n - 1;
-    struct dirscan_ent ent;
-
-    for (;;) {
-        size_t level = s->n - 1;
-        int r = dirscan_next(e, w, &s->lv[level], &ent);
-        if (r < 0)
-            return phase_fail_scan(ctx, s, "readdir", NULL, r);
-        if (r == 0) {
-            if (level == base)
-                return 0;
-            int rc = dirscan_leave(s);
+    int fd = s->lv[level].fd;
+    unsigned char type = ent->type;
+    if (v->mode == WALK_STAT || type == DT_UNKNOWN) {
+        struct stat st;
+        int rc = e->stat(w, fd, ent->name, &st);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "stat", ent->name, rc);
+        type = (unsigned char)IFTODT(st.st_mode);
+    }
+    if (type == DT_DIR) {
+        res->dirs++;
+        int cfd = e->opendir(w, fd, ent->name);
+        if (cfd < 0)
+            return phase_fail_scan_dir(ctx, s, "open", ent->name, cfd);
+        struct workq *q = v->q;
+        if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
+            hand_off(q, s, cfd, ent->name) == 0)
+            return 0;
+        int rc = dirscan_enter(s, cfd, -1, ent->name);
+        if (rc < 0)
+            return phase_fail_scan(ctx, s, "walk", NULL, rc);
+    } else if (type == DT_LNK) {
+        res->symlinks++;
+    } else {
+        res->files++;
+        if (v->mode == WALK_READ && type == DT_REG) {
+            uint64_t got;
+            int rc = e->read_file(w, fd, ent->name, ctx->buf, ctx->buflen, &got);
             if (rc < 0)
-                return phase_fail_scan_dir(ctx, s, "reopen", NULL, rc);
-            continue;
-        }
-        if (phase_check_interrupt(ctx))
-            return -1;
-        if (phase_skips_entry(ctx, dirscan_name(&s->lv[level]), level, ent.name))
-            continue; /* another rank's share of a shared tree */
-        int fd = s->lv[level].fd;
-        unsigned char type = ent.type;
-        if (mode == WALK_STAT || type == DT_UNKNOWN) {
-            struct stat st;
-            int rc = e->stat(w, fd, ent.name, &st);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "stat", ent.name, rc);
-            type = (unsigned char)IFTODT(st.st_mode);
-        }
-        if (type == DT_DIR) {
-            res->dirs++;
-            int cfd = e->opendir(w, fd, ent.name);
-            if (cfd < 0)
-                return phase_fail_scan_dir(ctx, s, "open", ent.name, cfd);
-            if (q && (workq_hungry(q) || (level == base && workq_short(q))) &&
-                hand_off(q, s, cfd, ent.name) == 0)
-                continue;
-            int rc = dirscan_enter(s, cfd, -1, ent.name);
-            if (rc < 0)
-                return phase_fail_scan(ctx, s, "walk", NULL, rc);
-        } else if (type == DT_LNK) {
-            res->symlinks++;
-        } else {
-            res->files++;
-            if (mode == WALK_READ && type == DT_REG) {
-                uint64_t got;
-                int rc = e->read_file(w, fd, ent.name, ctx->buf, ctx->buflen, &got);
-                if (rc < 0)
-                    return phase_fail_scan(ctx, s, "read", ent.name, rc);
-            }
+                return phase_fail_scan(ctx, s, "read", ent->name, rc);
         }
     }
+    return 0;
+}
+
+/* A level read to its end: back to its parent (reopened when the window closed it). */
+static int walk_leave(struct phase_ctx *ctx, struct dirscan_stack *s, void *arg)
+{
+    int rc = dirscan_leave(s);
+    return rc < 0 ? phase_fail_scan_dir(ctx, s, "reopen", NULL, rc) : 0;
+}
+
+/* Walks the directory at the deepest level of s and everything below it (phase_scan). With
+ * a queue q (threads), subdirectories may be handed to other workers instead. */
+static int walk_dir(struct phase_ctx *ctx, struct dirscan_stack *s, enum walk_mode mode,
+                    struct workq *q)
+{
+    struct walk_visit v = {.mode = mode, .q = q};
+    return phase_scan(ctx, s, walk_entry, walk_leave, &v);
 }
 
 struct walk_par {

@@ -9,6 +9,8 @@
  */
 #include "phase/workload.h"
 
+#include "base/grow.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -126,19 +128,10 @@ static int list_add(struct wl_list *l, const char *name, unsigned char type)
         l->ent = p;
         l->cap = ncap;
     }
-    if (l->used + len > l->ncap) {
-        size_t ncap = l->ncap ? l->ncap * 2 : 2048;
-        while (ncap < l->used + len)
-            ncap *= 2;
-        char *p = realloc(l->names, ncap);
-        if (!p)
-            return -ENOMEM;
-        l->names = p;
-        l->ncap = ncap;
-    }
-    memcpy(l->names + l->used, name, len);
-    l->ent[l->n++] = (struct wl_ent){.name_off = l->used, .type = type};
-    l->used += len;
+    size_t off = l->used;
+    if (grow_append(&l->names, &l->ncap, &l->used, name, len, false, 2048) < 0)
+        return -ENOMEM;
+    l->ent[l->n++] = (struct wl_ent){.name_off = off, .type = type};
     return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include "engine/engine.h"
 #include "base/err.h"
+#include "base/pidmark.h"
 #include "os/lockfile.h"
 #include "phase/phase.h"
 
@@ -65,20 +66,6 @@ static int make_temp_dir(struct workspace *ws)
     return 0;
 }
 
-/* The pid a marker names, or 0. */
-static long marker_pid(int fd)
-{
-    char buf[64];
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    long pid = 0;
-    if (n > 0) {
-        buf[n] = '\0';
-        if (sscanf(buf, "fsbench pid %ld", &pid) != 1)
-            pid = 0;
-    }
-    return pid;
-}
-
 /* Opens (creating it when absent: *created) and locks the marker of the workspace in fd,
  * and writes this run's pid in it. The fd that holds the lock, or -1 after error() (a live
  * run holds it: "in use"). Where the lock works on a read-only descriptor (flock), the fd
@@ -115,7 +102,7 @@ static int lock_marker(const char *path, int fd, bool *created)
         int l = os_lock_try(hold);
         if (l != 0) {
             int e = errno;
-            long pid = l > 0 ? marker_pid(m) : 0;
+            long pid = l > 0 ? pidmark_read(m, "fsbench pid ") : 0;
             if (hold != m)
                 close(hold);
             close(m);
@@ -342,7 +329,7 @@ int ws_clean_leftover(const char *dir, bool remove_dir, bool dry_run)
                         (os_lock_readonly ? O_RDONLY : O_RDWR) | O_NOFOLLOW | O_CLOEXEC);
     int l = ws.lock_fd < 0 ? -1 : os_lock_try(ws.lock_fd);
     if (l != 0) {
-        long pid = l > 0 ? marker_pid(ws.lock_fd) : 0;
+        long pid = l > 0 ? pidmark_read(ws.lock_fd, "fsbench pid ") : 0;
         int e = errno;
         if (ws.lock_fd >= 0)
             close(ws.lock_fd);
@@ -352,7 +339,7 @@ int ws_clean_leftover(const char *dir, bool remove_dir, bool dry_run)
         inform("%s is in use by fsbench pid %ld: left alone", dir, pid);
         return 0;
     }
-    long pid = marker_pid(ws.lock_fd);
+    long pid = pidmark_read(ws.lock_fd, "fsbench pid ");
     char who[64] = "a killed run";
     if (pid > 0)
         snprintf(who, sizeof who, "fsbench pid %ld (no longer running)", pid);

@@ -1,6 +1,6 @@
-/* resjson_internal.h — what resjson.c (run sets, descriptions, files and the helpers) and
- * resjson_phase.c (phases and runs) share and nothing else includes; the codec's API is
- * resjson.h.
+/* resjson_internal.h — what resjson.c (run sets, descriptions, files), resjson_phase.c
+ * (phases and runs), resjson_ranks.c, resjson_stop.c and resjson_value.c (the helpers below)
+ * share and nothing else includes; the codec's API is resjson.h.
  *
  * Writers: each resjson_put() returns 1 on failure so a builder can accumulate `bad |= ...`
  * and finish with resjson_done(). Readers: each resjson_get_*() leaves *out alone when the

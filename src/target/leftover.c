@@ -11,6 +11,7 @@
 #include "target/leftover.h"
 
 #include "base/units.h"
+#include "base/pidmark.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -191,20 +192,6 @@ static int release(const char *dir, int dfd, bool dry_run, struct released *r)
     return 0;
 }
 
-/* The owner's pid from its record, or 0. */
-static long owner_pid(int ofd)
-{
-    char buf[64];
-    ssize_t n = pread(ofd, buf, sizeof buf - 1, 0);
-    long pid = 0;
-    if (n > 0) {
-        buf[n] = '\0';
-        if (sscanf(buf, "pid %ld", &pid) != 1)
-            pid = 0;
-    }
-    return pid;
-}
-
 static void say_released(const char *dir, long pid, bool dry_run, const struct released *r)
 {
     char what[512] = "";
@@ -252,7 +239,7 @@ static int one(const char *dir, bool dry_run, bool quiet, struct leftover_counts
     }
     int l = os_lock_try(ofd);
     if (l != 0) {
-        long pid = owner_pid(ofd);
+        long pid = pidmark_read(ofd, "pid ");
         close(ofd);
         close(dfd);
         if (l > 0) {
@@ -263,7 +250,7 @@ static int one(const char *dir, bool dry_run, bool quiet, struct leftover_counts
         }
         return error_errno("cannot lock %s/%s", dir, TARGET_OWNER);
     }
-    long pid = owner_pid(ofd);
+    long pid = pidmark_read(ofd, "pid ");
     struct released r;
     memset(&r, 0, sizeof r);
     char why[1024] = "";

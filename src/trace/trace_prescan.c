@@ -5,6 +5,8 @@
  */
 #include "trace/trace_prescan.h"
 
+#include "base/grow.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -143,20 +145,7 @@ struct queue {
 
 static int push(struct queue *q, const char *s, size_t n)
 {
-    if (q->len + n + 1 > q->cap) {
-        size_t cap = q->cap ? q->cap * 2 : 65536;
-        while (cap < q->len + n + 1)
-            cap *= 2;
-        char *b = realloc(q->buf, cap);
-        if (!b)
-            return -1;
-        q->buf = b;
-        q->cap = cap;
-    }
-    memcpy(q->buf + q->len, s, n);
-    q->buf[q->len + n] = '\0';
-    q->len += n + 1;
-    return 0;
+    return grow_append(&q->buf, &q->cap, &q->len, s, n, true, 65536);
 }
 
 /* Scans one directory (rel "" for the root): its entries into p, its subdirectories

@@ -1,7 +1,8 @@
 /* trace_record.c — the recorder's bookkeeping (trace_record.h): threads by tid, their
  * descriptor tables and working directories, slots, lines waiting for the clone that
  * made their thread, unfinished calls put back together, and the counts of the info
- * block. What each call means is in trace_record_calls.c.
+ * block. What each call means is in trace_record_calls.c, the tables it changes in
+ * trace_record_state.c.
  */
 #include "trace/trace_record.h"
 
@@ -13,63 +14,8 @@
 #include "base/err.h"
 #include "trace/trace_record_internal.h"
 
-/* Durations of quick calls above this are left out of their mean (a preemption). */
-#define QUICK_MAX_NS ((uint64_t)1000000)
 /* Lines of unknown threads kept at most (then they are taken as threads of their own). */
 #define ORPHAN_MAX ((size_t)64 << 20)
-
-static struct task **bucket(struct trace_recorder *r, long tid)
-{
-    return &r->map[(unsigned long)tid % REC_BUCKETS];
-}
-
-static struct task *find(struct trace_recorder *r, long tid)
-{
-    for (struct task *t = *bucket(r, tid); t; t = t->next)
-        if (t->tid == tid)
-            return t;
-    return NULL;
-}
-
-static struct fsctx *fs_new(const char *cwd)
-{
-    struct fsctx *f = calloc(1, sizeof *f);
-    if (f && !(f->cwd = strdup(cwd))) {
-        free(f);
-        f = NULL;
-    }
-    if (f)
-        f->refs = 1;
-    return f;
-}
-
-static void fs_put(struct fsctx *f)
-{
-    if (f && --f->refs == 0) {
-        free(f->cwd);
-        free(f);
-    }
-}
-
-static struct task *task_new(struct trace_recorder *r, long tid, struct fdtab *fds,
-                             struct fsctx *fs)
-{
-    struct task *t = calloc(1, sizeof *t);
-    if (!t) {
-        error("out of memory");
-        return NULL;
-    }
-    t->tid = tid;
-    t->thread = r->info.nthreads++;
-    t->fds = fds;
-    t->fs = fs;
-    struct task **b = bucket(r, tid);
-    t->next = *b;
-    *b = t;
-    if (++r->live > r->info.max_concurrency)
-        r->info.max_concurrency = r->live;
-    return t;
-}
 
 struct trace_recorder *trace_rec_new(const struct trace_rec_opts *o)
 {
@@ -90,171 +36,6 @@ struct trace_recorder *trace_rec_new(const struct trace_rec_opts *o)
     return r;
 }
 
-/* ---- slots ---- */
-
-uint32_t rec_slot_alloc(struct trace_recorder *r)
-{
-    if (r->nfree == 0)
-        return r->slot_hw++;
-    uint32_t *h = r->free_slots, top = h[0];
-    h[0] = h[--r->nfree];
-    for (size_t i = 0;;) {
-        size_t a = 2 * i + 1, b = a + 1, m = i;
-        if (a < r->nfree && h[a] < h[m])
-            m = a;
-        if (b < r->nfree && h[b] < h[m])
-            m = b;
-        if (m == i)
-            break;
-        uint32_t x = h[i];
-        h[i] = h[m];
-        h[m] = x;
-        i = m;
-    }
-    return top;
-}
-
-void rec_slot_free(struct trace_recorder *r, uint32_t slot)
-{
-    if (r->nfree == r->free_cap) {
-        size_t cap = r->free_cap ? r->free_cap * 2 : 64;
-        uint32_t *h = realloc(r->free_slots, cap * sizeof *h);
-        if (!h)
-            return; /* the slot is not reused: a higher one is taken instead */
-        r->free_slots = h;
-        r->free_cap = cap;
-    }
-    uint32_t *h = r->free_slots;
-    size_t i = r->nfree++;
-    h[i] = slot;
-    while (i > 0 && h[(i - 1) / 2] > h[i]) {
-        uint32_t x = h[i];
-        h[i] = h[(i - 1) / 2];
-        h[(i - 1) / 2] = x;
-        i = (i - 1) / 2;
-    }
-}
-
-/* ---- records ---- */
-
-int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-             struct trace_call *c)
-{
-    struct trace_info *in = &r->info;
-    c->thread = t->thread;
-    c->start_ns = l->ts_ns > r->t0 ? l->ts_ns - r->t0 : 0;
-    c->dur_ns = l->dur_ns;
-    if (c->start_ns + c->dur_ns > in->duration_ns)
-        in->duration_ns = c->start_ns + c->dur_ns;
-    in->nrecords++;
-    if (c->kind < TK_CALL_KINDS) {
-        bool counted = !(r->o.gaps_of_started && t->thread == 0);
-        if (counted && t->last_end && c->start_ns > t->last_end) {
-            uint64_t g = c->start_ns - t->last_end, b = g / 1000;
-            b = b < GAP_BUCKETS - 1 ? b : GAP_BUCKETS - 1;
-            r->gaps->count[b]++;
-            r->gaps->sum[b] += g;
-            r->gaps->n++;
-            r->gaps->total += g;
-        }
-        if (counted && c->dur_ns < QUICK_MAX_NS &&
-            (c->kind == TK_CLOSE || c->kind == TK_FSTAT || c->kind == TK_LSEEK)) {
-            r->gaps->quick_n++;
-            r->gaps->quick_total += c->dur_ns;
-        }
-        t->last_end = c->start_ns + c->dur_ns;
-        in->ncalls++;
-        in->count[c->kind]++;
-        uint64_t rd, wr;
-        trace_call_bytes(c, &rd, &wr);
-        in->bytes_read += rd;
-        in->bytes_written += wr;
-        if (c->size > in->max_io && c->kind != TK_TRUNCATE && c->kind != TK_FTRUNCATE &&
-            c->kind != TK_FALLOCATE && c->kind != TK_SYNC_RANGE)
-            in->max_io = c->size;
-    }
-    return r->o.emit(r->o.arg, c);
-}
-
-/* A record of the recorder's own (spawn, exit, inherit, drop), at the time of line l. */
-static int implicit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                    unsigned kind, uint32_t slot, int64_t result, uint32_t aux)
-{
-    struct trace_call c = {.kind = (uint8_t)kind, .slot = slot, .result = result, .aux = aux};
-    struct strace_line at = *l;
-    at.dur_ns = 0;
-    return rec_emit(r, t, &at, &c);
-}
-
-/* ---- descriptor tables ---- */
-
-struct fdent *rec_fd(struct trace_recorder *r, struct task *t, long fd)
-{
-    (void)r;
-    if (fd < 0 || fd >= (1L << 24))
-        return NULL;
-    struct fdtab *ft = t->fds;
-    if ((size_t)fd >= ft->cap) {
-        size_t cap = ft->cap ? ft->cap : 64;
-        while (cap <= (size_t)fd)
-            cap *= 2;
-        struct fdent *e = realloc(ft->e, cap * sizeof *e);
-        if (!e)
-            return NULL;
-        memset(e + ft->cap, 0, (cap - ft->cap) * sizeof *e);
-        ft->e = e;
-        ft->cap = cap;
-    }
-    return &ft->e[fd];
-}
-
-int rec_fd_release(struct trace_recorder *r, struct task *t, const struct strace_line *l, long fd)
-{
-    struct fdent *e = rec_fd(r, t, fd);
-    if (!e)
-        return 0;
-    int rc = 0;
-    if (e->state == FD_SLOT) {
-        rc = implicit(r, t, l, TK_DROP, e->slot, 0, 0);
-        rec_slot_free(r, e->slot);
-    }
-    memset(e, 0, sizeof *e);
-    return rc;
-}
-
-static struct fdtab *fdtab_new(void)
-{
-    struct fdtab *ft = calloc(1, sizeof *ft);
-    if (ft)
-        ft->refs = 1;
-    return ft;
-}
-
-/* Drops every slot of a table whose last user ended, and frees it. */
-static int fdtab_put(struct trace_recorder *r, struct task *t, const struct strace_line *l)
-{
-    struct fdtab *ft = t->fds;
-    int rc = 0;
-    if (!ft || --ft->refs > 0)
-        return 0;
-    for (size_t fd = 0; fd < ft->cap; fd++)
-        if (ft->e[fd].state == FD_SLOT && rc == 0)
-            rc = rec_fd_release(r, t, l, (long)fd);
-    free(ft->e);
-    free(ft);
-    t->fds = NULL;
-    return rc;
-}
-
-int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l)
-{
-    struct fdtab *ft = t->fds;
-    for (size_t fd = 0; fd < ft->cap; fd++)
-        if (ft->e[fd].cloexec && rec_fd_release(r, t, l, (long)fd) < 0)
-            return -1;
-    return 0;
-}
-
 /* ---- threads ---- */
 
 static int process(struct trace_recorder *r, struct task *t, const char *line, size_t n);
@@ -272,7 +53,7 @@ static int adopt(struct trace_recorder *r, long tid)
         for (size_t i = 0; i < o->len && rc == 0;) {
             char *nl = memchr(o->buf + i, '\n', o->len - i);
             size_t e = nl ? (size_t)(nl - o->buf) : o->len;
-            struct task *t = find(r, tid);
+            struct task *t = rec_find(r, tid);
             if (t)
                 rc = process(r, t, o->buf + i, e - i);
             i = e + 1;
@@ -283,54 +64,9 @@ static int adopt(struct trace_recorder *r, long tid)
     }
     return 0;
 }
-
-int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line *l, long child,
-              bool share_files, bool share_fs)
-{
-    struct task *old = find(r, child);
-    if (old) /* a thread we thought alive: its exit was not seen */
-        return 0;
-    struct fdtab *ft = share_files ? t->fds : fdtab_new();
-    struct fsctx *fs = share_fs ? t->fs : fs_new(t->fs->cwd);
-    if (!ft || !fs) {
-        if (!share_files && ft)
-            free(ft);
-        if (!share_fs)
-            fs_put(fs);
-        return error("out of memory");
-    }
-    if (share_files)
-        ft->refs++;
-    if (share_fs)
-        fs->refs++;
-    struct task *c = task_new(r, child, ft, fs);
-    if (!c)
-        return -1;
-    if (implicit(r, c, l, TK_SPAWN, 0, 0, t->thread) < 0)
-        return -1;
-    if (!share_files) {
-        /* a copy of every descriptor: the child's own, sharing the open file */
-        struct fdtab *p = t->fds;
-        for (size_t fd = 0; fd < p->cap; fd++) {
-            struct fdent *pe = &p->e[fd], *ce;
-            if (pe->state == FD_NONE)
-                continue;
-            if (!(ce = rec_fd(r, c, (long)fd)))
-                return error("out of memory");
-            *ce = *pe;
-            if (pe->state == FD_SLOT) {
-                ce->slot = rec_slot_alloc(r);
-                if (implicit(r, c, l, TK_INHERIT, pe->slot, ce->slot, 0) < 0)
-                    return -1;
-            }
-        }
-    }
-    return adopt(r, child);
-}
-
 static void task_unlink(struct trace_recorder *r, struct task *t)
 {
-    for (struct task **p = bucket(r, t->tid); *p; p = &(*p)->next)
+    for (struct task **p = rec_bucket(r, t->tid); *p; p = &(*p)->next)
         if (*p == t) {
             *p = t->next;
             break;
@@ -343,7 +79,7 @@ static int close_abandoned(struct trace_recorder *r, struct task *t, const struc
 {
     int rc = 0;
     if (t->closing && t->closing_fd.state == FD_SLOT) {
-        rc = implicit(r, t, l, TK_DROP, t->closing_fd.slot, 0, 0);
+        rc = rec_implicit(r, t, l, TK_DROP, t->closing_fd.slot, 0, 0);
         rec_slot_free(r, t->closing_fd.slot);
     }
     t->closing = false;
@@ -357,10 +93,10 @@ static int task_end(struct trace_recorder *r, struct task *t, const struct strac
         r->info.left_other++; /* a call it never finished */
     int rc = close_abandoned(r, t, l);
     if (rc == 0)
-        rc = implicit(r, t, l, TK_EXIT, 0, 0, 0);
+        rc = rec_implicit(r, t, l, TK_EXIT, 0, 0, 0);
     if (rc == 0)
-        rc = fdtab_put(r, t, l);
-    fs_put(t->fs);
+        rc = rec_fdtab_put(r, t, l);
+    rec_fs_put(t->fs);
     task_unlink(r, t);
     free(t->pending);
     free(t);
@@ -399,6 +135,18 @@ static int keep_orphan(struct trace_recorder *r, long tid, const char *line, siz
     return 0;
 }
 
+/* Acts on one complete call of t; a clone it reports makes a thread whose kept lines are
+ * fed to it now, before the next line (rec_spawn leaves that to here). */
+static int call(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+{
+    int rc = rec_call(r, t, l);
+    if (rc == 0 && r->adopt_pending) {
+        r->adopt_pending = false;
+        rc = adopt(r, r->adopt_tid);
+    }
+    return rc;
+}
+
 /* A resumed call: the unfinished half kept in t->pending and the rest, as one line. */
 static int resume(struct trace_recorder *r, struct task *t, const struct strace_line *l)
 {
@@ -423,7 +171,7 @@ static int resume(struct trace_recorder *r, struct task *t, const struct strace_
         r->info.left_other++;
         return 0;
     }
-    return rec_call(r, t, &whole);
+    return call(r, t, &whole);
 }
 
 static int process(struct trace_recorder *r, struct task *t, const char *line, size_t n)
@@ -455,7 +203,7 @@ static int process(struct trace_recorder *r, struct task *t, const char *line, s
             return 0;
         }
         return resume(r, t, &l);
-    case SL_CALL: return rec_call(r, t, &l);
+    case SL_CALL: return call(r, t, &l);
     }
     return 0;
 }
@@ -476,25 +224,25 @@ int trace_rec_line(struct trace_recorder *r, const char *line, size_t n)
         r->started = true;
         r->t0 = l.ts_ns;
         r->info.started_unix_ns = l.ts_ns;
-        struct fdtab *ft = fdtab_new();
-        struct fsctx *fs = fs_new(r->o.cwd);
-        if (!ft || !fs || !task_new(r, l.tid, ft, fs)) {
+        struct fdtab *ft = rec_fdtab_new();
+        struct fsctx *fs = rec_fs_new(r->o.cwd);
+        if (!ft || !fs || !rec_task_new(r, l.tid, ft, fs)) {
             free(ft);
-            fs_put(fs);
+            rec_fs_put(fs);
             return error("out of memory");
         }
     }
-    struct task *t = find(r, l.tid);
+    struct task *t = rec_find(r, l.tid);
     if (t)
         return process(r, t, line, n);
     if (r->orphan_bytes + n < ORPHAN_MAX)
         return keep_orphan(r, l.tid, line, n);
     /* too much waiting: a thread of its own, as if started afresh */
-    struct fdtab *ft = fdtab_new();
-    struct fsctx *fs = fs_new(r->o.cwd);
-    if (!ft || !fs || !(t = task_new(r, l.tid, ft, fs))) {
+    struct fdtab *ft = rec_fdtab_new();
+    struct fsctx *fs = rec_fs_new(r->o.cwd);
+    if (!ft || !fs || !(t = rec_task_new(r, l.tid, ft, fs))) {
         free(ft);
-        fs_put(fs);
+        rec_fs_put(fs);
         return error("out of memory");
     }
     return adopt(r, l.tid) < 0 ? -1 : process(r, t, line, n);
@@ -634,11 +382,11 @@ int trace_rec_finish(struct trace_recorder *r, struct trace_info *info)
     /* lines of threads whose clone never showed: threads of their own */
     while (r->orphans && rc == 0) {
         long tid = r->orphans->tid;
-        struct fdtab *ft = fdtab_new();
-        struct fsctx *fs = fs_new(r->o.cwd);
-        if (!ft || !fs || !task_new(r, tid, ft, fs)) {
+        struct fdtab *ft = rec_fdtab_new();
+        struct fsctx *fs = rec_fs_new(r->o.cwd);
+        if (!ft || !fs || !rec_task_new(r, tid, ft, fs)) {
             free(ft);
-            fs_put(fs);
+            rec_fs_put(fs);
             return error("out of memory");
         }
         rc = adopt(r, tid);
@@ -668,7 +416,7 @@ void trace_rec_free(struct trace_recorder *r)
                 free(t->fds->e);
                 free(t->fds);
             }
-            fs_put(t->fs);
+            rec_fs_put(t->fs);
             free(t->pending);
             free(t);
         }

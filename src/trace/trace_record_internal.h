@@ -1,5 +1,6 @@
-/* trace_record_internal.h — the recorder's state, shared by trace_record.c (threads,
- * descriptor tables, slots, lines) and trace_record_calls.c (what each system call means).
+/* trace_record_internal.h — the recorder's state, shared by trace_record.c (lines, orphans,
+ * think time), trace_record_state.c (threads, descriptor tables, slots) and
+ * trace_record_calls.c (what each system call means).
  */
 #ifndef FSBENCH_TRACE_RECORD_INTERNAL_H
 #define FSBENCH_TRACE_RECORD_INTERNAL_H
@@ -87,9 +88,24 @@ struct trace_recorder {
     char *line;             /* a resumed call put back together */
     size_t line_cap;
     struct gap_hist *gaps;
+    /* a clone seen: its child's kept lines are fed to it after the call (trace_record.c) */
+    bool adopt_pending;
+    long adopt_tid;
 };
 
-/* trace_record.c */
+/* trace_record_state.c */
+struct task **rec_bucket(struct trace_recorder *r, long tid);
+struct task *rec_find(struct trace_recorder *r, long tid);
+struct fsctx *rec_fs_new(const char *cwd);
+void rec_fs_put(struct fsctx *f);
+/* A new thread tid with table fds and directory fs (the counts of the info block). */
+struct task *rec_task_new(struct trace_recorder *r, long tid, struct fdtab *fds, struct fsctx *fs);
+struct fdtab *rec_fdtab_new(void);
+/* Drops every slot of t's table when t was its last user, and frees it. */
+int rec_fdtab_put(struct trace_recorder *r, struct task *t, const struct strace_line *l);
+/* A record of the recorder's own (spawn, exit, inherit, drop), at the time of line l. */
+int rec_implicit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                 unsigned kind, uint32_t slot, int64_t result, uint32_t aux);
 /* Emits a record of thread t for the call of line l (its times), counting it. */
 int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
              struct trace_call *c);
@@ -99,7 +115,8 @@ void rec_slot_free(struct trace_recorder *r, uint32_t slot);
 struct fdent *rec_fd(struct trace_recorder *r, struct task *t, long fd);
 /* Forgets what descriptor fd was, dropping its slot (a "drop" record) if it had one. */
 int rec_fd_release(struct trace_recorder *r, struct task *t, const struct strace_line *l, long fd);
-/* A clone, fork or vfork of t returned child tid `child`. */
+/* A clone, fork or vfork of t returned child tid `child` (its kept lines are then adopted:
+ * r->adopt_pending). */
 int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line *l, long child,
               bool share_files, bool share_fs);
 /* A successful execve of t: close-on-exec descriptors are dropped. */

@@ -54,7 +54,7 @@ struct profile {
      * They must not contain '_' or '-', which keeps them apart from generated names. */
     const struct profile_name *fixed_names;
 
-    /* Added for captured shapes (shape.c); NULL and 0 in the built-in profiles, which keep
+    /* Added for captured shapes (shape_fit.c); NULL and 0 in the built-in profiles, which keep
      * the lognormals above. Each table holds PROFILE_HIST_BUCKETS cumulative shares over
      * power-of-two buckets (bucket 0 is the value 0, bucket i >= 1 is [2^(i-1), 2^i)),
      * non-decreasing, the last 1. */

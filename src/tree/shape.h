@@ -43,6 +43,8 @@ struct shape {
 
 /* Power-of-two bucket of a value: 0 for 0, else 1 + floor(log2(v)), capped at the last. */
 unsigned shape_bucket(uint64_t v);
+/* The sum of a histogram's n counts, saturating at UINT64_MAX. */
+uint64_t shape_hist_sum(const uint64_t *a, unsigned n);
 
 /* Walks dir (openat, getdents64, fstatat; symlinks are counted, never followed; mount
  * points are counted in skipped_mounts and not entered; unreadable directories are skipped
@@ -86,8 +88,5 @@ int shape_model_load(const char *path, struct shape_model *m);
 
 /* 1 if a --tree argument names a shape file (ends in ".ini"), else 0. */
 int shape_is_path(const char *arg);
-
-/* `fsbench tree capture DIR -o FILE`: argv[0] is "capture". Returns an exit status. */
-int shape_cmd_capture(int argc, char **argv);
 
 #endif

@@ -169,3 +169,20 @@ const char *tarent_arch_reason(struct archive *a)
     return e > 0 ? strerror(e) : "unreadable archive";
 }
 
+int tarent_each_block(struct archive *a,
+                      int (*each)(void *arg, const void *buf, size_t n, int64_t off), void *arg)
+{
+    for (;;) {
+        const void *buf;
+        size_t n;
+        la_int64_t off;
+        int r = archive_read_data_block(a, &buf, &n, &off);
+        if (r == ARCHIVE_EOF)
+            return 0;
+        if (r < ARCHIVE_WARN)
+            return TARENT_READ_FAILED;
+        int rc = each(arg, buf, n, (int64_t)off);
+        if (rc != 0)
+            return rc > 0 ? 0 : rc;
+    }
+}

@@ -61,4 +61,13 @@ mode_t tarent_umask(void);
 /* libarchive's reason for the last failure on a, never empty. */
 const char *tarent_arch_reason(struct archive *a);
 
+/* tarent_each_block: libarchive could not read a block (tarent_arch_reason says why). */
+#define TARENT_READ_FAILED (-2)
+/* Calls each(arg, buf, n, off) on the data blocks of a's current entry, in order (off: the
+ * block's offset in the entry, or -1 where the format does not say). each returns 0 to go
+ * on, > 0 to stop (0 is returned), < 0 to fail (returned as it is). 0 at the entry's end,
+ * or TARENT_READ_FAILED. */
+int tarent_each_block(struct archive *a,
+                      int (*each)(void *arg, const void *buf, size_t n, int64_t off), void *arg);
+
 #endif

@@ -22,6 +22,8 @@
  */
 #include "tree/tarindex.h"
 
+#include "base/grow.h"
+
 #include <archive.h>
 #include <archive_entry.h>
 #include <stdint.h>
@@ -83,18 +85,10 @@ static int add_name(struct scan *s, const char *str, size_t len, uint32_t *off)
         freeze(s, "it is too big to index");
         return 0;
     }
-    while (ix->names_len + len + 1 > s->capnames) {
-        size_t ncap = s->capnames ? s->capnames * 2 : 65536;
-        char *p = realloc(ix->names, ncap);
-        if (!p)
-            return -1;
-        ix->names = p;
-        s->capnames = ncap;
-    }
-    memcpy(ix->names + ix->names_len, str, len);
-    ix->names[ix->names_len + len] = '\0';
-    *off = (uint32_t)ix->names_len;
-    ix->names_len += len + 1;
+    size_t at = ix->names_len;
+    if (grow_append(&ix->names, &s->capnames, &ix->names_len, str, len, true, 65536) < 0)
+        return -1;
+    *off = (uint32_t)at;
     return 0;
 }
 
@@ -228,55 +222,65 @@ static void set_times(struct archive_entry *ent, struct timespec t[2], uint8_t *
     t[1].tv_nsec = m ? archive_entry_mtime_nsec(ent) : UTIME_OMIT;
 }
 
+struct segs_at {
+    struct scan *s;
+    struct tix_ent *e;
+    const char *name;
+    uint64_t pos;
+};
+
+/* One data block of the entry: a segment of its own, or the last one grown. */
+static int read_seg(void *arg, const void *buf, size_t n, int64_t off)
+{
+    struct segs_at *at = arg;
+    struct scan *s = at->s;
+    struct tarindex *ix = s->ix;
+    struct tix_ent *e = at->e;
+    if (n == 0)
+        return 0;
+    if (off < 0)
+        off = (int64_t)at->pos;
+    uintptr_t p = (uintptr_t)buf, m = (uintptr_t)s->map;
+    if (p < m || p - m > s->maplen || n > s->maplen - (p - m)) {
+        freeze(s, "its data is not stored as plain bytes (compressed or encoded entries)");
+        return 1;
+    }
+    uint64_t arc = (uint64_t)(p - m);
+    struct tix_seg *last = e->nseg ? &ix->segs[ix->nsegs - 1] : NULL;
+    if (last && last->arc_off + last->len == arc && last->file_off + last->len == (uint64_t)off) {
+        last->len += n;
+    } else {
+        if (ix->nsegs >= UINT32_MAX - 1) {
+            freeze(s, "it is too big to index");
+            return 1;
+        }
+        struct tix_seg *sg = grow(ix->segs, &s->capsegs, ix->nsegs, sizeof *ix->segs);
+        if (!sg)
+            return error("tar:%s: out of memory", at->name);
+        ix->segs = sg;
+        ix->segs[ix->nsegs++] = (struct tix_seg){arc, (uint64_t)off, n};
+        e->nseg++;
+    }
+    at->pos = (uint64_t)off + n;
+    return 0;
+}
+
 /* Records where the current entry's data lies in the mapping, as segments of e (NULL when
  * frozen: nothing to record). A block outside the mapping freezes the index. 0, or -1 after
  * error() (out of memory). */
 static int read_segs(struct scan *s, struct archive *a, struct tix_ent *e, const char *name)
 {
-    struct tarindex *ix = s->ix;
     if (!e || s->frozen)
         return 0;
-    e->seg = ix->nsegs;
-    uint64_t pos = 0;
-    for (;;) {
-        const void *buf;
-        size_t n;
-        la_int64_t off;
-        int r = archive_read_data_block(a, &buf, &n, &off);
-        if (r == ARCHIVE_EOF)
-            return 0;
-        if (r < ARCHIVE_WARN) {
-            /* Left to the extraction to report (as before there was an index). */
-            freeze(s, "its data cannot be read in one pass");
-            return 0;
-        }
-        if (n == 0)
-            continue;
-        if (off < 0)
-            off = (la_int64_t)pos;
-        uintptr_t p = (uintptr_t)buf, m = (uintptr_t)s->map;
-        if (p < m || p - m > s->maplen || n > s->maplen - (p - m)) {
-            freeze(s, "its data is not stored as plain bytes (compressed or encoded entries)");
-            return 0;
-        }
-        uint64_t arc = (uint64_t)(p - m);
-        struct tix_seg *last = e->nseg ? &ix->segs[ix->nsegs - 1] : NULL;
-        if (last && last->arc_off + last->len == arc && last->file_off + last->len == (uint64_t)off) {
-            last->len += n;
-        } else {
-            if (ix->nsegs >= UINT32_MAX - 1) {
-                freeze(s, "it is too big to index");
-                return 0;
-            }
-            struct tix_seg *sg = grow(ix->segs, &s->capsegs, ix->nsegs, sizeof *ix->segs);
-            if (!sg)
-                return error("tar:%s: out of memory", name);
-            ix->segs = sg;
-            ix->segs[ix->nsegs++] = (struct tix_seg){arc, (uint64_t)off, n};
-            e->nseg++;
-        }
-        pos = (uint64_t)off + n;
+    e->seg = s->ix->nsegs;
+    struct segs_at at = {.s = s, .e = e, .name = name};
+    int rc = tarent_each_block(a, read_seg, &at);
+    if (rc == TARENT_READ_FAILED) {
+        /* Left to the extraction to report (as before there was an index). */
+        freeze(s, "its data cannot be read in one pass");
+        return 0;
     }
+    return rc;
 }
 
 /* An existing name for a non-directory entry: refused when it is a directory, else

@@ -161,6 +161,27 @@ static void tarsrc_copy_track(const char *path, bool live)
     }
 }
 
+struct copy_to {
+    struct tarsrc *src;
+    int fd;
+};
+
+/* One block of the decompressed stream into the copy; a stop signal ends the copy. */
+static int copy_block(void *arg, const void *buf, size_t n, int64_t off)
+{
+    struct copy_to *to = arg;
+    if (write_all(to->fd, buf, n) < 0)
+        return error_errno("tar:%s: writing the decompressed copy %s", to->src->path,
+                           to->src->copy);
+    int sig = sig_stop_requested();
+    if (sig) {
+        char name[32];
+        return error("tar:%s: decompression interrupted by %s (its copy removed)",
+                     to->src->path, sig_name(sig, name, sizeof name));
+    }
+    return 0;
+}
+
 /* Streams the decompressed bytes of src->path into a new file in dir. 0 or -1 after
  * error(); on failure nothing is left in dir. */
 static int decompress(struct tarsrc *src, const char *dir)
@@ -192,29 +213,12 @@ static int decompress(struct tarsrc *src, const char *dir)
         error("tar:%s: %s", src->path, tarent_arch_reason(a));
         goto out;
     }
-    for (;;) {
-        const void *buf;
-        size_t n;
-        la_int64_t off;
-        int r = archive_read_data_block(a, &buf, &n, &off);
-        if (r == ARCHIVE_EOF)
-            break;
-        if (r < ARCHIVE_WARN) {
-            error("tar:%s: %s", src->path, tarent_arch_reason(a));
-            goto out;
-        }
-        if (write_all(fd, buf, n) < 0) {
-            error_errno("tar:%s: writing the decompressed copy %s", src->path, src->copy);
-            goto out;
-        }
-        int sig = sig_stop_requested();
-        if (sig) {
-            char name[32];
-            error("tar:%s: decompression interrupted by %s (its copy removed)", src->path,
-                  sig_name(sig, name, sizeof name));
-            goto out;
-        }
-    }
+    struct copy_to to = {.src = src, .fd = fd};
+    int r = tarent_each_block(a, copy_block, &to);
+    if (r == TARENT_READ_FAILED)
+        error("tar:%s: %s", src->path, tarent_arch_reason(a));
+    if (r < 0)
+        goto out;
     rc = 0;
 out:
     if (a)
