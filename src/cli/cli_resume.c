@@ -139,3 +139,22 @@ void cli_resume_end(struct store *s, int64_t set_id, const struct runner_opts *r
     }
     store_set_state(s, set_id, state);
 }
+
+/* The set --resume finishes while its stored arguments run (cmd_run_resume.c sets it). */
+static struct {
+    struct run_set *set;
+    int64_t id;
+} resuming;
+
+void cli_resume_set(struct run_set *set, int64_t id)
+{
+    resuming.set = set;
+    resuming.id = id;
+}
+
+struct run_set *cmd_run_resuming(int64_t *id)
+{
+    if (id)
+        *id = resuming.id;
+    return resuming.set;
+}

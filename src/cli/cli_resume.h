@@ -42,4 +42,10 @@ int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept
 void cli_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
                     const struct run_set *rs, int rc);
 
+/* While --resume runs the stored arguments: the set it finishes (*id its id); else NULL. */
+struct run_set *cmd_run_resuming(int64_t *id);
+/* The set --resume finishes from now on (NULL, 0: none): cmd_run_resume.c sets it around
+ * running the stored arguments. */
+void cli_resume_set(struct run_set *set, int64_t id);
+
 #endif

@@ -21,6 +21,7 @@
 #include "cli/run_options.h"
 #include "phase/replay.h"
 #include "cli/cli_age_steps.h"
+#include "run/job_builtin.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/scenario.h"
@@ -64,6 +65,26 @@ static int age_refused(const char *phase, const char *dir, const struct phase_pa
                  "command line to age this one",
                  phase, dir, what),
            EXIT_USAGE;
+}
+
+const char *cmd_run_default_phases(void)
+{
+    static char phases[1024];
+    if (phases[0])
+        return phases;
+    const struct job_builtin *b = job_builtin_find(CMD_RUN_DEFAULT_JOB);
+    struct job_file jf;
+    if (!b || job_parse(b->path, b->text, run_options_job_keys(), &jf) < 0) {
+        error("the default scenario's job, jobs/%s.ini, is not built in", CMD_RUN_DEFAULT_JOB);
+        return NULL;
+    }
+    for (size_t i = 0; i < jf.sec[0].n; i++)
+        if (!strcmp(jf.sec[0].e[i].key, "phases"))
+            snprintf(phases, sizeof phases, "%s", jf.sec[0].e[i].value);
+    job_free(&jf);
+    if (!phases[0])
+        error("jobs/%s.ini has no phases in [global]", CMD_RUN_DEFAULT_JOB);
+    return phases[0] ? phases : NULL;
 }
 
 /* The checks of rq that need no other system than the file system: one scenario at most,
@@ -234,7 +255,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     /* a job file's jobs had their pre-flight before the first of them ran */
     if (!hook && (trc = cmd_run_preflight(&rq->ro, profile, rq->skip_bad)) != EXIT_OK)
         return trc;
-    out.args_json = cmd_run_args_json(out.argc, out.argv);
+    out.args_json = run_options_args_json(out.argc, out.argv);
     out.resume = cmd_run_resuming(&out.resume_id);
     if (!mpi_first && cli_mpi_setup(&rq->mo, &rq->ro, &out) < 0)
         return EXIT_RUN_FAILED;
@@ -295,25 +316,4 @@ int cmd_run_with(int argc, char **argv)
     if (rc)
         return rc;
     return cmd_run_request(&rq, NULL);
-}
-
-/* A job file, or the options alone. */
-static int run_main(int argc, char **argv)
-{
-    if (cmd_run_resume_wanted(argc, argv))
-        return cmd_run_resume(argc, argv);
-    if (cmd_run_job_wanted(argc, argv))
-        return cmd_run_job(argc, argv);
-    return cmd_run_with(argc, argv);
-}
-
-int cmd_run(int argc, char **argv)
-{
-    /* consent comes from here alone: the argv this process was given */
-    if (cli_consent_scan(argc, argv, run_options_short(), run_options_getopt()) < 0)
-        return EXIT_USAGE;
-    outfile_set_force(cli_consent()->force); /* --force also lets --json replace a store */
-    if (cli_signals_install() < 0)
-        return EXIT_RUN_FAILED;
-    return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
 }

@@ -43,6 +43,8 @@ int cmd_run_job(int argc, char **argv);
 /* The phases of the default scenario, jobs/basic.ini (built in): what a run without a
  * phase list runs. NULL after error(). */
 const char *cmd_run_default_phases(void);
+/* The shipped job whose phases are the default scenario's. */
+#define CMD_RUN_DEFAULT_JOB "basic"
 
 /* cmd_run_target.c (struct target_args: run_options.h). */
 /* Builds the configuration matrix (file systems x mount option sets) into ro and checks the
@@ -69,16 +71,6 @@ int cmd_run_preflight_drop(struct runner_opts *ro, const char *job, const struct
 /* The three for one set on the command line: EXIT_OK to run (ro without the bad ones). */
 int cmd_run_preflight(struct runner_opts *ro, const char *tree_arg, bool skip_bad);
 
-/* cmd_run_resume.c: `fsbench run --resume LABEL`. */
-bool cmd_run_resume_wanted(int argc, char **argv);
-int cmd_run_resume(int argc, char **argv);
-/* The run's arguments (argv[0] "run" left out) as a JSON array of strings, without the
- * options that say where results go or give consent (RUN_OPT_NOT_STORED, RUN_KIND_CONSENT): what --resume
- * runs again. A static buffer; NULL when they do not fit. */
-const char *cmd_run_args_json(int argc, char **argv);
-/* While --resume runs the stored arguments: the set it finishes (*id its id); else NULL. */
-struct run_set *cmd_run_resuming(int64_t *id);
-
 /* cmd_run_plan.c: prints what ro would do (--dry-run), touching nothing. */
 int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,
                        const char *tree_arg);
@@ -87,5 +79,9 @@ int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,
  * from the work model; its seconds into *total_s (-1: unknown). 0. */
 int cmd_run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro,
                           const char *db, double *total_s);
+
+/* cmd_run_resume.c: `fsbench run --resume LABEL`. */
+bool cmd_run_resume_wanted(int argc, char **argv);
+int cmd_run_resume(int argc, char **argv);
 
 #endif

@@ -40,7 +40,6 @@
 
 #define MAX_ARGS 256
 /* The scenario `fsbench run` runs when given none. */
-#define DEFAULT_JOB "basic"
 
 /* The command line, split. */
 struct cmdline {
@@ -171,7 +170,7 @@ static void scan(int argc, char **argv, struct cmdline *cl)
     cl->names[cl->nnames] = NULL;
     /* no job, no scenario, no phases: the default scenario's job */
     if (!cl->file && !cl->npos && !cl->phases && !cl->help)
-        cl->file = DEFAULT_JOB;
+        cl->file = CMD_RUN_DEFAULT_JOB;
     opterr = saved;
     optind = 0;
 }
@@ -227,26 +226,6 @@ static int load(const struct cmdline *cl, const struct job_keys *keys, struct jo
         return job_parse(b->path, b->text, keys, jf);
     }
     return error("%s: no such job file, nor a shipped job (see fsbench list)", cl->file);
-}
-
-const char *cmd_run_default_phases(void)
-{
-    static char phases[1024];
-    if (phases[0])
-        return phases;
-    const struct job_builtin *b = job_builtin_find(DEFAULT_JOB);
-    struct job_file jf;
-    if (!b || job_parse(b->path, b->text, run_options_job_keys(), &jf) < 0) {
-        error("the default scenario's job, jobs/%s.ini, is not built in", DEFAULT_JOB);
-        return NULL;
-    }
-    for (size_t i = 0; i < jf.sec[0].n; i++)
-        if (!strcmp(jf.sec[0].e[i].key, "phases"))
-            snprintf(phases, sizeof phases, "%s", jf.sec[0].e[i].value);
-    job_free(&jf);
-    if (!phases[0])
-        error("jobs/%s.ini has no phases in [global]", DEFAULT_JOB);
-    return phases[0] ? phases : NULL;
 }
 
 /* One line for a job that does not check: at the key its message names ("--tree: ..."),
@@ -332,7 +311,7 @@ static int run_rounds(struct jctx *c)
     out->job_hash = c->jf->hash;
     out->run = rounds_run;
     out->run_arg = c;
-    out->args_json = cmd_run_args_json(c->user_argc, c->user_argv);
+    out->args_json = run_options_args_json(c->user_argc, c->user_argv);
     out->resume = cmd_run_resuming(&out->resume_id);
     if (rc == EXIT_OK)
         rc = cli_run_and_report(&outer, out);

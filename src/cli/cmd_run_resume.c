@@ -23,6 +23,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
+#include "cli/cli_resume.h"
 #include "cli/cli_store.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
@@ -31,18 +32,6 @@
 /* What --resume may be given with, but consent (any option of kind consent). */
 static const char *const resume_allowed[] = {"resume", "db",        "json", "format", "quiet",
                                              "device", "fail-fast", "help", NULL};
-
-static struct {
-    struct run_set *set;
-    int64_t id;
-} resuming;
-
-struct run_set *cmd_run_resuming(int64_t *id)
-{
-    if (id)
-        *id = resuming.id;
-    return resuming.set;
-}
 
 static bool listed(const char *name, const char *const *list)
 {
@@ -58,50 +47,6 @@ bool cmd_run_resume_wanted(int argc, char **argv)
         if (!strcmp(argv[i], "--resume") || !strncmp(argv[i], "--resume=", 9))
             return true;
     return false;
-}
-
-const char *cmd_run_args_json(int argc, char **argv)
-{
-    static char buf[RES_ARGS_MAX];
-    json_t *a = json_array();
-    if (!a)
-        return NULL;
-    int saved = opterr, bad = 0;
-    opterr = 0;
-    optind = 0;
-    char shortopts[64];
-    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
-    for (;;) {
-        int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
-        int from = prev, to = optind;
-        if (c == -1) {
-            if (optind >= argc)
-                break;
-            bool dashes = prev < optind && !strcmp(argv[optind - 1], "--");
-            from = optind;
-            to = dashes ? argc : optind + 1;
-            optind = to;
-        } else {
-            /* where results go, and consent: the table says which */
-            const struct run_option *o = run_option_of(c, idx);
-            if (o && (o->flags & RUN_OPT_NOT_STORED || o->kind == RUN_KIND_CONSENT))
-                continue;
-        }
-        for (int k = from; k < to; k++)
-            bad |= json_array_append_new(a, json_string(argv[k])) != 0;
-    }
-    opterr = saved;
-    optind = 0;
-    char *text = bad ? NULL : json_dumps(a, JSON_COMPACT);
-    json_decref(a);
-    if (!text || strlen(text) >= sizeof buf) {
-        free(text);
-        return NULL;
-    }
-    snprintf(buf, sizeof buf, "%s", text);
-    free(text);
-    return buf;
 }
 
 /* Takes the consent options out of argv (argc entries, argv[0] "run"; the stored arguments:
@@ -285,11 +230,9 @@ static int finish(const char *label, const char *db, const char *const *extra)
     if (rc == EXIT_OK) {
         inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state, kept,
                info.planned);
-        resuming.set = set;
-        resuming.id = info.id;
+        cli_resume_set(set, info.id);
         rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv) : cmd_run_with(argc, argv);
-        resuming.set = NULL;
-        resuming.id = 0;
+        cli_resume_set(NULL, 0);
     }
     for (int i = 0; argv && i < argc; i++)
         free(argv[i]);

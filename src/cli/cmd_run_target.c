@@ -14,6 +14,7 @@
 #include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cli_consent.h"
+#include "cli/cli_resume.h"
 #include "cli/cmd_run.h"
 #include "target/fsopts.h"
 #include "target/target.h"

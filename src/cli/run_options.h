@@ -200,4 +200,9 @@ enum { RUN_ARGV_OK = 0, RUN_ARGV_HELP = -2, RUN_ARGV_BAD = -3 };
  * error(). */
 int run_request_argv(struct run_request *rq, int argc, char **argv, enum run_source src);
 
+/* The run's arguments (argv[0] "run" left out) as a JSON array of strings, without the
+ * options that say where results go or give consent (RUN_OPT_NOT_STORED,
+ * RUN_KIND_CONSENT): what --resume runs again. A static buffer; NULL when they do not fit. */
+const char *run_options_args_json(int argc, char **argv);
+
 #endif

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <jansson.h>
+
 #include "base/err.h"
 #include "cli/run_options.h"
 #include "tree/shape.h"
@@ -262,4 +264,48 @@ void run_options_usage(FILE *out)
         if (run_sections[s].note)
             fprintf(out, "%s\n", run_sections[s].note);
     }
+}
+
+const char *run_options_args_json(int argc, char **argv)
+{
+    static char buf[RES_ARGS_MAX];
+    json_t *a = json_array();
+    if (!a)
+        return NULL;
+    int saved = opterr, bad = 0;
+    opterr = 0;
+    optind = 0;
+    char shortopts[64];
+    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
+    for (;;) {
+        int prev = optind ? optind : 1, idx = -1;
+        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
+        int from = prev, to = optind;
+        if (c == -1) {
+            if (optind >= argc)
+                break;
+            bool dashes = prev < optind && !strcmp(argv[optind - 1], "--");
+            from = optind;
+            to = dashes ? argc : optind + 1;
+            optind = to;
+        } else {
+            /* where results go, and consent: the table says which */
+            const struct run_option *o = run_option_of(c, idx);
+            if (o && (o->flags & RUN_OPT_NOT_STORED || o->kind == RUN_KIND_CONSENT))
+                continue;
+        }
+        for (int k = from; k < to; k++)
+            bad |= json_array_append_new(a, json_string(argv[k])) != 0;
+    }
+    opterr = saved;
+    optind = 0;
+    char *text = bad ? NULL : json_dumps(a, JSON_COMPACT);
+    json_decref(a);
+    if (!text || strlen(text) >= sizeof buf) {
+        free(text);
+        return NULL;
+    }
+    snprintf(buf, sizeof buf, "%s", text);
+    free(text);
+    return buf;
 }
