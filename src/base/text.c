@@ -195,3 +195,17 @@ const char *text_shown(const char *s)
     char *out = slot[next++ % SHOWN_SLOTS];
     return text_escape(out, SHOWN_SIZE, s);
 }
+
+char *text_gets(char *str, int num, const char *text, size_t *pos)
+{
+    if (!text[*pos] || num < 2)
+        return NULL;
+    const char *start = text + *pos, *nl = strchr(start, '\n');
+    size_t take = nl ? (size_t)(nl - start) + 1 : strlen(start);
+    if (take > (size_t)num - 1)
+        take = (size_t)num - 1;
+    memcpy(str, start, take);
+    str[take] = '\0';
+    *pos += take;
+    return str;
+}

@@ -52,4 +52,9 @@ bool text_needs_escape(const char *s);
  * handful of strings in one printf. */
 const char *text_shown(const char *s);
 
+/* fgets over a string, for inih's ini_parse_stream: the next line of text from *pos (its
+ * newline kept; at most num - 1 bytes, the rest of a longer line coming next) into str, *pos
+ * moved past it. str, or NULL at the end of text. */
+char *text_gets(char *str, int num, const char *text, size_t *pos);
+
 #endif

@@ -20,6 +20,7 @@
 #include "cli/cli.h"
 #include "cli/cli_run.h"
 #include "cli/cli_store.h"
+#include "base/csv.h"
 #include "base/err.h"
 #include "base/outcheck.h"
 #include "base/outfile.h"
@@ -459,39 +460,6 @@ int cmd_show(int argc, char **argv)
 
 /* ---------------------------------------------------------------- export */
 
-/* Whether s is a plain decimal number ("-1.5", "2e-3"): a number, not a formula. */
-static bool is_number(const char *s)
-{
-    const char *p = s + (*s == '-' || *s == '+');
-    if (!(*p >= '0' && *p <= '9'))
-        return false;
-    char *end;
-    strtod(s, &end);
-    return *end == '\0';
-}
-
-/* One CSV field from a string someone else may have written (a label, a configuration),
- * quoted as RFC 4180 says when it holds a comma, quote or line break. A spreadsheet takes
- * a cell starting with =, +, -, @, a tab or a CR for a formula (CSV injection): such a cell
- * is prefixed with a single quote, as OWASP's rule says, unless it is a plain number. */
-static void csv_str(FILE *f, const char *s)
-{
-    bool formula = strchr("=+-@\t\r", *s) && *s && !is_number(s);
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    if (formula)
-        fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
-}
-
 /* A figure to the precision it was measured with and no further: times (seconds, taken
  * in nanoseconds) to 9 decimals, rates to 9 significant digits, trailing zeros dropped, so
  * the binary noise of the seconds' arithmetic (0.05227699999999999) is not printed as if it
@@ -562,11 +530,11 @@ static void write_csv(FILE *f, const struct run_set *rs)
         for (size_t j = 0; j < r->nphases; j++) {
             const struct phase_result *p = &r->phases[j];
             bool na = p->status == PHASE_SKIPPED, nodev = na || !p->dev.valid;
-            csv_str(f, rs->label);
+            csv_put_field(f, rs->label);
             fputc(',', f);
-            csv_str(f, csv_config(rs, r));
+            csv_put_field(f, csv_config(rs, r));
             fprintf(f, ",%u,%u,%d,", r->index + 1, r->round + 1, r->warmup ? 1 : 0);
-            csv_str(f, p->name);
+            csv_put_field(f, p->name);
             fputc(',', f);
             fputs(status[(unsigned)p->status < 3 ? p->status : PHASE_FAILED], f);
             csv_seconds(f, p->wall_s, na);

@@ -61,6 +61,11 @@ struct age_outcome {
 
 /* Ages ctx's tree/age by profile p until budget says stop (see above). 0, or -1 after
  * phase_fail. out is filled in both cases as far as it got. */
+/* Opens tree/age below the workspace, making tree/ and it where they are missing: its
+ * descriptor, or -1 after phase_fail() (the phase's note says what failed). Both ways of
+ * aging (the churn of phase_age.c, a profile's here) start there. */
+int age_root_open(struct phase_ctx *ctx);
+
 int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct age_budget *b,
                     struct age_outcome *out);
 

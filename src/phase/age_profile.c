@@ -700,10 +700,8 @@ static int rescan_dir(struct ager *a, uint32_t di, void *buf, size_t buflen)
     return rc;
 }
 
-/* Opens (making it if needed) tree/age as directory 0 and reads what is there. */
-static int rescan(struct ager *a)
+int age_root_open(struct phase_ctx *ctx)
 {
-    struct phase_ctx *ctx = a->ctx;
     const struct engine *e = ctx->eng;
     int rc = wl_mkdir_p(ctx, ctx->ws_fd, PHASE_TREE_DIR);
     if (rc < 0)
@@ -717,6 +715,18 @@ static int rescan(struct ager *a)
     if (afd < 0)
         return rc < 0 ? phase_fail(ctx, "mkdir", AGE_ROOT, afd)
                       : phase_fail_dir(ctx, "open", AGE_ROOT, afd);
+    return afd;
+}
+
+/* Opens (making it if needed) tree/age as directory 0 and reads what is there. */
+static int rescan(struct ager *a)
+{
+    struct phase_ctx *ctx = a->ctx;
+    const struct engine *e = ctx->eng;
+    int afd = age_root_open(ctx);
+    if (afd < 0)
+        return -1;
+    int rc;
     if (add_dir(a, 0, 0, 0) < 0) {
         e->close(ctx->w, afd);
         return phase_fail(ctx, "age", AGE_ROOT, -ENOMEM);

@@ -197,18 +197,10 @@ static int open_dirs(struct age *a)
     struct phase_ctx *ctx = a->ctx;
     const struct engine *e = ctx->eng;
     const char *const path = PHASE_TREE_DIR "/" WL_AGE_DIR;
-    int rc = wl_mkdir_p(ctx, ctx->ws_fd, PHASE_TREE_DIR);
-    if (rc < 0)
-        return phase_fail(ctx, "mkdir", PHASE_TREE_DIR, rc);
-    int tfd = e->opendir(ctx->w, ctx->ws_fd, PHASE_TREE_DIR);
-    if (tfd < 0)
-        return phase_fail_dir(ctx, "open", PHASE_TREE_DIR, tfd);
-    rc = wl_mkdir_p(ctx, tfd, WL_AGE_DIR);
-    int afd = rc < 0 ? rc : e->opendir(ctx->w, tfd, WL_AGE_DIR);
-    e->close(ctx->w, tfd);
+    int afd = age_root_open(ctx);
     if (afd < 0)
-        return rc < 0 ? phase_fail(ctx, "mkdir", path, afd)
-                      : phase_fail_dir(ctx, "open", path, afd);
+        return -1;
+    int rc;
     ctx->res->dirs++;
     for (unsigned d = 0; d < AGE_DIRS; d++) {
         char name[8];

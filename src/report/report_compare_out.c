@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/csv.h"
 #include "base/err.h"
 #include "base/text.h"
 
@@ -300,37 +301,13 @@ int cmp_report_json(FILE *out, const struct cmp_result *r)
 
 /* ------------------------------------------------------------------ CSV */
 
-static bool plain_number(const char *s)
-{
-    const char *p = s + (*s == '-' || *s == '+');
-    if (!(*p >= '0' && *p <= '9'))
-        return false;
-    char *end;
-    (void)strtod(s, &end);
-    return *end == '\0';
-}
-
-/* A string field, RFC 4180 quoting; a cell a spreadsheet would take for a formula (=, +, -,
- * @, a tab or a CR first) gets a leading single quote unless it is a plain number. */
+/* A string field after its separator, quoted and guarded as every CSV of fsbench's
+ * (base/csv.h), its control characters shown escaped. */
 static void csv_str(FILE *f, const char *s, bool first)
 {
     if (!first)
         fputc(',', f);
-    s = text_shown(s);
-    bool formula = *s && strchr("=+-@\t\r", *s) && !plain_number(s);
-    if (!formula && !strpbrk(s, ",\"\r\n")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    if (formula)
-        fputc('\'', f);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
+    csv_put_field(f, text_shown(s));
 }
 
 static void csv_num(FILE *f, double v)

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/csv.h"
 #include "base/err.h"
 #include "base/text.h"
 #include "results/meta.h"
@@ -248,38 +249,6 @@ int hist_report_json(FILE *out, const struct series *sr, const struct hist_resul
     return 0;
 }
 
-/* Whether s is a plain number (-1.5, +2e3): no formula, whatever its first byte. */
-static bool plain_number(const char *s)
-{
-    const char *p = s + (*s == '-' || *s == '+');
-    if (!(*p >= '0' && *p <= '9'))
-        return false;
-    char *end;
-    strtod(s, &end);
-    return *end == '\0';
-}
-
-/* A CSV field someone else may have written (a label, a --meta value): quoted when it holds
- * a comma, quote or line break; a cell a spreadsheet would take for a formula (=, +, -, @, a
- * tab or a CR first, not a plain number) prefixed with a single quote, as export's CSV is. */
-static void csv_field(FILE *out, const char *s)
-{
-    bool formula = *s && strchr("=+-@\t\r", *s) && !plain_number(s);
-    if (!formula && !strpbrk(s, ",\"\n\r")) {
-        fputs(s, out);
-        return;
-    }
-    fputc('"', out);
-    if (formula)
-        fputc('\'', out);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', out);
-        fputc(*s, out);
-    }
-    fputc('"', out);
-}
-
 /* The --meta keys of the series' labels, each once, in the order first met: the CSV's
  * meta.KEY columns. *n of them; NULL when none (or out of memory: the columns are left out). */
 static const char **meta_keys(const struct series *sr, size_t *n)
@@ -314,9 +283,9 @@ void hist_report_csv(FILE *out, const struct series *sr, const struct hist_resul
         const struct hist_phase *hp = &h->phases[p];
         for (size_t i = 0; i < sr->nlabels; i++) {
             const struct hist_row *r = &hp->rows[i];
-            csv_field(out, hp->name);
+            csv_put_field(out, hp->name);
             fputc(',', out);
-            csv_field(out, sr->labels[i].label);
+            csv_put_field(out, sr->labels[i].label);
             if (r->n)
                 fprintf(out, ",%zu,%.9g,%.9g,%.9g", r->n, r->median, r->lo, r->hi);
             else
@@ -335,7 +304,7 @@ void hist_report_csv(FILE *out, const struct series *sr, const struct hist_resul
                 fputc(',', out);
                 const char *v = meta_find(L->meta, L->nmeta, keys[j]);
                 if (v)
-                    csv_field(out, v);
+                    csv_put_field(out, v);
             }
             fputc('\n', out);
         }

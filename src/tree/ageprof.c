@@ -176,15 +176,8 @@ static int fail(struct parse *c, const char *fmt, ...)
 static char *reader(char *str, int num, void *stream)
 {
     struct parse *c = stream;
-    if (!c->text[c->pos] || num < 2)
+    if (!text_gets(str, num, c->text, &c->pos))
         return NULL;
-    const char *start = c->text + c->pos, *nl = strchr(start, '\n');
-    size_t take = nl ? (size_t)(nl - start) + 1 : strlen(start);
-    if (take > (size_t)num - 1)
-        take = (size_t)num - 1;
-    memcpy(str, start, take);
-    str[take] = '\0';
-    c->pos += take;
     c->line++;
     return str;
 }

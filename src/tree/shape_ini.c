@@ -127,15 +127,8 @@ struct ini_ctx {
 static char *ini_reader_fn(char *str, int num, void *stream)
 {
     struct ini_ctx *c = stream;
-    if (!c->text[c->pos] || num < 2)
+    if (!text_gets(str, num, c->text, &c->pos))
         return NULL;
-    const char *start = c->text + c->pos, *nl = strchr(start, '\n');
-    size_t take = nl ? (size_t)(nl - start) + 1 : strlen(start);
-    if (take > (size_t)num - 1)
-        take = (size_t)num - 1;
-    memcpy(str, start, take);
-    str[take] = '\0';
-    c->pos += take;
     c->line = c->lines_done + 1;
     size_t n = strlen(str);
     if (n && str[n - 1] == '\n')

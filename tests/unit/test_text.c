@@ -90,12 +90,31 @@ static void test_escape(void **state)
     assert_string_equal(b, "2\\n");
 }
 
+/* text_gets: lines with their newline, the last one without, a long line in pieces. */
+static void test_gets(void **state)
+{
+    (void)state;
+    const char *text = "[a]\nkey = 1\nlast";
+    char buf[8];
+    size_t pos = 0;
+    assert_string_equal(text_gets(buf, sizeof buf, text, &pos), "[a]\n");
+    assert_string_equal(text_gets(buf, sizeof buf, text, &pos), "key = 1");
+    assert_string_equal(text_gets(buf, sizeof buf, text, &pos), "\n");
+    assert_string_equal(text_gets(buf, sizeof buf, text, &pos), "last");
+    assert_null(text_gets(buf, sizeof buf, text, &pos));
+    assert_int_equal(pos, strlen(text));
+    pos = 0;
+    assert_null(text_gets(buf, 1, text, &pos)); /* no room for a byte and its NUL */
+    assert_null(text_gets(buf, sizeof buf, "", &pos));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_check),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_gets),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
