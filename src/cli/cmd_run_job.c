@@ -119,34 +119,23 @@ static void add_positional(struct cmdline *cl, char *p)
 static void scan(int argc, char **argv, struct cmdline *cl)
 {
     memset(cl, 0, sizeof *cl);
-    int saved = opterr;
-    opterr = 0;
-    optind = 0;
-    char shortopts[64];
-    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
-    for (;;) {
-        int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
-        if (c == -1) {
-            if (optind >= argc)
-                break;
-            if (prev < optind && !strcmp(argv[optind - 1], "--")) {
-                while (optind < argc)
-                    add_positional(cl, argv[optind++]);
-                break;
-            }
-            add_positional(cl, argv[optind++]);
+    struct run_args it;
+    struct run_arg a;
+    run_args_begin(&it, argc, argv);
+    while (run_args_next(&it, &a)) {
+        if (a.c == -1) {
+            add_positional(cl, argv[a.from]);
             continue;
         }
-        if ((c == '?' || c == ':') && !cl->bad_arg) {
-            cl->bad_c = c;
-            cl->bad_opt = optopt;
-            cl->bad_arg = argv[optind - 1];
+        if ((a.c == '?' || a.c == ':') && !cl->bad_arg) {
+            cl->bad_c = a.c;
+            cl->bad_opt = a.bad_opt;
+            cl->bad_arg = argv[a.to - 1];
         }
-        const struct run_option *o = run_option_of(c, idx);
+        const struct run_option *o = a.opt;
         const char *name = o ? o->name : NULL;
         if (name && !strcmp(name, "job")) {
-            cl->file = optarg;
+            cl->file = a.value;
             continue;
         }
         if (name && !strcmp(name, "dry-run")) {
@@ -162,17 +151,16 @@ static void scan(int argc, char **argv, struct cmdline *cl)
         if (name && (!strcmp(name, "phases") || !strcmp(name, "replay")))
             cl->phases = true; /* --replay alone runs the phase replay, not the default job */
         if (name && cl->nnames < MAX_ARGS) {
-            cl->vals[cl->nnames] = optarg;
+            cl->vals[cl->nnames] = a.value;
             cl->opt[cl->nnames] = o;
             cl->names[cl->nnames++] = name;
         }
     }
+    run_args_end(&it);
     cl->names[cl->nnames] = NULL;
     /* no job, no scenario, no phases: the default scenario's job */
     if (!cl->file && !cl->npos && !cl->phases && !cl->help)
         cl->file = CMD_RUN_DEFAULT_JOB;
-    opterr = saved;
-    optind = 0;
 }
 
 bool cmd_run_job_wanted(int argc, char **argv)

@@ -57,33 +57,21 @@ static int strip_consent(int argc, char **argv)
     bool drop[RES_ARGS_MAX / 2 + 2] = {false};
     if ((size_t)argc > sizeof drop / sizeof drop[0])
         return argc;
-    int saved = opterr;
-    opterr = 0;
-    optind = 0;
-    char shortopts[64];
-    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
-    for (;;) {
-        int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
-        if (c == -1) {
-            if (optind >= argc || (prev < optind && !strcmp(argv[optind - 1], "--")))
-                break;
-            optind++;
-            continue;
-        }
+    struct run_args it;
+    struct run_arg a;
+    run_args_begin(&it, argc, argv);
+    while (run_args_next(&it, &a)) {
         /* by the option's kind: every consent, whatever its name */
-        const struct run_option *o = run_option_of(c, idx);
-        if (!o || o->kind != RUN_KIND_CONSENT)
+        if (!a.opt || a.opt->kind != RUN_KIND_CONSENT)
             continue;
-        for (int k = prev; k < optind; k++) {
+        for (int k = a.from; k < a.to; k++) {
             drop[k] = true;
             warning("--resume: the stored arguments hold '%s': left out (consent comes from "
                     "the command line alone)",
                     argv[k]);
         }
     }
-    opterr = saved;
-    optind = 0;
+    run_args_end(&it);
     int n = 0;
     for (int i = 0; i < argc; i++) {
         if (drop[i])

@@ -200,6 +200,31 @@ enum { RUN_ARGV_OK = 0, RUN_ARGV_HELP = -2, RUN_ARGV_BAD = -3 };
  * error(). */
 int run_request_argv(struct run_request *rq, int argc, char **argv, enum run_source src);
 
+/* One element of run's argv, in order (run_args_next()). */
+struct run_arg {
+    const struct run_option *opt; /* the option's row; NULL: a positional or a bad option */
+    int c;                        /* getopt_long's answer ('?', ':' a bad option); -1 a positional */
+    int bad_opt;                  /* a bad option's optopt */
+    const char *value;            /* the option's value (NULL: none), or the positional */
+    int from, to;                 /* the words of argv it took: argv[from] to argv[to - 1] */
+    bool after_dashes;            /* a positional after "--" */
+};
+
+/* Walks run's argv (argv[0] "run") without permuting it, through the table's getopt
+ * table: every option, bad option and positional in the order given. getopt's state is
+ * its own while it walks; run_args_end() puts opterr back. */
+struct run_args {
+    int argc;
+    char **argv;
+    int saved_opterr;
+    bool dashes;
+    char shortopts[64];
+};
+void run_args_begin(struct run_args *it, int argc, char **argv);
+/* The next element into *a: true, or false at the end. */
+bool run_args_next(struct run_args *it, struct run_arg *a);
+void run_args_end(struct run_args *it);
+
 /* The run's arguments (argv[0] "run" left out) as a JSON array of strings, without the
  * options that say where results go or give consent (RUN_OPT_NOT_STORED,
  * RUN_KIND_CONSENT): what --resume runs again. A static buffer; NULL when they do not fit. */

@@ -266,39 +266,72 @@ void run_options_usage(FILE *out)
     }
 }
 
+void run_args_begin(struct run_args *it, int argc, char **argv)
+{
+    it->argc = argc;
+    it->argv = argv;
+    it->saved_opterr = opterr;
+    it->dashes = false;
+    opterr = 0;
+    optind = 0; /* 0: glibc's getopt starts afresh */
+    snprintf(it->shortopts, sizeof it->shortopts, "+:%s", run_options_short());
+}
+
+bool run_args_next(struct run_args *it, struct run_arg *a)
+{
+    *a = (struct run_arg){.c = -1};
+    if (!it->dashes) {
+        int prev = optind ? optind : 1, idx = -1;
+        int c = getopt_long(it->argc, it->argv, it->shortopts, run_options_getopt(), &idx);
+        if (c != -1) {
+            a->c = c;
+            a->opt = run_option_of(c, idx);
+            a->value = optarg;
+            a->from = prev;
+            a->to = optind;
+            if (c == '?' || c == ':')
+                a->bad_opt = optopt;
+            return true;
+        }
+        if (optind < it->argc && prev < optind && !strcmp(it->argv[optind - 1], "--"))
+            it->dashes = true;
+    }
+    if (optind < 1)
+        optind = 1;
+    if (optind >= it->argc)
+        return false;
+    a->value = it->argv[optind];
+    a->from = optind;
+    a->to = ++optind;
+    a->after_dashes = it->dashes;
+    return true;
+}
+
+void run_args_end(struct run_args *it)
+{
+    opterr = it->saved_opterr;
+    optind = 0;
+}
+
 const char *run_options_args_json(int argc, char **argv)
 {
     static char buf[RES_ARGS_MAX];
     json_t *a = json_array();
     if (!a)
         return NULL;
-    int saved = opterr, bad = 0;
-    opterr = 0;
-    optind = 0;
-    char shortopts[64];
-    snprintf(shortopts, sizeof shortopts, "+:%s", run_options_short());
-    for (;;) {
-        int prev = optind ? optind : 1, idx = -1;
-        int c = getopt_long(argc, argv, shortopts, run_options_getopt(), &idx);
-        int from = prev, to = optind;
-        if (c == -1) {
-            if (optind >= argc)
-                break;
-            bool dashes = prev < optind && !strcmp(argv[optind - 1], "--");
-            from = optind;
-            to = dashes ? argc : optind + 1;
-            optind = to;
-        } else {
-            /* where results go, and consent: the table says which */
-            const struct run_option *o = run_option_of(c, idx);
-            if (o && (o->flags & RUN_OPT_NOT_STORED || o->kind == RUN_KIND_CONSENT))
-                continue;
-        }
-        for (int k = from; k < to; k++)
+    int bad = 0;
+    struct run_args it;
+    struct run_arg arg;
+    run_args_begin(&it, argc, argv);
+    while (run_args_next(&it, &arg)) {
+        /* where results go, and consent: the table says which */
+        const struct run_option *o = arg.opt;
+        if (o && (o->flags & RUN_OPT_NOT_STORED || o->kind == RUN_KIND_CONSENT))
+            continue;
+        for (int k = arg.from; k < arg.to; k++)
             bad |= json_array_append_new(a, json_string(argv[k])) != 0;
     }
-    opterr = saved;
-    optind = 0;
+    run_args_end(&it);
     char *text = bad ? NULL : json_dumps(a, JSON_COMPACT);
     json_decref(a);
     if (!text || strlen(text) >= sizeof buf) {

@@ -149,6 +149,41 @@ static void test_consent_by_kind(void **state)
     assert_int_equal(n, 3);
 }
 
+/* run_args: options with their words, a bad option, positionals in place, the words after
+ * "--" as positionals ("--" itself in none), and the consent words by their row. */
+static void test_args_walk(void **state)
+{
+    (void)state;
+    char *argv[] = {"run", "basic", "-j", "2", "--destroy-data", "--nosuch", "--scale=0.5",
+                    "x", "--", "--tree", "y", NULL};
+    int argc = 11;
+    struct run_args it;
+    struct run_arg a;
+    char seen[256] = "";
+    run_args_begin(&it, argc, argv);
+    while (run_args_next(&it, &a)) {
+        char one[64];
+        if (a.c == -1)
+            snprintf(one, sizeof one, "%s%s[%d,%d) ", a.after_dashes ? "after:" : "pos:", a.value,
+                     a.from, a.to);
+        else if (!a.opt)
+            snprintf(one, sizeof one, "bad:%s ", argv[a.to - 1]);
+        else
+            snprintf(one, sizeof one, "%s%s=%s[%d,%d) ",
+                     a.opt->kind == RUN_KIND_CONSENT ? "consent:" : "", a.opt->name,
+                     a.value ? a.value : "", a.from, a.to);
+        strncat(seen, one, sizeof seen - strlen(seen) - 1);
+    }
+    run_args_end(&it);
+    assert_string_equal(seen, "pos:basic[1,2) threads=2[2,4) consent:destroy-data=[4,5) "
+                              "bad:--nosuch scale=0.5[6,7) pos:x[7,8) after:--tree[9,10) "
+                              "after:y[10,11) ");
+    /* the stored arguments leave out consent and where results go */
+    assert_string_equal(run_options_args_json(argc, argv),
+                        "[\"basic\",\"-j\",\"2\",\"--nosuch\",\"--scale=0.5\",\"x\","
+                        "\"--tree\",\"y\"]");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +191,7 @@ int main(void)
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_checks),
         cmocka_unit_test(test_consent_by_kind),
+        cmocka_unit_test(test_args_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
