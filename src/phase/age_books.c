@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "os/dirent.h"
 #include "phase/age_internal.h"
 
@@ -195,14 +196,10 @@ int ager_dir_fd(struct ager *a, uint32_t i)
 
 int ager_add_dir(struct ager *a, uint32_t id, uint32_t parent, unsigned depth)
 {
-    if (a->nd == a->dcap) {
-        size_t ncap = a->dcap ? a->dcap * 2 : 64;
-        struct age_dir *p = realloc(a->d, ncap * sizeof *p);
-        if (!p)
-            return -1;
-        a->d = p;
-        a->dcap = ncap;
-    }
+    void *d = a->d;
+    if (grow_to(&d, &a->dcap, a->nd + 1, 64, sizeof *a->d) < 0)
+        return -1;
+    a->d = d;
     a->d[a->nd++] =
         (struct age_dir){.id = id, .parent = parent, .depth = (uint16_t)depth, .fd = -1};
     if (a->nd > 1)
@@ -258,14 +255,10 @@ long ager_dir_with_room(struct ager *a, unsigned depth, bool want_sub)
 
 int ager_add_file(struct ager *a, struct age_file f)
 {
-    if (a->n == a->cap) {
-        size_t ncap = a->cap ? a->cap * 2 : 1024;
-        struct age_file *p = realloc(a->f, ncap * sizeof *p);
-        if (!p)
-            return -1;
-        a->f = p;
-        a->cap = ncap;
-    }
+    void *f0 = a->f;
+    if (grow_to(&f0, &a->cap, a->n + 1, 1024, sizeof *a->f) < 0)
+        return -1;
+    a->f = f0;
     a->f[a->n++] = f;
     ager_count(a, &f, 1);
     a->d[f.dir].nfiles++;
