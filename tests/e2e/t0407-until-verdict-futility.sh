@@ -72,9 +72,21 @@ if [ "$JOBDIR" = "$SCRATCH/mem" ]; then
     J=$SCRATCH/negl0.json
     run_fsbench run "$SCRATCH/negl.ini" --negligible 0 --max-runs 5 --no-save -q --json "$J"
     is "$RC" 0 "--negligible 0 exits 0"
-    is "$(rounds "$J")" 5 "with --negligible 0 the sync phase runs the set to --max-runs"
-    like "$OUT" '^until-verdict: stopped at --max-runs \(5 rounds\) with [12] of 2 comparisons undecided: (extract, )?sync$' \
-        "and it is named undecided"
+    # Without the floor sync is judged on its own numbers like any phase. Its ratio usually
+    # wanders and holds the set to --max-runs, but a slow machine (a sanitizer build, say)
+    # can give the two trees' syncs a real, steady difference that is found in time: then
+    # sync must have a verdict of its own. Either way it is never called negligible.
+    n=$(rounds "$J")
+    ok $([ "$n" -le 5 ] && echo 0 || echo 1) "--negligible 0: the set stays within --max-runs 5 ($n rounds)"
+    if [ "$n" -eq 5 ] && printf '%s\n' "$OUT" | grep -q '^until-verdict: stopped at --max-runs'; then
+        like "$OUT" '^until-verdict: stopped at --max-runs \(5 rounds\) with [12] of 2 comparisons undecided: (extract, )?sync$' \
+            "sync holds the set to --max-runs and is named undecided"
+    else
+        like "$OUT" "^until-verdict: every phase has a verdict after $n rounds: [0-9]+ different, [0-9]+ futile \\(no difference of 10% or more\\)$" \
+            "sync reached a verdict of its own, and nothing is left as negligible"
+    fi
+    ok $(printf '%s\n' "$OUT" | grep -q '^until-verdict: negligible' && echo 1 || echo 0) \
+        "--negligible 0: no phase is called negligible"
     is "$(jq -r .stopping.negligible_s "$J")" 0 "JSON: the floor 0 is kept"
 else
     skip "sync is negligible on a tmpfs (needs root)" 7
