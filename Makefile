@@ -146,7 +146,8 @@ bench-build: $(BENCH_BIN)
 # points and, where it mounts, its TMPDIR are below it) and checks only what is there, so
 # tests do not see each other (PROVE_JOBS=1: one at a time).
 PROVE_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
-PROVEFLAGS += -j$(PROVE_JOBS)
+# --failures prints each failed assertion's line beside its file, so a log names it.
+PROVEFLAGS += -j$(PROVE_JOBS) --failures
 # The MPI tests (t10xx) run the MPI build's binary when it was built (make MPI=1), outside
 # the sanitizer suite; without it they skip with the reason.
 MPI_BIN  := $(if $(filter 1,$(SAN)),,$(wildcard $(CURDIR)/build-mpi/fsbench))

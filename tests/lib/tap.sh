@@ -3,7 +3,9 @@
 # Each test script runs in its own scratch directory ($SCRATCH), removed on exit together
 # with anything mounted below it or any loop device attached by the script, also when a
 # test fails. Assertions print "ok N - name" / "not ok N - name"; done_testing prints the
-# plan. $FSBENCH is the binary under test (the Makefile sets it).
+# plan. What a failed is/like got goes to stderr, which prove shows also when not verbose,
+# so a failure in a CI log says what was wrong. $FSBENCH is the binary under test (the
+# Makefile sets it).
 
 set -u
 : "${FSBENCH:=$(cd "$(dirname "$0")/../.." && pwd)/build/fsbench}"
@@ -72,8 +74,8 @@ is() { # is GOT EXPECTED NAME
         ok 0 "$*"
     else
         ok 1 "$*"
-        echo "#   got:      '$got'"
-        echo "#   expected: '$want'"
+        echo "#   got:      '$got'" >&2
+        echo "#   expected: '$want'" >&2
     fi
 }
 
@@ -83,8 +85,8 @@ like() { # like TEXT REGEX NAME
         ok 0 "$*"
     else
         ok 1 "$*"
-        echo "#   '$text'"
-        echo "#   does not match /$re/"
+        echo "#   '$text'" >&2
+        echo "#   does not match /$re/" >&2
     fi
 }
 
