@@ -261,7 +261,7 @@ static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
     int rc = age_profile_run(ctx, &prof, &b, &o);
     if (rc < 0 || ctx->res->status == PHASE_SKIPPED)
         return rc;
-    char wr[32], before[160], after[160], lbl[32];
+    char wr[32], before[300], after[300], lbl[32];
     unsigned wd = o.dist.worst_dim, wb = o.dist.worst_bucket;
     snprintf(ctx->res->note, sizeof ctx->res->note,
              "profile %s: %s after %llu ops; wrote %s (%.2fx the fs), %llu files in %llu dirs, "
