@@ -349,6 +349,9 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
     if (fs_size <= 0)
         return phase_skip(ctx, "the file system reports no size (f_blocks 0): nothing to age");
     freefrag_measure_dev(ctx->ws_fd, age_device(ctx), &out->free_before);
+    struct age_free_check fc;
+    if (age_free_begin(ctx, &fc, fs_size) < 0)
+        return -1;
     double limit = WL_AGE_SAFETY * fs_size;
     if (b->written_bytes > 0 && b->written_bytes < limit)
         limit = b->written_bytes;
@@ -400,6 +403,15 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
                 why = "fullness target reached";
                 break;
             }
+            int fr = age_free_reached(ctx, &fc, written);
+            if (fr < 0) {
+                rc = -1;
+                break;
+            }
+            if (fr > 0) {
+                why = "free-space target reached";
+                break;
+            }
         }
         if (written >= limit) {
             why = b->written_bytes > 0 && b->written_bytes <= limit ? "written target reached"
@@ -431,6 +443,7 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
     if (rc == 0)
         freefrag_measure_dev(ctx->ws_fd, age_device(ctx), &out->free_after);
     out->why = why ? why : "stopped";
+    out->free_check = fc;
     out->ops = ops;
     out->live_files = a.n;
     out->live_bytes = a.live_bytes;

@@ -273,6 +273,11 @@ static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
              ageprof_bucket_label((enum ageprof_dim)wd, prof.dist[wd].lo[wb], lbl, sizeof lbl),
              freefrag_summary(&o.free_before, before, sizeof before),
              freefrag_summary(&o.free_after, after, sizeof after));
+    if (o.free_check.share > 0 && o.free_check.last >= 0) {
+        size_t used = strlen(ctx->res->note);
+        snprintf(ctx->res->note + used, sizeof ctx->res->note - used, "; free-space target: %s",
+                 age_free_text(&o.free_check, before, sizeof before));
+    }
     if (ctx->params->age_progress) {
         fprintf(stderr, "fsbench: age: stopped: %s\n", o.why);
         age_print_buckets(stderr, &prof, &o);
@@ -335,6 +340,9 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
     if (more_bytes > 0)
         limit = more_bytes;
     double floor = fullness > 0 && fullness < 1 ? (1 - fullness) * fs_size : -1;
+    struct age_free_check fc;
+    if (age_free_begin(ctx, &fc, fs_size) < 0)
+        return -1;
 
     struct age a = {.ctx = ctx};
     for (unsigned d = 0; d < AGE_DIRS; d++)
@@ -363,6 +371,12 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
                 why = "fullness target reached";
                 break;
             }
+            int fr = age_free_reached(ctx, &fc, (double)written);
+            if (fr != 0) {
+                rc = fr < 0 ? -1 : 0;
+                why = fr > 0 ? "free-space target reached" : NULL;
+                break;
+            }
         }
         if ((double)written >= limit) {
             why = want_written > 0 && want_written < WL_AGE_SAFETY ? "written target reached"
@@ -381,6 +395,7 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
             why = "file system full (ENOSPC)";
     }
     written = ctx->w->st->bytes_written - w0;
+    char ftext[128];
     if (rc == 0 && ctx->eng->drain(ctx->w) < 0)
         rc = phase_fail(ctx, "age", PHASE_TREE_DIR "/" WL_AGE_DIR, -EIO);
     if (rc == 0 && fstatvfs(ctx->ws_fd, &sv) == 0)
@@ -397,9 +412,11 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
         age_steps_note(ctx, &a, (double)written, fs_size, avail, why);
     else if (rc == 0)
         snprintf(ctx->res->note, sizeof ctx->res->note,
-                 "wrote %.1f MiB (%.2fx the fs), %zu files live, fs %.0f%% full; %s",
+                 "wrote %.1f MiB (%.2fx the fs), %zu files live, fs %.0f%% full; %s%s%s",
                  (double)written / 1048576.0, (double)written / fs_size, a.n,
-                 100.0 * (1.0 - avail / fs_size), why ? why : "stopped");
+                 100.0 * (1.0 - avail / fs_size), why ? why : "stopped",
+                 fc.share > 0 && fc.last >= 0 ? "; free-space target: " : "",
+                 fc.share > 0 && fc.last >= 0 ? age_free_text(&fc, ftext, sizeof ftext) : "");
     if (more_bytes > 0 && rc == 0)
         age_steps_keep(&a, (double)written); /* takes a.live */
     else

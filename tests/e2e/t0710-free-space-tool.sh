@@ -7,7 +7,8 @@
 # device the file system is not on is refused; a run on its own image uses the image's
 # loop device (the age and layout notes name e2freefrag); on xfs, xfs_db agrees with
 # GETFSMAP on every extent of 8 KiB and more (it counts the allocation groups' free lists
-# as free one-block extents, GETFSMAP does not). Nothing stays mounted or attached.
+# as free one-block extents, GETFSMAP does not). Aging toward a free-space target
+# (--age-free-target) stops there and says so. Nothing stays mounted or attached.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -82,7 +83,40 @@ like "$L" 'free space: [0-9]+ free extents.*\(source: e2freefrag\)' "layout note
 is "$(awk -v s="$SCRATCH/img" 'index($5, s) == 1' /proc/self/mountinfo)$(losetup -a | grep -F "$SCRATCH/img")" \
     "" "run: no mount or loop device left"
 
-# 3. xfs: xfs_db beside GETFSMAP.
+# 3. Aging toward a free-space target: with a profile and with the plain churn, the stop is
+# named and the note gives the last measure, at or above the target; a target that cannot
+# be measured (tmpfs: no GETFSMAP, no tool) fails the phase saying so; a bad value is one
+# line, exit 2.
+note_of() { jq -r "[.runs[0].phases[] | select(.name == \"$2\")][0].note" "$1"; }
+run_fsbench run age --image 96M --image-dir "$SCRATCH/img" --fs ext4 --no-save --phases age \
+    --age-profile tiny --age-converge 0 --age-free-target 5 --seed 3 --json "$SCRATCH/t1.json"
+is "$RC" 0 "free-space target, profile: exits 0"
+N=$(note_of "$SCRATCH/t1.json" age)
+diag "$N"
+like "$N" '^profile tiny: free-space target reached after [0-9]+ ops' "profile: the stop is named"
+p=$(printf '%s\n' "$N" | sed -nE 's/.*free-space target: ([0-9]+)% of free space in extents under 1.0 MiB \(target 5%\)$/\1/p')
+ok "$([ -n "$p" ] && [ "$p" -ge 5 ]; echo $?)" "profile: the last measure ($p %) meets the target"
+run_fsbench run age --image 96M --image-dir "$SCRATCH/img" --fs ext4 --no-save --phases age \
+    --age-free-target 10:256K --seed 3 --json "$SCRATCH/t2.json"
+is "$RC" 0 "free-space target, churn: exits 0"
+N=$(note_of "$SCRATCH/t2.json" age)
+diag "$N"
+p=$(printf '%s\n' "$N" | sed -nE 's/.*; free-space target reached; free-space target: ([0-9]+)% of free space in extents under 256.0 KiB \(target 10%\)$/\1/p')
+ok "$([ -n "$p" ] && [ "$p" -ge 10 ]; echo $?)" "churn: the stop is named, the measure ($p %) meets it"
+mount_tmpfs "$SCRATCH/tmpfs" 64M
+run_fsbench run age --dir "$SCRATCH/tmpfs" --age-host-fs --no-save --phases age \
+    --age-free-target 5 --json "$SCRATCH/t3.json"
+is "$RC" 1 "no free-space measure: the run fails"
+like "$(note_of "$SCRATCH/t3.json" age)" \
+    '^--age-free-target: the free space cannot be measured here: unknown \(GETFSMAP: ' \
+    "no free-space measure: says why"
+run_fsbench run age --image 96M --age-free-target 5:3M
+is "$RC" 2 "a bad target: usage exit"
+like "$ERR" "^fsbench: --age-free-target: '5:3M' is not PCT\[:SIZE\]" "a bad target: says what"
+is "$(awk -v s="$SCRATCH/img" 'index($5, s) == 1' /proc/self/mountinfo)$(losetup -a | grep -F "$SCRATCH/img")" \
+    "" "targets: no mount or loop device left"
+
+# 4. xfs: xfs_db beside GETFSMAP.
 if command -v mkfs.xfs >/dev/null && command -v xfs_db >/dev/null; then
     make_fs xfs 300M
     run_fsbench layout "$SCRATCH/m" --json "$SCRATCH/xa.json"
