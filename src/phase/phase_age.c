@@ -290,6 +290,7 @@ static void age_steps_resume(struct age *a);
 static void age_steps_keep(struct age *a, double written);
 static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double written,
                            double fs_size, double avail, const char *why);
+static void age_steps_profile_done(struct phase_ctx *ctx);
 
 int phase_age(struct phase_ctx *ctx)
 {
@@ -318,6 +319,8 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
     if (ctx->params && ctx->params->age_profile) {
         int prc = age_by_profile(ctx, more_bytes);
+        if (prc == 0 && more_bytes > 0 && ctx->res->status == PHASE_OK)
+            age_steps_profile_done(ctx);
         if (prc == 0 && ctx->res->status == PHASE_OK &&
             os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0) {
             aged_dev = mst.st_dev;
@@ -474,6 +477,22 @@ static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double wr
                                                  ? "; "
                                                  : "",
              why && strcmp(why, "written target reached") ? why : "");
+}
+
+/* A step aged by a profile (which keeps no records: it rescans tree/age): counts what it
+ * wrote into the steps' total, so the step's later rounds skip, and says the total. */
+static void age_steps_profile_done(struct phase_ctx *ctx)
+{
+    struct age_outcome o;
+    if (age_last_outcome(&o) < 0)
+        return;
+    steps_written += (double)o.written;
+    steps_done++;
+    char note[RES_NOTE_MAX];
+    snprintf(note, sizeof note, "%s", ctx->res->note);
+    snprintf(ctx->res->note, sizeof ctx->res->note, "step to %gx: %.1f MiB in all (%.2fx the fs); %s",
+             ctx->age_until_x, steps_written / 1048576.0,
+             o.fs_size > 0 ? steps_written / o.fs_size : 0, note);
 }
 
 void phase_age_steps_reset(void)

@@ -114,6 +114,17 @@ else
     skip "no debugfs" 2
 fi
 rm -f "$K"
+
+# Steps aged by a profile: each step's first round ages to its written total, the later
+# rounds skip (the profile's writes count into the steps' total).
+run_fsbench run --image 128M --image-dir "$SCRATCH/img" --fs ext4 --phases age,sync \
+    --age-profile tiny --age-steps 0.25,0.5 --runs 2 --no-save --json "$SCRATCH/pf.json"
+is "$RC" 0 "steps with a profile: exits 0"
+pn() { jq -r "[.runs[] | select(.config == \"$1\") | .phases[0].note][$2]" "$SCRATCH/pf.json"; }
+like "$(pn aged-0.5x 0)" '^step to 0\.5x: [0-9.]+ MiB in all \(0\.5[0-4]x the fs\); profile tiny: ' \
+    "profile step 2: its total in all"
+like "$(pn aged-0.25x 1)" '^aged to 0\.25x already' "profile step 1, round 2: skipped"
+like "$(pn aged-0.5x 1)" '^aged to 0\.5x already' "profile step 2, round 2: skipped"
 is "$(awk -v s="$SCRATCH/img" 'index($5, s) == 1' /proc/self/mountinfo)$(losetup -a | grep -F "$SCRATCH/img")" \
     "" "writing probe: no mount or loop device left"
 done_testing
