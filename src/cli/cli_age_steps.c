@@ -67,17 +67,23 @@ int age_steps_parse(const char *arg, double age_written, double *x, size_t *n)
     return 0;
 }
 
-/* Phases that write or remove a tree of their own: the next round would find or lose it. */
+/* Phases that write or remove a tree of their own: the next round would find or lose it,
+ * unless they work in the probe's own directory (run/probe_dir.h), which extract, copy and
+ * delete can (extract making the fresh tree first). */
 static bool age_steps_probe_ok(const char *name)
 {
-    static const char *const bad[] = {"extract", "copy",   "delete", "createsync",
-                                      "fsyncstorm", "replay", "age", NULL};
+    static const char *const bad[] = {"createsync", "fsyncstorm", "replay", "age", NULL};
     if (!strncmp(name, "cb_", 3))
         return false;
     for (size_t i = 0; bad[i]; i++)
         if (!strcmp(name, bad[i]))
             return false;
     return true;
+}
+
+static bool age_steps_probe_writes(const char *name)
+{
+    return !strcmp(name, "extract") || !strcmp(name, "copy") || !strcmp(name, "delete");
 }
 
 int age_steps_apply(const char *arg, struct runner_opts *ro, char *list, size_t len)
@@ -111,9 +117,32 @@ int age_steps_apply(const char *arg, struct runner_opts *ro, char *list, size_t 
         if (!age_steps_probe_ok(ro->phases[i]->name))
             return error("--age-steps: phase %s writes or removes files of its own, which the "
                          "next round on the aged file system would find or lose; the probe "
-                         "can be sync, dropcaches, remount, layout, walk, statwalk, read, cmd",
+                         "can be sync, dropcaches, remount, layout, walk, statwalk, read, cmd, "
+                         "and extract (a fresh tree in a directory of the probe's own), copy, "
+                         "delete after it",
                          ro->phases[i]->name),
                    EXIT_USAGE;
+    /* a writing probe: its phases in probe/, which extract fills first */
+    const char *reads_at = NULL;
+    ro->probe_dir = false;
+    for (size_t i = 1; i < ro->nphases && !ro->probe_dir; i++) {
+        if (!age_steps_probe_writes(ro->phases[i]->name)) {
+            if (ro->phases[i]->flags & PHASE_READS_TREE) /* read before a writing probe */
+                reads_at = reads_at ? reads_at : ro->phases[i]->name;
+            continue;
+        }
+        if (strcmp(ro->phases[i]->name, "extract"))
+            return error("--age-steps: phase %s in the probe needs a fresh tree before it: "
+                         "put extract first (e.g. --phases age,extract,sync,dropcaches,read)",
+                         ro->phases[i]->name),
+                   EXIT_USAGE;
+        ro->probe_dir = true;
+    }
+    if (ro->probe_dir && reads_at)
+        return error("--age-steps: phase %s reads the tree before extract makes the probe's "
+                     "fresh one: put it after extract",
+                     reads_at),
+               EXIT_USAGE;
     if (n > RUNNER_MAX_CONFIGS)
         return error("--age-steps: at most %d steps", RUNNER_MAX_CONFIGS), EXIT_USAGE;
     struct runner_config base = ro->configs[0];

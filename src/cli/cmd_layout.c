@@ -8,6 +8,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <stdio.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
@@ -19,12 +20,15 @@
 
 static void layout_usage(FILE *out)
 {
-    fprintf(out, "usage: fsbench layout DIR [--json FILE]\n"
+    fprintf(out, "usage: fsbench layout DIR [--json FILE] [--device DEV]\n"
                  "  extents per file, layout score (Smith & Seltzer 1997: share of each\n"
                  "  file's blocks right after its previous block; 1.0 is perfect) and\n"
                  "  directory locality of the regular files below DIR (FIEMAP; one file\n"
                  "  system, symlinks not followed)\n"
-                 "  --json FILE  also write the figures as JSON to FILE (- for stdout)\n");
+                 "  --json FILE  also write the figures as JSON to FILE (- for stdout)\n"
+                 "  --device DEV the block device DIR's file system is on: where the kernel\n"
+                 "               has no free-space map (GETFSMAP) for it, its own tool\n"
+                 "               (e2freefrag, xfs_db) reads DEV, read-only\n");
 }
 
 /* "%.<prec>f <unit>" into buf, or "n/a" for a negative (unknown) value. */
@@ -81,7 +85,7 @@ static void layout_print(const char *dir, const struct layout_result *r)
 /* The free space's fragmentation: the summary, then the histogram's non-empty buckets. */
 static void freefrag_print(const struct freefrag *f)
 {
-    char buf[160], lo[32];
+    char buf[300], lo[32];
     printf("  free space       %s\n", freefrag_summary(f, buf, sizeof buf));
     for (unsigned b = 0; f->known && b < FREEFRAG_BUCKETS; b++)
         if (f->count[b])
@@ -101,8 +105,9 @@ static json_t *freefrag_json(const struct freefrag *f)
             json_array_append_new(hist, json_pack("{sIsIsI}", "from", (json_int_t)(b ? 4096ull << b : 0),
                                                   "extents", (json_int_t)f->count[b], "bytes",
                                                   (json_int_t)f->bytes_in[b]));
-    return json_pack("{sIsIsIso}", "extents", (json_int_t)f->extents, "bytes",
-                     (json_int_t)f->bytes, "largest", (json_int_t)f->largest, "histogram", hist);
+    return json_pack("{sssIsIsIso}", "source", f->source, "extents", (json_int_t)f->extents,
+                     "bytes", (json_int_t)f->bytes, "largest", (json_int_t)f->largest,
+                     "histogram", hist);
 }
 
 /* v, or JSON null for a negative (unknown) value. */
@@ -158,10 +163,11 @@ int cmd_layout(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"json", required_argument, NULL, 'j'},
+        {"device", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
-    const char *json = NULL;
+    const char *json = NULL, *dev = NULL;
     int c;
     optind = 1;
     opterr = 0;
@@ -169,6 +175,9 @@ int cmd_layout(int argc, char **argv)
         switch (c) {
         case 'j':
             json = optarg;
+            break;
+        case 'd':
+            dev = optarg;
             break;
         case 'h':
             layout_usage(stdout);
@@ -184,10 +193,17 @@ int cmd_layout(int argc, char **argv)
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return error_errno("layout: cannot open directory %s", dir), EXIT_RUN_FAILED;
+    struct stat ds, fs;
+    if (dev && (stat(dev, &ds) < 0 || !S_ISBLK(ds.st_mode) || fstat(fd, &fs) < 0 ||
+                ds.st_rdev != fs.st_dev)) {
+        close(fd);
+        return error("layout: --device %s is not the block device %s is on", dev, dir),
+               EXIT_USAGE;
+    }
     struct layout_result r;
     int rc = layout_scan(fd, &r);
     struct freefrag ff;
-    freefrag_measure(fd, &ff);
+    freefrag_measure_dev(fd, dev, &ff);
     close(fd);
     if (rc < 0)
         return EXIT_RUN_FAILED;

@@ -31,6 +31,7 @@
 #include "phase/replay.h"
 #include "phase/tarcalls.h"
 #include "report/report.h"
+#include "target/target.h"
 #include "tree/ageprof.h"
 
 /* ---- the ranges the table checks ---------------------------------------------------- */
@@ -247,6 +248,30 @@ SETTER(set_age_profile)
     return 0;
 }
 SETTER(set_age_converge) { rq->ro.params.age_converge = num; return 0; }
+/* PCT[:SIZE]: a percentage above 0 and below 100; SIZE a power of two from 8K to 1G (a
+ * bound of the free-extent histogram's buckets), 1M when not given */
+SETTER(set_age_free_target)
+{
+    char pct[32];
+    const char *colon = strchr(text, ':');
+    size_t n = colon ? (size_t)(colon - text) : strlen(text);
+    double share;
+    uint64_t below = 1u << 20;
+    if (n >= sizeof pct)
+        n = sizeof pct - 1;
+    memcpy(pct, text, n);
+    pct[n] = 0;
+    if (cli_parse_percent(pct, &share) < 0 ||
+        (colon && (target_parse_size(colon + 1, &below) < 0 || below < 8192 ||
+                   below > (1u << 30) || (below & (below - 1)))))
+        return error("--age-free-target: '%s' is not PCT[:SIZE] (a percentage above 0 and "
+                     "below 100; SIZE a power of two from 8K to 1G)",
+                     text),
+               EXIT_USAGE;
+    rq->ro.params.age_free_share = share;
+    rq->ro.params.age_free_below = below;
+    return 0;
+}
 SETTER(set_age_steps) { rq->age_steps = text; return 0; }
 SETTER(set_age_replay) { rq->age_replay = text; return 0; }
 SETTER(set_age_replay_times) { rq->ro.params.age_replay_times = (unsigned)num; return 0; }
@@ -500,6 +525,12 @@ const struct run_option run_options[] = {
      .help = "age with a profile: stop when every bucket is within PCT\n"
              "percent of it (default 1; 0: do not stop on convergence)",
      .set = set_age_converge},
+    {.name = "age-free-target", .key = "age-free-target", .kind = RUN_KIND_TEXT,
+     .arg = "PCT[:SIZE]", .section = WRK,
+     .help = "age: also stop when PCT percent of the free space is in\n"
+             "free extents under SIZE (default 1M), measured every 1/64\n"
+             "of the file system written",
+     .set = set_age_free_target},
     {.name = "age-host-fs", .kind = RUN_KIND_CONSENT, .section = WRK, .flags = NOT_STORED,
      .help = "age with --dir: age the whole file system holding DIR (only\n"
              "on the command line; --dry-run shows what it would take)"},

@@ -41,6 +41,7 @@ static void add_cb(void *arg, uint64_t len)
 int freefrag_measure(int fd, struct freefrag *f)
 {
     freefrag_init(f);
+    snprintf(f->source, sizeof f->source, "GETFSMAP");
     int rc = os_free_extents(fd, add_cb, f);
     if (rc == 0)
         return 0;
@@ -49,6 +50,22 @@ int freefrag_measure(int fd, struct freefrag *f)
     snprintf(f->why, sizeof f->why, "GETFSMAP: %s",
              rc == -ENOTTY || rc == -EOPNOTSUPP ? "not offered by this file system"
                                                 : strerror(-rc));
+    return -1;
+}
+
+int freefrag_measure_dev(int fd, const char *dev, struct freefrag *f)
+{
+    if (dev && freefrag_tool_forced())
+        return freefrag_tool_measure(fd, dev, f);
+    if (freefrag_measure(fd, f) == 0 || !dev)
+        return f->known ? 0 : -1;
+    char getfsmap[sizeof f->why];
+    snprintf(getfsmap, sizeof getfsmap, "%s", f->why);
+    if (freefrag_tool_measure(fd, dev, f) == 0)
+        return 0;
+    char tool[sizeof f->why];
+    snprintf(tool, sizeof tool, "%s", f->why);
+    snprintf(f->why, sizeof f->why, "%.80s; %.100s", getfsmap, tool);
     return -1;
 }
 
@@ -69,8 +86,10 @@ char *freefrag_summary(const struct freefrag *f, char *buf, size_t len)
         return buf;
     }
     char big[32];
-    snprintf(buf, len, "%llu free extents, largest %s, %.0f%% of free space in extents under 1 MiB",
+    snprintf(buf, len,
+             "%llu free extents, largest %s, %.0f%% of free space in extents under 1 MiB "
+             "(source: %s)",
              (unsigned long long)f->extents, units_bytes(big, sizeof big, (double)f->largest),
-             100 * freefrag_share_below(f, 1 << 20));
+             100 * freefrag_share_below(f, 1 << 20), f->source[0] ? f->source : "GETFSMAP");
     return buf;
 }

@@ -14,6 +14,8 @@
  *     0.01 = 1 %) of the profile and the live files' blocks (their sizes rounded up to
  *     whole blocks) are within 2 % of the profile's utilization of the file system;
  *   - fullness in (0, 1): when the file system (statvfs) is that full;
+ *   - ctx->params->age_free_share > 0: when that share of the free space is in extents
+ *     under age_free_below (age_free_target.c);
  *   - always: ENOSPC, and WL_AGE_SAFETY x the file system's size written.
  * The same seed (ctx->seed), profile, file system size and starting tree give the same
  * operations and the same outcome. out->why says which stop happened.
@@ -34,6 +36,7 @@
 #ifndef FSBENCH_AGE_H
 #define FSBENCH_AGE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "measure/freefrag.h"
@@ -47,6 +50,13 @@ struct age_budget {
     bool progress;        /* print progress lines on stderr while aging */
 };
 
+/* The free-space target (--age-free-target, age_free_target.c): share and below from
+ * ctx->params (share 0: none); last is the share measured last (-1: not yet). */
+struct age_free_check {
+    double share, last;
+    uint64_t below;
+    double every, next_at; /* bytes written between measures; when the next is due */
+};
 struct age_outcome {
     const char *why;  /* "converged", "written target reached", ... (static text) */
     uint64_t ops;     /* operations this call made */
@@ -57,6 +67,7 @@ struct age_outcome {
     struct ageprof_distance dist;
     double converged_at_s; /* seconds into the call when it converged, or -1 */
     struct freefrag free_before, free_after;
+    struct age_free_check free_check; /* the free-space target and its last measure */
 };
 
 /* Ages ctx's tree/age by profile p until budget says stop (see above). 0, or -1 after
@@ -71,6 +82,15 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
 
 /* The outcome of the last completed age_profile_run of this process (0), or -1 if none. */
 int age_last_outcome(struct age_outcome *out);
+
+/* Starts the check; with a target, measures once: where the free space cannot be measured
+ * the phase fails with a note saying why (-1). 0 otherwise. */
+int age_free_begin(struct phase_ctx *ctx, struct age_free_check *c, double fs_size);
+/* With written bytes written so far: 1 when a measure now finds the target met, 0 when not
+ * (or not due), -1 after phase_fail (drain or syncfs failed). */
+int age_free_reached(struct phase_ctx *ctx, struct age_free_check *c, double written);
+/* "31% of free space in extents under 1.0 MiB (target 30%)". Returns buf. */
+char *age_free_text(const struct age_free_check *c, char *buf, size_t len);
 
 /* Lines "  sizes  4K  target 25.0%  now 24.6%  -0.4" for every bucket, into f. */
 void age_print_buckets(FILE *f, const struct ageprof *p, const struct age_outcome *o);

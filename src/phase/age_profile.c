@@ -25,6 +25,7 @@
 #include "base/units.h"
 #include "os/dirent.h"
 #include "phase/workload.h"
+#include "target/target.h"
 
 /* ---- files ----------------------------------------------------------------------------- */
 
@@ -328,6 +329,13 @@ static void progress_line(const struct ager *a, const struct ageprof_distance *d
             100 * d->diff[wd][wb]);
 }
 
+/* The device whose free space the file system's own tool may read: the run's own target's
+ * (an image's loop device, or the device the command line named), never another. */
+static const char *age_device(const struct phase_ctx *ctx)
+{
+    return ctx->tgt ? target_device(ctx->tgt) : NULL;
+}
+
 int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct age_budget *b,
                     struct age_outcome *out)
 {
@@ -340,7 +348,10 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
     out->fs_size = fs_size;
     if (fs_size <= 0)
         return phase_skip(ctx, "the file system reports no size (f_blocks 0): nothing to age");
-    freefrag_measure(ctx->ws_fd, &out->free_before);
+    freefrag_measure_dev(ctx->ws_fd, age_device(ctx), &out->free_before);
+    struct age_free_check fc;
+    if (age_free_begin(ctx, &fc, fs_size) < 0)
+        return -1;
     double limit = WL_AGE_SAFETY * fs_size;
     if (b->written_bytes > 0 && b->written_bytes < limit)
         limit = b->written_bytes;
@@ -392,6 +403,15 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
                 why = "fullness target reached";
                 break;
             }
+            int fr = age_free_reached(ctx, &fc, written);
+            if (fr < 0) {
+                rc = -1;
+                break;
+            }
+            if (fr > 0) {
+                why = "free-space target reached";
+                break;
+            }
         }
         if (written >= limit) {
             why = b->written_bytes > 0 && b->written_bytes <= limit ? "written target reached"
@@ -421,8 +441,9 @@ int age_profile_run(struct phase_ctx *ctx, const struct ageprof *p, const struct
     if (fstatvfs(ctx->ws_fd, &sv) == 0)
         out->fs_full = 1.0 - (double)sv.f_bavail * (double)sv.f_frsize / fs_size;
     if (rc == 0)
-        freefrag_measure(ctx->ws_fd, &out->free_after);
+        freefrag_measure_dev(ctx->ws_fd, age_device(ctx), &out->free_after);
     out->why = why ? why : "stopped";
+    out->free_check = fc;
     out->ops = ops;
     out->live_files = a.n;
     out->live_bytes = a.live_bytes;

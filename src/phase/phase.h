@@ -53,6 +53,8 @@ struct phase_params {
                                    (then the plain churn of phase_age.c) */
     double age_converge;        /* age with a profile: stop within this share per bucket */
     bool age_progress;          /* age with a profile: progress lines on stderr */
+    double age_free_share;      /* age: stop when this share of the free space (0: never) */
+    uint64_t age_free_below;    /* ... is in free extents under this many bytes (0: 1 MiB) */
     struct trace_file *replay;  /* replay: the trace (--replay FILE), checked; NULL: none */
     unsigned replay_timing;     /* replay: enum replay_timing (phase/replay.h) */
     unsigned replay_threads;    /* replay: at most this many threads (0: the most) */

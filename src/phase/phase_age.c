@@ -261,7 +261,7 @@ static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
     int rc = age_profile_run(ctx, &prof, &b, &o);
     if (rc < 0 || ctx->res->status == PHASE_SKIPPED)
         return rc;
-    char wr[32], before[160], after[160], lbl[32];
+    char wr[32], before[300], after[300], lbl[32];
     unsigned wd = o.dist.worst_dim, wb = o.dist.worst_bucket;
     snprintf(ctx->res->note, sizeof ctx->res->note,
              "profile %s: %s after %llu ops; wrote %s (%.2fx the fs), %llu files in %llu dirs, "
@@ -273,6 +273,11 @@ static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
              ageprof_bucket_label((enum ageprof_dim)wd, prof.dist[wd].lo[wb], lbl, sizeof lbl),
              freefrag_summary(&o.free_before, before, sizeof before),
              freefrag_summary(&o.free_after, after, sizeof after));
+    if (o.free_check.share > 0 && o.free_check.last >= 0) {
+        size_t used = strlen(ctx->res->note);
+        snprintf(ctx->res->note + used, sizeof ctx->res->note - used, "; free-space target: %s",
+                 age_free_text(&o.free_check, before, sizeof before));
+    }
     if (ctx->params->age_progress) {
         fprintf(stderr, "fsbench: age: stopped: %s\n", o.why);
         age_print_buckets(stderr, &prof, &o);
@@ -285,6 +290,7 @@ static void age_steps_resume(struct age *a);
 static void age_steps_keep(struct age *a, double written);
 static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double written,
                            double fs_size, double avail, const char *why);
+static void age_steps_profile_done(struct phase_ctx *ctx);
 
 int phase_age(struct phase_ctx *ctx)
 {
@@ -313,6 +319,8 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
         return phase_skip(ctx, "already aged by an earlier run (--keep-fs)");
     if (ctx->params && ctx->params->age_profile) {
         int prc = age_by_profile(ctx, more_bytes);
+        if (prc == 0 && more_bytes > 0 && ctx->res->status == PHASE_OK)
+            age_steps_profile_done(ctx);
         if (prc == 0 && ctx->res->status == PHASE_OK &&
             os_stat_beneath(ctx->ws_fd, PHASE_TREE_DIR "/" WL_AGE_DIR, &mst) == 0) {
             aged_dev = mst.st_dev;
@@ -335,6 +343,9 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
     if (more_bytes > 0)
         limit = more_bytes;
     double floor = fullness > 0 && fullness < 1 ? (1 - fullness) * fs_size : -1;
+    struct age_free_check fc;
+    if (age_free_begin(ctx, &fc, fs_size) < 0)
+        return -1;
 
     struct age a = {.ctx = ctx};
     for (unsigned d = 0; d < AGE_DIRS; d++)
@@ -363,6 +374,12 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
                 why = "fullness target reached";
                 break;
             }
+            int fr = age_free_reached(ctx, &fc, (double)written);
+            if (fr != 0) {
+                rc = fr < 0 ? -1 : 0;
+                why = fr > 0 ? "free-space target reached" : NULL;
+                break;
+            }
         }
         if ((double)written >= limit) {
             why = want_written > 0 && want_written < WL_AGE_SAFETY ? "written target reached"
@@ -381,6 +398,7 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
             why = "file system full (ENOSPC)";
     }
     written = ctx->w->st->bytes_written - w0;
+    char ftext[128];
     if (rc == 0 && ctx->eng->drain(ctx->w) < 0)
         rc = phase_fail(ctx, "age", PHASE_TREE_DIR "/" WL_AGE_DIR, -EIO);
     if (rc == 0 && fstatvfs(ctx->ws_fd, &sv) == 0)
@@ -397,9 +415,11 @@ static int age_run(struct phase_ctx *ctx, double more_bytes)
         age_steps_note(ctx, &a, (double)written, fs_size, avail, why);
     else if (rc == 0)
         snprintf(ctx->res->note, sizeof ctx->res->note,
-                 "wrote %.1f MiB (%.2fx the fs), %zu files live, fs %.0f%% full; %s",
+                 "wrote %.1f MiB (%.2fx the fs), %zu files live, fs %.0f%% full; %s%s%s",
                  (double)written / 1048576.0, (double)written / fs_size, a.n,
-                 100.0 * (1.0 - avail / fs_size), why ? why : "stopped");
+                 100.0 * (1.0 - avail / fs_size), why ? why : "stopped",
+                 fc.share > 0 && fc.last >= 0 ? "; free-space target: " : "",
+                 fc.share > 0 && fc.last >= 0 ? age_free_text(&fc, ftext, sizeof ftext) : "");
     if (more_bytes > 0 && rc == 0)
         age_steps_keep(&a, (double)written); /* takes a.live */
     else
@@ -457,6 +477,22 @@ static void age_steps_note(struct phase_ctx *ctx, const struct age *a, double wr
                                                  ? "; "
                                                  : "",
              why && strcmp(why, "written target reached") ? why : "");
+}
+
+/* A step aged by a profile (which keeps no records: it rescans tree/age): counts what it
+ * wrote into the steps' total, so the step's later rounds skip, and says the total. */
+static void age_steps_profile_done(struct phase_ctx *ctx)
+{
+    struct age_outcome o;
+    if (age_last_outcome(&o) < 0)
+        return;
+    steps_written += (double)o.written;
+    steps_done++;
+    char note[RES_NOTE_MAX];
+    snprintf(note, sizeof note, "%s", ctx->res->note);
+    snprintf(ctx->res->note, sizeof ctx->res->note, "step to %gx: %.1f MiB in all (%.2fx the fs); %s",
+             ctx->age_until_x, steps_written / 1048576.0,
+             o.fs_size > 0 ? steps_written / o.fs_size : 0, note);
 }
 
 void phase_age_steps_reset(void)

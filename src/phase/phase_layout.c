@@ -18,6 +18,7 @@
 #include "os/beneath.h"
 #include "phase/phase.h"
 #include "phase/workload.h"
+#include "target/target.h"
 
 static pthread_mutex_t layout_last_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct layout_result layout_last;
@@ -93,10 +94,11 @@ int phase_layout(struct phase_ctx *ctx)
     if (!r.supported)
         return phase_skip(ctx, "FIEMAP is not supported by %s", r.fstype);
     layout_note(&r, res->note, sizeof res->note);
-    /* beside the score: the free space's fragmentation (GETFSMAP; "unknown" without it) */
+    /* beside the score: the free space's fragmentation (GETFSMAP; else the file system's
+     * tool on the run's own device; else "unknown") */
     struct freefrag ff;
-    char free_text[160];
-    freefrag_measure(ctx->ws_fd, &ff);
+    char free_text[300];
+    freefrag_measure_dev(ctx->ws_fd, ctx->tgt ? target_device(ctx->tgt) : NULL, &ff);
     size_t used = strlen(res->note);
     snprintf(res->note + used, sizeof res->note - used, "; free space: %s",
              freefrag_summary(&ff, free_text, sizeof free_text));

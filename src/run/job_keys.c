@@ -19,7 +19,7 @@ static const struct {
 } phase_params[] = {
     {"fsyncstorm", "fsync-dir"}, {"cb_initial", "initial"}, {"cb_random", "random"},
     {"age", "age-written"},      {"age", "age-fullness"},   {"age", "age-profile"},
-    {"age", "age-converge"},     {NULL, NULL},
+    {"age", "age-converge"},     {"age", "age-free-target"}, {NULL, NULL},
 };
 
 static const char *const job_only_keys[] = {JOB_KEY_INCLUDE, JOB_KEY_INTERLEAVE,

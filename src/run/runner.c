@@ -13,6 +13,7 @@
 #include "base/sig.h"
 #include "measure/measure.h"
 #include "os/cputime.h"
+#include "run/probe_dir.h"
 #include "run/progress.h"
 #include "run/work_expect.h"
 #include "stats/seqstop.h"
@@ -179,6 +180,20 @@ static int finish_target(struct env *env)
     return 0;
 }
 
+/* Removes a writing probe's directory after its run (untimed): the next step ages on from
+ * what aging alone left. 0, or -1 after error(). */
+static int probe_remove(struct env *env, const struct runner_opts *o)
+{
+    struct phase_result *scratch = calloc(1, sizeof *scratch);
+    if (!scratch)
+        return error("out of memory");
+    struct phase_ctx ctx = {.eng = o->eng, .w = &env->w[0], .ws_fd = env->ws.fd,
+                            .res = scratch, .params = &o->params};
+    int rc = probe_dir_remove(&ctx, env->ws.fd);
+    free(scratch);
+    return rc;
+}
+
 /* With --keep-fs, a scenario that ages keeps its tree between runs. */
 static bool keeps_tree(const struct runner_opts *o)
 {
@@ -322,6 +337,7 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     uint64_t run_seed = mix64(o->tree.seed ^ mix64((uint64_t)round + 1));
     int failed = 0;
     size_t done = 0;
+    bool probe = o->probe_dir && c && c->age_step;
     run->warmup = round < o->warmup;
     for (size_t p = 0; p < o->nphases && !failed; p++) {
         struct phase_ctx ctx = {
@@ -346,14 +362,24 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
             ctx.workers = env->wa;
         }
         progress_phase_begin(env->prog, run->config, round, p, o->phases[p]->name, meas_now_ns());
-        if (measure_phase(env, o->phases[p], &ctx) < 0)
+        /* a writing probe of --age-steps: the phases after age work in probe/ */
+        int probe_fd = probe && p > 0 ? probe_dir_open(&ctx, env->ws.fd, p == 1) : -1;
+        if (probe && p > 0 && probe_fd < 0)
             failed = 1;
+        else if (probe_fd >= 0)
+            ctx.ws_fd = probe_fd;
+        if (!failed && measure_phase(env, o->phases[p], &ctx) < 0)
+            failed = 1;
+        if (probe_fd >= 0)
+            close(probe_fd);
         progress_phase_end(env->prog, &run->phases[p]);
         if (run->phases[p].status == PHASE_SKIPPED && !strcmp(o->phases[p]->name, "dropcaches"))
             rs->warm_cache = true;
         done = p + 1;
     }
     run->nphases = done;
+    if (probe && env->ws.fd >= 0 && probe_remove(env, o) < 0)
+        return -1;
     run->interrupted = failed && phase_interrupt;
     progress_run_end(env->prog, run, meas_now_ns());
     if (o->run_done && o->run_done(o->arg, rs, run) < 0)

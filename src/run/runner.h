@@ -68,6 +68,8 @@ struct runner_opts {
      * to rs->kept_path and rs->kept_kind. */
     bool keep_image;
     bool no_interleave;             /* all runs of a configuration, then the next */
+    bool probe_dir;                 /* age steps: the phases after age work in probe/, removed
+                                       after each run (run/probe_dir.h) */
     uint64_t order_seed;            /* seeds the order of configurations in each round */
 
     struct tree_spec tree;

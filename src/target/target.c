@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/prog.h"
 #include "base/sig.h"
 #include "os/devcheck.h"
 #include "os/lockfile.h"
@@ -175,23 +176,6 @@ static int target_mkfs_index(const char *fs)
     return -1;
 }
 
-/* Finds an executable prog in $PATH, then /usr/sbin and /sbin (root's tools, which a minimal
- * PATH may lack). 0 with its path in out, or -1. */
-static int target_find_prog(const char *prog, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char dirs[4096];
-    snprintf(dirs, sizeof dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
-    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        if ((size_t)snprintf(out, len, "%s/%s", d, prog) >= len)
-            continue;
-        struct stat st;
-        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 static int target_mkfs_missing(const char *prog, const char *fs)
 {
     int i = target_mkfs_index(fs);
@@ -208,7 +192,7 @@ int target_check_fstype(const char *fstype)
         return error("'%s' is not a file system type", fstype ? fstype : "");
     char prog[64], path[PATH_MAX], why[256];
     snprintf(prog, sizeof prog, "mkfs.%s", fstype);
-    if (target_find_prog(prog, path, sizeof path) < 0)
+    if (prog_find(prog, path, sizeof path) < 0)
         return target_mkfs_missing(prog, fstype);
     if (!os_fs_supported(fstype, why, sizeof why))
         return error("%s", why);
@@ -430,7 +414,7 @@ int target_mkfs(struct target *t)
     if (fsopts_check_mkfs(t->fstype, t->mkfs_opts, why, sizeof why) < 0)
         return error("mkfs options: %s", why);
     snprintf(prog, sizeof prog, "mkfs.%s", t->fstype);
-    if (target_find_prog(prog, path, sizeof path) < 0)
+    if (prog_find(prog, path, sizeof path) < 0)
         return target_mkfs_missing(prog, t->fstype);
     char *argv[sizeof opts / 2 + 8];
     int argc = 0, i = target_mkfs_index(t->fstype);

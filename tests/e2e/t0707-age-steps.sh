@@ -4,7 +4,8 @@
 # Asserts the steps are the set's configurations in order, each step's written amount (the
 # age phase's note, and the line each run prints), that every run of every step has probe
 # results, the series view at the end, and compare and report of the saved set; bad uses
-# are refused in one line.
+# are refused in one line; a writing probe (extract of a fresh tree after each step) works
+# in a directory of its own, removed after each run.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -76,7 +77,54 @@ like "$ERR" 'age-steps .*--image SIZE or --device DEV' "and says what would do"
 run_fsbench run --image 128M --phases age,read --age-steps 0.5,0.25 --no-save
 is "$RC" 2 "falling multiples are refused"
 like "$ERR" 'must rise \(0\.25 after 0\.5\)' "naming them"
-run_fsbench run --image 128M --phases age,extract,read --age-steps 2 --no-save
-is "$RC" 2 "a probe that writes a tree is refused"
-like "$ERR" 'phase extract writes or removes files of its own' "naming the phase"
+run_fsbench run --image 128M --phases age,createsync,read --age-steps 2 --no-save
+is "$RC" 2 "a probe that writes a tree of its own other than extract's is refused"
+like "$ERR" 'phase createsync writes or removes files of its own' "naming the phase"
+run_fsbench run --image 128M --phases age,delete,read --age-steps 2 --no-save
+is "$RC" 2 "a writing probe without extract first is refused"
+like "$ERR" 'phase delete in the probe needs a fresh tree before it: put extract first' "saying so"
+run_fsbench run --image 128M --phases age,read,extract --age-steps 2 --no-save
+is "$RC" 2 "a read before the probe's extract is refused"
+like "$ERR" 'phase read reads the tree before extract makes the probe' "naming it"
+
+# A writing probe: after each step extract writes a fresh tree in the probe's own
+# directory, the probe reads that tree (not the aged one), and the directory is removed
+# after each run, so the next step ages on from the aged tree alone (twice the written
+# total at 0.5x) and the kept image holds tree/age and no probe directory.
+run_fsbench run --image 128M --image-dir "$SCRATCH/img" --fs ext4 \
+    --phases age,extract,sync,dropcaches,read --tree tiny --age-steps 0.25,0.5 --runs 2 \
+    --no-save --label wp --keep-image --json "$SCRATCH/wp.json"
+is "$RC" 0 "a writing probe (extract): exits 0"
+[ "$RC" -eq 0 ] || diag "$ERR"
+ph() { jq -r "[.runs[] | .phases[] | select(.name == \"$1\") | .$2] | unique | join(\",\")" "$SCRATCH/wp.json"; }
+is "$(jq '.runs | length' "$SCRATCH/wp.json")" 4 "four runs"
+is "$(ph extract status),$(ph read status)" "ok,ok" "extract and read ok in every run"
+X=$(ph extract files)
+ok "$([ "$X" -gt 100 ]; echo $?)" "every extract wrote the same fresh tree ($X files)"
+is "$(ph read files)" "$X" "read read the fresh tree alone, every run"
+W=$(jq -r '[.runs[] | select(.config == "aged-0.5x") | .phases[0].note][0]' "$SCRATCH/wp.json")
+like "$W" 'step to 0\.5x: wrote .*, [0-9.]+ MiB in all \(0\.5[0-4]x the fs\)' \
+    "step 2 ages on to 0.5x in all: the probe's writes are not aging"
+K=$(jq -r .kept.path "$SCRATCH/wp.json")
+if command -v debugfs >/dev/null; then
+    debugfs -R 'ls -p /fsbench' "$K" 2>/dev/null >"$SCRATCH/wp.ls"
+    ok "$(grep -q '/tree/' "$SCRATCH/wp.ls"; echo $?)" "the kept image holds the aged tree"
+    ok "$(! grep -q '/probe/' "$SCRATCH/wp.ls"; echo $?)" "and no probe directory"
+else
+    skip "no debugfs" 2
+fi
+rm -f "$K"
+
+# Steps aged by a profile: each step's first round ages to its written total, the later
+# rounds skip (the profile's writes count into the steps' total).
+run_fsbench run --image 128M --image-dir "$SCRATCH/img" --fs ext4 --phases age,sync \
+    --age-profile tiny --age-steps 0.25,0.5 --runs 2 --no-save --json "$SCRATCH/pf.json"
+is "$RC" 0 "steps with a profile: exits 0"
+pn() { jq -r "[.runs[] | select(.config == \"$1\") | .phases[0].note][$2]" "$SCRATCH/pf.json"; }
+like "$(pn aged-0.5x 0)" '^step to 0\.5x: [0-9.]+ MiB in all \(0\.5[0-4]x the fs\); profile tiny: ' \
+    "profile step 2: its total in all"
+like "$(pn aged-0.25x 1)" '^aged to 0\.25x already' "profile step 1, round 2: skipped"
+like "$(pn aged-0.5x 1)" '^aged to 0\.5x already' "profile step 2, round 2: skipped"
+is "$(awk -v s="$SCRATCH/img" 'index($5, s) == 1' /proc/self/mountinfo)$(losetup -a | grep -F "$SCRATCH/img")" \
+    "" "writing probe: no mount or loop device left"
 done_testing

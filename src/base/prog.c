@@ -1,0 +1,172 @@
+/* prog.c — finding and running a system tool with its output captured (prog.h). */
+#include "base/prog.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "base/sig.h"
+
+int prog_find(const char *prog, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        if ((size_t)snprintf(out, len, "%s/%s", d, prog) >= len)
+            continue;
+        struct stat st;
+        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
+            return 0;
+    }
+    return -1;
+}
+
+/* A pipe whose both ends are closed on exec. */
+static int prog_pipe(int fds[2])
+{
+    if (pipe(fds) < 0)
+        return -1;
+    fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+    return 0;
+}
+
+/* The last non-empty line of a stream read in pieces: cur is the line being read. */
+struct prog_lines {
+    char cur[256], last[256];
+    size_t at;
+};
+
+static void prog_lines_feed(struct prog_lines *l, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] == '\n') {
+            if (l->at)
+                memcpy(l->last, l->cur, l->at + 1);
+            l->at = 0;
+        } else if (l->at + 1 < sizeof l->cur) {
+            l->cur[l->at++] = buf[i];
+            l->cur[l->at] = 0;
+        }
+    }
+}
+
+int prog_capture(const char *path, char *const argv[], size_t max, char **out, char *why,
+                 size_t len)
+{
+    *out = NULL;
+    why[0] = 0;
+    char *buf = malloc(max + 1);
+    if (!buf) {
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
+    int o[2], e[2], x[2]; /* its stdout, its stderr, its exec errno */
+    if (prog_pipe(o) < 0) {
+        free(buf);
+        return snprintf(why, len, "pipe: %s", strerror(errno)), -1;
+    }
+    if (prog_pipe(e) < 0) {
+        int err = errno;
+        close(o[0]), close(o[1]), free(buf);
+        return snprintf(why, len, "pipe: %s", strerror(err)), -1;
+    }
+    if (prog_pipe(x) < 0) {
+        int err = errno;
+        close(o[0]), close(o[1]), close(e[0]), close(e[1]), free(buf);
+        return snprintf(why, len, "pipe: %s", strerror(err)), -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        int err = errno;
+        close(o[0]), close(o[1]), close(e[0]), close(e[1]), close(x[0]), close(x[1]);
+        free(buf);
+        return snprintf(why, len, "fork: %s", strerror(err)), -1;
+    }
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
+        if (null >= 0)
+            dup2(null, 0);
+        dup2(o[1], 1);
+        dup2(e[1], 2);
+        sig_child_reset();
+        if (chdir("/") == 0)
+            execv(path, argv);
+        int err = errno;
+        ssize_t w = write(x[1], &err, sizeof err);
+        (void)w;
+        _exit(127);
+    }
+    close(o[1]), close(e[1]), close(x[1]);
+    size_t n = 0;
+    char tmp[4096];
+    struct prog_lines errs = {.at = 0};
+    struct pollfd p[2] = {{.fd = o[0], .events = POLLIN}, {.fd = e[0], .events = POLLIN}};
+    int open_fds = 2;
+    while (open_fds) {
+        if (poll(p, 2, -1) < 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        for (int i = 0; i < 2; i++) {
+            if (p[i].fd < 0 || !p[i].revents)
+                continue;
+            ssize_t r = read(p[i].fd, tmp, sizeof tmp);
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r <= 0) {
+                close(p[i].fd);
+                p[i].fd = -1;
+                open_fds--;
+                continue;
+            }
+            if (i == 0) {
+                size_t keep = (size_t)r <= max - n ? (size_t)r : max - n;
+                memcpy(buf + n, tmp, keep);
+                n += keep;
+            } else {
+                prog_lines_feed(&errs, tmp, (size_t)r);
+            }
+        }
+    }
+    for (int i = 0; i < 2; i++)
+        if (p[i].fd >= 0)
+            close(p[i].fd);
+    buf[n] = 0;
+    prog_lines_feed(&errs, "\n", 1);
+    int exec_errno = 0;
+    ssize_t r;
+    do
+        r = read(x[0], &exec_errno, sizeof exec_errno);
+    while (r < 0 && errno == EINTR);
+    close(x[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            free(buf);
+            return snprintf(why, len, "wait: %s", strerror(errno)), -1;
+        }
+    if (r == (ssize_t)sizeof exec_errno) {
+        free(buf);
+        return snprintf(why, len, "cannot run: %s", strerror(exec_errno)), -1;
+    }
+    if (WIFSIGNALED(status)) {
+        free(buf);
+        return snprintf(why, len, "killed by signal %d", WTERMSIG(status)), -1;
+    }
+    if (WEXITSTATUS(status)) {
+        free(buf);
+        return snprintf(why, len, "exit %d: %s", WEXITSTATUS(status),
+                        errs.last[0] ? errs.last : "no message"), -1;
+    }
+    *out = buf;
+    return 0;
+}

@@ -1,0 +1,21 @@
+/* prog.h — finding a system tool and running it without a shell, its standard output
+ * captured: for the measures that ask a file system's own tool (e2freefrag, xfs_db) and for
+ * mkfs. Plain POSIX (fork, execv, pipes). */
+#ifndef FSBENCH_BASE_PROG_H
+#define FSBENCH_BASE_PROG_H
+
+#include <stddef.h>
+
+/* Finds an executable prog in $PATH, then /usr/sbin and /sbin (root's tools, which a minimal
+ * PATH may lack). 0 with its path in out, or -1 (no message). */
+int prog_find(const char *prog, char *out, size_t len);
+
+/* Runs path with argv (argv[0] its name; NULL-terminated), standard input /dev/null, in
+ * directory "/": its standard output goes into out (at most max bytes kept, NUL-terminated;
+ * *out malloc'ed, freed by the caller), its standard error's last line into why (len bytes).
+ * 0 when it ran and exited 0; -1 otherwise with why saying so ("exit 1: <its last line>",
+ * "killed by signal 9", "cannot run: No such file"), no message printed. */
+int prog_capture(const char *path, char *const argv[], size_t max, char **out, char *why,
+                 size_t len);
+
+#endif
