@@ -68,6 +68,7 @@ _fsbench_run_value()
     case $1 in
     --size) _fsbench_add auto ;;
     --runs) _fsbench_add auto until-verdict ;;
+    --bisect-confidence) _fsbench_add 90 95 99 ;;
     --engine) _fsbench_add posix uring auto null ;;
     --format) _fsbench_add table seeds compilebench ;;
     --extract-calls) _fsbench_add tar create ;;
@@ -137,7 +138,7 @@ _fsbench()
         [[ $cur == tar:* ]] || _fsbench_files '*.ini'
         [[ $cur == tar: ]] && compopt -o nospace 2>/dev/null
         return 0 ;;
-    --phases | --phase)
+    --phases | --phase | --bisect-phase)
         if [[ $prev == --phases ]]; then
             _fsbench_add_list $(_fsbench_words phases)
         else
@@ -164,10 +165,13 @@ _fsbench()
     --metric)
         _fsbench_add wall user sys cpu ops mbps dev-writes dev-reads dev-write-mb
         return 0 ;;
-    --confidence) _fsbench_add 90 95 99; return 0 ;;
+    --confidence | --bisect-confidence) _fsbench_add 90 95 99; return 0 ;;
     --by) _fsbench_add created given kernel; return 0 ;;
     --fail-on) _fsbench_add regression regression=; return 0 ;;
-    --good | --bad | --history) _fsbench_add $(_fsbench_words labels); return 0 ;;
+    --good | --bad | --history | --bisect-good | --bisect-bad)
+        _fsbench_add $(_fsbench_words labels); return 0 ;;
+    --bisect-metric) _fsbench_add wall user sys cpu ops mbps dev-writes dev-reads dev-write-mb
+        return 0 ;;
     --runs) [[ $cmd == run ]] && _fsbench_add auto; return 0 ;;
     --size) _fsbench_add auto; return 0 ;;
     --ranks-dir) _fsbench_add unique shared; return 0 ;;

@@ -1,6 +1,7 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
 #include "cli/cli_run.h"
 #include "cli/cli_age_steps.h"
+#include "cli/cli_bisect_run.h"
 #include "cli/cli_resume.h"
 
 #include <signal.h>
@@ -34,6 +35,7 @@ struct save_state {
     unsigned waiting;       /* runs in the spool (the store was locked) */
     FILE *cb_out;           /* --format compilebench: where each run's block goes */
     FILE *steps_out;        /* --age-steps: where each run's step line goes */
+    struct cli_bisect_run *bisect; /* --bisect-good: the candidate classified, or NULL */
 };
 
 /* Between runs, runs that wait in the spool get a moment to join the store, not the full
@@ -307,6 +309,16 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         snprintf(db_path, sizeof db_path, "%s", db);
         ss.db = db_path;
     }
+    struct cli_bisect_run bisect;
+    if (out->bisect && cli_bisect_asked(out->bisect)) {
+        int brc = cli_bisect_begin(&bisect, out->bisect, out->db, ro);
+        if (brc) {
+            cli_bisect_free(&bisect);
+            store_close(ss.store);
+            return brc;
+        }
+        ss.bisect = &bisect;
+    }
     /* what a destroyed device held cannot come back: say which one, before it goes */
     if (ro->tspec && ro->tspec->device)
         inform("mkfs will overwrite %s: everything on it is lost (--destroy-data given on the "
@@ -364,6 +376,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     if (rep && rs.nruns > 0 && !strcmp(rs.stop.rule, "until-verdict") &&
         out->format == REPORT_TABLE)
         report_until_verdict(rep, &rs, rc);
+    if (ss.bisect && cli_bisect_end(ss.bisect, rep ? rep : stderr, &rs, run_rc) < 0)
+        rc = -1;
     if (rep && rs.nruns > 0 && (out->format == REPORT_TABLE || out->format == REPORT_SEEDS) &&
         !out->compilebench)
         report_plain(rep, &rs);
@@ -407,6 +421,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     /* a closed or full standard output is said now, with what is kept; the exit status
      * (main's check) says it too, but a job file's later jobs still run */
     outcheck_stdout(kept);
+    if (ss.bisect)
+        cli_bisect_free(ss.bisect);
     run_set_free(&rs);
     return rc != 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

@@ -40,6 +40,9 @@ struct cli_output {
     int (*run)(void *arg, const struct runner_opts *ro, struct run_set *rs,
                struct runner_auto *ra);
     void *run_arg;
+    /* --bisect-good G --bisect-bad B: the set is a candidate classified as it runs
+     * (cli_bisect_run.h); NULL: not one */
+    const struct cli_bisect_ask *bisect;
     /* --meta KEY=VALUE, checked (results/meta.h), stored with the set */
     struct run_meta meta[RES_META_MAX];
     unsigned nmeta;

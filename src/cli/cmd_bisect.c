@@ -2,17 +2,15 @@
  * work like the good label's or the bad one's? For `git bisect run` (user-space code: a FUSE
  * file system, a tool) and for a kernel bisection driven by hand or by a loop (man page).
  *
- * The phase judged is --phase, else the one where good and bad differ most (the interval
- * of their ratio excludes 1; the largest log ratio). The candidate is compared with each end
- * by Welch's t on the log scale: like bad when it differs from good and not from bad (or
- * lies beyond bad), like good the other way round; else it cannot tell yet.
+ * The classification is stats/bisect.h's (the one `run --runs until-verdict --bisect-good G
+ * --bisect-bad B` stops on): the phase where good and bad differ most (or --phase), the
+ * candidate against each end by Welch's t on the log scale.
  *
  * Exit statuses, as git bisect run reads them: 0 good, 1 bad, 125 cannot tell (skip: run
  * more runs of the candidate and ask again); 128 for an error (bad usage, a label missing,
  * different work), which stops git bisect run instead of marking the commit.
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +19,7 @@
 #include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cli_series.h"
-#include "stats/stats.h"
-
-#define BISECT_GOOD 0
-#define BISECT_BAD 1
-#define BISECT_UNSURE 125
-#define BISECT_ERROR 128
+#include "stats/bisect.h"
 
 static const char bisect_usage[] =
     "usage: fsbench bisect verdict --good LABEL --bad LABEL [OPTIONS] CANDIDATE\n"
@@ -43,113 +36,6 @@ static const char bisect_usage[] =
     "  --db FILE         results store (default $XDG_DATA_HOME/fsbench/results.db)\n";
 
 enum { OPT_GOOD = 256, OPT_BAD, OPT_PHASE, OPT_METRIC, OPT_CONF, OPT_ALLOW, OPT_DB };
-
-static double median_of(const double *x, size_t n)
-{
-    return stats_median(x, n);
-}
-
-/* Welch's t on the logs of b against a (both n >= 2, values > 0) into *r: ratio b/a, its
- * interval and p. Runs of one label ran one after another, so this is a batch comparison;
- * with the handful of runs a bisection step makes, the lag-1 correction of compare's batch
- * method is too noisy to use. 0, or -1 when it cannot be made. */
-static int welch_log(const double *a, size_t na, const double *b, size_t nb, double conf,
-                     struct stats_ratio *r)
-{
-    if (na < 2 || nb < 2)
-        return -1;
-    double ma = 0, mb = 0, va = 0, vb = 0;
-    for (size_t i = 0; i < na; i++) {
-        if (!(a[i] > 0))
-            return -1;
-        ma += log(a[i]) / (double)na;
-    }
-    for (size_t i = 0; i < nb; i++) {
-        if (!(b[i] > 0))
-            return -1;
-        mb += log(b[i]) / (double)nb;
-    }
-    for (size_t i = 0; i < na; i++)
-        va += (log(a[i]) - ma) * (log(a[i]) - ma) / (double)(na - 1);
-    for (size_t i = 0; i < nb; i++)
-        vb += (log(b[i]) - mb) * (log(b[i]) - mb) / (double)(nb - 1);
-    memset(r, 0, sizeof *r);
-    r->confidence = conf;
-    r->mean_log = mb - ma;
-    double qa = va / (double)na, qb = vb / (double)nb;
-    r->se_log = sqrt(qa + qb);
-    r->ratio = exp(r->mean_log);
-    if (!(r->se_log > 0)) {
-        r->lo = r->hi = r->ratio;
-        r->p = r->mean_log == 0 ? 1 : 0;
-        return 0;
-    }
-    r->df = (qa + qb) * (qa + qb) /
-            (qa * qa / (double)(na - 1) + qb * qb / (double)(nb - 1) + 1e-300);
-    double t = stats_t_crit(conf, r->df);
-    r->lo = exp(r->mean_log - t * r->se_log);
-    r->hi = exp(r->mean_log + t * r->se_log);
-    r->p = stats_t_pvalue(r->mean_log / r->se_log, r->df);
-    return 0;
-}
-
-static void pct_ci(char *buf, size_t len, const struct stats_ratio *r)
-{
-    snprintf(buf, len, "%+.1f %%, %.0f %% CI %+.1f to %+.1f %%", (r->ratio - 1) * 100,
-             r->confidence * 100, (r->lo - 1) * 100, (r->hi - 1) * 100);
-}
-
-static bool includes_one(const struct stats_ratio *r)
-{
-    return r->lo <= 1 && r->hi >= 1;
-}
-
-/* Judges the candidate on phase p; returns the exit status and says why on stderr. */
-static int judge(const struct series *sr, size_t p, double conf)
-{
-    const struct series_label *g = &sr->labels[0], *b = &sr->labels[1], *c = &sr->labels[2];
-    const char *ph = sr->phases[p];
-    const char *unit = cmp_metric_get(sr->metric)->unit;
-    struct stats_ratio cg, cb;
-    if (c->nvals[p] < 2) {
-        fprintf(stderr, "bisect: %s: %s has %zu run%s with a value: cannot tell (run more: at "
-                        "least 2)\n",
-                ph, text_shown(c->label), c->nvals[p], c->nvals[p] == 1 ? "" : "s");
-        return BISECT_UNSURE;
-    }
-    if (welch_log(g->vals[p], g->nvals[p], c->vals[p], c->nvals[p], conf, &cg) < 0 ||
-        welch_log(b->vals[p], b->nvals[p], c->vals[p], c->nvals[p], conf, &cb) < 0) {
-        fprintf(stderr, "bisect: %s: cannot compare (a value of 0?): cannot tell\n", ph);
-        return BISECT_UNSURE;
-    }
-    double mg = median_of(g->vals[p], g->nvals[p]), mb = median_of(b->vals[p], b->nvals[p]),
-           mc = median_of(c->vals[p], c->nvals[p]);
-    char vg[96], vb[96];
-    pct_ci(vg, sizeof vg, &cg);
-    pct_ci(vb, sizeof vb, &cb);
-    bool like_g = includes_one(&cg), like_b = includes_one(&cb);
-    /* where the candidate lies on the good -> bad line: 0 at good, 1 at bad */
-    double t = log(mc / mg) / log(mb / mg);
-    int v;
-    const char *why;
-    if (like_g && !like_b)
-        v = BISECT_GOOD, why = "is like good";
-    else if (like_b && !like_g)
-        v = BISECT_BAD, why = "is like bad";
-    else if (like_g && like_b)
-        v = BISECT_UNSURE, why = "cannot be told yet (like both: run more)";
-    else if (t > 1)
-        v = BISECT_BAD, why = "is like bad (beyond it)";
-    else if (t < 0)
-        v = BISECT_GOOD, why = "is like good (beyond it)";
-    else
-        v = BISECT_UNSURE, why = "lies between good and bad (a part of the change?)";
-    fprintf(stderr, "bisect: %s: %s %s: %.4g %s against good %s %.4g %s (%s) and bad %s "
-                    "%.4g %s (%s)\n",
-            ph, text_shown(c->label), why, mc, unit, text_shown(g->label), mg, unit, vg,
-            text_shown(b->label), mb, unit, vb);
-    return v;
-}
 
 static int verdict(int argc, char **argv)
 {
@@ -211,54 +97,23 @@ static int verdict(int argc, char **argv)
         return BISECT_ERROR;
     }
     /* the phase: as asked, else where good and bad differ most */
-    int best = -1;
-    double most = 0;
-    for (size_t p = 0; p < sr.nphases; p++) {
-        if (phase && strcmp(phase, sr.phases[p]))
-            continue;
-        struct stats_ratio gb;
-        if (welch_log(sr.labels[0].vals[p], sr.labels[0].nvals[p], sr.labels[1].vals[p],
-                            sr.labels[1].nvals[p], conf, &gb) < 0 ||
-            includes_one(&gb)) {
-            if (phase)
-                fprintf(stderr, "bisect: %s: good %s and bad %s show no difference%s: cannot "
-                                "tell (run more of both ends)\n",
-                        sr.phases[p], text_shown(good), text_shown(bad),
-                        sr.labels[0].nvals[p] < 2 || sr.labels[1].nvals[p] < 2
-                            ? " (fewer than 2 runs)"
-                            : "");
-            if (phase) {
-                series_free(&sr);
-                return BISECT_UNSURE;
-            }
-            continue;
-        }
-        if (fabs(gb.mean_log) > most) {
-            most = fabs(gb.mean_log);
-            best = (int)p;
-        }
-    }
-    if (phase && best < 0) {
-        bool known = false;
-        for (size_t p = 0; p < sr.nphases; p++)
-            known |= !strcmp(phase, sr.phases[p]);
-        if (!known) {
-            error("bisect verdict: --phase: no phase '%s' in '%s'", text_shown(phase),
-                  text_shown(good));
-            series_free(&sr);
-            return BISECT_ERROR;
-        }
+    char why[640];
+    int best = bisect_pick_phase(&sr, phase, conf, why, sizeof why);
+    if (best == -2) {
+        error("bisect verdict: --phase: %s", why);
+        series_free(&sr);
+        return BISECT_ERROR;
     }
     if (best < 0) {
-        fprintf(stderr, "bisect: good %s and bad %s show no difference in any phase: cannot "
-                        "tell (run more of both ends, or check they are good and bad)\n",
-                text_shown(good), text_shown(bad));
+        fprintf(stderr, "bisect: %s\n", why);
         series_free(&sr);
         return BISECT_UNSURE;
     }
-    rc = judge(&sr, (size_t)best, conf);
+    struct bisect_judgement j;
+    bisect_judge(&sr, (size_t)best, conf, &j);
+    fprintf(stderr, "bisect: %s\n", j.why);
     series_free(&sr);
-    return rc;
+    return j.verdict;
 }
 
 int cmd_bisect(int argc, char **argv)

@@ -14,10 +14,12 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_bisect_run.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "base/err.h"
 #include "base/text.h"
+#include "stats/compare.h"
 #include "stats/negligible.h"
 #include "stats/seqtest.h"
 
@@ -46,7 +48,12 @@ static void cmd_usage(FILE *out)
             "  --seed N          seeds the order of commands in each round (default 1)\n"
             "  --no-interleave   all runs of one command, then the next\n"
             "  -v, --wide        every column of the table, and each command's Mode block\n"
-            "                    and the grid of medians\n");
+            "                    and the grid of medians\n"
+            "  --bisect-good G --bisect-bad B  with --runs until-verdict and one command:\n"
+            "                    a bisection's candidate, run until bisect verdict's class\n"
+            "                    against the stored labels G and B is settled\n"
+            "  --bisect-phase, --bisect-metric, --bisect-confidence  as bisect verdict's\n"
+            "  --bisect-exit     exit 0 like good, 1 like bad, 125 cannot tell, 128 an error\n");
 }
 
 /* Appends arg to buf for /bin/sh: as it is when every byte is one the shell takes
@@ -129,10 +136,16 @@ enum {
     OPT_MIN_EFFECT,
     OPT_NEGLIGIBLE,
     OPT_PRECISION,
-    OPT_META
+    OPT_META,
+    OPT_BISECT_GOOD,
+    OPT_BISECT_BAD,
+    OPT_BISECT_PHASE,
+    OPT_BISECT_METRIC,
+    OPT_BISECT_CONF,
+    OPT_BISECT_EXIT
 };
 
-int cmd_cmd(int argc, char **argv)
+static int cmd_cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"cmd", required_argument, NULL, 'c'},     {"runs", required_argument, NULL, 'n'},
@@ -148,6 +161,12 @@ int cmd_cmd(int argc, char **argv)
         {"negligible", required_argument, NULL, OPT_NEGLIGIBLE},
         {"precision", required_argument, NULL, OPT_PRECISION},
         {"wide", no_argument, NULL, 'v'},
+        {"bisect-good", required_argument, NULL, OPT_BISECT_GOOD},
+        {"bisect-bad", required_argument, NULL, OPT_BISECT_BAD},
+        {"bisect-phase", required_argument, NULL, OPT_BISECT_PHASE},
+        {"bisect-metric", required_argument, NULL, OPT_BISECT_METRIC},
+        {"bisect-confidence", required_argument, NULL, OPT_BISECT_CONF},
+        {"bisect-exit", no_argument, NULL, OPT_BISECT_EXIT},
         {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
     };
     struct runner_opts ro = {0};
@@ -159,6 +178,7 @@ int cmd_cmd(int argc, char **argv)
     ro.min_effect = SEQ_MIN_EFFECT_DEFAULT;
     ro.negligible_s = STATS_NEGLIGIBLE_DEFAULT_S;
     unsigned max_runs = 30;
+    struct cli_bisect_ask bisect = {.confidence = 0.95};
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
     struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
@@ -227,6 +247,23 @@ int cmd_cmd(int argc, char **argv)
             if (cli_parse_u64(optarg, &seed) < 0)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
+        case OPT_BISECT_GOOD: bisect.good = optarg; break;
+        case OPT_BISECT_BAD: bisect.bad = optarg; break;
+        case OPT_BISECT_PHASE: bisect.phase = optarg; break;
+        case OPT_BISECT_METRIC:
+            if (cmp_metric_find(optarg) < 0)
+                return error("--bisect-metric: unknown metric '%s' (wall, user, sys, cpu, ...)",
+                             optarg),
+                       EXIT_USAGE;
+            bisect.metric = optarg;
+            break;
+        case OPT_BISECT_CONF:
+            if (strcmp(optarg, "90") && strcmp(optarg, "95") && strcmp(optarg, "99"))
+                return error("--bisect-confidence: '%s' is not 90, 95 or 99", optarg),
+                       EXIT_USAGE;
+            bisect.confidence = atoi(optarg) / 100.0;
+            break;
+        case OPT_BISECT_EXIT: bisect.exit_status = true; break;
         case OPT_NO_INTERLEAVE: ro.no_interleave = true; break;
         case 'v': out.wide = true; break;
         case 'h': cmd_usage(stdout); return EXIT_OK;
@@ -253,6 +290,12 @@ int cmd_cmd(int argc, char **argv)
         return EXIT_USAGE;
     if (ro.runs_auto || ro.until_verdict)
         ro.runs = max_runs;
+    if (cli_bisect_asked(&bisect) || bisect.exit_status || bisect.phase || bisect.metric) {
+        int brc = cli_bisect_check(&bisect, &ro, ncmds, max_runs, out.label);
+        if (brc)
+            return brc;
+        out.bisect = cli_bisect_asked(&bisect) ? &bisect : NULL;
+    }
     if (ro.until_verdict && max_runs < SEQ_FIRST_LOOK)
         return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
                      "pairs)",
@@ -281,4 +324,10 @@ int cmd_cmd(int argc, char **argv)
         return EXIT_RUN_FAILED;
     ro.nphases = (size_t)n;
     return cli_run_and_report(&ro, &out);
+}
+
+int cmd_cmd(int argc, char **argv)
+{
+    /* --bisect-exit: as bisect verdict exits (an error is 128, never a verdict) */
+    return cli_bisect_exit(argc, argv, cmd_cmd_run(argc, argv));
 }

@@ -212,8 +212,14 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         if (meta_add_arg(rq->meta, &rq->nmeta, kv, "--age-steps") < 0)
             return EXIT_USAGE;
     }
-    if (rq->ro.until_verdict && (trc = check_until_verdict(&rq->ro, max_runs, hook && hook->ready)))
+    if (cli_bisect_asked(&rq->bisect) || rq->bisect.exit_status || rq->bisect.phase ||
+        rq->bisect.metric) {
+        if ((trc = cli_bisect_check(&rq->bisect, &rq->ro, rq->ro.nconfigs, max_runs, rq->label)))
+            return trc;
+    } else if (rq->ro.until_verdict &&
+               (trc = check_until_verdict(&rq->ro, max_runs, hook && hook->ready))) {
         return trc;
+    }
     if (size_arg) {
         if (scaled)
             return error("--size and --scale exclude each other"), EXIT_USAGE;
@@ -237,6 +243,8 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         .argc = argc, .argv = argv,
         .quiet = quiet, .wide = rq->wide, .skip_bad = rq->skip_bad,
     };
+    if (cli_bisect_asked(&rq->bisect))
+        out.bisect = &rq->bisect;
     memcpy(out.meta, rq->meta, rq->nmeta * sizeof rq->meta[0]);
     out.nmeta = rq->nmeta;
     bool mpi_first = hook && hook->mpi_first;

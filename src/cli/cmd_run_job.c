@@ -422,6 +422,11 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
             c->negligible0 = ro->negligible_s;
         }
         bool rounds = c->jf->interleave && c->n > 1;
+        if (out->bisect && c->n > 1)
+            return error("--bisect-good: the job file has %zu jobs; a bisection's candidate "
+                         "is one set of one job",
+                         c->n),
+                   EXIT_USAGE;
         c->label[c->job] = out->label;
         /* --resume: the stored plan (interleaved jobs: checked as one set when they run) */
         const struct run_set *resumed = cmd_run_resuming(NULL);

@@ -7,6 +7,7 @@
 #include "base/err.h"
 #include "base/outfile.h"
 #include "cli/cli.h"
+#include "cli/cli_bisect_run.h"
 #include "cli/cli_consent.h"
 #include "cli/cli_mpi.h"
 #include "cli/cmd_run.h"
@@ -22,7 +23,7 @@ static int run_main(int argc, char **argv)
     return cmd_run_with(argc, argv);
 }
 
-int cmd_run(int argc, char **argv)
+static int run_checked(int argc, char **argv)
 {
     /* consent comes from here alone: the argv this process was given */
     if (cli_consent_scan(argc, argv, run_options_short(), run_options_getopt()) < 0)
@@ -31,4 +32,10 @@ int cmd_run(int argc, char **argv)
     if (cli_signals_install() < 0)
         return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */
+}
+
+int cmd_run(int argc, char **argv)
+{
+    /* --bisect-exit: as bisect verdict exits (an error is 128, never a verdict) */
+    return cli_bisect_exit(argc, argv, run_checked(argc, argv));
 }

@@ -31,6 +31,7 @@
 #include "phase/replay.h"
 #include "phase/tarcalls.h"
 #include "report/report.h"
+#include "stats/compare.h"
 #include "target/target.h"
 #include "tree/ageprof.h"
 
@@ -66,6 +67,7 @@ static const char *const size_words[] = {"auto", NULL};
 static const char *const extract_values[] = {"tar", "create", NULL};
 static const char *const timing_values[] = {"afap", "original", NULL};
 static const char *const ranks_values[] = {"unique", "shared", NULL};
+static const char *const confidence_values[] = {"90", "95", "99", NULL};
 
 /* ---- setters: a checked value into the request ------------------------------------ */
 
@@ -106,6 +108,25 @@ SETTER(set_min_effect) { rq->ro.min_effect = num; return 0; }
 SETTER(set_negligible) { rq->ro.negligible_s = num; return 0; }
 SETTER(set_max_runs) { rq->max_runs = (unsigned long)num; return 0; }
 SETTER(set_warmup) { rq->ro.warmup = (unsigned)num; return 0; }
+SETTER(set_bisect_good) { rq->bisect.good = text; return 0; }
+SETTER(set_bisect_bad) { rq->bisect.bad = text; return 0; }
+SETTER(set_bisect_phase) { rq->bisect.phase = text; return 0; }
+SETTER(set_bisect_metric)
+{
+    if (cmp_metric_find(text) < 0)
+        return error("--bisect-metric: unknown metric '%s' (wall, user, sys, cpu, ops, mbps, "
+                     "dev-writes, dev-reads, dev-write-mb)",
+                     text),
+               EXIT_USAGE;
+    rq->bisect.metric = text;
+    return 0;
+}
+SETTER(set_bisect_confidence)
+{
+    rq->bisect.confidence = num == 0 ? 0.90 : num == 1 ? 0.95 : 0.99;
+    return 0;
+}
+SETTER(set_bisect_exit) { rq->bisect.exit_status = true; return 0; }
 SETTER(set_phases)
 {
     return list_append("phases", &rq->phases, text, rq->phases_acc, sizeof rq->phases_acc, ',')
@@ -349,6 +370,31 @@ const struct run_option run_options[] = {
     {.name = "warmup", .key = "warmup", .kind = RUN_KIND_NUMBER, .arg = "N", .section = GEN,
      .range = &range_warmup, .def = "0",
      .help = "first N rounds are warm-up: run, kept, left out of statistics", .set = set_warmup},
+    {.name = "bisect-good", .kind = RUN_KIND_TEXT, .arg = "LABEL", .section = GEN,
+     .flags = NOT_STORED,
+     .help = "with --runs until-verdict: this set is a bisection's\n"
+             "candidate, run until bisect verdict's classification against\n"
+             "the stored labels --bisect-good and --bisect-bad is settled\n"
+             "(like good, like bad, or between), at most --max-runs rounds",
+     .set = set_bisect_good},
+    {.name = "bisect-bad", .kind = RUN_KIND_TEXT, .arg = "LABEL", .section = GEN,
+     .flags = NOT_STORED, .help = "the stored label known bad (see --bisect-good)",
+     .set = set_bisect_bad},
+    {.name = "bisect-phase", .kind = RUN_KIND_TEXT, .arg = "NAME", .section = GEN,
+     .flags = NOT_STORED,
+     .help = "the phase judged (default: where good and bad differ most)",
+     .set = set_bisect_phase},
+    {.name = "bisect-metric", .kind = RUN_KIND_TEXT, .arg = "M", .section = GEN,
+     .flags = NOT_STORED, .help = "the metric judged: wall (default), user, sys, cpu, ...",
+     .set = set_bisect_metric},
+    {.name = "bisect-confidence", .kind = RUN_KIND_ENUM, .arg = "C", .section = GEN,
+     .values = confidence_values, .bad = "'%s' is not 90, 95 or 99", .def = "95",
+     .flags = NOT_STORED, .help = "90, 95 (default) or 99: each look's confidence",
+     .set = set_bisect_confidence},
+    {.name = "bisect-exit", .kind = RUN_KIND_FLAG, .section = GEN, .flags = NOT_STORED,
+     .help = "exit as bisect verdict does: 0 like good, 1 like bad, 125\n"
+             "cannot tell, 128 an error (for git bisect run)",
+     .set = set_bisect_exit},
     {.name = "phases", .key = "phases", .kind = RUN_KIND_LIST, .arg = "LIST", .section = GEN,
      .help = "comma-separated phases instead of the scenario's", .set = set_phases},
     {.name = "engine", .key = "engine", .kind = RUN_KIND_ENUM, .arg = "NAME", .section = GEN,

@@ -142,6 +142,10 @@ void hist_report_text(FILE *out, const struct series *sr, const struct hist_resu
         if (isfinite(hp->p_first)) {
             p_text(pt, sizeof pt, hp->p_first);
             fprintf(out, "  %s: none (%s over %zu labels)\n", hp->name, pt, hp->nused);
+            if (isfinite(hp->detectable))
+                fprintf(out, "    at this noise a step of %.0f %% mid-series is found %.0f times "
+                             "in 10\n",
+                        (hp->detectable - 1) * 100, HIST_POWER * 10);
         } else {
             fprintf(out, "  %s: none looked for (%zu labels with values; %zu needed)\n",
                     hp->name, hp->nused, 2 * h->min_seg);
@@ -206,9 +210,10 @@ json_t *hist_json(const struct series *sr, const struct hist_result *h, const ch
                 "text", line);
             bad |= !cp || json_array_append_new(cps, cp) != 0;
         }
-        json_t *ph = json_pack("{s:s, s:o, s:o, s:o, s:f}", "phase", hp->name, "labels", rows,
-                               "change_points", cps, "p_first", real_or_null(hp->p_first),
-                               "between_label_var", hp->tau2);
+        json_t *ph = json_pack("{s:s, s:o, s:o, s:o, s:f, s:o}", "phase", hp->name, "labels",
+                               rows, "change_points", cps, "p_first", real_or_null(hp->p_first),
+                               "between_label_var", hp->tau2, "detectable_pct",
+                               real_or_null((hp->detectable - 1) * 100));
         bad |= !ph || json_array_append_new(phases, ph) != 0;
     }
     const struct cmp_metric_info *mi = cmp_metric_get(sr->metric);

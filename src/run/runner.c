@@ -529,6 +529,9 @@ static int run_all(struct env *env)
                     return -1;
                 if (r + 1 > env->ra->rounds)
                     env->ra->rounds = r + 1;
+                if (o->round_stop && r + 1 > o->warmup &&
+                    o->round_stop(o->round_stop_arg, env->rs))
+                    break;
                 if (!o->runs_auto || r + 1 < o->warmup + 3)
                     continue;
                 /* batches: each configuration until its own medians are precise */
@@ -559,6 +562,8 @@ static int run_all(struct env *env)
         if (o->runs_auto && r + 1 >= o->warmup + 3 && precise_enough(env, env->ra))
             break;
         if (o->until_verdict && r + 1 >= o->warmup + SEQ_FIRST_LOOK && verdicts_reached(env))
+            break;
+        if (o->round_stop && r + 1 > o->warmup && o->round_stop(o->round_stop_arg, env->rs))
             break;
     }
     if (o->runs_auto)

@@ -105,6 +105,11 @@ struct runner_opts {
     /* Called after each run, finished or failed (may be NULL); -1 stops the set. */
     int (*run_done)(void *arg, const struct run_set *rs, const struct run_result *run);
     void *arg;
+    /* Called after each counted round (the warm-up's left out): true ends the set there,
+     * as planned, what it looked for being known (a bisect candidate classified). NULL:
+     * none. */
+    bool (*round_stop)(void *arg, const struct run_set *rs);
+    void *round_stop_arg;
     /* Failures and resuming (see runner_plan_from()): */
     bool fail_fast; /* the first failed run ends the set */
     /* Whether run (config, round) is made: RUNNER_RUN, RUNNER_DONE (made before: skipped),

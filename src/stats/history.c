@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "stats/detectable.h"
 #include "stats/median_ci.h"
 
 static int build_phase(const struct series *sr, size_t p, const struct cp_options *o,
@@ -42,6 +43,11 @@ static int build_phase(const struct series *sr, size_t p, const struct cp_option
     if (rc == 0) {
         hp->p_first = cr.p_first;
         hp->tau2 = cr.tau2, hp->within2 = cr.within2;
+        hp->detectable = NAN;
+        if (cr.nchanges == 0 && isfinite(cr.p_first))
+            hp->detectable = detectable_step(nu, o->min_seg, o->alpha,
+                                             cr.tau2 + (isfinite(cr.within2) ? cr.within2 : 0),
+                                             HIST_POWER);
         hp->changes = calloc(cr.nchanges ? cr.nchanges : 1, sizeof *hp->changes);
         if (!hp->changes)
             rc = error("out of memory");

@@ -35,7 +35,13 @@ struct hist_phase {
     double p_first;         /* the whole series' test (NAN: too few labels) */
     size_t nused;           /* labels with values */
     double tau2, within2;
+    /* no change found: the smallest step found HIST_POWER of the time mid-series at this
+     * noise (a ratio > 1, stats/detectable.h); NAN when a change was found or none looked
+     * for */
+    double detectable;
 };
+
+#define HIST_POWER 0.8
 
 struct hist_result {
     double confidence;

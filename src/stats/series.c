@@ -382,16 +382,38 @@ int series_from_configs(const struct run_set *rs, enum cmp_metric metric, struct
     return 0;
 }
 
+int series_add_set(struct series *sr, const struct run_set *rs, const char *label)
+{
+    struct series_label *more = realloc(sr->labels, (sr->nlabels + 1) * sizeof *more);
+    if (!more)
+        return error("out of memory");
+    sr->labels = more;
+    struct series_label *L = &sr->labels[sr->nlabels++];
+    memset(L, 0, sizeof *L);
+    snprintf(L->label, sizeof L->label, "%s", label);
+    return take_values_of(sr, L, rs, NULL);
+}
+
+static void label_free(const struct series *sr, struct series_label *L)
+{
+    for (size_t p = 0; L->vals && p < sr->nphases; p++)
+        free(L->vals[p]);
+    free(L->vals);
+    free(L->nvals);
+    free(L->meta);
+    memset(L, 0, sizeof *L);
+}
+
+void series_drop_last(struct series *sr)
+{
+    if (sr->nlabels)
+        label_free(sr, &sr->labels[--sr->nlabels]);
+}
+
 void series_free(struct series *sr)
 {
-    for (size_t i = 0; i < sr->nlabels; i++) {
-        struct series_label *L = &sr->labels[i];
-        for (size_t p = 0; L->vals && p < sr->nphases; p++)
-            free(L->vals[p]);
-        free(L->vals);
-        free(L->nvals);
-        free(L->meta);
-    }
+    for (size_t i = 0; i < sr->nlabels; i++)
+        label_free(sr, &sr->labels[i]);
     free(sr->labels);
     free(sr->phases);
     memset(sr, 0, sizeof *sr);

@@ -62,6 +62,13 @@ void series_free(struct series *sr);
 #define RUNNER_SERIES_MAX 64
 int series_from_configs(const struct run_set *rs, enum cmp_metric metric, struct series *out);
 
+/* Adds the measured runs of rs (warm-up and interrupted runs left out) as one more label of
+ * sr, called label, each phase's values matched by name to sr's phases (a phase sr lacks is
+ * not taken): a set being run, judged against stored labels. series_drop_last() takes it
+ * off again. 0, or -1 after error(). */
+int series_add_set(struct series *sr, const struct run_set *rs, const char *label);
+void series_drop_last(struct series *sr);
+
 /* Version order: runs of digits compare as numbers, other text bytewise, and a pre-release
  * ("-rc1", "-pre2", "~beta") sorts before the release it leads to: 6.9 < 6.10 < 6.19-rc1 <
  * 6.19-rc2 < 6.19 < 6.19.1. Dates (2026-12-01) sort as dates. <0, 0, >0. */

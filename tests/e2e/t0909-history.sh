@@ -55,6 +55,16 @@ is "$(printf '%s\n' "$OUT" | grep -E '^ +k-' | awk '{print $1}' | tr '\n' ' ')" 
     "--by given: the order of the command line"
 run_fsbench history 'n-*' --db "$DB" --phase extract
 like "$OUT" "extract: none \(p = [0-9.]+ over 12 labels\)" "a flat series: no change point"
+like "$OUT" "extract: none \(p = [0-9.]+ over 12 labels\)
+    at this noise a step of [0-9]+ % mid-series is found 8 times in 10" \
+    "a flat series: the smallest step it could have shown, on the next line"
+run_fsbench history 'n-*' --db "$DB" --phase extract --json
+d=$(printf '%s\n' "$OUT" | jq '.phases[0].detectable_pct')
+ok $(awk -v d="$d" 'BEGIN { exit !(d > 1 && d < 30) }'; echo $?) \
+    "--json: detectable_pct of the flat series (CoV 2 %, 12 labels): $d %"
+run_fsbench history 'k-*' --db "$DB" --phase extract --json
+is "$(printf '%s\n' "$OUT" | jq '.phases[0].detectable_pct')" null \
+    "--json: no detectable_pct where a change point was found"
 run_fsbench history 'k-*' --db "$DB" --by commit
 is "$RC" 2 "--by a key the labels lack: exit 2"
 like "$ERR" "--by commit: label 'k-0[0-9]+' has no commit" "--by a missing key: names the label"

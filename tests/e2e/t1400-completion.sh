@@ -124,4 +124,10 @@ got=$(complete_words "$FSBENCH" bisect verdict --db "$DB" --good be)
 is "$got" "beta-2" "bisect verdict --good: a label"
 got=$(complete_words "$FSBENCH" run --me)
 is "$got" "--meta" "run --me -> --meta"
+got=$(complete_words "$FSBENCH" run --db "$DB" --bisect-good be)
+is "$got" "beta-2" "run --bisect-good: a label"
+got=$(complete_words "$FSBENCH" cmd --db "$DB" --bisect-bad al)
+is "$got" "alpha-1" "cmd --bisect-bad: a label"
+got=$(complete_words "$FSBENCH" run --bisect-e)
+is "$got" "--bisect-exit" "run --bisect-e -> --bisect-exit"
 done_testing
