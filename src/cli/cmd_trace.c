@@ -80,7 +80,7 @@ static void dump_call(uint64_t seq, const struct trace_call *c)
     if (f & TF_MODE)
         printf(" mode=%o", c->mode);
     if (f & TF_AUX)
-        printf(" parent=t%u", c->aux);
+        printf(c->kind == TK_WAIT ? " child=t%u" : " parent=t%u", c->aux);
     if (c->result < 0)
         printf(" = %s", trace_err_name((unsigned)-c->result));
     else if (trace_kind_result(c->kind) == TR_SLOT)

@@ -62,6 +62,18 @@ struct orphan {
 };
 
 #define REC_BUCKETS 4096
+/* Socket pairs remembered (their ends' inodes), and threads that ended (for a wait that
+ * returns one): the latest so many. */
+#define REC_PAIRS 1024
+#define REC_DEAD 1024
+
+struct rec_pair {
+    uint64_t a, b;
+};
+struct rec_dead {
+    long tid;
+    uint32_t thread;
+};
 /* Gaps between a thread's calls, by microsecond up to 10 ms (the last bucket: longer). */
 #define GAP_BUCKETS 10001
 
@@ -88,6 +100,11 @@ struct trace_recorder {
     char *line;             /* a resumed call put back together */
     size_t line_cap;
     struct gap_hist *gaps;
+    /* socket pairs made by the program, and threads that ended: rings (trace_record_calls.c) */
+    struct rec_pair pairs[REC_PAIRS];
+    unsigned npairs;
+    struct rec_dead dead[REC_DEAD];
+    unsigned ndead;
     /* a clone seen: its child's kept lines are fed to it after the call (trace_record.c) */
     bool adopt_pending;
     long adopt_tid;
