@@ -83,6 +83,9 @@ struct rp_thread {
     unsigned idx;
     _Alignas(64) _Atomic uint64_t done; /* its calls completed */
     _Atomic unsigned waiters;
+    /* the lowest done count a waiter asked to be woken at (UINT64_MAX: none): a call's
+     * completion wakes the waiters only when it reaches it, not at every call */
+    _Atomic uint64_t wake_at;
     _Atomic unsigned queued;    /* chunks in its queue */
     pthread_mutex_t mu;
     pthread_cond_t cv;
