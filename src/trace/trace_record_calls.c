@@ -354,65 +354,7 @@ void rec_call_started(struct trace_recorder *r, struct task *t, const struct str
     memset(e, 0, sizeof *e);
 }
 
-/* ---- pipes, socket pairs and waits: how the program's processes ordered one another ---- */
-
-/* The inode of an annotation "pipe:[N]" or "socket:[N]" (prefix given): 0 when it is not. */
-static uint64_t inode_of(const char *path, const char *prefix)
-{
-    size_t n = strlen(prefix);
-    if (strncmp(path, prefix, n))
-        return 0;
-    uint64_t v = 0;
-    const char *p = path + n;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (v > TRACE_SIZE_MAX / 10)
-            return 0;
-        v = v * 10 + (uint64_t)(*p - '0');
-    }
-    return p[0] == ']' && !p[1] && v <= TRACE_SIZE_MAX ? v : 0;
-}
-
-/* The other end of socket ino, of a pair the program made: 0 when unknown. */
-static uint64_t peer_of(const struct trace_recorder *r, uint64_t ino)
-{
-    unsigned n = r->npairs < REC_PAIRS ? r->npairs : REC_PAIRS;
-    for (unsigned i = 0; i < n; i++) {
-        const struct rec_pair *p = &r->pairs[(r->npairs - 1 - i) % REC_PAIRS];
-        if (p->a == ino)
-            return p->b;
-        if (p->b == ino)
-            return p->a;
-    }
-    return 0;
-}
-
-/* A read or write (kind) of `res` bytes on descriptor a that is not below the directory
- * (how: why): a chan record when it is a pipe, or a socket of a pair the program made, so
- * that a replay orders a read after the write of the bytes it got. A channel is named by
- * the inode its bytes are read from: the pipe's, or the reading end of the pair. */
-static int chan(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                struct strace_span a, unsigned kind, int64_t res, int how)
-{
-    long fd;
-    bool deleted;
-    char path[64];
-    if (res <= 0 || strace_arg_fd(a, &fd, path, sizeof path, &deleted) < 0)
-        return count_out(r, how), 0;
-    struct trace_call c = {.kind = TK_CHAN, .flags = kind == TK_WRITE ? TRP_WRITE : 0};
-    uint64_t ino = inode_of(path, "pipe:[");
-    if (!ino && (ino = inode_of(path, "socket:["))) {
-        c.flags |= TRP_SOCKET;
-        if (kind == TK_WRITE)
-            ino = peer_of(r, ino);
-    }
-    if (!ino)
-        return count_out(r, how), 0;
-    c.off = ino;
-    c.size = (uint64_t)res < TRACE_IO_MAX ? (uint64_t)res : TRACE_IO_MAX;
-    return rec_emit(r, t, l, &c);
-}
-
-/* socketpair(domain, type, proto, [A<socket:[a]>, B<socket:[b]>]): remembers the pair. */
+/* socketpair: its pair remembered (trace_record_chan.c). */
 static int h_socketpair(struct trace_recorder *r, struct task *t, const struct strace_line *l,
                         const struct args *a, int how)
 {
@@ -421,64 +363,18 @@ static int h_socketpair(struct trace_recorder *r, struct task *t, const struct s
     int64_t res;
     if (!result_of(l, &res) || res != 0 || a->n < 4)
         return 0;
-    struct strace_span s = a->a[3];
-    if (s.n < 2 || s.p[0] != '[' || s.p[s.n - 1] != ']')
-        return 0;
-    const char *comma = memchr(s.p, ',', s.n);
-    if (!comma)
-        return 0;
-    struct strace_span e[2] = {{s.p + 1, (size_t)(comma - s.p - 1)},
-                               {comma + 1, (size_t)(s.p + s.n - 1 - comma - 1)}};
-    uint64_t ino[2];
-    for (int i = 0; i < 2; i++) {
-        long fd;
-        bool deleted;
-        char path[64];
-        while (e[i].n && e[i].p[0] == ' ')
-            e[i].p++, e[i].n--;
-        if (strace_arg_fd(e[i], &fd, path, sizeof path, &deleted) < 0 ||
-            !(ino[i] = inode_of(path, "socket:[")))
-            return 0;
-    }
-    r->pairs[r->npairs++ % REC_PAIRS] = (struct rec_pair){ino[0], ino[1]};
+    rec_socketpair(r, a->a[3]);
     return 0;
 }
 
-/* wait4, waitid: a wait that returned a child that had ended (or was ending): a wait
- * record, which a replay orders after the child's last call. */
+/* wait4 (how 0: the pid is the result), waitid (1: si_pid= in its third argument). */
 static int h_wait(struct trace_recorder *r, struct task *t, const struct strace_line *l,
                   const struct args *a, int how)
 {
-    int64_t res, pid = 0;
+    int64_t res;
     if (!result_of(l, &res) || res < 0)
         return 0;
-    if (how == 0) {
-        pid = res;
-    } else if (a->n > 2) { /* waitid(P_..., id, {..., si_pid=N, ...}, ...) */
-        struct strace_span s = a->a[2];
-        for (size_t k = 0; k + 7 <= s.n; k++)
-            if (!memcmp(s.p + k, "si_pid=", 7)) {
-                for (k += 7; k < s.n && s.p[k] >= '0' && s.p[k] <= '9' && pid < (1L << 30);
-                     k++)
-                    pid = pid * 10 + (s.p[k] - '0');
-                break;
-            }
-    }
-    if (pid <= 0)
-        return 0;
-    const struct task *c = rec_find(r, (long)pid);
-    uint32_t thread = c ? c->thread : UINT32_MAX;
-    unsigned n = r->ndead < REC_DEAD ? r->ndead : REC_DEAD;
-    for (unsigned i = 0; !c && i < n; i++) {
-        const struct rec_dead *d = &r->dead[(r->ndead - 1 - i) % REC_DEAD];
-        if (d->tid == (long)pid) {
-            thread = d->thread;
-            break;
-        }
-    }
-    if (thread == UINT32_MAX || thread == t->thread)
-        return 0;
-    return rec_implicit(r, t, l, TK_WAIT, 0, 0, thread);
+    return rec_wait(r, t, l, how == 0 ? res : rec_waitid_pid(a->n > 2 ? a->a[2] : (struct strace_span){0}));
 }
 
 /* Calls on one descriptor: how is the kind; sizes and offsets from the kind's arguments. */
@@ -490,8 +386,10 @@ static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_li
     if (a->n < 1 || !result_of(l, &res))
         return count_out(r, OUT_BAD), 0;
     int in = fd_arg(r, t, a->a[0], &slot);
-    if (in != IN && (how == TK_READ || how == TK_WRITE))
-        return chan(r, t, l, a->a[0], (unsigned)how, res, in);
+    if (in != IN && (how == TK_READ || how == TK_WRITE)) {
+        int rc = rec_chan(r, t, l, a->a[0], (unsigned)how, res);
+        return rc ? (rc < 0 ? -1 : 0) : (count_out(r, in), 0);
+    }
     if (in != IN)
         return count_out(r, in), 0;
     struct trace_call c = {.kind = (uint8_t)how, .slot = slot, .result = res};

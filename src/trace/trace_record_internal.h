@@ -139,6 +139,21 @@ int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line
 /* A successful execve of t: close-on-exec descriptors are dropped. */
 int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l);
 
+/* trace_record_chan.c */
+/* A read or write (kind) that moved res bytes on descriptor argument a, outside the
+ * directory: a chan record when it is a pipe, or a socket of a pair seen (1; -1: the emit
+ * failed); 0 when it is neither (the caller counts it left out). A channel is named by the
+ * inode its bytes are read from: the pipe's, or the reading end of the pair. */
+int rec_chan(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+             struct strace_span a, unsigned kind, int64_t res);
+/* socketpair's descriptor array "[A<socket:[a]>, B<socket:[b]>]": the pair remembered. */
+void rec_socketpair(struct trace_recorder *r, struct strace_span fds);
+/* waitid's siginfo argument: its si_pid (0: none). */
+int64_t rec_waitid_pid(struct strace_span s);
+/* A wait of t that returned child pid: a wait record for the child's thread, when pid is a
+ * recorded thread (alive, or among the last REC_DEAD ended). 0, or -1 (emit failed). */
+int rec_wait(struct trace_recorder *r, struct task *t, const struct strace_line *l, int64_t pid);
+
 /* trace_record_calls.c */
 /* Acts on one complete call of task t. 0, or -1 (emit failed, no memory). */
 int rec_call(struct trace_recorder *r, struct task *t, const struct strace_line *l);
