@@ -80,7 +80,7 @@ static void dump_call(uint64_t seq, const struct trace_call *c)
     if (f & TF_MODE)
         printf(" mode=%o", c->mode);
     if (f & TF_AUX)
-        printf(" parent=t%u", c->aux);
+        printf(c->kind == TK_WAIT ? " child=t%u" : " parent=t%u", c->aux);
     if (c->result < 0)
         printf(" = %s", trace_err_name((unsigned)-c->result));
     else if (trace_kind_result(c->kind) == TR_SLOT)
@@ -147,6 +147,11 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
         "tracer_gap_ns", (json_int_t)in->tracer_gap_ns, "tracer_dur_ns",
         (json_int_t)in->tracer_dur_ns);
     json_object_set_new(o, "longest_gap_ns", json_integer((json_int_t)s->longest_gap_ns));
+    json_object_set_new(o, "between_processes",
+                        json_pack("{s:I, s:I, s:I, s:I}", "channel_writes",
+                                  (json_int_t)s->chan_writes, "channel_reads",
+                                  (json_int_t)s->chan_reads, "channel_bytes",
+                                  (json_int_t)s->chan_bytes, "waits", (json_int_t)s->waits));
     json_object_set_new(
         o, "think",
         json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "calibration_gap_ns",
@@ -165,7 +170,7 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
 
 static void print_text(const char *path, const struct trace_info *in, const struct trace_stats *s)
 {
-    char a[32], b[32], c[32], when[64];
+    char a[32], b[32], c[32], d[32], when[64];
     time_t t = (time_t)(in->started_unix_ns / 1000000000u);
     struct tm tm;
     strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S", localtime_r(&t, &tm));
@@ -220,6 +225,19 @@ static void print_text(const char *path, const struct trace_info *in, const stru
                "not the pages the program touched; a replay reads each mapped range once and "
                "writes it back once where the map was shared and writable\n",
                trace_count_str(in->count[TK_MMAP], a, sizeof a));
+    if (in->format < 3)
+        printf("  how the processes ordered one another (pipes, socket pairs, waits): not "
+               "recorded (format %u); a replay orders them by the files they share and their "
+               "starts only\n", in->format);
+    else
+        printf("  how the processes ordered one another: %s writes and %s reads of pipes and "
+               "socket pairs (%s bytes) and %s waits for a child recorded; a replay orders a "
+               "read after the writes of its bytes and a wait after the child's last call; "
+               "signals, shared memory and other sockets are not seen\n",
+               trace_count_str(s->chan_writes, a, sizeof a),
+               trace_count_str(s->chan_reads, b, sizeof b),
+               trace_count_str(s->chan_bytes, c, sizeof c),
+               trace_count_str(s->waits, d, sizeof d));
     printf("  %s calls on descriptors opened before the start, %s outside the directory: "
            "left out, not replayed\n",
            trace_count_str(in->left_prestart, a, sizeof a),

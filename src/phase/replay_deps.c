@@ -9,6 +9,11 @@
  * not order among themselves. Every call also advances its recorded thread, which a spawn
  * of a child waits for (a child starts after its parent reached the fork).
  *
+ * Between processes a call also waits for what the program's processes waited for (format
+ * 3): a read of a pipe or socket pair for the write of the last byte it got (not for
+ * everything before it), a wait for the child's last call; else processes run as they
+ * like, as the program's did.
+ *
  * Memory is bounded: the table has 4 ways per bucket and forgets a resource whose every
  * recorded user has completed; when a bucket's four are all busy the dispatcher waits
  * (rp_deps_of returns -2). A resource with more than four concurrent shared users turns
@@ -35,7 +40,8 @@ int rp_deps_init(struct replay *rp)
     d->rthread_last = malloc(rp->info->nthreads * sizeof *d->rthread_last);
     d->rec2rep = malloc(rec * sizeof *d->rec2rep);
     d->fifo = malloc(ns * sizeof *d->fifo);
-    if (!d->tab || !d->slot_last || !d->slot_path || !d->rthread_last || !d->rec2rep ||
+    d->chans = calloc(RP_CHANS, sizeof *d->chans);
+    if (!d->tab || !d->chans || !d->slot_last || !d->slot_path || !d->rthread_last || !d->rec2rep ||
         !d->fifo)
         return -1;
     for (uint32_t i = 0; i < rec; i++)
@@ -55,6 +61,7 @@ void rp_deps_free(struct replay *rp)
     free(rp->deps.rthread_last);
     free(rp->deps.rec2rep);
     free(rp->deps.fifo);
+    free(rp->deps.chans);
     memset(&rp->deps, 0, sizeof rp->deps);
 }
 
@@ -267,6 +274,57 @@ static bool changes_object(const struct rp_call *c)
     }
 }
 
+/* ---- pipes and socket pairs ---- */
+
+/* The channel of key (found, or a new one; the oldest made is reused past RP_CHANS, and a
+ * read of it then waits for nothing that came before: rare, and said nowhere). */
+static struct rp_chan *chan_get(struct rp_deps *d, uint64_t key)
+{
+    for (unsigned i = 0; i < d->nchans; i++)
+        if (d->chans[i].key == key)
+            return &d->chans[i];
+    unsigned at = d->nchans < RP_CHANS ? d->nchans++ : d->chan_next++ % RP_CHANS;
+    struct rp_chan *ch = &d->chans[at];
+    memset(ch, 0, sizeof *ch);
+    ch->key = key;
+    return ch;
+}
+
+/* A write puts its bytes in the channel; a read waits for the writes of the bytes it got
+ * (up to the one of its last byte), and the writes it used up are forgotten. More writes than RP_CHAN_WRITES unread:
+ * the oldest is forgotten, and a read that needed it waits for the oldest kept (later: more
+ * order than the program had, never less). */
+static void use_chan(struct replay *rp, struct dlist *l, const struct rp_call *c, uint64_t me)
+{
+    struct rp_chan *ch = chan_get(&rp->deps, (c->off << 1 | ((c->flags & TRP_SOCKET) ? 1 : 0)) + 1);
+    if (c->flags & TRP_WRITE) {
+        ch->written += c->size;
+        if (ch->len == RP_CHAN_WRITES) {
+            ch->head = (ch->head + 1) % RP_CHAN_WRITES;
+            ch->len--;
+        }
+        unsigned at = (ch->head + ch->len++) % RP_CHAN_WRITES;
+        ch->wend[at] = ch->written;
+        ch->wdep[at] = me;
+        return;
+    }
+    ch->read += c->size;
+    if (ch->read > ch->written)
+        ch->read = ch->written; /* bytes written before the trace began */
+    /* the writes kept are those not read whole before: each gave this read bytes, up to
+     * the one holding its last byte */
+    while (ch->len) {
+        unsigned at = ch->head;
+        need(rp, l, ch->wdep[at]);
+        if (ch->wend[at] > ch->read)
+            break; /* partly read: kept for the next read */
+        ch->head = (ch->head + 1) % RP_CHAN_WRITES;
+        ch->len--;
+        if (ch->wend[at] == ch->read)
+            break;
+    }
+}
+
 int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, unsigned t,
                uint64_t pos, uint64_t *out, int max)
 {
@@ -317,8 +375,10 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
     }
     if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->nslots)
         use_slot(rp, &l, (uint32_t)c->result, me);
-    if (c->kind == TK_SPAWN && c->aux < rp->info->nthreads)
+    if ((c->kind == TK_SPAWN || c->kind == TK_WAIT) && c->aux < rp->info->nthreads)
         need(rp, &l, d->rthread_last[c->aux]);
+    if (c->kind == TK_CHAN)
+        use_chan(rp, &l, c, me);
     if (c->rthread < rp->info->nthreads)
         d->rthread_last[c->rthread] = me;
     return l.over ? -1 : l.n;

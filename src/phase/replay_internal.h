@@ -83,6 +83,9 @@ struct rp_thread {
     unsigned idx;
     _Alignas(64) _Atomic uint64_t done; /* its calls completed */
     _Atomic unsigned waiters;
+    /* the lowest done count a waiter asked to be woken at (UINT64_MAX: none): a call's
+     * completion wakes the waiters only when it reaches it, not at every call */
+    _Atomic uint64_t wake_at;
     _Atomic unsigned queued;    /* chunks in its queue */
     pthread_mutex_t mu;
     pthread_cond_t cv;
@@ -107,6 +110,17 @@ struct rp_thread {
     char why[RES_NOTE_MAX];
 };
 
+/* A pipe or socket pair's bytes (replay_deps.c): the writes not read yet, each as the
+ * count of bytes written when it ended and the call that made it. */
+#define RP_CHAN_WRITES 64
+#define RP_CHANS 1024
+struct rp_chan {
+    uint64_t key;               /* 0: free */
+    uint64_t written, read;
+    uint64_t wend[RP_CHAN_WRITES], wdep[RP_CHAN_WRITES];
+    unsigned head, len;
+};
+
 /* The resource table of the dispatcher (replay_deps.c). */
 struct rp_res {
     uint64_t hash;              /* 0: free */
@@ -125,6 +139,9 @@ struct rp_deps {
     uint32_t *rec2rep;          /* recorded slot -> replay slot (UINT32_MAX: none) */
     uint32_t *fifo;             /* replay slots given back, oldest first (a ring) */
     uint32_t fifo_head, fifo_len, fresh;
+    /* pipes and socket pairs (format 3): a read waits for the write of its last byte */
+    struct rp_chan *chans;
+    unsigned nchans, chan_next;
 };
 
 struct replay {

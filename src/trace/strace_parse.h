@@ -1,6 +1,6 @@
 /* strace_parse.h — reading strace's output, one line at a time, as `fsbench record` runs
  * it: `strace -f -q --absolute-timestamps=format:unix,precision:ns --syscall-times=ns -y
- * -xx -s 0 -e signal=none`, so every line starts with a thread id and a time, every string
+ * -xx -s 0 -e signal=none -e abbrev=!socketpair`, so every line starts with a thread id and a time, every string
  * is hex escapes ("\x2f\x61"), every descriptor carries its path ("3</tmp/a>",
  * "AT_FDCWD</tmp>"), data buffers are left out ("...") and durations are in ns.
  *

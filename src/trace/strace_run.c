@@ -34,11 +34,14 @@
     "?renameat2,?link,?linkat,?symlink,?symlinkat,?readlink,?readlinkat,?chmod,?fchmod,"       \
     "?fchmodat,?chown,?fchown,?lchown,?fchownat,?utime,?utimes,?futimesat,?utimensat,?sync,"  \
     "?syncfs,?copy_file_range,?sendfile,?chdir,?fchdir,?clone,?clone3,?fork,?vfork,?execve,"   \
-    "?execveat,?mmap"
+    "?execveat,?mmap,?socketpair,?wait4,?waitid"
 
 const char *const strace_run_options[] = {
     "-D", "-f", "-q", "--seccomp-bpf", "--absolute-timestamps=format:unix,precision:ns",
-    "--syscall-times=ns", "-y", "-xx", "-s", "0", "-e", "signal=none", NULL,
+    "--syscall-times=ns", "-y", "-xx", "-s", "0", "-e", "signal=none",
+    /* socketpair's two descriptors in full (-s 0 would show "[...]"): which socket's
+     * bytes another reads */
+    "-e", "abbrev=!socketpair", NULL,
 };
 
 #define MAX_ARGS 4096

@@ -61,6 +61,8 @@ static const struct kind_def implicit[TRACE_KIND_END - TRACE_KIND_IMPLICIT] = {
     [TK_EXIT - TRACE_KIND_IMPLICIT] = {"exit", 0, TR_NONE},
     [TK_INHERIT - TRACE_KIND_IMPLICIT] = {"inherit", FD, TR_SLOT},
     [TK_DROP - TRACE_KIND_IMPLICIT] = {"drop", FD, TR_NONE},
+    [TK_CHAN - TRACE_KIND_IMPLICIT] = {"chan", TF_SIZE | TF_OFF | TF_FLAGS, TR_NONE},
+    [TK_WAIT - TRACE_KIND_IMPLICIT] = {"wait", TF_AUX, TR_NONE},
 };
 #undef FD
 

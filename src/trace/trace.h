@@ -28,8 +28,9 @@
  * slept, or a crafted trace) is cut to this, and the replay's note says how many were. */
 #define TRACE_THINK_MAX_NS ((uint64_t)60 * 1000000000u)
 
-/* The kinds of record. The numbers are part of the file format (version 2; version 1 had
- * every kind but TK_MMAP, and a reader takes both): never reuse
+/* The kinds of record. The numbers are part of the file format (version 3; version 2 had
+ * every kind but TK_CHAN and TK_WAIT, version 1 also no TK_MMAP, and a reader takes all
+ * three): never reuse
  * one. Kinds below TRACE_KIND_IMPLICIT are calls the program made; the others are what
  * the recorder adds so a replay can follow processes and descriptors. */
 enum trace_kind {
@@ -78,6 +79,9 @@ enum trace_kind {
     TK_EXIT,           /* a thread ended: thread */
     TK_INHERIT,        /* a child's copy of a parent descriptor (fork): slot -> slot */
     TK_DROP,           /* a descriptor closed by exit, execve (close-on-exec) or close_range */
+    TK_CHAN,           /* (format 3) bytes through a pipe or socket pair between the program's
+                        * threads: size(bytes) off(the channel) flags(TRP_*) */
+    TK_WAIT,           /* (format 3) a wait of thread for its child aux that had ended */
     TRACE_KIND_END     /* (end of every kind) */
 };
 
@@ -146,6 +150,8 @@ enum {
     TRM_READ = 1,                    /* TK_MMAP: PROT_READ (or PROT_EXEC) */
     TRM_WRITE = 2,                   /*          PROT_WRITE */
     TRM_SHARED = 4,                  /*          MAP_SHARED: writes reach the file */
+    TRP_WRITE = 1,                   /* TK_CHAN: bytes written (else read) */
+    TRP_SOCKET = 2,                  /*          a socket pair's (else a pipe's) */
 };
 /* The kinds a trace of format 1 holds (TK_MMAP came with format 2). */
 #define TRACE_V1_CALL_KINDS 38u

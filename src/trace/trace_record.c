@@ -96,6 +96,7 @@ static int task_end(struct trace_recorder *r, struct task *t, const struct strac
         rc = rec_implicit(r, t, l, TK_EXIT, 0, 0, 0);
     if (rc == 0)
         rc = rec_fdtab_put(r, t, l);
+    r->dead[r->ndead++ % REC_DEAD] = (struct rec_dead){t->tid, t->thread};
     rec_fs_put(t->fs);
     task_unlink(r, t);
     free(t->pending);

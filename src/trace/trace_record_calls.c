@@ -354,6 +354,29 @@ void rec_call_started(struct trace_recorder *r, struct task *t, const struct str
     memset(e, 0, sizeof *e);
 }
 
+/* socketpair: its pair remembered (trace_record_chan.c). */
+static int h_socketpair(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                        const struct args *a, int how)
+{
+    (void)t;
+    (void)how;
+    int64_t res;
+    if (!result_of(l, &res) || res != 0 || a->n < 4)
+        return 0;
+    rec_socketpair(r, a->a[3]);
+    return 0;
+}
+
+/* wait4 (how 0: the pid is the result), waitid (1: si_pid= in its third argument). */
+static int h_wait(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                  const struct args *a, int how)
+{
+    int64_t res;
+    if (!result_of(l, &res) || res < 0)
+        return 0;
+    return rec_wait(r, t, l, how == 0 ? res : rec_waitid_pid(a->n > 2 ? a->a[2] : (struct strace_span){0}));
+}
+
 /* Calls on one descriptor: how is the kind; sizes and offsets from the kind's arguments. */
 static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_line *l,
                 const struct args *a, int how)
@@ -363,6 +386,10 @@ static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_li
     if (a->n < 1 || !result_of(l, &res))
         return count_out(r, OUT_BAD), 0;
     int in = fd_arg(r, t, a->a[0], &slot);
+    if (in != IN && (how == TK_READ || how == TK_WRITE)) {
+        int rc = rec_chan(r, t, l, a->a[0], (unsigned)how, res);
+        return rc ? (rc < 0 ? -1 : 0) : (count_out(r, in), 0);
+    }
     if (in != IN)
         return count_out(r, in), 0;
     struct trace_call c = {.kind = (uint8_t)how, .slot = slot, .result = res};
@@ -892,6 +919,7 @@ static const struct call_def table[] = {
     {"renameat2", h_two, 2},
     {"rmdir", h_path, 8},
     {"sendfile", h_copy, 1},
+    {"socketpair", h_socketpair, 0},
     {"stat", h_path, 0},
     {"statfs", h_path, 5},
     {"statx", h_path, 2},
@@ -907,6 +935,8 @@ static const struct call_def table[] = {
     {"utimensat", h_path, 17},
     {"utimes", h_path, 18},
     {"vfork", h_clone, 2},
+    {"wait4", h_wait, 0},
+    {"waitid", h_wait, 1},
     {"write", h_fd, TK_WRITE},
     {"writev", h_fd, TK_WRITE},
 };

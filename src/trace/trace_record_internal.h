@@ -62,6 +62,18 @@ struct orphan {
 };
 
 #define REC_BUCKETS 4096
+/* Socket pairs remembered (their ends' inodes), and threads that ended (for a wait that
+ * returns one): the latest so many. */
+#define REC_PAIRS 1024
+#define REC_DEAD 1024
+
+struct rec_pair {
+    uint64_t a, b;
+};
+struct rec_dead {
+    long tid;
+    uint32_t thread;
+};
 /* Gaps between a thread's calls, by microsecond up to 10 ms (the last bucket: longer). */
 #define GAP_BUCKETS 10001
 
@@ -88,6 +100,11 @@ struct trace_recorder {
     char *line;             /* a resumed call put back together */
     size_t line_cap;
     struct gap_hist *gaps;
+    /* socket pairs made by the program, and threads that ended: rings (trace_record_calls.c) */
+    struct rec_pair pairs[REC_PAIRS];
+    unsigned npairs;
+    struct rec_dead dead[REC_DEAD];
+    unsigned ndead;
     /* a clone seen: its child's kept lines are fed to it after the call (trace_record.c) */
     bool adopt_pending;
     long adopt_tid;
@@ -121,6 +138,21 @@ int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line
               bool share_files, bool share_fs);
 /* A successful execve of t: close-on-exec descriptors are dropped. */
 int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l);
+
+/* trace_record_chan.c */
+/* A read or write (kind) that moved res bytes on descriptor argument a, outside the
+ * directory: a chan record when it is a pipe, or a socket of a pair seen (1; -1: the emit
+ * failed); 0 when it is neither (the caller counts it left out). A channel is named by the
+ * inode its bytes are read from: the pipe's, or the reading end of the pair. */
+int rec_chan(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+             struct strace_span a, unsigned kind, int64_t res);
+/* socketpair's descriptor array "[A<socket:[a]>, B<socket:[b]>]": the pair remembered. */
+void rec_socketpair(struct trace_recorder *r, struct strace_span fds);
+/* waitid's siginfo argument: its si_pid (0: none). */
+int64_t rec_waitid_pid(struct strace_span s);
+/* A wait of t that returned child pid: a wait record for the child's thread, when pid is a
+ * recorded thread (alive, or among the last REC_DEAD ended). 0, or -1 (emit failed). */
+int rec_wait(struct trace_recorder *r, struct task *t, const struct strace_line *l, int64_t pid);
 
 /* trace_record_calls.c */
 /* Acts on one complete call of task t. 0, or -1 (emit failed, no memory). */

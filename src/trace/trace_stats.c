@@ -94,6 +94,11 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             s->inherits++;
         } else if (c.kind == TK_DROP) {
             s->drops++;
+        } else if (c.kind == TK_CHAN) {
+            *((c.flags & TRP_WRITE) ? &s->chan_writes : &s->chan_reads) += 1;
+            s->chan_bytes += (c.flags & TRP_WRITE) ? c.size : 0;
+        } else if (c.kind == TK_WAIT) {
+            s->waits++;
         }
     }
     free(last);

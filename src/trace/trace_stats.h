@@ -16,6 +16,7 @@ struct trace_stats {
     uint64_t calls[TK_CALL_KINDS];   /* per kind */
     uint64_t ops[OP_KINDS];          /* the same calls as fsbench's operation kinds */
     uint64_t spawns, exits, inherits, drops;
+    uint64_t chan_writes, chan_reads, chan_bytes, waits; /* pipes, socket pairs (format 3) */
     uint64_t failed;                 /* calls that failed when recorded */
     uint64_t state[4];               /* initial state entries by type (TT_*) */
     uint64_t longest_gap_ns;         /* the longest time between a thread's calls (the end

@@ -103,6 +103,21 @@ record pipe "$S/pip" -- "${TRACED_PROG[@]}" pipe 200
 is "$?" 0 "record a two-process pipe program exits 0"
 is "$("$FSBENCH" trace stats --json "$S/pipe.fsbt" | jq -r '.threads_at_once')" 2 \
     "trace stats: 2 processes at once"
+# what joined them (format 3): the parent's 200 writes of 4 bytes into the pipe, the
+# child's 200 reads of them, on one channel, and the parent's wait for the child
+"$FSBENCH" trace stats --json "$S/pipe.fsbt" >"$S/pipe.st"
+is "$(jq -c '.between_processes' "$S/pipe.st")" \
+    '{"channel_bytes":800,"channel_reads":200,"channel_writes":200,"waits":1}' \
+    "trace stats: 200 writes and 200 reads of 4 bytes through the pipe, 1 wait"
+"$FSBENCH" trace dump "$S/pipe.fsbt" >"$S/pipe.dump"
+is "$(awk '$4 == "chan" { print $2, $6, $7 }' "$S/pipe.dump" | sort | uniq -c | awk '{ $1 = $1; print }' | sed 's/off=[0-9]*/off=N/' | tr '\n' ';')" \
+    '200 t0 off=N flags=0x1;200 t1 off=N flags=0x0;' \
+    "the dump: the parent writes, the child reads"
+is "$(awk '$4 == "chan" { print $6 }' "$S/pipe.dump" | sort -u | wc -l)" 1 "one channel: the pipe's inode"
+is "$(awk '$4 == "wait" { print $2, $5 }' "$S/pipe.dump")" "t0 child=t1" "the dump: the parent's wait for the child"
+run_fsbench trace stats "$S/pipe.fsbt"
+like "$OUT" 'how the processes ordered one another: 200 writes and 200 reads of pipes and socket pairs \(800 bytes\) and 1 waits for a child recorded' \
+    "trace stats says how the processes ordered one another"
 replay pipe
 like "$(jq -r '.runs[0].phases[0].note' "$S/pipe.json")" 'on 2 threads' "the replay ran them on 2 threads"
 run_fsbench trace replay "$S/pipe.fsbt" "$S/rpipe"

@@ -476,6 +476,56 @@ static void test_deps(void **state)
     rp_deps_free(&d.rp);
 }
 
+/* Dispatches a call of thread t with no path: its deps in out (at most 8); their count. */
+static int deps_out(struct depfix *d, unsigned t, struct rp_call c, uint64_t *out)
+{
+    c.rthread = t;
+    c.path = c.path2 = UINT32_MAX;
+    int n = rp_deps_of(&d->rp, &c, d->arena, t, d->pos[t]++, out, 8);
+    assert_true(n >= 0);
+    return n;
+}
+
+/* Pipes and socket pairs (format 3): a read waits for the writes of the bytes it got, not
+ * for every call before it; a wait for the child's last call. */
+static void test_chan_deps(void **state)
+{
+    (void)state;
+    struct depfix d;
+    depfix_init(&d);
+    uint64_t out[8];
+    struct rp_call w8 = {.kind = TK_CHAN, .off = 7, .size = 8, .flags = TRP_WRITE};
+    /* thread 0: two writes of 8 bytes (positions 0, 1), then a create (2) */
+    assert_int_equal(deps_out(&d, 0, w8, out), 0);
+    assert_int_equal(deps_out(&d, 0, w8, out), 0);
+    assert_int_equal(dep(&d, 0, (struct rp_call){.kind = TK_MKDIR}, "a", NULL), 0);
+    /* thread 1 reads 4 bytes: the first write's, not the mkdir after it */
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_CHAN, .off = 7, .size = 4}, out), 1);
+    assert_int_equal(out[0], RP_DEP(0, 0));
+    /* 8 more (to 12): the rest of the first write and the second's first 4: the second */
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_CHAN, .off = 7, .size = 8}, out), 1);
+    assert_int_equal(out[0], RP_DEP(0, 1));
+    /* the other pipe's bytes, and a socket of the same inode number: no write to wait for */
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_CHAN, .off = 8, .size = 4}, out), 0);
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_CHAN, .off = 7, .size = 4,
+                                                      .flags = TRP_SOCKET}, out), 0);
+    /* a wait for thread 0 (ended): after its last call, the mkdir */
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_WAIT, .aux = 0}, out), 1);
+    assert_int_equal(out[0], RP_DEP(0, 2));
+    rp_deps_free(&d.rp);
+    /* a socket pair's write on the socket side: read by the same channel's reader */
+    depfix_init(&d);
+    struct rp_call sw = {.kind = TK_CHAN, .off = 9, .size = 100, .flags = TRP_WRITE | TRP_SOCKET};
+    assert_int_equal(deps_out(&d, 0, sw, out), 0);
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_CHAN, .off = 9, .size = 100,
+                                                      .flags = TRP_SOCKET}, out), 1);
+    assert_int_equal(out[0], RP_DEP(0, 0));
+    /* a read of bytes written before the trace began (none kept): nothing to wait for */
+    assert_int_equal(deps_out(&d, 1, (struct rp_call){.kind = TK_CHAN, .off = 9, .size = 50,
+                                                      .flags = TRP_SOCKET}, out), 0);
+    rp_deps_free(&d.rp);
+}
+
 static void test_null_engine(void **state)
 {
     struct fix *f = *state;
@@ -500,6 +550,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_basic),     T(test_divergence),      T(test_no_escape),   T(test_rename_dir),
         T(test_threads),   T(test_original_timing), T(test_null_engine), T(test_deps),
+        T(test_chan_deps),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
