@@ -131,22 +131,23 @@ static bool rec_blocking(const struct strace_line *l)
               (l->name.n == 6 && !memcmp(l->name.p, "writev", 6));
     if (!clone && !rw)
         return false;
-    /* the descriptor's kind, shown by strace -y: "3<pipe:[1234]>", "4<socket:[99]>" */
-    size_t n = l->args.n;
-    const char *a = l->args.p;
     if (clone) {
-        for (size_t i = 0; i + 11 <= n; i++)
-            if (!memcmp(a + i, "CLONE_VFORK", 11))
+        for (size_t i = 0; i + 11 <= l->args.n; i++)
+            if (!memcmp(l->args.p + i, "CLONE_VFORK", 11))
                 return true;
         return false;
     }
-    size_t i = 0;
-    while (i < n && a[i] >= '0' && a[i] <= '9')
-        i++;
-    return (n - i >= 6 && !memcmp(a + i, "<pipe:", 6)) ||
-           (n - i >= 8 && !memcmp(a + i, "<socket:", 8)) ||
-           (n - i >= 5 && (!memcmp(a + i, "<UNIX", 5) || !memcmp(a + i, "<TCP", 4) ||
-                           !memcmp(a + i, "<UDP", 4)));
+    /* the descriptor's kind, shown by strace -y (in hex, -xx): "3<pipe:[1234]>",
+     * "4<socket:[99]>", "5<UNIX:[...]>", "6<TCP:[...]>" */
+    struct strace_span a[1];
+    char what[64];
+    long fd;
+    bool deleted;
+    if (strace_split_args(l->args, a, 1) < 1 ||
+        strace_arg_fd(a[0], &fd, what, sizeof what, &deleted) < 0)
+        return false;
+    return !strncmp(what, "pipe:", 5) || !strncmp(what, "socket:", 7) ||
+           !strncmp(what, "UNIX", 4) || !strncmp(what, "TCP", 3) || !strncmp(what, "UDP", 3);
 }
 
 void rec_stop(struct task *t, const struct strace_line *l)
