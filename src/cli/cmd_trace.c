@@ -152,6 +152,10 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
                                   (json_int_t)s->chan_writes, "channel_reads",
                                   (json_int_t)s->chan_reads, "channel_bytes",
                                   (json_int_t)s->chan_bytes, "waits", (json_int_t)s->waits));
+    json_object_set_new(o, "away",
+                        json_pack("{s:I, s:I, s:I}", "gaps", (json_int_t)s->aways, "blocked_ns",
+                                  (json_int_t)s->away_ns, "tracer_stops",
+                                  (json_int_t)s->away_stops));
     json_object_set_new(
         o, "think",
         json_pack("{s:I, s:I, s:I, s:f, s:I, s:I, s:I}", "calibration_gap_ns",
@@ -160,6 +164,12 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
                   (double)in->think_scale_ppm / 1e6, "total_ns", (json_int_t)in->think_ns,
                   "program_cpu_ns", (json_int_t)in->cpu_ns, "replay_cpu_ns",
                   (json_int_t)in->mirror_cpu_ns));
+    json_t *by = json_array();
+    for (uint32_t i = 0; i < in->nthreads && i < TRACE_STATS_THREADS; i++)
+        json_array_append_new(by, json_integer((json_int_t)s->thread_think_ns[i]));
+    json_t *th = json_object_get(o, "think");
+    json_object_set_new(th, "replayed_ns", json_integer((json_int_t)s->think_ns));
+    json_object_set_new(th, "by_thread_ns", by);
     if (!o)
         return error("trace stats: out of memory");
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
@@ -206,6 +216,10 @@ static void print_text(const char *path, const struct trace_info *in, const stru
                "%.3f s for %s calls)\n",
                (double)in->think_ns / 1e9, (double)in->cpu_ns / 1e9,
                (double)in->mirror_cpu_ns / 1e9, trace_count_str(in->mirror_calls, a, sizeof a));
+    printf("think time a replay with original timing spends: %.3f s", (double)s->think_ns / 1e9);
+    for (uint32_t i = 0; i < in->nthreads && i < TRACE_STATS_THREADS; i++)
+        printf("%s t%u %.3f s", i ? "," : " (by thread:", i, (double)s->thread_think_ns[i] / 1e9);
+    printf("%s\n", in->nthreads > TRACE_STATS_THREADS ? ", ...)" : in->nthreads ? ")" : "");
     if (s->longest_gap_seq) {
         char r[32];
         printf("longest gap between a thread's calls: %.3f s (before record %s)",
@@ -242,6 +256,15 @@ static void print_text(const char *path, const struct trace_info *in, const stru
            "left out, not replayed\n",
            trace_count_str(in->left_prestart, a, sizeof a),
            trace_count_str(in->left_outside, b, sizeof b));
+    if (in->format < 3)
+        printf("  waits between calls (for a child, a pipe, select or poll, a sleep): not "
+               "recorded (format %u): counted as think time\n", in->format);
+    else
+        printf("  waits between calls (for a child, a pipe or socket, select or poll, a "
+               "sleep): %.3f s in %s gaps, not think time; the tracer's stops at calls the "
+               "trace does not hold: %s, a tracer's gap taken off for each\n",
+               (double)s->away_ns / 1e9, trace_count_str(s->aways, a, sizeof a),
+               trace_count_str(s->away_stops, b, sizeof b));
     if (in->left_other)
         printf("  %s lines the recorder could not read: left out\n",
                trace_count_str(in->left_other, a, sizeof a));

@@ -390,6 +390,13 @@ static uint32_t keep(struct rp_chunk *ch, const char *s, uint32_t n)
 static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
 {
     uint32_t r = c->thread;
+    if (c->kind == TK_AWAY) {
+        if (rp->timing == REPLAY_ORIGINAL) {
+            rp->away_ns[r] += c->dur_ns;
+            rp->away_stops[r] += c->size;
+        }
+        return 0;
+    }
     unsigned ti = thread_of(rp, r);
     struct rp_thread *t = &rp->th[ti];
     if (c->kind == TK_EXIT) {
@@ -411,10 +418,10 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         } else if (c->kind < TK_CALL_KINDS) {
             uint64_t last = rp->rec_end[r];
             uint64_t gap = last && c->start_ns > last ? c->start_ns - last : 0;
-            /* the program's own time, the tracer's taken off (trace_record.h) */
-            think = gap > rp->gap_ns
-                        ? (uint64_t)((double)(gap - rp->gap_ns) * rp->think_scale)
-                        : 0;
+            /* the program's own time: the gap less what it waited (for a child, a pipe)
+             * and the tracer's part, a gap per stop (trace_record.h) */
+            think = trace_think_ns(rp->info, gap, rp->away_ns[r], rp->away_stops[r]);
+            rp->away_ns[r] = rp->away_stops[r] = 0;
             if (think > TRACE_THINK_MAX_NS) {
                 think = TRACE_THINK_MAX_NS; /* said in the note */
                 rp->capped++;
@@ -535,6 +542,8 @@ static void free_replay(struct replay *rp, struct rp_chunk *chunks)
     free(rp->wbuf);
     free(rp->rec_end);
     free(rp->rep_end);
+    free(rp->away_ns);
+    free(rp->away_stops);
     free(rp->map);
     free(chunks);
     rp_deps_free(rp);
@@ -563,9 +572,12 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
     if (rp->timing == REPLAY_ORIGINAL) {
         rp->rec_end = calloc(in->nthreads, sizeof *rp->rec_end);
         rp->rep_end = calloc(in->nthreads, sizeof *rp->rep_end);
+        rp->away_ns = calloc(in->nthreads, sizeof *rp->away_ns);
+        rp->away_stops = calloc(in->nthreads, sizeof *rp->away_stops);
     }
     if (!rp->th || !rp->slots || !rp->wbuf || !rp->map || !*chunks ||
-        (rp->timing == REPLAY_ORIGINAL && (!rp->rec_end || !rp->rep_end)) ||
+        (rp->timing == REPLAY_ORIGINAL &&
+         (!rp->rec_end || !rp->rep_end || !rp->away_ns || !rp->away_stops)) ||
         (rp->nthreads > 1 && rp_deps_init(rp) < 0))
         return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
     memset(rp->th, 0, thsz);
@@ -652,8 +664,6 @@ int phase_replay(struct phase_ctx *ctx)
     if (!strncmp(ctx->res->note, "setuid/setgid dropped from ", 27))
         snprintf(setup_note, sizeof setup_note, "%s", ctx->res->note);
     rp.timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
-    rp.gap_ns = rp.info->tracer_gap_ns;
-    rp.think_scale = (double)rp.info->think_scale_ppm / 1e6;
     rp.real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
     unsigned n = replay_threads_wanted(rp.info, ctx->params->replay_threads);
     rp.nthreads = n < phase_threads(ctx) ? n : phase_threads(ctx);

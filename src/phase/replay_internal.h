@@ -173,8 +173,10 @@ struct replay {
      * yet, so no think time before its first) */
     uint64_t *rec_end;
     uint64_t *rep_end;
-    uint64_t gap_ns;            /* the tracer's own gap, taken off each think time */
-    double think_scale;         /* and what is left, scaled by this */
+    /* and the TK_AWAY record before its next call (format 3): the part of the gap it
+     * waited (not think time), and the tracer's other stops in it (one gap each) */
+    uint64_t *away_ns;
+    uint64_t *away_stops;
     /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */
     uint32_t *map;
     struct rp_deps deps;

@@ -34,7 +34,8 @@
     "?renameat2,?link,?linkat,?symlink,?symlinkat,?readlink,?readlinkat,?chmod,?fchmod,"       \
     "?fchmodat,?chown,?fchown,?lchown,?fchownat,?utime,?utimes,?futimesat,?utimensat,?sync,"  \
     "?syncfs,?copy_file_range,?sendfile,?chdir,?fchdir,?clone,?clone3,?fork,?vfork,?execve,"   \
-    "?execveat,?mmap,?socketpair,?wait4,?waitid"
+    "?execveat,?mmap,?socketpair,?wait4,?waitid,?waitpid,?select,?_newselect,?pselect6,?poll," \
+    "?ppoll,?epoll_wait,?epoll_pwait,?epoll_pwait2,?nanosleep,?clock_nanosleep,?pause"
 
 const char *const strace_run_options[] = {
     "-D", "-f", "-q", "--seccomp-bpf", "--absolute-timestamps=format:unix,precision:ns",

@@ -63,6 +63,7 @@ static const struct kind_def implicit[TRACE_KIND_END - TRACE_KIND_IMPLICIT] = {
     [TK_DROP - TRACE_KIND_IMPLICIT] = {"drop", FD, TR_NONE},
     [TK_CHAN - TRACE_KIND_IMPLICIT] = {"chan", TF_SIZE | TF_OFF | TF_FLAGS, TR_NONE},
     [TK_WAIT - TRACE_KIND_IMPLICIT] = {"wait", TF_AUX, TR_NONE},
+    [TK_AWAY - TRACE_KIND_IMPLICIT] = {"away", TF_SIZE, TR_NONE},
 };
 #undef FD
 
@@ -271,4 +272,13 @@ void trace_info_free(struct trace_info *info)
     free(info->root);
     free(info->tracer);
     info->command = info->root = info->tracer = NULL;
+}
+
+uint64_t trace_think_ns(const struct trace_info *in, uint64_t gap, uint64_t away_ns,
+                        uint64_t away_stops)
+{
+    double own = (double)(gap - (away_ns < gap ? away_ns : gap));
+    double tracer = (double)in->tracer_gap_ns * ((double)away_stops + 1);
+    double think = own > tracer ? (own - tracer) * ((double)in->think_scale_ppm / 1e6) : 0;
+    return think < 1.8e19 ? (uint64_t)think : UINT64_MAX;
 }

@@ -29,8 +29,8 @@
 #define TRACE_THINK_MAX_NS ((uint64_t)60 * 1000000000u)
 
 /* The kinds of record. The numbers are part of the file format (version 3; version 2 had
- * every kind but TK_CHAN and TK_WAIT, version 1 also no TK_MMAP, and a reader takes all
- * three): never reuse
+ * every kind but TK_CHAN, TK_WAIT and TK_AWAY, version 1 also no TK_MMAP, and a reader
+ * takes all three): never reuse
  * one. Kinds below TRACE_KIND_IMPLICIT are calls the program made; the others are what
  * the recorder adds so a replay can follow processes and descriptors. */
 enum trace_kind {
@@ -82,6 +82,11 @@ enum trace_kind {
     TK_CHAN,           /* (format 3) bytes through a pipe or socket pair between the program's
                         * threads: size(bytes) off(the channel) flags(TRP_*) */
     TK_WAIT,           /* (format 3) a wait of thread for its child aux that had ended */
+    TK_AWAY,           /* format 3, just before a call of thread: of the time since the
+                        * thread's last call (or its spawn), dur the part it was blocked, not
+                        * working (wait4, waitid, select, poll, a sleep, a pipe's or socket's
+                        * read or write, a vfork), and size the calls the tracer stopped it
+                        * at that the trace does not hold (each costs a tracer's gap) */
     TRACE_KIND_END     /* (end of every kind) */
 };
 
@@ -270,6 +275,13 @@ const char *trace_err_name(unsigned code);
 /* The bytes a call read (*rd) and wrote (*wr): its result when it succeeded, for read,
  * pread (read), write and pwrite (written), copy (both); else 0. */
 void trace_call_bytes(const struct trace_call *c, uint64_t *rd, uint64_t *wr);
+/* The think time before a call (the program's own work, what a replay with original timing
+ * spends): gap, the time since the end of the thread's last call (or its spawn), less
+ * away_ns, what the thread waited in it (TK_AWAY: for a child, a pipe), and less the
+ * tracer's gap (in->tracer_gap_ns) for the call's own stop and each of away_stops others,
+ * scaled by in->think_scale_ppm; 0 where nothing is left. Not cut to TRACE_THINK_MAX_NS. */
+uint64_t trace_think_ns(const struct trace_info *in, uint64_t gap, uint64_t away_ns,
+                        uint64_t away_stops);
 /* Whether p (n bytes) is a path a trace may hold (the rules at the top). */
 bool trace_path_valid(const char *p, size_t n);
 /* n with thousands separated by commas ("41,200") into buf: returns buf. */

@@ -4,6 +4,7 @@
  * record a replay can act on without another check of its shape.
  */
 #include "trace/trace_codec.h"
+#include "trace/trace_file.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -360,8 +361,8 @@ long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char
      * count it holds none of */
     uint64_t nkinds = get(&k, "kinds");
     if (!k.cut && !k.bad && nkinds != TK_CALL_KINDS && nkinds != TRACE_V1_CALL_KINDS) {
-        snprintf(why, whylen, "it counts %" PRIu64 " kinds of call where format 3 has %d "
-                 "(a newer fsbench?)", nkinds, TK_CALL_KINDS);
+        snprintf(why, whylen, "it counts %" PRIu64 " kinds of call where format %u has %d "
+                 "(a newer fsbench?)", nkinds, TRACE_FORMAT_VERSION, TK_CALL_KINDS);
         return -1;
     }
     for (unsigned i = 0; i < nkinds && i < TK_CALL_KINDS; i++)

@@ -140,6 +140,7 @@ static int keep_orphan(struct trace_recorder *r, long tid, const char *line, siz
  * fed to it now, before the next line (rec_spawn leaves that to here). */
 static int call(struct trace_recorder *r, struct task *t, const struct strace_line *l)
 {
+    rec_stop(t, l);
     int rc = rec_call(r, t, l);
     if (rc == 0 && r->adopt_pending) {
         r->adopt_pending = false;

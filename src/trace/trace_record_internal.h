@@ -44,6 +44,10 @@ struct task {
     struct fdtab *fds;
     struct fsctx *fs;
     uint64_t last_end;      /* the recorded end of its last call (0: none yet) */
+    /* since then: the time it was blocked (waits, pipes: rec_stop), and the calls the
+     * tracer stopped it at, its next recorded one included (TK_AWAY) */
+    uint64_t away_ns;
+    uint64_t stops;
     char *pending;          /* an unfinished call: "name(args" */
     uint64_t pending_ts;
     /* an unfinished close: the descriptor it closes, taken out of the table when the call
@@ -124,6 +128,9 @@ int rec_fdtab_put(struct trace_recorder *r, struct task *t, const struct strace_
 int rec_implicit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
                  unsigned kind, uint32_t slot, int64_t result, uint32_t aux);
 /* Emits a record of thread t for the call of line l (its times), counting it. */
+/* Counts line l, a call of t finished, as a stop of the tracer and, where the call is
+ * one a program waits in (rec_blocking), its time as t's away from work. */
+void rec_stop(struct task *t, const struct strace_line *l);
 int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
              struct trace_call *c);
 uint32_t rec_slot_alloc(struct trace_recorder *r);

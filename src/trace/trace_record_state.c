@@ -112,6 +112,51 @@ void rec_slot_free(struct trace_recorder *r, uint32_t slot)
 
 /* ---- records ---- */
 
+/* Whether line l is a call its thread waits in rather than works: for a child (wait4,
+ * waitid, a vfork, a clone that waits like one), for time (a sleep), for a descriptor
+ * (select, poll, epoll), or on a pipe or socket (read, write): the program's time in it
+ * is not think time. */
+static bool rec_blocking(const struct strace_line *l)
+{
+    static const char *const waits[] = {
+        "wait4", "waitid", "waitpid", "select", "_newselect", "pselect6", "poll", "ppoll",
+        "epoll_wait", "epoll_pwait", "epoll_pwait2", "nanosleep", "clock_nanosleep", "pause",
+        "vfork", NULL};
+    for (size_t i = 0; waits[i]; i++)
+        if (l->name.n == strlen(waits[i]) && !memcmp(l->name.p, waits[i], l->name.n))
+            return true;
+    bool clone = l->name.n >= 5 && !memcmp(l->name.p, "clone", 5);
+    bool rw = (l->name.n == 4 && !memcmp(l->name.p, "read", 4)) ||
+              (l->name.n == 5 && (!memcmp(l->name.p, "write", 5) || !memcmp(l->name.p, "readv", 5))) ||
+              (l->name.n == 6 && !memcmp(l->name.p, "writev", 6));
+    if (!clone && !rw)
+        return false;
+    if (clone) {
+        for (size_t i = 0; i + 11 <= l->args.n; i++)
+            if (!memcmp(l->args.p + i, "CLONE_VFORK", 11))
+                return true;
+        return false;
+    }
+    /* the descriptor's kind, shown by strace -y (in hex, -xx): "3<pipe:[1234]>",
+     * "4<socket:[99]>", "5<UNIX:[...]>", "6<TCP:[...]>" */
+    struct strace_span a[1];
+    char what[64];
+    long fd;
+    bool deleted;
+    if (strace_split_args(l->args, a, 1) < 1 ||
+        strace_arg_fd(a[0], &fd, what, sizeof what, &deleted) < 0)
+        return false;
+    return !strncmp(what, "pipe:", 5) || !strncmp(what, "socket:", 7) ||
+           !strncmp(what, "UNIX", 4) || !strncmp(what, "TCP", 3) || !strncmp(what, "UDP", 3);
+}
+
+void rec_stop(struct task *t, const struct strace_line *l)
+{
+    t->stops++;
+    if (rec_blocking(l))
+        t->away_ns += l->dur_ns;
+}
+
 int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line *l,
              struct trace_call *c)
 {
@@ -122,16 +167,39 @@ int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line 
     if (c->start_ns + c->dur_ns > in->duration_ns)
         in->duration_ns = c->start_ns + c->dur_ns;
     in->nrecords++;
+    if (c->kind == TK_SPAWN) {
+        /* a new thread's start-up (an execve, the loader) is its think time before its
+         * first call */
+        t->last_end = c->start_ns;
+        t->away_ns = t->stops = 0;
+    }
     if (c->kind < TK_CALL_KINDS) {
         bool counted = !(r->o.gaps_of_started && t->thread == 0);
-        if (counted && t->last_end && c->start_ns > t->last_end) {
-            uint64_t g = c->start_ns - t->last_end, b = g / 1000;
+        if (t->last_end && c->start_ns > t->last_end) {
+            /* the gap less the time the thread waited, and the tracer's stops in it:
+             * the histogram holds the gap per stop, weighted by the stops, so that what it
+             * holds above a tracer's gap o is each gap less o per stop (trace_record.c) */
+            uint64_t g = c->start_ns - t->last_end;
+            uint64_t away = t->away_ns < g ? t->away_ns : g, k = t->stops ? t->stops : 1;
+            if (away || k > 1) {
+                struct trace_call w = {.kind = TK_AWAY, .thread = t->thread,
+                                       .start_ns = c->start_ns, .dur_ns = away,
+                                       .size = k - 1 < TRACE_IO_MAX ? k - 1 : TRACE_IO_MAX};
+                in->nrecords++;
+                if (r->o.emit(r->o.arg, &w) < 0)
+                    return -1;
+            }
+            g -= away;
+            uint64_t b = g / k / 1000;
             b = b < GAP_BUCKETS - 1 ? b : GAP_BUCKETS - 1;
-            r->gaps->count[b]++;
-            r->gaps->sum[b] += g;
-            r->gaps->n++;
-            r->gaps->total += g;
+            if (counted && g) {
+                r->gaps->count[b] += k;
+                r->gaps->sum[b] += g;
+                r->gaps->n += k;
+                r->gaps->total += g;
+            }
         }
+        t->away_ns = t->stops = 0;
         if (counted && c->dur_ns < QUICK_MAX_NS &&
             (c->kind == TK_CLOSE || c->kind == TK_FSTAT || c->kind == TK_LSEEK)) {
             r->gaps->quick_n++;

@@ -63,7 +63,13 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
         return error("%s", why);
     uint32_t nth = trace_file_info(t)->nthreads;
     uint64_t *last = calloc(nth ? nth : 1, sizeof *last); /* per thread: end of its last */
-    if (!last) {
+    /* and what it waited since, and the tracer's other stops (TK_AWAY) */
+    uint64_t *away = calloc(nth ? nth : 1, sizeof *away);
+    uint64_t *stops = calloc(nth ? nth : 1, sizeof *stops);
+    if (!last || !away || !stops) {
+        free(last);
+        free(away);
+        free(stops);
         trace_stream_close(st);
         return error("trace stats: out of memory");
     }
@@ -75,6 +81,16 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
         if (c.thread < nth && (c.kind < TK_CALL_KINDS || c.kind == TK_SPAWN)) {
             /* last holds the end + 1 (0: the thread not seen yet) */
             uint64_t prev = last[c.thread] - 1;
+            if (c.kind < TK_CALL_KINDS && last[c.thread]) {
+                uint64_t th = trace_think_ns(trace_file_info(t),
+                                             c.start_ns > prev ? c.start_ns - prev : 0,
+                                             away[c.thread], stops[c.thread]);
+                s->think_ns += th;
+                if (c.thread < TRACE_STATS_THREADS)
+                    s->thread_think_ns[c.thread] += th;
+            }
+            if (c.kind < TK_CALL_KINDS)
+                away[c.thread] = stops[c.thread] = 0;
             if (last[c.thread] && c.start_ns > prev && c.start_ns - prev > s->longest_gap_ns) {
                 s->longest_gap_ns = c.start_ns - prev;
                 s->longest_gap_seq = seq;
@@ -99,9 +115,19 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             s->chan_bytes += (c.flags & TRP_WRITE) ? c.size : 0;
         } else if (c.kind == TK_WAIT) {
             s->waits++;
+        } else if (c.kind == TK_AWAY) {
+            s->aways++;
+            s->away_ns += c.dur_ns;
+            s->away_stops += c.size;
+            if (c.thread < nth) {
+                away[c.thread] += c.dur_ns;
+                stops[c.thread] += c.size;
+            }
         }
     }
     free(last);
+    free(away);
+    free(stops);
     if (r < 0)
         error("%s", trace_stream_error(st));
     trace_stream_close(st);

@@ -173,6 +173,47 @@ else
     skip "taskset cannot pin to processor 0 here" 1
 fi
 
+# a parent's wait for its children is not think time: a child thinks 25 x about 20 ms while
+# its parent waits (wait4); the program prints its own CPU time and its child's (getrusage).
+# The child's think time must be its CPU time, the parent's hardly any (the old model gave
+# the parent the gap it waited in, a share of the whole)
+mkdir -p "$S/ct"
+record childthink "$S/ct" -- "${TRACED_PROG[@]}" childthink 25
+is "$?" 0 "record a parent waiting for a thinking child exits 0"
+read -r pms cms <"$S/childthink.out"
+"$FSBENCH" trace stats --json "$S/childthink.fsbt" >"$S/childthink.stats"
+t0=$(($(jq '.think.by_thread_ns[0]' "$S/childthink.stats") / 1000000))
+t1=$(($(jq '.think.by_thread_ns[1]' "$S/childthink.stats") / 1000000))
+ok "$([ "${cms:-0}" -ge 100 ] && [ $((t1 * 100)) -ge $((cms * 85)) ] && [ $((t1 * 100)) -le $((cms * 115)) ]; echo $?)" \
+    "the child's think time is its CPU time: $t1 ms for the $cms ms it used"
+ok "$([ $((t0 * 10)) -le $((pms * 10 + cms)) ]; echo $?)" \
+    "the waiting parent's is hardly any: $t0 ms (its own CPU time $pms ms)"
+like "$("$FSBENCH" trace stats "$S/childthink.fsbt")" 'waits between calls \(for a child, a pipe or socket, select or poll, a sleep\): [0-9.]+ s in [1-9][0-9]* gaps, not think time' \
+    "trace stats says what the threads waited"
+# two children think at once: each its own CPU time, and a replay with original timing
+# works them at once on two threads: its CPU time is the program's, not twice it
+mkdir -p "$S/tt"
+record twothink "$S/tt" -- "${TRACED_PROG[@]}" twothink 25
+is "$?" 0 "record a parent waiting for two thinking children exits 0"
+read -r pms cms <"$S/twothink.out"
+"$FSBENCH" trace stats --json "$S/twothink.fsbt" >"$S/twothink.stats"
+t0=$(($(jq '.think.by_thread_ns[0]' "$S/twothink.stats") / 1000000))
+t12=$(($(jq '.think.by_thread_ns[1] + .think.by_thread_ns[2]' "$S/twothink.stats") / 1000000))
+ok "$([ "${cms:-0}" -ge 200 ] && [ $((t12 * 100)) -ge $((cms * 85)) ] && [ $((t12 * 100)) -le $((cms * 115)) ]; echo $?)" \
+    "the children's think times are their CPU time: $t12 ms for the $cms ms they used"
+ok "$([ $((t0 * 10)) -le $((pms * 10 + cms)) ]; echo $?)" \
+    "the waiting parent's is hardly any: $t0 ms (its own CPU time $pms ms)"
+mkdir -p "$S/run-tt"
+"$FSBENCH" run --replay "$S/twothink.fsbt" --replay-timing original --dir "$S/run-tt" \
+    --no-save -q --json "$S/tt.json" >/dev/null 2>&1
+cpu=$(jq '.runs[0].phases[0] | (.user_s + .sys_s) * 1000 | floor' "$S/tt.json" 2>/dev/null)
+wall=$(jq '.runs[0].phases[0].wall_s * 1000 | floor' "$S/tt.json" 2>/dev/null)
+all=$((pms + cms))
+ok "$([ "${cpu:-0}" -ge $((all * 75 / 100)) ] && [ "${cpu:-0}" -le $((all * 140 / 100)) ]; echo $?)" \
+    "the replay worked the program's CPU time, not twice it: $cpu ms for $all ms ($wall ms on the wall clock)"
+like "$(jq -r '.runs[0].phases[0].note' "$S/tt.json")" ' calls replayed on 3 threads \(original\)' \
+    "the children's think times are worked on threads of their own"
+
 # ---- cvs rtag -------------------------------------------------------------------------
 if command -v cvs >/dev/null 2>&1; then
     mkdir -p "$S/cvs/imp"

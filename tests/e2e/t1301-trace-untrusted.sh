@@ -147,8 +147,27 @@ if [ -x "$CRAFT" ]; then
     run_fsbench trace replay "$S/v1.fsbt" "$S/v1r"
     is "$RC" 0 "a format 1 trace replays"
     is "$(ls "$S/v1r/tree" | tr '\n' ' ')" "a b " "its two directories made"
+    # a trace of format 2 (before away records): its waits are think time, as they were
+    "$CRAFT" v2 "$S/v2.fsbt"
+    run_fsbench trace stats "$S/v2.fsbt"
+    like "$OUT" "\(format 2\)" "trace stats reads a format 2 trace and names its format"
+    like "$OUT" "waits between calls \(for a child, a pipe, select or poll, a sleep\): not recorded \(format 2\)" \
+        "and says its waits were not recorded"
+    run_fsbench trace replay "$S/v2.fsbt" "$S/v2r" --timing original
+    is "$RC" 0 "a format 2 trace replays with original timing"
+    # an away record: of a 500 ms gap the thread waited 400 ms; 100 ms is think time
+    "$CRAFT" away "$S/away.fsbt" 500000000 400000000
+    "$FSBENCH" trace stats --json "$S/away.fsbt" >"$S/away.json"
+    is "$(jq -c '[.think.replayed_ns, .away.gaps, .away.blocked_ns]' "$S/away.json")" \
+        "[100000000,1,400000000]" "an away record's wait is taken off the gap's think time"
+    mkdir -p "$S/awayrun"
+    "$FSBENCH" run --replay "$S/away.fsbt" --replay-timing original --dir "$S/awayrun" --no-save -q \
+        --json "$S/awayrun.json" >/dev/null 2>&1
+    cpu=$(jq '.runs[0].phases[0] | (.user_s + .sys_s) * 1000 | floor' "$S/awayrun.json" 2>/dev/null)
+    ok "$([ "${cpu:-0}" -ge 85 ] && [ "${cpu:-999}" -lt 400 ]; echo $?)" \
+        "the replay works 100 ms of think time, not the 500 ms gap: $cpu ms of CPU"
 else
-    skip "needs $CRAFT" 19
+    skip "needs $CRAFT" 24
 fi
 
 # ---- a replay raced by an attacker -----------------------------------------------------

@@ -7,8 +7,12 @@
  *                             mkdir "d" 02777
  *   trace_craft v1 FILE       mkdir "a" and "b" 1 ms apart, written in format 1 (the
  *                             format before mmap records): older traces must still read
+ *   trace_craft v2 FILE       the same in format 2 (the format before away records)
+ *   trace_craft away FILE NS W  as gap, with an away record before mkdir "b": W of the NS
+ *                             nanoseconds the thread waited (think time NS - W)
  * Exit status 0, or 1 after a message.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,9 +38,12 @@ static int put(struct trace_writer *w, struct trace_call c, const char *path)
 
 int main(int argc, char **argv)
 {
-    if (argc < 3 || (strcmp(argv[1], "gap") && strcmp(argv[1], "setid") && strcmp(argv[1], "v1")) ||
-        (!strcmp(argv[1], "gap") && argc != 4)) {
-        fprintf(stderr, "usage: trace_craft gap FILE NS | trace_craft setid|v1 FILE\n");
+    bool plain = !strcmp(argv[1], "gap") || !strcmp(argv[1], "v1") || !strcmp(argv[1], "v2") ||
+                 !strcmp(argv[1], "away");
+    if (argc < 3 || (!plain && strcmp(argv[1], "setid")) ||
+        (!strcmp(argv[1], "gap") && argc != 4) || (!strcmp(argv[1], "away") && argc != 5)) {
+        fprintf(stderr, "usage: trace_craft gap FILE NS | trace_craft away FILE NS W | "
+                        "trace_craft setid|v1|v2 FILE\n");
         return 2;
     }
     struct trace_writer *w = trace_writer_open(argv[2]);
@@ -44,13 +51,21 @@ int main(int argc, char **argv)
         return 1;
     int rc = 0;
     struct trace_entry e = {.path = "s", .path_len = 1, .type = TT_REG, .mode = 06777, .size = 10};
-    if (!strcmp(argv[1], "gap") || !strcmp(argv[1], "v1")) {
+    if (plain) {
         uint64_t gap = argc > 3 ? strtoull(argv[3], NULL, 10) : 1000000;
         if (!strcmp(argv[1], "v1"))
             info.format = 1;
+        if (!strcmp(argv[1], "v2"))
+            info.format = 2;
         rc |= put(w, (struct trace_call){.kind = TK_MKDIR, .start_ns = 1000, .dur_ns = 1000,
                                          .mode = 0755},
                   "a");
+        if (!strcmp(argv[1], "away")) {
+            info.nrecords++;
+            rc |= trace_writer_call(w, &(struct trace_call){.kind = TK_AWAY,
+                                                            .start_ns = 2000 + gap,
+                                                            .dur_ns = strtoull(argv[4], NULL, 10)});
+        }
         rc |= put(w, (struct trace_call){.kind = TK_MKDIR, .start_ns = 2000 + gap,
                                          .dur_ns = 1000, .mode = 0755},
                   "b");

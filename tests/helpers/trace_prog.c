@@ -19,6 +19,12 @@
  *                          itself (getrusage): the known answer for a trace's think time
  *                          (about N x 20 ms; the loop's calibration is rough on a busy
  *                          machine, the program's own measure is not)
+ *   trace_prog childthink N  a parent stats ".", forks a child that thinks as `think N`
+ *                          does, waits for it (wait4) and stats "." again; it prints its
+ *                          own CPU time (user and system, ms) and its child's
+ *                          (getrusage): the parent's wait is not think time
+ *   trace_prog twothink N  the same with two children thinking at once; it prints its own
+ *                          CPU time and its two children's together
  *   trace_prog mapread N   maps "m/r" (which must hold N KiB) read-only, reads every page
  *                          through the map (no read call at all) and prints their sum of
  *                          bytes
@@ -191,8 +197,9 @@ static void spin(unsigned long n)
 }
 
 /* Busy work in user mode only (no call at all: clock_gettime of a thread's CPU clock is a
- * system call, which a tracer stops at), calibrated first to 20 ms of this thread's CPU. */
-static int think(void)
+ * system call, which a tracer stops at), calibrated first to 20 ms of this thread's CPU,
+ * n_files times, each followed by a stat of ".". */
+static void think_calls(void)
 {
     unsigned long n = 1000000;
     double t0 = cpu_s();
@@ -205,6 +212,50 @@ static int think(void)
         if (stat(".", &st) < 0)
             die(".");
     }
+}
+
+static long ru_ms(const struct rusage *ru)
+{
+    return ((long)ru->ru_utime.tv_sec + (long)ru->ru_stime.tv_sec) * 1000 +
+           ((long)ru->ru_utime.tv_usec + (long)ru->ru_stime.tv_usec) / 1000;
+}
+
+/* nchildren children thinking at once while their parent waits for them. */
+static int child_think(int nchildren)
+{
+    struct stat st;
+    if (stat(".", &st) < 0)
+        die(".");
+    for (int i = 0; i < nchildren; i++) {
+        pid_t pid = fork();
+        if (pid < 0)
+            die("fork");
+        if (pid == 0) {
+            think_calls();
+            _exit(0);
+        }
+    }
+    for (int i = 0; i < nchildren; i++) {
+        int status;
+        if (wait(&status) < 0)
+            die("wait");
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "trace_prog: a child failed\n");
+            return 1;
+        }
+    }
+    if (stat(".", &st) < 0)
+        die(".");
+    struct rusage self, kids;
+    if (getrusage(RUSAGE_SELF, &self) < 0 || getrusage(RUSAGE_CHILDREN, &kids) < 0)
+        die("getrusage");
+    printf("%ld %ld\n", ru_ms(&self), ru_ms(&kids));
+    return 0;
+}
+
+static int think(void)
+{
+    think_calls();
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) < 0)
         die("getrusage");
@@ -244,7 +295,7 @@ static int mapped(int write_it)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|mapread|mapwrite N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|childthink|twothink|mapread|mapwrite N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
@@ -255,6 +306,10 @@ int main(int argc, char **argv)
         return piped();
     if (!strcmp(argv[1], "think"))
         return think();
+    if (!strcmp(argv[1], "childthink"))
+        return child_think(1);
+    if (!strcmp(argv[1], "twothink"))
+        return child_think(2);
     if (!strcmp(argv[1], "mapread"))
         return mapped(0);
     if (!strcmp(argv[1], "mapwrite"))

@@ -633,11 +633,14 @@ struct sink {
     struct trace_call c[256];
     char paths[256][2][128];
     int n;
+    bool away;     /* keep the away records (the other tests leave them out) */
 };
 
 static int sink_emit(void *arg, const struct trace_call *c)
 {
     struct sink *s = arg;
+    if (c->kind == TK_AWAY && !s->away)
+        return 0;
     if (s->n == 256)
         return -1;
     s->c[s->n] = *c;
@@ -712,39 +715,42 @@ static void test_rec_gaps(void **state)
         assert_int_equal(trace_rec_finish(r, &in), 0);
         uint64_t n, total;
         trace_rec_gaps(r, 0, &n, &total);
-        assert_int_equal(n, started ? 4 : 5);
-        assert_true(total == (started ? 4 * 999000ull : 4 * 999000ull + 6000000ull));
+        /* thread 11's start-up (from the clone, 900 us) is a gap too; thread 10's 6 ms
+         * gap holds two stops of the tracer (the clone and the close): counted as two
+         * gaps of 3 ms */
+        assert_int_equal(n, started ? 5 : 7);
+        assert_true(total == (started ? 4 * 999000ull + 900000ull
+                                      : 4 * 999000ull + 900000ull + 6000000ull));
         trace_rec_gaps(r, 1000000, &n, &total);
-        assert_int_equal(n, 4);
-        assert_true(total == 4 * 999000ull);
+        assert_int_equal(n, 5);
+        assert_true(total == 4 * 999000ull + 900000ull);
         trace_rec_quick(r, &n, &total);
         assert_int_equal(n, started ? 5 : 6); /* fstats, and the close of thread 10 */
         assert_true(total == (started ? 5000ull : 7000ull));
         if (!started) {
-            /* a tracer's gap of 499 us: 500 us of each 999 us gap and 5.501 ms of the
-             * 6 ms one are the program's, every gap being larger: a scale of one */
+            /* a tracer's gap of 499 us: every gap per stop is larger: a scale of one */
             trace_rec_rethink(r, 499000, &in);
             assert_int_equal(in.tracer_gap_ns, 499000);
             assert_in_range(in.think_scale_ppm, 999999, 1000000);
-            /* 1.5 ms: only the long gap has think time (4.5 ms), but the sum of all gaps
-             * less 1.5 ms each is 2.496 ms: scaled by 0.5547 */
+            /* 1.5 ms: only the 6 ms gap has think time (6 - 2 x 1.5 = 3 ms), but the sum
+             * of all gaps (10.896 ms) less 1.5 ms a stop (7) is 0.396 ms: scaled by 0.132 */
             trace_rec_rethink(r, 1500000, &in);
-            assert_in_range(in.think_scale_ppm, 554600, 554800);
-            /* larger than every gap: no think time at all */
+            assert_in_range(in.think_scale_ppm, 131900, 132100);
+            /* larger than every gap per stop: no think time at all */
             trace_rec_rethink(r, 6000000, &in);
             assert_int_equal(in.think_scale_ppm, 0);
             /* think times adding up to the program's CPU time (trace_rec_think_cpu): 2 ms
-             * against the 7.501 ms the gaps hold above 499 us: the gap kept, scaled */
+             * against the 7.403 ms the gaps hold above 499 us a stop: the gap kept, scaled */
             trace_rec_rethink(r, 499000, &in);
             trace_rec_think_cpu(r, 2000000, &in);
             assert_int_equal(in.think_ns, 2000000);
             assert_int_equal(in.tracer_gap_ns, 499000);
-            assert_in_range(in.think_scale_ppm, 266600, 266700);
+            assert_in_range(in.think_scale_ppm, 270100, 270200);
             /* 9 ms: more than the gaps hold above 499 us: the gap lowered until they hold
-             * 9 ms (4 x (999 - o) + (6000 - o) us = 9000 us: o = 199.2 us), scale one */
+             * 9 ms (10.896 ms - 7 o = 9 ms: o = 270.9 us), scale one */
             trace_rec_rethink(r, 499000, &in);
             trace_rec_think_cpu(r, 9000000, &in);
-            assert_in_range(in.tracer_gap_ns, 199100, 199300);
+            assert_in_range(in.tracer_gap_ns, 270700, 271000);
             assert_in_range(in.think_scale_ppm, 999990, 1000000);
             /* more than all the gaps: every gap is think time */
             trace_rec_think_cpu(r, 20000000, &in);
@@ -767,6 +773,80 @@ static struct trace_recorder *recorder(struct sink *s, struct trace_prescan *pre
     struct trace_recorder *r = trace_rec_new(&o);
     assert_non_null(r);
     return r;
+}
+
+/* A thread's waits between its calls (wait4, a pipe's read, a vfork-like clone, a sleep)
+ * and the tracer's stops at calls the trace does not hold make an away record before its
+ * next call; they are not in the gap histogram; a replay's think time is the gap less
+ * both (trace_think_ns). */
+static void test_rec_away(void **state)
+{
+    (void)state;
+    struct sink s;
+    struct trace_info in;
+    struct trace_recorder *r = recorder(&s, NULL);
+    s.away = true;
+    feed(r, "10 1.000000000 mkdir(\"a\", 0755) = 0 <0.000001000>");
+    feed(r, "10 1.000100000 clone(child_stack=NULL, flags=CLONE_VM|CLONE_VFORK|SIGCHLD) = 11 "
+            "<0.000200000>");
+    feed(r, "11 1.000200000 execve(\"/bin/x\", [\"x\"], 0x1 /* 1 var */) = 0 <0.000050000>");
+    feed(r, "11 1.000400000 openat(AT_FDCWD</r>, \"/lib/libc.so\", O_RDONLY) = 3</lib/libc.so> "
+            "<0.000001000>");
+    feed(r, "11 1.002000000 mkdir(\"b\", 0755) = 0 <0.000001000>");
+    feed(r, "11 1.003000000 +++ exited with 0 +++");
+    feed(r, "10 1.100000000 wait4(-1, [{WIFEXITED(s) && WEXITSTATUS(s) == 0}], 0, NULL) = 11 "
+            "<0.400000000>");
+    feed(r, "10 1.500100000 read(4<pipe:[77]>, \"\"..., 1) = 1 <0.200000000>");
+    feed(r, "10 1.700200000 read(5</etc/x>, \"\"..., 1) = 1 <0.001000000>");
+    feed(r, "10 1.801000000 mkdir(\"c\", 0755) = 0 <0.000001000>");
+    feed(r, "10 1.900000000 +++ exited with 0 +++");
+    assert_int_equal(trace_rec_finish(r, &in), 0);
+    int k = 0;
+    assert_int_equal(s.c[k++].kind, TK_MKDIR); /* a */
+    assert_int_equal(s.c[k].kind, TK_SPAWN);
+    assert_int_equal(s.c[k++].thread, 1);
+    /* the child's start-up: execve and a library's open, two stops not in the trace */
+    assert_int_equal(s.c[k].kind, TK_AWAY);
+    assert_int_equal(s.c[k].thread, 1);
+    assert_int_equal(s.c[k].dur_ns, 0);
+    assert_int_equal(s.c[k++].size, 2);
+    assert_int_equal(s.c[k].kind, TK_MKDIR); /* b */
+    assert_int_equal(s.c[k++].thread, 1);
+    assert_int_equal(s.c[k++].kind, TK_EXIT);
+    /* the parent's wait4 returned the child, which had ended: a wait record */
+    assert_int_equal(s.c[k].kind, TK_WAIT);
+    assert_int_equal(s.c[k].thread, 0);
+    assert_int_equal(s.c[k++].aux, 1);
+    /* and its read of the pipe moved a byte through it: a chan record */
+    assert_int_equal(s.c[k].kind, TK_CHAN);
+    assert_int_equal(s.c[k].thread, 0);
+    assert_int_equal(s.c[k].size, 1);
+    assert_int_equal(s.c[k++].flags & TRP_WRITE, 0);
+    /* the parent: a vfork (200 us), wait4 (400 ms) and a pipe's read (200 ms) waited; the
+     * read of /etc/x was work; four stops besides the mkdir's own */
+    assert_int_equal(s.c[k].kind, TK_AWAY);
+    assert_int_equal(s.c[k].thread, 0);
+    assert_int_equal(s.c[k].dur_ns, 600200000ull);
+    assert_int_equal(s.c[k].size, 4);
+    assert_int_equal(s.c[k].start_ns, 801000000ull);
+    k++;
+    assert_int_equal(s.c[k++].kind, TK_MKDIR); /* c */
+    assert_int_equal(s.c[k++].kind, TK_EXIT);
+    assert_int_equal(k, s.n);
+    /* the histogram: the child's 1.9 ms from its clone over 3 stops, the parent's
+     * 800.999 ms gap less the 600.2 ms it waited, 200.799 ms, over 5 stops */
+    uint64_t n, total;
+    trace_rec_gaps(r, 0, &n, &total);
+    assert_int_equal(n, 8);
+    assert_true(total == 1900000ull + 200799000ull);
+    /* a replay's think time with a tracer's gap of 100 us, scale one */
+    in.tracer_gap_ns = 100000;
+    in.think_scale_ppm = 1000000;
+    assert_int_equal(trace_think_ns(&in, 800999000ull, 600200000ull, 4), 200299000ull);
+    assert_int_equal(trace_think_ns(&in, 1000000ull, 2000000ull, 0), 0);
+    in.think_scale_ppm = 500000;
+    assert_int_equal(trace_think_ns(&in, 1000000ull, 0, 1), 400000ull);
+    trace_rec_free(r);
 }
 
 static void test_rec_descriptors(void **state)
@@ -1065,6 +1145,7 @@ int main(void)
         cmocka_unit_test(test_rec_channels),
         cmocka_unit_test(test_rec_close_overtaken),
         cmocka_unit_test(test_rec_gaps),
+        cmocka_unit_test(test_rec_away),
         cmocka_unit_test(test_rec_state),
         cmocka_unit_test_setup_teardown(test_prescan_dir, file_setup, file_teardown),
     };
