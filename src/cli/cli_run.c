@@ -1,7 +1,7 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
 #include "cli/cli_run.h"
-#include "cli/cli_age_steps.h"
-#include "cli/cli_resume.h"
+#include "run/age_steps.h"
+#include "run/run_resume.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -12,7 +12,7 @@
 #include "base/outcheck.h"
 #include "base/sig.h"
 #include "base/text.h"
-#include "cli/cli_store.h"
+#include "run/run_store.h"
 #include "os/term.h"
 #include "phase/phase.h"
 #include "results/resjson.h"

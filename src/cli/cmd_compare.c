@@ -21,7 +21,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/cli_age_steps.h"
+#include "run/age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
 #include "base/err.h"

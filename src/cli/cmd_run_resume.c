@@ -23,8 +23,8 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
-#include "cli/cli_resume.h"
-#include "cli/cli_store.h"
+#include "run/run_resume.h"
+#include "run/run_store.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
 #include "results/store.h"

@@ -19,7 +19,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_run.h"
-#include "cli/cli_store.h"
+#include "run/run_store.h"
 #include "base/csv.h"
 #include "base/err.h"
 #include "base/outcheck.h"

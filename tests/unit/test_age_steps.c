@@ -3,7 +3,7 @@
 #include "testutil.h"
 
 #include "base/err.h"
-#include "cli/cli_age_steps.h"
+#include "run/age_steps.h"
 
 static void test_equal_steps(void **state)
 {

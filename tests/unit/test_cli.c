@@ -14,7 +14,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
 

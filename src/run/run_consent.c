@@ -1,5 +1,5 @@
 /* cli_consent.c — consent from this process's argv alone (see cli_consent.h). */
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /* cli_resume.c — a run set's resume data and states (see cli_resume.h). */
-#include "cli/cli_resume.h"
+#include "run/run_resume.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
 #include "phase/phase.h"
 
 void cli_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)

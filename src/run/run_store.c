@@ -1,5 +1,5 @@
 /* cli_store.c — the store opened to write, its spool emptied first (see cli_store.h). */
-#include "cli/cli_store.h"
+#include "run/run_store.h"
 
 #include "base/err.h"
 #include "results/spool.h"

@@ -1,6 +1,6 @@
 /* cli_age_steps.c — parsing and checking --age-steps, and the step configurations (see
  * cli_age_steps.h). */
-#include "cli/cli_age_steps.h"
+#include "run/age_steps.h"
 
 #include <errno.h>
 #include <math.h>
