@@ -1,5 +1,6 @@
 /* cli_run.c — the shared tail of `fsbench run` and `fsbench cmd` (see cli_run.h). */
 #include "cli/cli_run.h"
+#include "cli/cli_age_report.h"
 #include "run/age_steps.h"
 #include "run/run_resume.h"
 
@@ -55,7 +56,7 @@ static int on_set_ready(void *arg, struct run_set *rs)
     if (s->out->resume) {
         /* the stored set's creation time: runs that wait in the spool find their set by it */
         rs->created = s->out->resume->created;
-        if (cli_resume_ready(s->store, s->out->resume_id, s->out->resume, rs) < 0)
+        if (run_resume_ready(s->store, s->out->resume_id, s->out->resume, rs) < 0)
             return -1;
     }
     if (!s->store || s->out->resume)
@@ -242,7 +243,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
     /* --resume of interleaved jobs (out->run): one set only here; the others were checked
      * before their pre-flight */
-    if (out->resume && out->run && cli_resume_check_plan(out->resume, ro, false) < 0)
+    if (out->resume && out->run && run_resume_check_plan(out->resume, ro, false) < 0)
         return EXIT_USAGE;
     struct run_set rs = {0};
     snprintf(rs.scenario, sizeof rs.scenario, "%s", out->scenario);
@@ -267,7 +268,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     rs.nmeta = out->nmeta;
     struct save_state ss = {.ro = ro, .out = out, .set_id = out->resume ? out->resume_id : 0};
     char db_path[4096];
-    cli_resume_describe(&rs, out->args_json, ro);
+    run_resume_describe(&rs, out->args_json, ro);
     if (out->save) {
         char path[4096];
         const char *db = out->db;
@@ -279,7 +280,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         }
         if (out->json && store_check_output(db, out->json, "--json") < 0)
             return EXIT_USAGE;
-        ss.store = cli_store_open_write(db);
+        ss.store = run_store_open_write(db);
         if (!ss.store)
             return EXIT_RUN_FAILED;
         /* a label names one set: an existing one is finished with --resume, never added to
@@ -320,7 +321,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     ro->arg = &ss;
 
     if (out->resume) {
-        cli_resume_adopt(&rs, out->resume, ro);
+        run_resume_adopt(&rs, out->resume, ro);
         ss.saved = (unsigned)rs.nruns; /* the set's runs already stored */
     }
     bool cb_ran = false;
@@ -368,7 +369,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
         !out->compilebench)
         report_plain(rep, &rs);
     if (rep && rs.nruns > 0 && out->format == REPORT_TABLE && !out->compilebench &&
-        age_steps_report(rep, &rs) < 0)
+        cli_age_report(rep, &rs) < 0)
         rc = -1;
     if (rep && rs.kept_kind[0])
         fprintf(rep, "%s\n", cli_kept_text(&rs));
@@ -383,7 +384,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
          * "running" by a process that is gone, which reads as interrupted, and --resume
          * finishes it once they joined */
         if (ss.set_id > 0 && !ss.waiting)
-            cli_resume_end(ss.store, ss.set_id, ro, &rs, run_rc);
+            run_resume_end(ss.store, ss.set_id, ro, &rs, run_rc);
         if (rep && (ss.saved > 0 || ss.partial) && out->format == REPORT_TABLE)
             fprintf(out->compilebench ? stderr : rep, "saved as '%s' (%u run%s%s)\n", rs.label,
                     ss.saved,

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_age_report.h"
 #include "run/age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
@@ -223,7 +224,7 @@ int cmd_compare(int argc, char **argv)
         fputc('\n', stdout);
         cmp_report_plain(stdout, &res);
         /* one set of --age-steps: its steps as a series too */
-        if (n == 1 && age_steps_report(stdout, &sets[0]) < 0)
+        if (n == 1 && cli_age_report(stdout, &sets[0]) < 0)
             status = EXIT_RUN_FAILED;
         if (verbose) {
             fputc('\n', stdout);

@@ -10,9 +10,9 @@
  *
  * The stored arguments are data that anyone who can write the store may have changed: the
  * consent words are taken out of them (consent is read from this process's argv alone,
- * cli_consent.h), a set that runs on a device needs that device named and consented to on
+ * run_consent.h), a set that runs on a device needs that device named and consented to on
  * this command line again, and the plan they make must be the one the set stored
- * (cli_resume_check_plan).
+ * (run_resume_check_plan).
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -161,7 +161,7 @@ static int finish(const char *label, const char *db, const char *const *extra)
                EXIT_USAGE;
     /* opened to write: runs that waited in the spool join the set before it is read, so
      * that they are not made again */
-    struct store *s = cli_store_open_write(db);
+    struct store *s = run_store_open_write(db);
     if (!s)
         return EXIT_RUN_FAILED;
     struct store_set_info info;
@@ -218,9 +218,9 @@ static int finish(const char *label, const char *db, const char *const *extra)
     if (rc == EXIT_OK) {
         inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state, kept,
                info.planned);
-        cli_resume_set(set, info.id);
+        run_resume_set(set, info.id);
         rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv) : cmd_run_with(argc, argv);
-        cli_resume_set(NULL, 0);
+        run_resume_set(NULL, 0);
     }
     for (int i = 0; argv && i < argc; i++)
         free(argv[i]);
@@ -268,7 +268,7 @@ int cmd_run_resume(int argc, char **argv)
         } else if (!strcmp(name, "db")) {
             db = absolute(optarg, dbabs, sizeof dbabs);
         } else if (consent || !strcmp(name, "device")) {
-            continue; /* cli_consent() has it, from this argv */
+            continue; /* run_consent() has it, from this argv */
         } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
             /* kept for the stored arguments' run: --json, --format, -q and consent */
             static char opt[24][64];

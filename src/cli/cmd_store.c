@@ -73,7 +73,7 @@ static struct store *open_store(const char *cmd, const char *db, enum open_how h
         *missing = true;
         return NULL;
     }
-    return how == OPEN_READ ? store_open_read(path) : cli_store_open_write(path);
+    return how == OPEN_READ ? store_open_read(path) : run_store_open_write(path);
 }
 
 /* The store path --db names or the default, for store_check_output(). */

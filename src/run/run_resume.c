@@ -1,4 +1,4 @@
-/* cli_resume.c — a run set's resume data and states (see cli_resume.h). */
+/* run_resume.c — a run set's resume data and states (see run_resume.h). */
 #include "run/run_resume.h"
 
 #include <stdio.h>
@@ -10,7 +10,7 @@
 #include "run/run_consent.h"
 #include "phase/phase.h"
 
-void cli_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
+void run_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
 {
     rs->args[0] = rs->cwd[0] = '\0';
     if (args_json && strlen(args_json) < sizeof rs->args && getcwd(rs->cwd, sizeof rs->cwd) != NULL)
@@ -41,7 +41,7 @@ static const char *run_phases(const struct run_result *r, char *buf, size_t len)
     return buf;
 }
 
-int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases)
+int run_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases)
 {
     const char *kind = runner_target_kind(ro);
     const char *dev = ro->tspec && ro->tspec->device ? ro->tspec->device : NULL;
@@ -51,7 +51,7 @@ int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *
                      kept->label, strcmp(kept->target.kind, "image") ? "a" : "an",
                      kept->target.kind, strcmp(kind, "image") ? "a" : "an", kind);
     if (dev && !strcmp(kept->target.kind, "device") &&
-        !cli_consent_same_device(kept->target.device, dev))
+        !run_consent_same_device(kept->target.device, dev))
         return error("--resume: '%s' ran on the device %s; these arguments name %s: the plan "
                      "changed, so it cannot be finished",
                      kept->label, kept->target.device, dev);
@@ -85,7 +85,7 @@ static int plan_from_set(void *arg, const char *config, unsigned round)
     return runner_plan_from(arg, config, round);
 }
 
-void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro)
+void run_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro)
 {
     rs->runs = kept->runs;
     rs->nruns = kept->nruns;
@@ -100,7 +100,7 @@ void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_op
     ro->plan_arg = rs;
 }
 
-int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
+int run_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
                      const struct run_set *rs)
 {
     /* the round order is a permutation of the configurations: the same ones, in the same
@@ -126,7 +126,7 @@ int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept
     return 0;
 }
 
-void cli_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
+void run_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
                     const struct run_set *rs, int rc)
 {
     const char *state = "done";
@@ -146,13 +146,13 @@ static struct {
     int64_t id;
 } resuming;
 
-void cli_resume_set(struct run_set *set, int64_t id)
+void run_resume_set(struct run_set *set, int64_t id)
 {
     resuming.set = set;
     resuming.id = id;
 }
 
-struct run_set *cmd_run_resuming(int64_t *id)
+struct run_set *run_resuming(int64_t *id)
 {
     if (id)
         *id = resuming.id;
