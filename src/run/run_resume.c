@@ -1,4 +1,5 @@
-/* run_resume.c — a run set's resume data and states (see run_resume.h). */
+/* run_resume.c — a run set's resume data and states, and the stored set --resume
+ * finishes loaded (see run_resume.h). */
 #include "run/run_resume.h"
 
 #include <stdio.h>
@@ -8,6 +9,7 @@
 
 #include "base/err.h"
 #include "run/run_consent.h"
+#include "run/run_store.h"
 #include "phase/phase.h"
 
 void run_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
@@ -145,6 +147,74 @@ static struct {
     struct run_set *set;
     int64_t id;
 } resuming;
+
+int run_resume_load(const char *label, const char *db, struct run_set **setp,
+                    struct store_set_info *info, size_t *keptp)
+{
+    char dbbuf[4096];
+    if (!db) {
+        if (store_default_path(dbbuf, sizeof dbbuf) < 0)
+            return error("--resume: no default results database (HOME is not set); use "
+                         "--db FILE"),
+                   EXIT_USAGE;
+        db = dbbuf;
+    }
+    if (access(db, F_OK) != 0)
+        return error("--resume: no run set labelled '%s' (there is no results database %s)", label,
+                     db),
+               EXIT_USAGE;
+    /* opened to write: runs that waited in the spool join the set before it is read, so
+     * that they are not made again */
+    struct store *s = run_store_open_write(db);
+    if (!s)
+        return EXIT_RUN_FAILED;
+    int rc = store_last_set(s, label, info);
+    struct run_set *set = NULL;
+    if (rc == 0 && info->resumable && !info->running && strcmp(info->state, "done")) {
+        set = calloc(1, sizeof *set);
+        rc = !set ? error("out of memory") : store_load_set(s, info->id, set);
+    }
+    store_close(s);
+    if (rc != 0) {
+        free(set);
+        if (rc < 0)
+            return EXIT_RUN_FAILED;
+        return error("--resume: no run set labelled '%s'; 'fsbench runs' lists them", label),
+               EXIT_USAGE;
+    }
+    if (info->running)
+        return error("--resume: '%s' is still running (another fsbench is making its runs)", label),
+               EXIT_RUN_FAILED;
+    if (!info->resumable)
+        return error("--resume: '%s' cannot be resumed: it was made by fsbench cmd, an import "
+                     "or an older fsbench, which kept no arguments to run again",
+                     label),
+               EXIT_USAGE;
+    if (!strcmp(info->state, "done")) {
+        inform("--resume: '%s' is complete: %u of %u runs%s; nothing to do", label, info->nruns,
+               info->planned,
+               info->nruns < info->planned ? " (its failed configurations' later "
+                                           "rounds were not run)"
+                                         : "");
+        return EXIT_OK;
+    }
+    /* the run a signal stopped is made again */
+    size_t kept = 0;
+    for (size_t i = 0; i < set->nruns; i++) {
+        struct run_result *r = &set->runs[i];
+        if (!r->interrupted) {
+            set->runs[kept++] = *r;
+            continue;
+        }
+        for (size_t p = 0; p < r->nphases; p++)
+            phase_result_free(&r->phases[p]);
+        free(r->phases);
+    }
+    set->nruns = kept;
+    *setp = set;
+    *keptp = kept;
+    return RUN_RESUME_GO;
+}
 
 void run_resume_set(struct run_set *set, int64_t id)
 {

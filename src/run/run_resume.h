@@ -42,6 +42,15 @@ int run_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept
 void run_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
                     const struct run_set *rs, int rc);
 
+/* `fsbench run --resume LABEL`: the set labelled label in the store at db (NULL: the
+ * default), opened to write first so that runs that waited in its spool join it, its
+ * interrupted runs left out (made again). RUN_RESUME_GO with *set (run_set_free() and
+ * free() it), *info and *kept (its runs left); else the exit status after a line (EXIT_OK:
+ * the set is complete, nothing to do). */
+#define RUN_RESUME_GO (-1)
+int run_resume_load(const char *label, const char *db, struct run_set **set,
+                    struct store_set_info *info, size_t *kept);
+
 /* While --resume runs the stored arguments: the set it finishes (*id its id); else NULL. */
 struct run_set *run_resuming(int64_t *id);
 /* The set --resume finishes from now on (NULL, 0: none): cmd_run_resume.c sets it around
