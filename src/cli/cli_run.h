@@ -1,6 +1,7 @@
 /* cli_run.h — what `fsbench run` and `fsbench cmd` share once their options are parsed:
- * naming the run set, saving every finished run in the results store as it finishes,
- * stopping cleanly on SIGINT/SIGTERM, printing the report and writing JSON.
+ * stopping cleanly on SIGINT/SIGTERM, the set run through a run session (naming it, saving
+ * every finished run as it finishes: run/run_session.h), printing the report and writing
+ * JSON.
  */
 #ifndef FSBENCH_CLI_RUN_H
 #define FSBENCH_CLI_RUN_H

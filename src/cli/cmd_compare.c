@@ -21,7 +21,8 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
-#include "cli/cli_age_steps.h"
+#include "cli/cli_age_report.h"
+#include "run/age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
 #include "base/err.h"
@@ -71,6 +72,71 @@ static int write_out(const char *path, const char *what, const struct cmp_result
         return -1;
     }
     return outfile_commit(&o);
+}
+
+/* --json and --csv: at most one on standard output, not with ministat's, not the same
+ * file, each a file that can be written. 0, or -1 after error(). */
+static int check_outputs(const char *json, const char *csv, bool ministat)
+{
+    bool json_out = json && !strcmp(json, "-"), csv_out = csv && !strcmp(csv, "-");
+    if (json_out && csv_out) {
+        error("compare: --json - and --csv - both name standard output: give one of them a file");
+        return -1;
+    }
+    if ((json_out || csv_out) && ministat) {
+        error("compare: --format ministat prints on standard output: give --%s a file",
+              json_out ? "json" : "csv");
+        return -1;
+    }
+    if (json && csv && outfile_same(json, csv) && !json_out) {
+        error("compare: --json and --csv name the same file '%s'", json);
+        return -1;
+    }
+    if ((json && outfile_check(json, "compare: --json") < 0) ||
+        (csv && outfile_check(csv, "compare: --csv") < 0))
+        return -1;
+    return 0;
+}
+
+/* --format ministat: one phase (--phase, else the first) as ministat prints it. Exit status. */
+static int print_ministat(const struct cmp_result *res, const char *phase, double confidence)
+{
+    int p = 0;
+    if (phase && (p = cmp_find_phase(res, phase)) < 0) {
+        error("compare: --phase: no phase '%s' in '%s'", phase, res->groups[0].name);
+        return EXIT_USAGE;
+    }
+    if (res->nphases == 0) {
+        error("compare: '%s' has no phases", res->groups[0].name);
+        return EXIT_USAGE;
+    }
+    if (cmp_report_ministat(stdout, res, (size_t)p, confidence * 100))
+        return EXIT_USAGE;
+    /* standard output is ministat's, byte for byte: what differs goes to stderr */
+    cmp_report_differs(stderr, res);
+    return EXIT_OK;
+}
+
+/* --format text: the summary, failures and verdicts in words (with -v every figure), and
+ * one set of --age-steps as a series. Exit status. */
+static int print_text(const struct cmp_result *res, const struct run_set *sets, size_t n,
+                      const char *phase, bool verbose)
+{
+    int status = EXIT_OK;
+    if (phase)
+        warning("compare: --phase applies to --format ministat only; ignored");
+    cmp_report_summary(stdout, res);
+    cmp_report_failures(stdout, res);
+    fputc('\n', stdout);
+    cmp_report_plain(stdout, res);
+    /* one set of --age-steps: its steps as a series too */
+    if (n == 1 && cli_age_report(stdout, &sets[0]) < 0)
+        status = EXIT_RUN_FAILED;
+    if (verbose) {
+        fputc('\n', stdout);
+        cmp_report_text(stdout, res);
+    }
+    return status;
 }
 
 int cmd_compare(int argc, char **argv)
@@ -174,21 +240,7 @@ int cmd_compare(int argc, char **argv)
         return EXIT_USAGE;
     }
     bool json_out = json && !strcmp(json, "-"), csv_out = csv && !strcmp(csv, "-");
-    if (json_out && csv_out) {
-        error("compare: --json - and --csv - both name standard output: give one of them a file");
-        return EXIT_USAGE;
-    }
-    if ((json_out || csv_out) && ministat) {
-        error("compare: --format ministat prints on standard output: give --%s a file",
-              json_out ? "json" : "csv");
-        return EXIT_USAGE;
-    }
-    if (json && csv && outfile_same(json, csv) && !json_out) {
-        error("compare: --json and --csv name the same file '%s'", json);
-        return EXIT_USAGE;
-    }
-    if ((json && outfile_check(json, "compare: --json") < 0) ||
-        (csv && outfile_check(csv, "compare: --csv") < 0))
+    if (check_outputs(json, csv, ministat) < 0)
         return EXIT_USAGE;
     struct run_set *sets;
     struct cmp_input *in;
@@ -201,35 +253,10 @@ int cmd_compare(int argc, char **argv)
         if (cmp_build_with(in, n, &opt, &policy, &res))
             status = EXIT_USAGE;
     }
-    if (status == EXIT_OK && ministat) {
-        int p = 0;
-        if (phase && (p = cmp_find_phase(&res, phase)) < 0) {
-            error("compare: --phase: no phase '%s' in '%s'", phase, res.groups[0].name);
-            status = EXIT_USAGE;
-        } else if (res.nphases == 0) {
-            error("compare: '%s' has no phases", res.groups[0].name);
-            status = EXIT_USAGE;
-        } else if (cmp_report_ministat(stdout, &res, (size_t)p, opt.confidence * 100)) {
-            status = EXIT_USAGE;
-        } else {
-            /* standard output is ministat's, byte for byte: what differs goes to stderr */
-            cmp_report_differs(stderr, &res);
-        }
-    } else if (status == EXIT_OK && !json_out && !csv_out) {
-        if (phase)
-            warning("compare: --phase applies to --format ministat only; ignored");
-        cmp_report_summary(stdout, &res);
-        cmp_report_failures(stdout, &res);
-        fputc('\n', stdout);
-        cmp_report_plain(stdout, &res);
-        /* one set of --age-steps: its steps as a series too */
-        if (n == 1 && age_steps_report(stdout, &sets[0]) < 0)
-            status = EXIT_RUN_FAILED;
-        if (verbose) {
-            fputc('\n', stdout);
-            cmp_report_text(stdout, &res);
-        }
-    }
+    if (status == EXIT_OK && ministat)
+        status = print_ministat(&res, phase, opt.confidence);
+    else if (status == EXIT_OK && !json_out && !csv_out)
+        status = print_text(&res, sets, n, phase, verbose);
     if (status == EXIT_OK && json && write_out(json, "compare: --json", &res, cmp_report_json) < 0)
         status = EXIT_RUN_FAILED;
     if (status == EXIT_OK && csv && write_out(csv, "compare: --csv", &res, cmp_report_csv) < 0)

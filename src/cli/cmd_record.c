@@ -25,7 +25,7 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "cli/record_mirror.h"
+#include "run/record_mirror.h"
 #include "trace/strace_run.h"
 #include "trace/trace_prescan.h"
 #include "trace/trace_read.h"

@@ -21,7 +21,7 @@
 #include "base/outfile.h"
 #include "cli/cli.h"
 #include "cli/cli_inputs.h"
-#include "cli/cli_age_steps.h"
+#include "run/age_steps.h"
 #include "report/html.h"
 #include "report/html_history.h"
 #include "cli/cli_series.h"

@@ -13,15 +13,17 @@
 #include "base/outfile.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
 #include "cli/cli_mpi.h"
-#include "cli/cli_resume.h"
+#include "run/run_resume.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
 #include "phase/replay.h"
-#include "cli/cli_age_steps.h"
+#include "run/age_steps.h"
 #include "run/job_builtin.h"
+#include "run/run_preflight.h"
+#include "run/run_target.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/scenario.h"
@@ -178,7 +180,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
             return error("phase %s writes several times the size of the file system it runs "
                          "on: give it one with --image SIZE, --device DEV or --dir DIR",
                          rq->ro.phases[i]->name), EXIT_USAGE;
-        if (!cli_consent()->age_host_fs)
+        if (!run_consent()->age_host_fs)
             return age_refused(rq->ro.phases[i]->name, rq->ro.dir, &rq->ro.params);
     }
     char why[256];
@@ -200,7 +202,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     trc = cli_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
     if (trc)
         return trc;
-    trc = cmd_run_setup_targets(&rq->ta, &rq->ro, hook && hook->dry_run);
+    trc = run_target_setup(&rq->ta, &rq->ro, hook && hook->dry_run);
     if (trc)
         return trc;
     if (rq->age_steps) {
@@ -257,14 +259,14 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     }
     /* --resume: the stored plan, checked before the pre-flight touches anything (a job
      * file's jobs are checked by its ready()) */
-    if (!hook && cmd_run_resuming(NULL) &&
-        cli_resume_check_plan(cmd_run_resuming(NULL), &rq->ro, true) < 0)
+    if (!hook && run_resuming(NULL) &&
+        run_resume_check_plan(run_resuming(NULL), &rq->ro, true) < 0)
         return EXIT_USAGE;
     /* a job file's jobs had their pre-flight before the first of them ran */
-    if (!hook && (trc = cmd_run_preflight(&rq->ro, profile, rq->skip_bad)) != EXIT_OK)
+    if (!hook && (trc = run_preflight(&rq->ro, profile, rq->skip_bad)) != EXIT_OK)
         return trc;
     out.args_json = run_options_args_json(out.argc, out.argv);
-    out.resume = cmd_run_resuming(&out.resume_id);
+    out.resume = run_resuming(&out.resume_id);
     if (!mpi_first && cli_mpi_setup(&rq->mo, &rq->ro, &out) < 0)
         return EXIT_RUN_FAILED;
     if (replay) {
@@ -312,7 +314,7 @@ int cmd_run_with(int argc, char **argv)
         return EXIT_USAGE;
     /* a stored set's arguments (--resume) are data: they cannot consent */
     int rc = run_request_argv(&rq, argc, argv,
-                              cmd_run_resuming(NULL) ? RUN_FROM_STORED : RUN_FROM_ARGV);
+                              run_resuming(NULL) ? RUN_FROM_STORED : RUN_FROM_ARGV);
     if (rc == RUN_ARGV_HELP) {
         run_options_usage(stdout);
         return EXIT_OK;

@@ -11,7 +11,6 @@
 #include "cli/cli_run.h"
 #include "cli/run_options.h"
 #include "run/runner.h"
-#include "target/target.h"
 
 /* ready()'s answer to go on with the run; anything else is the exit status. */
 #define RUN_HOOK_GO (-1)
@@ -45,40 +44,6 @@ int cmd_run_job(int argc, char **argv);
 const char *cmd_run_default_phases(void);
 /* The shipped job whose phases are the default scenario's. */
 #define CMD_RUN_DEFAULT_JOB "basic"
-
-/* cmd_run_target.c (struct target_args: run_options.h). */
-/* Builds the configuration matrix (file systems x mount option sets) into ro and checks the
- * target options, the image's size and the device's consent (with dry_run a device without
- * consent is shown, not refused). 0, or an exit status after error(). */
-int cmd_run_setup_targets(struct target_args *ta, struct runner_opts *ro, bool dry_run);
-
-/* cmd_run_preflight.c: the pre-flight (run/preflight.h) said on the command line. */
-struct cmd_run_bad {                             /* the configurations that failed it */
-    char job[RUNNER_MAX_CONFIGS][RES_NAME_MAX];  /* their job ("" outside a job file) */
-    char name[RUNNER_MAX_CONFIGS][RES_NAME_MAX]; /* their names ("": the one unnamed) */
-    size_t n;
-    size_t total; /* configurations checked */
-};
-/* Checks ro's configurations (of job `job`, or NULL), one error line for each failure,
- * and adds them to *bad (zero it first): how many of ro's cannot run. */
-size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg, const char *job,
-                               struct cmd_run_bad *bad);
-/* After every set was checked: EXIT_OK when all can run, or with skip_bad when some can
- * (a line says which are left out); else EXIT_RUN_FAILED after a line saying nothing ran. */
-int cmd_run_preflight_verdict(const struct cmd_run_bad *bad, bool skip_bad);
-/* Leaves job's configurations that are in bad out of ro: 0, or -1 when none is left. */
-int cmd_run_preflight_drop(struct runner_opts *ro, const char *job, const struct cmd_run_bad *bad);
-/* The three for one set on the command line: EXIT_OK to run (ro without the bad ones). */
-int cmd_run_preflight(struct runner_opts *ro, const char *tree_arg, bool skip_bad);
-
-/* cmd_run_plan.c: prints what ro would do (--dry-run), touching nothing. */
-int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro,
-                       const char *tree_arg);
-/* cmd_run_plan.c: the job's estimated duration (--dry-run), from earlier runs of the same
- * job (tree, engine, phases, configuration) in the store at db (NULL: the default), else
- * from the work model; its seconds into *total_s (-1: unknown). 0. */
-int cmd_run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro,
-                          const char *db, double *total_s);
 
 /* cmd_run_resume.c: `fsbench run --resume LABEL`. */
 bool cmd_run_resume_wanted(int argc, char **argv);

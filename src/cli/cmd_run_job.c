@@ -30,12 +30,14 @@
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
 #include "run/duration.h"
-#include "cli/cli_consent.h"
-#include "cli/cli_resume.h"
+#include "run/run_consent.h"
+#include "run/run_resume.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
 #include "results/store.h"
 #include "run/job_rounds.h"
+#include "run/run_plan.h"
+#include "run/run_preflight.h"
 #include "tree/tarsrc.h"
 
 #define MAX_ARGS 256
@@ -81,7 +83,7 @@ struct jctx {
     const char *tree_arg[JOB_MAX_JOBS];
     struct job_rounds jr;
     char json[4096]; /* MODE_RUN: this job's --json file */
-    struct cmd_run_bad bad;      /* the configurations that failed the pre-flight */
+    struct run_preflight_bad bad;      /* the configurations that failed the pre-flight */
     bool skip_bad;               /* --skip-bad (the command line's or a job's) */
     bool left_out[JOB_MAX_JOBS]; /* jobs none of whose configurations can run */
     /* MODE_CHECK: each job's --label (NULL: its own JOB-DATE-TIME); MODE_RUN: the label a
@@ -300,7 +302,7 @@ static int run_rounds(struct jctx *c)
     out->run = rounds_run;
     out->run_arg = c;
     out->args_json = run_options_args_json(c->user_argc, c->user_argv);
-    out->resume = cmd_run_resuming(&out->resume_id);
+    out->resume = run_resuming(&out->resume_id);
     if (rc == EXIT_OK)
         rc = cli_run_and_report(&outer, out);
     for (size_t i = 0; i < c->n; i++) {
@@ -343,7 +345,7 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
                                    size_t len)
 {
     struct stat st;
-    if (!c->from_file || c->builtin || cli_consent()->force)
+    if (!c->from_file || c->builtin || run_consent()->force)
         return NULL;
     const char *json = job_json(c, out);
     if (json && !cl_has(c->cl, "json") && lstat(json, &st) == 0) {
@@ -371,7 +373,7 @@ static void print_outputs(struct jctx *c, const struct runner_opts *ro,
     if (ro->tspec && ro->tspec->device)
         printf("  device: %s: mkfs overwrites everything on it%s\n", ro->tspec->device,
                ro->tspec->destroy_data     ? " (--destroy-data given on the command line)"
-               : cli_consent()->destroy_data ? "; the run refuses: the command line does not "
+               : run_consent()->destroy_data ? "; the run refuses: the command line does not "
                                                "name it (--device DEV or --destroy-data=DEV)"
                                              : "; the run refuses without --destroy-data on the "
                                                "command line");
@@ -401,7 +403,7 @@ static const char *bad_job(const struct jctx *c)
  * stored set's scenario is its name). */
 static bool not_resumed(const struct jctx *c, size_t i)
 {
-    const struct run_set *r = cmd_run_resuming(NULL);
+    const struct run_set *r = run_resuming(NULL);
     return r && c->n > 1 && !c->jf->interleave && strcmp(job_name(c->jf, i), r->scenario);
 }
 
@@ -429,9 +431,9 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                    EXIT_USAGE;
         c->label[c->job] = out->label;
         /* --resume: the stored plan (interleaved jobs: checked as one set when they run) */
-        const struct run_set *resumed = cmd_run_resuming(NULL);
+        const struct run_set *resumed = run_resuming(NULL);
         if (resumed && !rounds && !not_resumed(c, c->job) &&
-            cli_resume_check_plan(resumed, ro, true) < 0)
+            run_resume_check_plan(resumed, ro, true) < 0)
             return EXIT_USAGE;
         /* jobs one after the other: each its own set, its own configurations to compare */
         if (ro->until_verdict && !rounds && ro->nconfigs < 2 && c->builtin)
@@ -460,15 +462,15 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
     }
     case MODE_PREFLIGHT:
         c->skip_bad |= out->skip_bad;
-        cmd_run_preflight_check(ro, tree_arg, bad_job(c), &c->bad);
+        run_preflight_check(ro, tree_arg, bad_job(c), &c->bad);
         return EXIT_OK;
     case MODE_PLAN:
-        if (cmd_run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0)
+        if (run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0)
             return EXIT_RUN_FAILED;
         print_outputs(c, ro, out);
         if (!c->est_unknown) {
             double est;
-            cmd_run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->db, &est);
+            run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->db, &est);
             if (est < 0)
                 c->est_unknown = true;
             else
@@ -476,7 +478,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         }
         return EXIT_OK;
     case MODE_RUN: {
-        if (cmd_run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
+        if (run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
             return EXIT_OK; /* none of its configurations can run: said already */
         /* the job's header goes where its table goes (stderr with --json -) */
         FILE *hf = out->json && !strcmp(out->json, "-") ? (out->quiet ? NULL : stderr) : stdout;
@@ -490,7 +492,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         bool shared = false;
         for (size_t i = 0; out->label && i < c->n; i++)
             shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->label);
-        if (shared && !cmd_run_resuming(NULL)) {
+        if (shared && !run_resuming(NULL)) {
             snprintf(c->own_label, sizeof c->own_label, "%.*s-%s", RES_NAME_MAX / 2,
                      out->label, job_name(c->jf, c->job));
             out->label = c->own_label;
@@ -507,7 +509,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         return RUN_HOOK_GO;
     }
     case MODE_ROUNDS:
-        c->left_out[c->job] = cmd_run_preflight_drop(ro, bad_job(c), &c->bad) < 0;
+        c->left_out[c->job] = run_preflight_drop(ro, bad_job(c), &c->bad) < 0;
         c->ro[c->job] = ro;
         c->out[c->job] = out;
         c->tree_arg[c->job] = tree_arg;
@@ -535,7 +537,7 @@ static int job_request(const struct jctx *c, size_t i, struct run_request *rq)
         if (rc)
             return rc;
     }
-    enum run_source src = cmd_run_resuming(NULL) ? RUN_FROM_STORED : RUN_FROM_ARGV;
+    enum run_source src = run_resuming(NULL) ? RUN_FROM_STORED : RUN_FROM_ARGV;
     for (size_t k = 0; k < c->cl->nnames; k++) {
         int rc = run_request_set(rq, c->cl->opt[k], c->cl->vals[k], src);
         if (rc)
@@ -565,7 +567,7 @@ static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
  * or -1 after error(). */
 static int check_job_device(struct jctx *c, size_t i, const struct job_keys *keys)
 {
-    const char *named = cli_consent_device();
+    const char *named = run_consent_device();
     if (!c->from_file || !named)
         return 0;
     struct job_arg *ja;
@@ -575,7 +577,7 @@ static int check_job_device(struct jctx *c, size_t i, const struct job_keys *key
     int rc = 0;
     for (int k = 0; k < n && rc == 0; k++) {
         const char *v = ja[k].value;
-        if (strcmp(ja[k].key, "device") || cli_consent_same_device(v, named))
+        if (strcmp(ja[k].key, "device") || run_consent_same_device(v, named))
             continue;
         rc = error("%s:%d: job %s: device = %s, but the command line names %s: refusing to "
                    "destroy a device the job file and the command line do not agree on",
@@ -598,7 +600,7 @@ static int preflight_all(struct jctx *c, const struct run_hook *h)
             return rc;
     }
     c->mode = was;
-    return cmd_run_preflight_verdict(&c->bad, c->skip_bad);
+    return run_preflight_verdict(&c->bad, c->skip_bad);
 }
 
 static int run_jobs(struct jctx *c, const struct cmdline *cl)
@@ -723,7 +725,7 @@ int cmd_run_job(int argc, char **argv)
         return EXIT_RUN_FAILED;
     }
     /* --resume: the plan stored with the set, or none */
-    const struct run_set *resumed = cmd_run_resuming(NULL);
+    const struct run_set *resumed = run_resuming(NULL);
     if (resumed && resumed->job_hash[0] && strcmp(resumed->job_hash, jf.hash)) {
         error("--resume: %s is not the job file '%s' ran (sha256 %.16s..., now %.16s...): the "
               "plan changed, so the set cannot be finished in the same rounds; `fsbench "

@@ -1,5 +1,5 @@
 /* cmd_run_main.c — the entry of `fsbench run`: consent taken from this process's argv
- * (cli_consent.c), the signal handlers, MPI's ranks, and which way the arguments run:
+ * (run_consent.c), the signal handlers, MPI's ranks, and which way the arguments run:
  * --resume LABEL (cmd_run_resume.c), a job file or scenario (cmd_run_job.c), or options
  * alone (cmd_run.c). Kept apart so that none of those three calls back into another's
  * caller.
@@ -8,7 +8,7 @@
 #include "base/outfile.h"
 #include "cli/cli.h"
 #include "cli/cli_bisect_run.h"
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
 #include "cli/cli_mpi.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
@@ -26,9 +26,9 @@ static int run_main(int argc, char **argv)
 static int run_checked(int argc, char **argv)
 {
     /* consent comes from here alone: the argv this process was given */
-    if (cli_consent_scan(argc, argv, run_options_short(), run_options_getopt()) < 0)
+    if (run_consent_scan(argc, argv, run_options_short(), run_options_getopt()) < 0)
         return EXIT_USAGE;
-    outfile_set_force(cli_consent()->force); /* --force also lets --json replace a store */
+    outfile_set_force(run_consent()->force); /* --force also lets --json replace a store */
     if (cli_signals_install() < 0)
         return EXIT_RUN_FAILED;
     return cli_mpi_main(argc, argv, run_main); /* under mpirun: on every rank */

@@ -10,9 +10,9 @@
  *
  * The stored arguments are data that anyone who can write the store may have changed: the
  * consent words are taken out of them (consent is read from this process's argv alone,
- * cli_consent.h), a set that runs on a device needs that device named and consented to on
+ * run_consent.h), a set that runs on a device needs that device named and consented to on
  * this command line again, and the plan they make must be the one the set stored
- * (cli_resume_check_plan).
+ * (run_resume_check_plan).
  */
 #include <getopt.h>
 #include <jansson.h>
@@ -23,8 +23,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
-#include "cli/cli_resume.h"
-#include "cli/cli_store.h"
+#include "run/run_resume.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
 #include "results/store.h"
@@ -147,67 +146,12 @@ static void usage(void)
 /* Whether the set holds every run it planned (its failed configurations' rounds aside). */
 static int finish(const char *label, const char *db, const char *const *extra)
 {
-    char dbbuf[4096];
-    if (!db) {
-        if (store_default_path(dbbuf, sizeof dbbuf) < 0)
-            return error("--resume: no default results database (HOME is not set); use "
-                         "--db FILE"),
-                   EXIT_USAGE;
-        db = dbbuf;
-    }
-    if (access(db, F_OK) != 0)
-        return error("--resume: no run set labelled '%s' (there is no results database %s)", label,
-                     db),
-               EXIT_USAGE;
-    /* opened to write: runs that waited in the spool join the set before it is read, so
-     * that they are not made again */
-    struct store *s = cli_store_open_write(db);
-    if (!s)
-        return EXIT_RUN_FAILED;
     struct store_set_info info;
-    int rc = store_last_set(s, label, &info);
     struct run_set *set = NULL;
-    if (rc == 0 && info.resumable && !info.running && strcmp(info.state, "done")) {
-        set = calloc(1, sizeof *set);
-        rc = !set ? error("out of memory") : store_load_set(s, info.id, set);
-    }
-    store_close(s);
-    if (rc != 0) {
-        free(set);
-        if (rc < 0)
-            return EXIT_RUN_FAILED;
-        return error("--resume: no run set labelled '%s'; 'fsbench runs' lists them", label),
-               EXIT_USAGE;
-    }
-    if (info.running)
-        return error("--resume: '%s' is still running (another fsbench is making its runs)", label),
-               EXIT_RUN_FAILED;
-    if (!info.resumable)
-        return error("--resume: '%s' cannot be resumed: it was made by fsbench cmd, an import "
-                     "or an older fsbench, which kept no arguments to run again",
-                     label),
-               EXIT_USAGE;
-    if (!strcmp(info.state, "done")) {
-        inform("--resume: '%s' is complete: %u of %u runs%s; nothing to do", label, info.nruns,
-               info.planned,
-               info.nruns < info.planned ? " (its failed configurations' later "
-                                           "rounds were not run)"
-                                         : "");
-        return EXIT_OK;
-    }
-    /* the run a signal stopped is made again */
     size_t kept = 0;
-    for (size_t i = 0; i < set->nruns; i++) {
-        struct run_result *r = &set->runs[i];
-        if (!r->interrupted) {
-            set->runs[kept++] = *r;
-            continue;
-        }
-        for (size_t p = 0; p < r->nphases; p++)
-            phase_result_free(&r->phases[p]);
-        free(r->phases);
-    }
-    set->nruns = kept;
+    int rc = run_resume_load(label, db, &set, &info, &kept);
+    if (rc != RUN_RESUME_GO)
+        return rc;
     int argc;
     char **argv = build_argv(set->args, extra, &argc);
     rc = argv ? EXIT_OK : EXIT_RUN_FAILED;
@@ -218,9 +162,9 @@ static int finish(const char *label, const char *db, const char *const *extra)
     if (rc == EXIT_OK) {
         inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state, kept,
                info.planned);
-        cli_resume_set(set, info.id);
+        run_resume_set(set, info.id);
         rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv) : cmd_run_with(argc, argv);
-        cli_resume_set(NULL, 0);
+        run_resume_set(NULL, 0);
     }
     for (int i = 0; argv && i < argc; i++)
         free(argv[i]);
@@ -268,7 +212,7 @@ int cmd_run_resume(int argc, char **argv)
         } else if (!strcmp(name, "db")) {
             db = absolute(optarg, dbabs, sizeof dbabs);
         } else if (consent || !strcmp(name, "device")) {
-            continue; /* cli_consent() has it, from this argv */
+            continue; /* run_consent() has it, from this argv */
         } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
             /* kept for the stored arguments' run: --json, --format, -q and consent */
             static char opt[24][64];

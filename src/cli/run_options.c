@@ -15,7 +15,7 @@
  *      `make completion-run` if it has values or is a number (completion/fsbench.bash);
  *      tests/e2e/t0013-run-options-table.sh fails until both agree with the table.
  * A value the table checks (a range, an enum's values) needs no code in the setter; a
- * consent (RUN_KIND_CONSENT) needs none at all: cli_consent.c reads it, from argv alone.
+ * consent (RUN_KIND_CONSENT) needs none at all: run_consent.c reads it, from argv alone.
  */
 #include "cli/run_options.h"
 

@@ -13,7 +13,7 @@
  * row's setter. No argument list is rebuilt from a job.
  *
  * Consent (kind RUN_KIND_CONSENT: --destroy-data, --force, --age-host-fs) is taken from this
- * process's argv alone (cli_consent.h): run_request_set() refuses it from any other source,
+ * process's argv alone (run_consent.h): run_request_set() refuses it from any other source,
  * a job file refuses it as a key, and a stored set's arguments lose it (by the kind, not by
  * a list of names).
  */
@@ -29,6 +29,7 @@
 #include "mpi/mpi_run.h"
 #include "results/meta.h"
 #include "run/job.h"
+#include "run/run_target.h"
 #include "run/runner.h"
 #include "target/target.h"
 
@@ -131,22 +132,6 @@ void run_options_usage(FILE *out);
 
 /* ---- the request ------------------------------------------------------------------ */
 
-/* The managed target's options, as the request collects them (cmd_run_target.c). */
-#define MAX_MOUNT_OPTS 16
-#define MAX_FS 8
-struct target_args {
-    struct target_spec spec;
-    const char *image;
-    const char *fs_list;
-    char fs_acc[256];   /* --fs given more than once: the lists joined with ',' */
-    char mkfs_acc[512]; /* --mkfs-opts given more than once: joined with ' ' */
-    const char *mount_opts[MAX_MOUNT_OPTS];
-    size_t nmount;
-    char fs_buf[256];
-    const char *fs[MAX_FS];
-    size_t nfs;
-};
-
 /* Where a value comes from. */
 enum run_source {
     RUN_FROM_DEFAULT, /* the table's default */
@@ -187,7 +172,7 @@ struct run_request {
  * the set. 0, or EXIT_USAGE when a default does not parse (a bug: test_run_options). */
 int run_request_init(struct run_request *rq, int argc, char **argv);
 /* Sets option o to value (NULL for a flag) from src: consent only from RUN_FROM_ARGV (and
- * then nothing is set: cli_consent() has it), the value checked by the table, a second
+ * then nothing is set: run_consent() has it), the value checked by the table, a second
  * different value of a one-value option refused. 0, or EXIT_USAGE after one error line
  * naming --o. */
 int run_request_set(struct run_request *rq, const struct run_option *o, const char *value,

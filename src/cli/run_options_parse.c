@@ -140,7 +140,7 @@ int run_request_set(struct run_request *rq, const struct run_option *o, const ch
 {
     size_t i = row_index(o);
     if (o->kind == RUN_KIND_CONSENT) {
-        /* by its kind: consent is this process's command line's (cli_consent()), never a
+        /* by its kind: consent is this process's command line's (run_consent()), never a
          * job file's, an include's, a stored set's or an import's */
         if (src != RUN_FROM_ARGV)
             return error("--%s: a job file or a stored set cannot consent: give it on the "

@@ -1,9 +1,9 @@
-/* test_age_steps.c — unit tests of --age-steps' parsing (cli_age_steps.c): N equal steps up
+/* test_age_steps.c — unit tests of --age-steps' parsing (age_steps.c): N equal steps up
  * to the written limit, a list of rising multiples, and every refusal in one line. */
 #include "testutil.h"
 
 #include "base/err.h"
-#include "cli/cli_age_steps.h"
+#include "run/age_steps.h"
 
 static void test_equal_steps(void **state)
 {

@@ -14,7 +14,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
 
@@ -280,30 +280,30 @@ static void test_consent_scan(void **state)
 {
     (void)state;
     char *a1[] = {"run", "j.ini", "--label", "--force", "--destroy-data", "--device", "/dev/x", NULL};
-    assert_int_equal(cli_consent_scan(7, a1, run_options_short(), run_options_getopt()), 0);
-    const struct cli_consent *c = cli_consent();
+    assert_int_equal(run_consent_scan(7, a1, run_options_short(), run_options_getopt()), 0);
+    const struct run_consent *c = run_consent();
     assert_true(c->destroy_data);
     assert_false(c->force); /* "--force" there is --label's value */
     assert_string_equal(c->device, "/dev/x");
     assert_null(c->destroy_dev);
-    assert_string_equal(cli_consent_device(), "/dev/x");
+    assert_string_equal(run_consent_device(), "/dev/x");
     assert_string_equal(a1[1], "j.ini"); /* not permuted */
 
     char *a2[] = {"run", "--destroy-data=/dev/y", "--age-host-fs", NULL};
-    assert_int_equal(cli_consent_scan(3, a2, run_options_short(), run_options_getopt()), 0);
+    assert_int_equal(run_consent_scan(3, a2, run_options_short(), run_options_getopt()), 0);
     assert_true(c->destroy_data && c->age_host_fs && !c->force);
     assert_null(c->device);
-    assert_string_equal(cli_consent_device(), "/dev/y");
+    assert_string_equal(run_consent_device(), "/dev/y");
 
     char *a3[] = {"run", "--phases", "extract", NULL};
-    assert_int_equal(cli_consent_scan(3, a3, run_options_short(), run_options_getopt()), 0);
+    assert_int_equal(run_consent_scan(3, a3, run_options_short(), run_options_getopt()), 0);
     assert_false(c->destroy_data || c->force || c->age_host_fs);
-    assert_null(cli_consent_device());
+    assert_null(run_consent_device());
 
     char msg[256];
     char *a4[] = {"run", "--device", "/dev/x", "--destroy-data=/dev/y", NULL};
     err_capture_begin(msg, sizeof msg);
-    assert_int_equal(cli_consent_scan(4, a4, run_options_short(), run_options_getopt()), -1);
+    assert_int_equal(run_consent_scan(4, a4, run_options_short(), run_options_getopt()), -1);
     err_capture_end();
     assert_string_equal(msg, "--device /dev/x and --destroy-data=/dev/y name two devices: name "
                              "the one whose data mkfs may destroy");

@@ -45,7 +45,7 @@ static void test_rows_are_whole(void **state)
         if (o->kind == RUN_KIND_ENUM)
             assert_true(o->values && o->values[0] && o->bad);
         if (o->kind == RUN_KIND_CONSENT)
-            assert_null(o->set); /* consent is cli_consent()'s, never the request's */
+            assert_null(o->set); /* consent is run_consent()'s, never the request's */
         else if (!(o->flags & RUN_OPT_HANDLED))
             assert_non_null(o->set);
         if (o->range)
@@ -121,7 +121,7 @@ static void test_checks(void **state)
 }
 
 /* Consent: from this process's command line alone, by the row's kind; the request never
- * holds it (cli_consent() does). */
+ * holds it (run_consent() does). */
 static void test_consent_by_kind(void **state)
 {
     static struct run_request rq;

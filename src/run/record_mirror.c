@@ -2,7 +2,7 @@
  * workspace (laid down untraced first, then the calls traced), its lines read through a
  * recorder whose root is the replay's tree, and the workspace removed.
  */
-#include "cli/record_mirror.h"
+#include "run/record_mirror.h"
 
 #include <errno.h>
 #include <fcntl.h>

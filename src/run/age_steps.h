@@ -1,12 +1,12 @@
-/* cli_age_steps.h — `fsbench run --age-steps N|LIST`: performance along the way. The age
+/* age_steps.h — `fsbench run --age-steps N|LIST`: performance along the way. The age
  * phase ages in steps on one file system (mkfs once, the aged files kept between runs), and
  * after each step the job's other phases (the probe) are measured --runs times. Each step is
  * a configuration of the set ("aged-0.5x", "aged-1x", ...: the file system after that many
  * of its sizes were written in all), so compare gives each step against the first with
  * intervals, and the run ends with the series view (stats/history.h) over the steps.
  */
-#ifndef FSBENCH_CLI_AGE_STEPS_H
-#define FSBENCH_CLI_AGE_STEPS_H
+#ifndef FSBENCH_AGE_STEPS_H
+#define FSBENCH_AGE_STEPS_H
 
 #include <stddef.h>
 #include <stdio.h>
@@ -36,10 +36,6 @@ void age_steps_name(double x, char *buf, size_t len);
  * all; probe: sync 0.373 s, read 1.654 s" (each probe phase's wall, or its status). */
 void age_steps_say(FILE *f, const struct run_result *run);
 
-/* The set's steps as a series (stats/history.h: each step's median with its interval, the
- * change points) printed on f under a heading; nothing when the set has no steps (no meta
- * "age-steps"). 0, or -1 after error(). */
-int age_steps_report(FILE *f, const struct run_set *rs);
 /* The set's meta "age-steps" (the multiples, "0,0.5,1"), or NULL: not a set of steps. */
 const char *age_steps_of(const struct run_set *rs);
 /* The steps of rs as a series and its statistics (the wall of each phase). 0; 1 when there

@@ -1,4 +1,4 @@
-/* cmd_run_preflight.c — `fsbench run`'s pre-flight (run/preflight.h) on the command line:
+/* run_preflight.c — `fsbench run`'s pre-flight (run/preflight.h) on the command line:
  * one line per configuration that cannot run, naming it and why, all of them at once;
  * then either nothing runs (exit 1: a night is not spent on a matrix that stops at its
  * fifth configuration), or with --skip-bad the others run and the line says which were
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "cli/cmd_run.h"
+#include "run/run_preflight.h"
 #include "phase/phase.h"
 #include "run/preflight.h"
 
@@ -21,8 +21,8 @@ static void full_name(const char *job, const char *config, char *buf, size_t len
         snprintf(buf, len, "%s", config);
 }
 
-size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_arg, const char *job,
-                               struct cmd_run_bad *bad)
+size_t run_preflight_check(const struct runner_opts *ro, const char *tree_arg, const char *job,
+                               struct run_preflight_bad *bad)
 {
     struct preflight pf;
     size_t n = ro->nconfigs ? ro->nconfigs : 1;
@@ -55,7 +55,7 @@ size_t cmd_run_preflight_check(const struct runner_opts *ro, const char *tree_ar
     return pf.nbad;
 }
 
-int cmd_run_preflight_drop(struct runner_opts *ro, const char *job, const struct cmd_run_bad *bad)
+int run_preflight_drop(struct runner_opts *ro, const char *job, const struct run_preflight_bad *bad)
 {
     size_t kept = 0, n = ro->nconfigs ? ro->nconfigs : 1;
     for (size_t k = 0; k < n; k++) {
@@ -74,7 +74,7 @@ int cmd_run_preflight_drop(struct runner_opts *ro, const char *job, const struct
     return kept ? 0 : -1;
 }
 
-int cmd_run_preflight_verdict(const struct cmd_run_bad *bad, bool skip_bad)
+int run_preflight_verdict(const struct run_preflight_bad *bad, bool skip_bad)
 {
     if (!bad->n)
         return EXIT_OK;
@@ -100,12 +100,12 @@ int cmd_run_preflight_verdict(const struct cmd_run_bad *bad, bool skip_bad)
     return EXIT_OK;
 }
 
-int cmd_run_preflight(struct runner_opts *ro, const char *tree_arg, bool skip_bad)
+int run_preflight(struct runner_opts *ro, const char *tree_arg, bool skip_bad)
 {
-    struct cmd_run_bad bad = {0};
-    cmd_run_preflight_check(ro, tree_arg, NULL, &bad);
-    int rc = cmd_run_preflight_verdict(&bad, skip_bad);
+    struct run_preflight_bad bad = {0};
+    run_preflight_check(ro, tree_arg, NULL, &bad);
+    int rc = run_preflight_verdict(&bad, skip_bad);
     if (rc == EXIT_OK && bad.n)
-        cmd_run_preflight_drop(ro, NULL, &bad);
+        run_preflight_drop(ro, NULL, &bad);
     return rc;
 }

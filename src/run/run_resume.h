@@ -1,12 +1,12 @@
-/* cli_resume.h — what lets a run set be finished after an interrupt, and the finishing:
+/* run_resume.h — what lets a run set be finished after an interrupt, and the finishing:
  * the set keeps the arguments that made it, where they ran and how many runs it plans,
  * and its state (running, interrupted, stopped, done) as it goes; `fsbench run --resume
  * LABEL` (cmd_run_resume.c) runs the same arguments again with the stored runs moved into
  * the new run set, so that the runner makes only the runs the set lacks, in the same round
  * order (the order comes from the seed and the round: runner_round_order()).
  */
-#ifndef FSBENCH_CLI_RESUME_H
-#define FSBENCH_CLI_RESUME_H
+#ifndef FSBENCH_RUN_RESUME_H
+#define FSBENCH_RUN_RESUME_H
 
 #include <stdint.h>
 
@@ -16,36 +16,45 @@
 
 /* Fills what resumes rs: args_json (NULL: the set cannot be resumed), the current
  * directory and the runs ro plans (runs x configurations; with --runs auto the most). */
-void cli_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro);
+void run_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro);
 
 /* Moves the runs of `kept` (a stored set, its interrupted runs left out) into rs, which
  * holds none yet, and points ro->plan at rs: a run rs holds is not made again, and a
  * configuration that failed stays out. kept is left without runs. */
-void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro);
+void run_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro);
 
 /* Whether ro plans what the stored set (kept) planned, before anything is touched: the same
  * kind of target (directory, image or device) and the same device, the same runs
  * (kept->planned: rounds x configurations) and, with phases, the same phases (each stored
  * run's, in order). The arguments a set keeps are data someone may have changed: a plan
  * that differs is refused. 0, or -1 after error() naming what differs. */
-int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases);
+int run_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases);
 
 /* When the resumed set's runs begin (set_ready): its configurations must be those stored
  * (kept->target.configs; rs's are the new ones), no other live process may be finishing it
  * (it is claimed, marked running by this one), then its interrupted runs are deleted.
  * 0, or -1 after error(). */
-int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
+int run_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
                      const struct run_set *rs);
 
 /* After the runner returned rc (runner_run's): the state stored for the set ("done",
  * "interrupted", "stopped"); a failure to store it is said but changes nothing else. */
-void cli_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
+void run_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
                     const struct run_set *rs, int rc);
 
+/* `fsbench run --resume LABEL`: the set labelled label in the store at db (NULL: the
+ * default), opened to write first so that runs that waited in its spool join it, its
+ * interrupted runs left out (made again). RUN_RESUME_GO with *set (run_set_free() and
+ * free() it), *info and *kept (its runs left); else the exit status after a line (EXIT_OK:
+ * the set is complete, nothing to do). */
+#define RUN_RESUME_GO (-1)
+int run_resume_load(const char *label, const char *db, struct run_set **set,
+                    struct store_set_info *info, size_t *kept);
+
 /* While --resume runs the stored arguments: the set it finishes (*id its id); else NULL. */
-struct run_set *cmd_run_resuming(int64_t *id);
+struct run_set *run_resuming(int64_t *id);
 /* The set --resume finishes from now on (NULL, 0: none): cmd_run_resume.c sets it around
  * running the stored arguments. */
-void cli_resume_set(struct run_set *set, int64_t id);
+void run_resume_set(struct run_set *set, int64_t id);
 
 #endif

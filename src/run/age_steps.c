@@ -1,6 +1,6 @@
-/* cli_age_steps.c — parsing and checking --age-steps, and the step configurations (see
- * cli_age_steps.h). */
-#include "cli/cli_age_steps.h"
+/* age_steps.c — parsing and checking --age-steps, and the step configurations (see
+ * age_steps.h). */
+#include "run/age_steps.h"
 
 #include <errno.h>
 #include <math.h>
@@ -9,10 +9,8 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "cli/cli.h"
 #include "phase/phase.h"
 #include "phase/workload.h"
-#include "report/report_history.h"
 #include "stats/history.h"
 
 #define AGE_STEPS_MAX_X 50 /* as --age-written */
@@ -202,23 +200,4 @@ int age_steps_series(const struct run_set *rs, struct series *sr, struct hist_re
         rc = hist_build(sr, &o, NULL, h) < 0 ? -1 : 0;
     }
     return rc;
-}
-
-int age_steps_report(FILE *f, const struct run_set *rs)
-{
-    const char *steps = age_steps_of(rs);
-    if (!steps)
-        return 0;
-    struct series sr;
-    struct hist_result h;
-    int rc = age_steps_series(rs, &sr, &h);
-    if (rc == 0) {
-        fprintf(f, "\nperformance vs age (steps %s: file-system sizes written in all; each "
-                   "step's median wall with its interval):\n",
-                steps);
-        hist_report_text(f, &sr, &h, "age step");
-    }
-    hist_free(&h);
-    series_free(&sr);
-    return rc < 0 ? -1 : 0;
 }

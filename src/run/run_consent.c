@@ -1,5 +1,5 @@
-/* cli_consent.c — consent from this process's argv alone (see cli_consent.h). */
-#include "cli/cli_consent.h"
+/* run_consent.c — consent from this process's argv alone (see run_consent.h). */
+#include "run/run_consent.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -10,9 +10,9 @@
 
 #include "base/err.h"
 
-static struct cli_consent consent;
+static struct run_consent consent;
 
-int cli_consent_scan(int argc, char **argv, const char *shortopts, const struct option *opts)
+int run_consent_scan(int argc, char **argv, const char *shortopts, const struct option *opts)
 {
     memset(&consent, 0, sizeof consent);
     /* getopt_long permutes what it scans: a copy of the pointers, the strings shared */
@@ -56,24 +56,24 @@ int cli_consent_scan(int argc, char **argv, const char *shortopts, const struct 
     optind = 0;
     free(copy);
     if (consent.device && consent.destroy_dev &&
-        !cli_consent_same_device(consent.device, consent.destroy_dev))
+        !run_consent_same_device(consent.device, consent.destroy_dev))
         return error("--device %s and --destroy-data=%s name two devices: name the one whose "
                      "data mkfs may destroy",
                      consent.device, consent.destroy_dev);
     return 0;
 }
 
-const struct cli_consent *cli_consent(void)
+const struct run_consent *run_consent(void)
 {
     return &consent;
 }
 
-const char *cli_consent_device(void)
+const char *run_consent_device(void)
 {
     return consent.destroy_dev ? consent.destroy_dev : consent.device;
 }
 
-bool cli_consent_same_device(const char *a, const char *b)
+bool run_consent_same_device(const char *a, const char *b)
 {
     if (!a || !b)
         return false;

@@ -1,5 +1,5 @@
-/* cli_store.c — the store opened to write, its spool emptied first (see cli_store.h). */
-#include "cli/cli_store.h"
+/* run_store.c — the store opened to write, its spool emptied first (see run_store.h). */
+#include "run/run_store.h"
 
 #include "base/err.h"
 #include "results/spool.h"
@@ -7,7 +7,7 @@
 /* How long emptying an earlier spool waits for a lock: a moment, not the full wait. */
 #define CLI_SPOOL_WAIT_MS 1000
 
-struct store *cli_store_open_write(const char *path)
+struct store *run_store_open_write(const char *path)
 {
     struct store *s = store_open(path);
     if (!s)

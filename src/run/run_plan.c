@@ -1,4 +1,4 @@
-/* cmd_run_plan.c — `fsbench run --dry-run`: prints what one job would do, from
+/* run_plan.c — `fsbench run --dry-run`: prints what one job would do, from
  * job_plan_compute(), touching nothing, and how long it would take: from the store's
  * earlier runs of the same job when it holds some, else from the work model
  * (run/duration.h).
@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "cli/cmd_run.h"
+#include "run/run_plan.h"
 #include "results/store.h"
 #include "run/duration.h"
 #include "run/job_plan.h"
@@ -141,7 +141,7 @@ static size_t measured_walls(const struct runner_opts *ro, const char *job, cons
     return found;
 }
 
-int cmd_run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro, const char *db,
+int run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro, const char *db,
                           double *total_s)
 {
     size_t nc = ro->nconfigs ? ro->nconfigs : 1;
@@ -187,7 +187,7 @@ int cmd_run_plan_estimate(FILE *f, const char *job, const struct runner_opts *ro
     return 0;
 }
 
-int cmd_run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, const char *tree_arg)
+int run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, const char *tree_arg)
 {
     struct job_plan p;
     if (job_plan_compute(ro, tree_arg, &p) < 0)

@@ -1,5 +1,6 @@
-/* cli_resume.c — a run set's resume data and states (see cli_resume.h). */
-#include "cli/cli_resume.h"
+/* run_resume.c — a run set's resume data and states, and the stored set --resume
+ * finishes loaded (see run_resume.h). */
+#include "run/run_resume.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,10 +8,11 @@
 #include <unistd.h>
 
 #include "base/err.h"
-#include "cli/cli_consent.h"
+#include "run/run_consent.h"
+#include "run/run_store.h"
 #include "phase/phase.h"
 
-void cli_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
+void run_resume_describe(struct run_set *rs, const char *args_json, const struct runner_opts *ro)
 {
     rs->args[0] = rs->cwd[0] = '\0';
     if (args_json && strlen(args_json) < sizeof rs->args && getcwd(rs->cwd, sizeof rs->cwd) != NULL)
@@ -41,7 +43,7 @@ static const char *run_phases(const struct run_result *r, char *buf, size_t len)
     return buf;
 }
 
-int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases)
+int run_resume_check_plan(const struct run_set *kept, const struct runner_opts *ro, bool phases)
 {
     const char *kind = runner_target_kind(ro);
     const char *dev = ro->tspec && ro->tspec->device ? ro->tspec->device : NULL;
@@ -51,7 +53,7 @@ int cli_resume_check_plan(const struct run_set *kept, const struct runner_opts *
                      kept->label, strcmp(kept->target.kind, "image") ? "a" : "an",
                      kept->target.kind, strcmp(kind, "image") ? "a" : "an", kind);
     if (dev && !strcmp(kept->target.kind, "device") &&
-        !cli_consent_same_device(kept->target.device, dev))
+        !run_consent_same_device(kept->target.device, dev))
         return error("--resume: '%s' ran on the device %s; these arguments name %s: the plan "
                      "changed, so it cannot be finished",
                      kept->label, kept->target.device, dev);
@@ -85,7 +87,7 @@ static int plan_from_set(void *arg, const char *config, unsigned round)
     return runner_plan_from(arg, config, round);
 }
 
-void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro)
+void run_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_opts *ro)
 {
     rs->runs = kept->runs;
     rs->nruns = kept->nruns;
@@ -100,7 +102,7 @@ void cli_resume_adopt(struct run_set *rs, struct run_set *kept, struct runner_op
     ro->plan_arg = rs;
 }
 
-int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
+int run_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept,
                      const struct run_set *rs)
 {
     /* the round order is a permutation of the configurations: the same ones, in the same
@@ -126,7 +128,7 @@ int cli_resume_ready(struct store *s, int64_t set_id, const struct run_set *kept
     return 0;
 }
 
-void cli_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
+void run_resume_end(struct store *s, int64_t set_id, const struct runner_opts *ro,
                     const struct run_set *rs, int rc)
 {
     const char *state = "done";
@@ -146,13 +148,81 @@ static struct {
     int64_t id;
 } resuming;
 
-void cli_resume_set(struct run_set *set, int64_t id)
+int run_resume_load(const char *label, const char *db, struct run_set **setp,
+                    struct store_set_info *info, size_t *keptp)
+{
+    char dbbuf[4096];
+    if (!db) {
+        if (store_default_path(dbbuf, sizeof dbbuf) < 0)
+            return error("--resume: no default results database (HOME is not set); use "
+                         "--db FILE"),
+                   EXIT_USAGE;
+        db = dbbuf;
+    }
+    if (access(db, F_OK) != 0)
+        return error("--resume: no run set labelled '%s' (there is no results database %s)", label,
+                     db),
+               EXIT_USAGE;
+    /* opened to write: runs that waited in the spool join the set before it is read, so
+     * that they are not made again */
+    struct store *s = run_store_open_write(db);
+    if (!s)
+        return EXIT_RUN_FAILED;
+    int rc = store_last_set(s, label, info);
+    struct run_set *set = NULL;
+    if (rc == 0 && info->resumable && !info->running && strcmp(info->state, "done")) {
+        set = calloc(1, sizeof *set);
+        rc = !set ? error("out of memory") : store_load_set(s, info->id, set);
+    }
+    store_close(s);
+    if (rc != 0) {
+        free(set);
+        if (rc < 0)
+            return EXIT_RUN_FAILED;
+        return error("--resume: no run set labelled '%s'; 'fsbench runs' lists them", label),
+               EXIT_USAGE;
+    }
+    if (info->running)
+        return error("--resume: '%s' is still running (another fsbench is making its runs)", label),
+               EXIT_RUN_FAILED;
+    if (!info->resumable)
+        return error("--resume: '%s' cannot be resumed: it was made by fsbench cmd, an import "
+                     "or an older fsbench, which kept no arguments to run again",
+                     label),
+               EXIT_USAGE;
+    if (!strcmp(info->state, "done")) {
+        inform("--resume: '%s' is complete: %u of %u runs%s; nothing to do", label, info->nruns,
+               info->planned,
+               info->nruns < info->planned ? " (its failed configurations' later "
+                                           "rounds were not run)"
+                                         : "");
+        return EXIT_OK;
+    }
+    /* the run a signal stopped is made again */
+    size_t kept = 0;
+    for (size_t i = 0; i < set->nruns; i++) {
+        struct run_result *r = &set->runs[i];
+        if (!r->interrupted) {
+            set->runs[kept++] = *r;
+            continue;
+        }
+        for (size_t p = 0; p < r->nphases; p++)
+            phase_result_free(&r->phases[p]);
+        free(r->phases);
+    }
+    set->nruns = kept;
+    *setp = set;
+    *keptp = kept;
+    return RUN_RESUME_GO;
+}
+
+void run_resume_set(struct run_set *set, int64_t id)
 {
     resuming.set = set;
     resuming.id = id;
 }
 
-struct run_set *cmd_run_resuming(int64_t *id)
+struct run_set *run_resuming(int64_t *id)
 {
     if (id)
         *id = resuming.id;

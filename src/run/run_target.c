@@ -1,7 +1,7 @@
-/* cmd_run_target.c — the managed target of `fsbench run` (--image, --device, --fs,
+/* run_target.c — the managed target of `fsbench run` (--image, --device, --fs,
  * --mount-opts, --mkfs-opts): the configuration matrix, and the checks made before anything
  * is touched: the image's size for each file system, a device that is a block device, named
- * on this command line and consented to there (cli_consent.h: never by a job file or a
+ * on this command line and consented to there (run_consent.h: never by a job file or a
  * stored set), and a resumed set's device.
  */
 #include <inttypes.h>
@@ -12,24 +12,23 @@
 
 #include "base/err.h"
 #include "base/text.h"
-#include "cli/cli.h"
-#include "cli/cli_consent.h"
-#include "cli/cli_resume.h"
-#include "cli/cmd_run.h"
+#include "run/run_consent.h"
+#include "run/run_resume.h"
+#include "run/run_target.h"
 #include "target/fsopts.h"
 #include "target/target.h"
 
 /* The device a run would mkfs: a block device (a regular file is refused now, with --dry-run
  * too), named on this command line (--device DEV or --destroy-data=DEV: a device that only a
  * job file or a stored set names is not destroyed by bare consent), and consented to on this
- * command line (cli_consent(): never from the arguments this run was given by a job file or
+ * command line (run_consent(): never from the arguments this run was given by a job file or
  * a stored set). Sets spec->destroy_data and spec->force from that consent alone. With
  * dry_run a device without consent is shown, not refused. 0, or -1 after error(). */
 static int check_device(struct target_spec *spec, bool dry_run)
 {
     const char *dev = spec->device;
-    const struct cli_consent *cs = cli_consent();
-    const char *named = cli_consent_device();
+    const struct run_consent *cs = run_consent();
+    const char *named = run_consent_device();
     struct stat st;
     spec->destroy_data = false;
     spec->force = false;
@@ -39,12 +38,12 @@ static int check_device(struct target_spec *spec, bool dry_run)
                      dev);
     if (stat(dev, &st) == 0 && !S_ISBLK(st.st_mode))
         return error("--device %s: not a block device", dev);
-    const struct run_set *resumed = cmd_run_resuming(NULL);
-    if (resumed && cs->device && !cli_consent_same_device(cs->device, dev))
+    const struct run_set *resumed = run_resuming(NULL);
+    if (resumed && cs->device && !run_consent_same_device(cs->device, dev))
         return error("--resume: '%s' runs on the device %s, not %s: the plan changed, so it "
                      "cannot be finished",
                      resumed->label, dev, cs->device);
-    if (named && !cli_consent_same_device(named, dev))
+    if (named && !run_consent_same_device(named, dev))
         return error("%s %s on the command line, but mkfs would destroy %s (named by %s): "
                      "refusing a device the command line does not name",
                      cs->destroy_dev ? "--destroy-data=" : "--device", named, dev,
@@ -75,14 +74,14 @@ static int check_device(struct target_spec *spec, bool dry_run)
 
 /* Builds the configuration matrix (file systems x mount option sets) and checks the target
  * options. 0, or an exit status after error(). */
-int cmd_run_setup_targets(struct target_args *ta, struct runner_opts *ro, bool dry_run)
+int run_target_setup(struct target_args *ta, struct runner_opts *ro, bool dry_run)
 {
     bool managed = ta->image || ta->spec.device;
-    const struct run_set *resumed = cmd_run_resuming(NULL);
-    if (resumed && cli_consent()->device && !ta->spec.device)
+    const struct run_set *resumed = run_resuming(NULL);
+    if (resumed && run_consent()->device && !ta->spec.device)
         return error("--resume: '%s' does not run on a device (--device %s): the plan changed, "
                      "so it cannot be finished",
-                     resumed->label, cli_consent()->device),
+                     resumed->label, run_consent()->device),
                EXIT_USAGE;
     if (!managed) {
         if (ta->fs_list || ta->nmount || ta->spec.mkfs_opts || ro->keep_fs)

@@ -1,20 +1,20 @@
-/* cli_consent.h — consent to destroy or age data, taken from this process's argv alone.
+/* run_consent.h — consent to destroy or age data, taken from this process's argv alone.
  *
  * The consent options (--destroy-data[=DEV], --force, --age-host-fs) and the device the
- * command line names (--device DEV) are read once, by cli_consent_scan() over the argv the
+ * command line names (--device DEV) are read once, by run_consent_scan() over the argv the
  * program was started with, into one struct that nothing else fills: a job file, an include,
  * a stored set's arguments (--resume) or an import can name a device, but the argument
  * lists built from them never reach this struct, and the run's own parser ignores the
  * consent options it finds in them. Data is destroyed only on a device this command line
  * names (--device DEV, or --destroy-data=DEV).
  */
-#ifndef FSBENCH_CLI_CONSENT_H
-#define FSBENCH_CLI_CONSENT_H
+#ifndef FSBENCH_RUN_CONSENT_H
+#define FSBENCH_RUN_CONSENT_H
 
 #include <getopt.h>
 #include <stdbool.h>
 
-struct cli_consent {
+struct run_consent {
     bool destroy_data;       /* --destroy-data or --destroy-data=DEV */
     const char *destroy_dev; /* DEV of --destroy-data=DEV, or NULL */
     const char *device;      /* --device DEV on this command line, or NULL */
@@ -27,17 +27,17 @@ struct cli_consent {
  * ("destroy-data", "force", "age-host-fs", "device"). Anything else is left to the
  * command's own parser. 0, or -1 after error() when --device and --destroy-data=DEV name
  * two devices. */
-int cli_consent_scan(int argc, char **argv, const char *shortopts, const struct option *opts);
+int run_consent_scan(int argc, char **argv, const char *shortopts, const struct option *opts);
 
 /* What the scan found (all false and NULL before it). */
-const struct cli_consent *cli_consent(void);
+const struct run_consent *run_consent(void);
 
 /* The device this command line names to be destroyed: --destroy-data=DEV, else --device
  * DEV; NULL when it names none. */
-const char *cli_consent_device(void);
+const char *run_consent_device(void);
 
 /* Whether a and b are the same device: the same path, or paths that resolve to the same
  * file (a relative path, a symlink under /dev/disk). */
-bool cli_consent_same_device(const char *a, const char *b);
+bool run_consent_same_device(const char *a, const char *b);
 
 #endif
