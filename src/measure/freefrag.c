@@ -53,22 +53,6 @@ int freefrag_measure(int fd, struct freefrag *f)
     return -1;
 }
 
-int freefrag_measure_dev(int fd, const char *dev, struct freefrag *f)
-{
-    if (dev && freefrag_tool_forced())
-        return freefrag_tool_measure(fd, dev, f);
-    if (freefrag_measure(fd, f) == 0 || !dev)
-        return f->known ? 0 : -1;
-    char getfsmap[sizeof f->why];
-    snprintf(getfsmap, sizeof getfsmap, "%s", f->why);
-    if (freefrag_tool_measure(fd, dev, f) == 0)
-        return 0;
-    char tool[sizeof f->why];
-    snprintf(tool, sizeof tool, "%s", f->why);
-    snprintf(f->why, sizeof f->why, "%.80s; %.100s", getfsmap, tool);
-    return -1;
-}
-
 double freefrag_share_below(const struct freefrag *f, uint64_t below)
 {
     if (!f->bytes)

@@ -51,7 +51,6 @@ int freefrag_measure_dev(int fd, const char *dev, struct freefrag *f);
  * (xfs), after a syncfs of fd's file system, refused unless dev is the block device whose
  * number is fd's st_dev. 0, or -1 with f unknown and why saying so. */
 int freefrag_tool_measure(int fd, const char *dev, struct freefrag *f);
-bool freefrag_tool_forced(void);
 
 /* The tools' text into a histogram (source set); their own totals are checked against the
  * lines read. 0, or -1 with f unknown ("e2freefrag: output not understood"). */

@@ -3,7 +3,8 @@
  * -r 'freesp -s -d' (xfsprogs) for xfs. Both only read, and only the block device the
  * caller names, and only when that device is the one the measured file system is on (its
  * device number is fd's st_dev). Their text is parsed into the same buckets; the parsers are
- * separate so that tests feed them the tools' real output.
+ * separate so that tests feed them the tools' real output. freefrag_measure_dev, here too,
+ * chooses between GETFSMAP and the tool.
  *
  * How they differ from GETFSMAP: e2freefrag on a mounted file system asks the kernel's
  * GETFSMAP itself where there is one, else reads the block bitmaps, as current as the last
@@ -156,7 +157,7 @@ int freefrag_parse_xfs_db(const char *text, struct freefrag *f)
 }
 
 /* Whether the test-only environment asks to skip GETFSMAP (FSBENCH_FREE_SPACE_TOOL=1). */
-bool freefrag_tool_forced(void)
+static bool freefrag_tool_forced(void)
 {
     const char *e = getenv("FSBENCH_FREE_SPACE_TOOL");
     return e && !strcmp(e, "1");
@@ -193,4 +194,20 @@ int freefrag_tool_measure(int fd, const char *dev, struct freefrag *f)
     int rc = ext ? freefrag_parse_e2freefrag(out, f) : freefrag_parse_xfs_db(out, f);
     free(out);
     return rc;
+}
+
+int freefrag_measure_dev(int fd, const char *dev, struct freefrag *f)
+{
+    if (dev && freefrag_tool_forced())
+        return freefrag_tool_measure(fd, dev, f);
+    if (freefrag_measure(fd, f) == 0 || !dev)
+        return f->known ? 0 : -1;
+    char getfsmap[sizeof f->why];
+    snprintf(getfsmap, sizeof getfsmap, "%s", f->why);
+    if (freefrag_tool_measure(fd, dev, f) == 0)
+        return 0;
+    char tool[sizeof f->why];
+    snprintf(tool, sizeof tool, "%s", f->why);
+    snprintf(f->why, sizeof f->why, "%.80s; %.100s", getfsmap, tool);
+    return -1;
 }
