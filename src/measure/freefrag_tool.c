@@ -53,6 +53,16 @@ static bool line_key(const char *line, const char *key, uint64_t *v)
     return true;
 }
 
+/* The line of a tool's text that starts at line, without its newline, into l (cut to
+ * len - 1 bytes): where the next one starts, or NULL after the last. */
+static const char *next_line(const char *line, char *l, size_t len)
+{
+    const char *nl = strchr(line, '\n');
+    size_t n = nl ? (size_t)(nl - line) : strlen(line);
+    snprintf(l, len, "%.*s", (int)(n < len ? n : len - 1), line);
+    return nl ? nl + 1 : NULL;
+}
+
 int freefrag_parse_e2freefrag(const char *text, struct freefrag *f)
 {
     freefrag_init(f);
@@ -60,11 +70,8 @@ int freefrag_parse_e2freefrag(const char *text, struct freefrag *f)
     uint64_t bs = 0, num = 0, max_kb = 0, free_blocks = 0, v;
     bool in_hist = false, have_num = false, have_free = false;
     for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
         char l[256];
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        snprintf(l, sizeof l, "%.*s", (int)(n < sizeof l ? n : sizeof l - 1), line);
-        line = nl ? nl + 1 : NULL;
+        line = next_line(line, l, sizeof l);
         if (line_key(l, "Blocksize: ", &v))
             bs = v;
         else if (line_key(l, "Free blocks: ", &v))
@@ -114,11 +121,8 @@ int freefrag_parse_xfs_db(const char *text, struct freefrag *f)
     uint64_t *lens = NULL;
     size_t nlens = 0, cap = 0;
     for (const char *line = text; line && *line;) {
-        const char *nl = strchr(line, '\n');
         char l[256];
-        size_t n = nl ? (size_t)(nl - line) : strlen(line);
-        snprintf(l, sizeof l, "%.*s", (int)(n < sizeof l ? n : sizeof l - 1), line);
-        line = nl ? nl + 1 : NULL;
+        line = next_line(line, l, sizeof l);
         unsigned long long ag, agbno, len;
         char extra;
         if (line_key(l, "blocksize = ", &v))
