@@ -27,6 +27,8 @@
  * With params->age_profile set, the phase ages to that profile instead (phase/age.h): it
  * stops on convergence (params->age_converge), the written or the fullness target, and its
  * note gives the stop, the distance from the profile and the free space before and after.
+ * With params->age_replay set, it ages by replaying that trace (phase_age_replay.c), with a
+ * profile beside it until it converges to the profile, measured the same way.
  */
 #include <errno.h>
 #include <sys/stat.h>
@@ -285,6 +287,26 @@ static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
     return 0;
 }
 
+/* The age phase by replay (--age-replay): without a profile, --age-replay-times
+ * repetitions (default 1); with one (--age-profile), repetitions until convergence
+ * (--age-converge), or --age-replay-times when given; --age-written x the fs (default 4)
+ * stops both, as do the fullness and the free-space target. */
+static int age_by_replay(struct phase_ctx *ctx)
+{
+    const struct phase_params *pp = ctx->params;
+    struct statvfs sv;
+    if (fstatvfs(ctx->ws_fd, &sv) < 0)
+        return phase_fail(ctx, "statvfs", ".", -errno);
+    double fs_size = (double)sv.f_blocks * (double)sv.f_frsize;
+    double w;
+    unsigned times = pp->age_replay_times;
+    if (!times && !pp->age_profile)
+        times = 1;
+    age_replay_reset();
+    return age_replay_run(ctx, pp->age_written > 0 ? pp->age_written * fs_size : 0, times,
+                          pp->age_profile ? pp->age_converge : 0, &w);
+}
+
 static int age_run(struct phase_ctx *ctx, double more_bytes);
 static void age_steps_resume(struct age *a);
 static void age_steps_keep(struct age *a, double written);
@@ -296,12 +318,8 @@ int phase_age(struct phase_ctx *ctx)
 {
     if (ctx->age_step)
         return phase_age_further(ctx);
-    if (ctx->params && ctx->params->age_replay) { /* aging by a real program */
-        double w;
-        age_replay_reset();
-        unsigned times = ctx->params->age_replay_times;
-        return age_replay_run(ctx, 0, times ? times : 1, &w);
-    }
+    if (ctx->params && ctx->params->age_replay) /* aging by a real program */
+        return age_by_replay(ctx);
     return age_run(ctx, 0);
 }
 
@@ -539,7 +557,7 @@ int phase_age_further(struct phase_ctx *ctx)
     }
     if (ctx->params && ctx->params->age_replay) { /* steps of a real program's replays */
         double w;
-        int rc = age_replay_run(ctx, goal - steps_written, 0, &w);
+        int rc = age_replay_run(ctx, goal - steps_written, 0, 0, &w);
         steps_written += w;
         steps_done++;
         if (rc == 0) {

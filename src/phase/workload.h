@@ -56,11 +56,14 @@ int phase_age_further(struct phase_ctx *ctx);
 void phase_age_steps_reset(void);
 /* Bytes the steps wrote in all so far. */
 double phase_age_steps_written(void);
-/* Age by replaying params->age_replay (phase_age_replay.c): `times` repetitions (0: until
- * goal_bytes are written), or until the fullness; bytes written to *written. 0, or -1 (the
- * phase failed). */
-int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, double *written);
-/* The next repetition is r0001 again (a new set). */
+/* Age by replaying params->age_replay (phase_age_replay.c): until `times` repetitions (0: no
+ * such stop), goal_bytes written (0: none), with a profile (params->age_profile) every
+ * bucket within converge of it (0: no such stop), the fullness, the free-space target or
+ * the safety limit, whichever comes first; bytes written to *written. 0, or -1 (the phase
+ * failed). */
+int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, double converge,
+                   double *written);
+/* The next repetition is r0001 again, the books empty (a new set). */
 void age_replay_reset(void);
 
 /* ---- compilebench's per-kind results ---- */

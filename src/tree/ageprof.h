@@ -109,6 +109,19 @@ int ageprof_write(const struct ageprof *p, FILE *f);
  * becomes the profile's name. 0, or -1 after error(). */
 int ageprof_capture(const char *dir, const char *name, struct ageprof *out);
 
+/* Calls fn(arg, its stat, its depth) for every regular file below the directory dirfd (depth
+ * 1: in dirfd itself), walking as ageprof_capture does: each directory opened from its
+ * parent's fd (O_NOFOLLOW), no symlink followed, no mount point crossed, a directory that
+ * cannot be opened skipped, at most 64 levels. 0, or -1 (errno) when dirfd cannot be read. */
+struct stat;
+typedef void (*ageprof_file_fn)(void *arg, const struct stat *st, unsigned depth);
+int ageprof_walk(int dirfd, ageprof_file_fn fn, void *arg);
+
+/* The buckets tree capture counts in (out's shares and the rest zero): sizes from 0, 1,
+ * 512, 2K, 8K, 32K, 128K, 512K, 2M, 8M, 32M, 128M; ages from 0, 1d, 7d, 30d, 90d, 1y, 3y;
+ * depths 1 to 16. */
+void ageprof_capture_buckets(struct ageprof *out);
+
 /* Writes p to path (replaced by rename, "-" stdout). 0, or -1 after error(). */
 int ageprof_write_file(const struct ageprof *p, const char *path);
 

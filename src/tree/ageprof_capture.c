@@ -4,9 +4,10 @@
  * the operation mix and the clock's start are the small-file profile's (a snapshot does
  * not show the operations that made it).
  *
- * The walk opens each directory from its parent's fd with O_NOFOLLOW | O_DIRECTORY,
- * follows no symlink, does not cross mount points (st_dev), and skips directories it
- * cannot open. Memory grows with the depth only.
+ * The walk (ageprof_walk, also what aging by replay counts its trees with) opens each
+ * directory from its parent's fd with O_NOFOLLOW | O_DIRECTORY, follows no symlink, does
+ * not cross mount points (st_dev), and skips directories it cannot open. Memory grows with
+ * the depth only.
  */
 #include "tree/ageprof.h"
 
@@ -32,14 +33,13 @@ static const uint64_t size_lo[] = {0,      1,      512,     2048,    8192,     3
 static const uint64_t age_lo[] = {0, DAY, 7 * DAY, 30 * DAY, 90 * DAY, 365 * DAY, 3 * 365 * DAY};
 
 struct capture {
-    dev_t dev;
     time_t now;
     uint64_t size[AGEPROF_BUCKETS], age[AGEPROF_BUCKETS], depth[AGEPROF_BUCKETS];
     uint64_t files;
-    struct ageprof_dist sized, aged, depthd;
+    struct ageprof shape; /* the buckets (shares unused) */
 };
 
-static int walk(struct capture *c, int dfd, unsigned depth)
+static int walk(int dfd, dev_t dev, unsigned depth, ageprof_file_fn fn, void *arg)
 {
     char buf[16384];
     for (;;) {
@@ -54,24 +54,54 @@ static int walk(struct capture *c, int dfd, unsigned depth)
             if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
                 continue;
             struct stat st;
-            if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != c->dev)
+            if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || st.st_dev != dev)
                 continue;
             if (S_ISREG(st.st_mode)) {
-                c->files++;
-                c->size[ageprof_bucket(&c->sized, (uint64_t)st.st_size)]++;
-                uint64_t age = st.st_mtime < c->now ? (uint64_t)(c->now - st.st_mtime) : 0;
-                c->age[ageprof_bucket(&c->aged, age)]++;
-                c->depth[ageprof_bucket(&c->depthd, depth)]++;
+                fn(arg, &st, depth);
             } else if (S_ISDIR(st.st_mode) && depth < CAPTURE_DEPTH_MAX) {
                 int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
                 if (sub < 0)
                     continue;
-                walk(c, sub, depth + 1);
+                walk(sub, dev, depth + 1, fn, arg);
                 os_dirent_release(sub);
                 close(sub);
             }
         }
     }
+}
+
+int ageprof_walk(int dirfd, ageprof_file_fn fn, void *arg)
+{
+    struct stat st;
+    if (fstat(dirfd, &st) < 0)
+        return -1;
+    int rc = walk(dirfd, st.st_dev, 1, fn, arg);
+    int e = errno;
+    os_dirent_release(dirfd);
+    errno = e;
+    return rc;
+}
+
+void ageprof_capture_buckets(struct ageprof *out)
+{
+    memset(out, 0, sizeof *out);
+    out->dist[AGEPROF_SIZE].n = sizeof size_lo / sizeof size_lo[0];
+    memcpy(out->dist[AGEPROF_SIZE].lo, size_lo, sizeof size_lo);
+    out->dist[AGEPROF_AGE].n = sizeof age_lo / sizeof age_lo[0];
+    memcpy(out->dist[AGEPROF_AGE].lo, age_lo, sizeof age_lo);
+    out->dist[AGEPROF_DEPTH].n = AGEPROF_BUCKETS;
+    for (unsigned b = 0; b < AGEPROF_BUCKETS; b++)
+        out->dist[AGEPROF_DEPTH].lo[b] = b + 1;
+}
+
+static void count_file(void *arg, const struct stat *st, unsigned depth)
+{
+    struct capture *c = arg;
+    c->files++;
+    c->size[ageprof_bucket(&c->shape.dist[AGEPROF_SIZE], (uint64_t)st->st_size)]++;
+    uint64_t age = st->st_mtime < c->now ? (uint64_t)(c->now - st->st_mtime) : 0;
+    c->age[ageprof_bucket(&c->shape.dist[AGEPROF_AGE], age)]++;
+    c->depth[ageprof_bucket(&c->shape.dist[AGEPROF_DEPTH], depth)]++;
 }
 
 /* Shares from counts, trailing empty buckets dropped (one kept at least). */
@@ -95,13 +125,7 @@ int ageprof_capture(const char *dir, const char *name, struct ageprof *out)
     if (!c)
         return error("out of memory");
     c->now = time(NULL);
-    c->sized.n = sizeof size_lo / sizeof size_lo[0];
-    memcpy(c->sized.lo, size_lo, sizeof size_lo);
-    c->aged.n = sizeof age_lo / sizeof age_lo[0];
-    memcpy(c->aged.lo, age_lo, sizeof age_lo);
-    c->depthd.n = AGEPROF_BUCKETS;
-    for (unsigned b = 0; b < AGEPROF_BUCKETS; b++)
-        c->depthd.lo[b] = b + 1;
+    ageprof_capture_buckets(&c->shape);
     int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     struct stat st;
     struct statvfs sv;
@@ -112,10 +136,8 @@ int ageprof_capture(const char *dir, const char *name, struct ageprof *out)
         free(c);
         return error("capture: %s: %s", dir, strerror(e));
     }
-    c->dev = st.st_dev;
-    int rc = walk(c, fd, 1);
+    int rc = ageprof_walk(fd, count_file, c);
     int e = errno;
-    os_dirent_release(fd);
     close(fd);
     if (rc < 0) {
         free(c);
@@ -130,9 +152,9 @@ int ageprof_capture(const char *dir, const char *name, struct ageprof *out)
     snprintf(out->source, sizeof out->source,
              "fsbench tree capture of %.200s: %llu files (sizes, depths; ages from mtimes)", dir,
              (unsigned long long)c->files);
-    fill(&out->dist[AGEPROF_SIZE], &c->sized, c->size, c->files);
-    fill(&out->dist[AGEPROF_AGE], &c->aged, c->age, c->files);
-    fill(&out->dist[AGEPROF_DEPTH], &c->depthd, c->depth, c->files);
+    fill(&out->dist[AGEPROF_SIZE], &c->shape.dist[AGEPROF_SIZE], c->size, c->files);
+    fill(&out->dist[AGEPROF_AGE], &c->shape.dist[AGEPROF_AGE], c->age, c->files);
+    fill(&out->dist[AGEPROF_DEPTH], &c->shape.dist[AGEPROF_DEPTH], c->depth, c->files);
     double used = sv.f_blocks ? 1.0 - (double)sv.f_bavail / (double)sv.f_blocks : 0.5;
     out->utilization = used < 0.05 ? 0.05 : used > 0.9 ? 0.9 : used;
     free(c);

@@ -4,7 +4,11 @@
 # in a directory of its own (all kept): the note says so, no call diverged, and the probe
 # (statwalk) sees the three copies. With --age-steps the replays go on until each step's
 # written total, the repetitions numbered on across the steps, and every run has probe
-# results. Misuse is one line and exit 2.
+# results. The note gives the free space before and after and, without a profile, the
+# distributions the repetitions left; with one (--age-profile) the distance from it after
+# each repetition (a line on stderr each, the table at the end) and the stop: convergence,
+# repetitions, written, fullness, free-space target; steps with a profile and a cold read.
+# Misuse is one line and exit 2.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -27,9 +31,16 @@ run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-replay-times 3 --
 is "$RC" 0 "run age --age-replay exits 0"
 [ "$RC" -eq 0 ] || diag "$ERR"
 note=$(jq -r '.runs[0].phases[] | select(.name == "age") | .note' "$S/r.json")
-like "$note" "^replayed $S/t.fsbt 3 times \\(r0001-r0003\\): wrote [0-9.]+ MiB \\([0-9.]+x the fs\\), fs [0-9]+% full; repetitions done" \
+like "$note" "^replayed t\\.fsbt 3 times \\(r0001-r0003\\): wrote [0-9.]+ MiB \\([0-9.]+x the fs\\), fs [0-9]+% full; repetitions done" \
     "the age note says the trace was replayed 3 times ($note)"
 like "$note" 'none diverged' "no replayed call diverged"
+like "$note" '; free space before: [0-9]+ free extents, largest [0-9.]+ [KMG]iB, [0-9]+% of free space in extents under 1 MiB \(source: GETFSMAP\); after: [0-9]+ free extents, .*\(source: GETFSMAP\)' \
+    "the note gives the free space before and after, with its source"
+# without a profile: the distributions of what the repetitions left (tree capture's buckets):
+# 30 files a repetition, 2 of 2-8 KiB, 6 of 8-32 KiB, 22 of 32-128 KiB, all at depth 1, and
+# tar's utimensat replayed as the replay's fixed 2020 time (years old)
+like "$note" "; $((3 * entries)) files left: sizes % 0/0/0/7/20/73; ages % 0/0/0/0/0/0/100; depths % 100;" \
+    "without a profile the note gives the distributions left"
 files=$(jq -r '.runs[0].phases[] | select(.name == "statwalk") | .files' "$S/r.json")
 ok $([ "$files" -ge $((3 * entries)) ]; echo $?) \
     "statwalk sees the three repetitions' files ($files >= 3 x $entries)"
@@ -51,6 +62,61 @@ is "$(jq '[.runs[] | .phases[1:][] | select(.status != "ok")] | length' "$S/s.js
     "every run of every step has probe results"
 n=$(printf '%s\n' "$OUT" | grep -c '^step aged-0\.0[36]x, round [12]: .* MiB written in all; probe: ')
 is "$n" 4 "a line per run says the step, the written total and the probe"
+
+# With a profile beside the trace: the distance after each repetition, and each stop.
+# tarlike is what one repetition leaves (sizes as above, years old, depth 1).
+printf '%s\n' '[profile]' 'name = tarlike' 'utilization = 0.1' '[sizes]' '0 = 0' '2K = 2' \
+    '8K = 6' '32K = 22' '[ages]' '0 = 0' '1y = 100' '[depths]' '1 = 100' '[mix]' 'create = 1' \
+    >"$S/like.ini"
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile "$S/like.ini" \
+    --no-save --json "$S/p.json"
+is "$RC" 0 "--age-replay with --age-profile exits 0"
+note=$(jq -r '.runs[0].phases[] | select(.name == "age") | .note' "$S/p.json")
+like "$note" '^replayed t\.fsbt 1 time \(r0001-r0001\): .*; converged; profile tarlike: distance 0\.00% after r0001 \(sizes 0\.0%, ages 0\.0%, depths 0\.0%; worst [a-z]+ [^)]*\), 0\.00% after r0001; free space before: .*\(source: GETFSMAP\); after: .*\(source: GETFSMAP\)' \
+    "converged to the profile after one repetition, the distance and the free space said ($note)"
+is "$(printf '%s\n' "$ERR" | grep -c '^fsbench: age: replay r0001: 0\.0[0-9]x the fs written, 30 files; distance 0\.0% (sizes 0\.0%, ages 0\.0%, depths 0\.0%')" 1 \
+    "a progress line after the repetition gives the distance per distribution"
+like "$ERR" 'age profile tarlike: distance 0\.00%' "the per-bucket table at the end"
+like "$ERR" '  sizes     32K  target  73\.3%  now  73\.3%' "with each bucket's target and share now"
+
+# A profile the trace cannot reach (tiny): the repetitions stop it, a line after each.
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny \
+    --age-replay-times 3 --no-save --json "$S/p.json"
+is "$RC" 0 "--age-profile tiny --age-replay-times 3 exits 0"
+note=$(jq -r '.runs[0].phases[] | select(.name == "age") | .note' "$S/p.json")
+like "$note" '^replayed t\.fsbt 3 times \(r0001-r0003\): .*; repetitions done; profile tiny: distance [0-9.]+% after r0003 \(sizes [0-9.]+%, ages 50\.0%, depths 70\.0%; worst sizes 16K\), [0-9.]+% after r0001; free space before: ' \
+    "stopped by the repetitions, far from the profile ($note)"
+is "$(printf '%s\n' "$ERR" | grep -c '^fsbench: age: replay r000[123]: .* files; distance [0-9.]*% ')" 3 \
+    "one distance line after each of the 3 repetitions"
+like "$ERR" 'fsbench: age: stopped: repetitions done' "the stop is printed"
+
+# ... the written total (--age-written), the fullness, the free-space target
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny --age-written 0.03 \
+    --no-save -q --json "$S/p.json"
+note=$(jq -r '.runs[0].phases[] | select(.name == "age") | .note' "$S/p.json")
+like "$note" '^replayed t\.fsbt 2 times .*\(0\.0[3-9]x the fs\), .*; written target reached; profile tiny: distance' \
+    "--age-written stops it ($note)"
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny --age-fullness 0.11 \
+    --no-save -q --json "$S/p.json"
+note=$(jq -r '.runs[0].phases[] | select(.name == "age") | .note' "$S/p.json")
+like "$note" '^replayed t\.fsbt [0-9]+ times? .*, fs 1[1-9]% full; fullness target reached; profile tiny' \
+    "--age-fullness stops it ($note)"
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-free-target 0.01:8K \
+    --age-replay-times 50 --no-save -q --json "$S/p.json"
+note=$(jq -r '.runs[0].phases[] | select(.name == "age") | .note' "$S/p.json")
+like "$note" '; free-space target reached; .*; free-space target: [0-9]+% of free space in extents under 8\.0 KiB \(target 0%\)' \
+    "--age-free-target stops it and the note ends with the measure ($note)"
+
+# Steps with a profile and a cold-read probe: each step replays to its written multiple,
+# its note gives the distance and the free space, the probe runs after it.
+run_fsbench run "${IMG[@]}" --phases age,sync,dropcaches,read --age-replay "$S/t.fsbt" \
+    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --no-save -q --json "$S/s2.json"
+is "$RC" 0 "--age-steps with --age-replay and --age-profile exits 0"
+n2=$(jq -r '.runs[2].phases[0].note' "$S/s2.json")
+like "$n2" '^step to 0\.06x: [0-9.]+ MiB in all \(0\.0[6-9]x the fs\); replayed t\.fsbt [0-9]+ times \(r000[2-9]-r00[0-9]+\): .*; written target reached; profile tiny: distance [0-9.]+% after r00[0-9]+ .*; free space before: .*; after: ' \
+    "the last step went on replaying, with the distance and the free space ($n2)"
+is "$(jq '[.runs[1:][] | .phases[] | select(.name == "read" and .status == "ok" and .files > 0)] | length' "$S/s2.json")" 2 \
+    "the cold-read probe read the replays' files after each step"
 
 is "$(losetup -a | grep -cF "$S/img")" 0 "no loop device left"
 
