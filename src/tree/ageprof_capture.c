@@ -73,7 +73,7 @@ static int walk(int dfd, dev_t dev, unsigned depth, ageprof_file_fn fn, void *ar
 int ageprof_walk(int dirfd, ageprof_file_fn fn, void *arg)
 {
     struct stat st;
-    if (fstat(dirfd, &st) < 0)
+    if (fstat(dirfd, &st) < 0 || lseek(dirfd, 0, SEEK_SET) < 0) /* from its start */
         return -1;
     int rc = walk(dirfd, st.st_dev, 1, fn, arg);
     int e = errno;
