@@ -590,12 +590,14 @@ const struct run_option run_options[] = {
     {.name = "age-replay", .key = "age-replay", .kind = RUN_KIND_PATH, .arg = "FILE",
      .section = WRK,
      .help = "age by replaying FILE (made by fsbench record) again and\n"
-             "again, each time in a directory of its own, all kept",
+             "again, each time in a directory of its own, all kept; the\n"
+             "free space before and after, the distributions left (the\n"
+             "distance from --age-profile P after each repetition)",
      .set = set_age_replay},
     {.name = "age-replay-times", .key = "age-replay-times", .kind = RUN_KIND_NUMBER, .arg = "N",
      .section = WRK, .range = &range_age_replay_times,
-     .help = "that many times (default 1); with --age-steps, until\n"
-             "each step's written total",
+     .help = "that many times (default 1; with --age-profile, until it\n"
+             "converges); with --age-steps, until each step's written total",
      .set = set_age_replay_times},
 
     /* ---- replay ---- */

@@ -42,6 +42,7 @@
 
 #define AGE_REPLAY_DIR PHASE_TREE_DIR "/age-replay"
 #define AGE_REPLAY_MOST 100000 /* repetitions in one call, whatever else */
+#define AGE_STEP_PREFIX 64      /* room an age step's note keeps for its own words */
 
 static unsigned age_replay_next = 1; /* the next repetition's number */
 static struct age_replay_books books; /* the files of r0001 .. r(next - 1) */
@@ -161,6 +162,8 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
     const struct phase_params *pp = ctx->params;
     char replay_note[RES_NOTE_MAX], what[200], before[300], after[300], ftext[128];
     snprintf(replay_note, sizeof replay_note, "%s", ctx->res->note);
+    /* an age step puts "step to 2x: 1980.1 MiB in all (2.03x the fs); " before it */
+    const size_t cap = sizeof ctx->res->note - (ctx->age_step ? AGE_STEP_PREFIX : 0);
     struct statvfs sv;
     double avail = fstatvfs(ctx->ws_fd, &sv) == 0 ? (double)sv.f_bavail * (double)sv.f_frsize
                                                   : -1;
@@ -190,7 +193,7 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
                  (unsigned long long)m->o.hist.files, s[0], s[1], s[2]);
     }
     int used = snprintf(
-        ctx->res->note, sizeof ctx->res->note,
+        ctx->res->note, cap,
         "replayed %s %u time%s (r%04u-r%04u): wrote %.1f MiB (%.2fx the fs), fs %.0f%% full; "
         "%s; %s; free space before: %s; after: %s",
         base, done, done == 1 ? "" : "s", m->first_rep, m->last_rep, written / 1048576.0,
@@ -199,13 +202,12 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
         freefrag_summary(&m->o.free_before, before, sizeof before),
         freefrag_summary(&m->o.free_after, after, sizeof after));
     size_t at = used < 0 ? 0 : (size_t)used;
-    if (at < sizeof ctx->res->note && m->o.free_check.share > 0 && m->o.free_check.last >= 0)
-        at += (size_t)snprintf(ctx->res->note + at, sizeof ctx->res->note - at,
-                               "; free-space target: %s",
+    if (at < cap && m->o.free_check.share > 0 && m->o.free_check.last >= 0)
+        at += (size_t)snprintf(ctx->res->note + at, cap - at, "; free-space target: %s",
                                age_free_text(&m->o.free_check, ftext, sizeof ftext));
     /* the last repetition's own note where it fits; else only that none diverged (a
      * repetition past the replay's limit of diverged calls failed the phase) */
-    size_t room = at < sizeof ctx->res->note ? sizeof ctx->res->note - at : 0;
+    size_t room = at < cap ? cap - at : 0;
     if (replay_note[0] && strlen(replay_note) + 8 < room)
         snprintf(ctx->res->note + at, room, "; last: %s", replay_note);
     else if (replay_note[0] && strstr(replay_note, "none diverged"))
