@@ -31,8 +31,8 @@ int age_replay_books_add(struct age_replay_books *b, int dirfd);
 
 /* The books' files in p's buckets: sizes, ages (now - mtime; 0 for an mtime ahead of now),
  * depths. */
-void age_replay_books_hist(const struct age_replay_books *b, const struct ageprof *p,
-                           int64_t now, struct ageprof_hist *h);
+void age_replay_books_hist(const struct age_replay_books *b, const struct ageprof *p, int64_t now,
+                           struct ageprof_hist *h);
 
 /* Dimension d of h as whole percentages of its files, "0/3/10/22" (p's buckets, trailing
  * empty ones dropped; "-" with no files). Returns buf. */

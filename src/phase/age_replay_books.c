@@ -44,8 +44,8 @@ int age_replay_books_add(struct age_replay_books *b, int dirfd)
     return 0;
 }
 
-void age_replay_books_hist(const struct age_replay_books *b, const struct ageprof *p,
-                           int64_t now, struct ageprof_hist *h)
+void age_replay_books_hist(const struct age_replay_books *b, const struct ageprof *p, int64_t now,
+                           struct ageprof_hist *h)
 {
     *h = (struct ageprof_hist){0};
     for (size_t i = 0; i < b->n; i++) {

@@ -42,9 +42,9 @@
 
 #define AGE_REPLAY_DIR PHASE_TREE_DIR "/age-replay"
 #define AGE_REPLAY_MOST 100000 /* repetitions in one call, whatever else */
-#define AGE_STEP_PREFIX 64      /* room an age step's note keeps for its own words */
+#define AGE_STEP_PREFIX 64     /* room an age step's note keeps for its own words */
 
-static unsigned age_replay_next = 1; /* the next repetition's number */
+static unsigned age_replay_next = 1;  /* the next repetition's number */
 static struct age_replay_books books; /* the files of r0001 .. r(next - 1) */
 
 void age_replay_reset(void)
@@ -71,8 +71,8 @@ static int make_dir(struct phase_ctx *ctx, const char *dir)
     const char *slash = strrchr(dir, '/');
     char parent[64];
     snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - dir) : 0, dir);
-    int pfd = slash ? os_open_beneath(ctx->ws_fd, parent, O_RDONLY | O_DIRECTORY, 0)
-                    : dup(ctx->ws_fd);
+    int pfd =
+        slash ? os_open_beneath(ctx->ws_fd, parent, O_RDONLY | O_DIRECTORY, 0) : dup(ctx->ws_fd);
     if (pfd < 0)
         return phase_fail_dir(ctx, "open", parent, -errno);
     int rc = mkdirat(pfd, slash ? slash + 1 : dir, 0755) < 0 && errno != EEXIST ? -errno : 0;
@@ -115,15 +115,15 @@ static void progress_line(const struct replay_measure *m, unsigned rep, double w
     const struct ageprof_distance *d = &m->o.dist;
     if (m->has_prof) {
         unsigned wd = d->worst_dim, wb = d->worst_bucket;
-        fprintf(stderr,
-                "fsbench: age: replay r%04u: %.2fx the fs written, %llu files; distance %.1f%% "
-                "(sizes %.1f%%, ages %.1f%%, depths %.1f%%; worst: %s %s %+.1f%%)\n",
-                rep, fs_size > 0 ? written / fs_size : 0, (unsigned long long)m->o.hist.files,
-                100 * d->max_abs, 100 * d->dim_max[AGEPROF_SIZE], 100 * d->dim_max[AGEPROF_AGE],
-                100 * d->dim_max[AGEPROF_DEPTH], ageprof_dim_name((enum ageprof_dim)wd),
-                ageprof_bucket_label((enum ageprof_dim)wd, m->prof.dist[wd].lo[wb], lbl,
-                                     sizeof lbl),
-                100 * d->diff[wd][wb]);
+        fprintf(
+            stderr,
+            "fsbench: age: replay r%04u: %.2fx the fs written, %llu files; distance %.1f%% "
+            "(sizes %.1f%%, ages %.1f%%, depths %.1f%%; worst: %s %s %+.1f%%)\n",
+            rep, fs_size > 0 ? written / fs_size : 0, (unsigned long long)m->o.hist.files,
+            100 * d->max_abs, 100 * d->dim_max[AGEPROF_SIZE], 100 * d->dim_max[AGEPROF_AGE],
+            100 * d->dim_max[AGEPROF_DEPTH], ageprof_dim_name((enum ageprof_dim)wd),
+            ageprof_bucket_label((enum ageprof_dim)wd, m->prof.dist[wd].lo[wb], lbl, sizeof lbl),
+            100 * d->diff[wd][wb]);
         return;
     }
     for (unsigned k = 0; k < AGEPROF_DIMS; k++)
@@ -165,8 +165,7 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
     /* an age step puts "step to 2x: 1980.1 MiB in all (2.03x the fs); " before it */
     const size_t cap = sizeof ctx->res->note - (ctx->age_step ? AGE_STEP_PREFIX : 0);
     struct statvfs sv;
-    double avail = fstatvfs(ctx->ws_fd, &sv) == 0 ? (double)sv.f_bavail * (double)sv.f_frsize
-                                                  : -1;
+    double avail = fstatvfs(ctx->ws_fd, &sv) == 0 ? (double)sv.f_bavail * (double)sv.f_frsize : -1;
     const char *path = trace_file_path(pp->age_replay);
     const char *base = strrchr(path, '/');
     base = base && base[1] ? base + 1 : path;
@@ -174,15 +173,17 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
         char lbl[32];
         const struct ageprof_distance *d = &m->o.dist;
         unsigned wd = d->worst_dim, wb = d->worst_bucket;
-        snprintf(what, sizeof what,
-                 "profile %s: distance %.2f%% after r%04u (sizes %.1f%%, ages %.1f%%, depths "
-                 "%.1f%%; worst %s %s), %.2f%% after r%04u",
-                 m->prof.name, 100 * d->max_abs, m->last_rep, 100 * d->dim_max[AGEPROF_SIZE],
-                 100 * d->dim_max[AGEPROF_AGE], 100 * d->dim_max[AGEPROF_DEPTH],
-                 ageprof_dim_name((enum ageprof_dim)wd),
-                 ageprof_bucket_label((enum ageprof_dim)wd, m->prof.dist[wd].lo[wb], lbl,
-                                      sizeof lbl),
-                 100 * m->first_dist, m->first_rep);
+        int n = snprintf(
+            what, sizeof what,
+            "profile %s: distance %.2f%% after r%04u (sizes %.1f%%, ages %.1f%%, depths "
+            "%.1f%%; worst %s %s)",
+            m->prof.name, 100 * d->max_abs, m->last_rep, 100 * d->dim_max[AGEPROF_SIZE],
+            100 * d->dim_max[AGEPROF_AGE], 100 * d->dim_max[AGEPROF_DEPTH],
+            ageprof_dim_name((enum ageprof_dim)wd),
+            ageprof_bucket_label((enum ageprof_dim)wd, m->prof.dist[wd].lo[wb], lbl, sizeof lbl));
+        if (m->first_rep != m->last_rep && n > 0 && (size_t)n < sizeof what)
+            snprintf(what + n, sizeof what - (size_t)n, ", %.2f%% after r%04u", 100 * m->first_dist,
+                     m->first_rep);
     } else if (m->has_prof) {
         snprintf(what, sizeof what, "profile %s: no files left to measure", m->prof.name);
     } else {

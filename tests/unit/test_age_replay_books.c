@@ -62,7 +62,10 @@ static void test_books_count_a_tree(void **state)
     assert_int_equal(b.n, 4); /* the symlink's target not counted twice */
     unsigned depth_of[4] = {0};
     for (size_t i = 0; i < b.n; i++) {
-        unsigned k = b.f[i].size == 100 ? 0 : b.f[i].size == 5000 ? 1 : b.f[i].size == 40000 ? 2 : 3;
+        unsigned k = b.f[i].size == 100     ? 0
+                     : b.f[i].size == 5000  ? 1
+                     : b.f[i].size == 40000 ? 2
+                                            : 3;
         depth_of[k] = b.f[i].depth;
     }
     assert_int_equal(depth_of[0], 1);
@@ -77,7 +80,8 @@ static void test_books_count_a_tree(void **state)
     age_replay_books_hist(&b, &shape, (int64_t)time(NULL), &h);
     assert_int_equal(h.files, 4);
     char s[64];
-    assert_string_equal(age_replay_shares(&h, &shape, AGEPROF_SIZE, s, sizeof s), "25/25/0/25/0/25");
+    assert_string_equal(age_replay_shares(&h, &shape, AGEPROF_SIZE, s, sizeof s),
+                        "25/25/0/25/0/25");
     assert_string_equal(age_replay_shares(&h, &shape, AGEPROF_DEPTH, s, sizeof s), "50/25/25");
     assert_string_equal(age_replay_shares(&h, &shape, AGEPROF_AGE, s, sizeof s), "100");
 
