@@ -310,8 +310,8 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
         w = (double)(written_now(ctx) - w0);
         if (m.first_dist < 0)
             m.first_dist = m.o.dist.max_abs;
-        if (pp->age_progress)
-            progress_line(&m, rep, w, fs_size);
+        if (pp->age_progress) /* in a step: what every step wrote, as its note says */
+            progress_line(&m, rep, w + (ctx->age_step ? phase_age_steps_written() : 0), fs_size);
         if (m.has_prof && converge > 0 && m.o.hist.files && m.o.dist.max_abs <= converge) {
             why = "converged";
             break;

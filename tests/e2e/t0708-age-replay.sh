@@ -110,8 +110,11 @@ like "$note" '; free-space target reached; .*; free-space target: [0-9]+% of fre
 # Steps with a profile and a cold-read probe: each step replays to its written multiple,
 # its note gives the distance and the free space, the probe runs after it.
 run_fsbench run "${IMG[@]}" --phases age,sync,dropcaches,read --age-replay "$S/t.fsbt" \
-    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --no-save -q --json "$S/s2.json"
+    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --no-save --json "$S/s2.json"
 is "$RC" 0 "--age-steps with --age-replay and --age-profile exits 0"
+last=$(printf '%s\n' "$ERR" | grep '^fsbench: age: replay r0' | tail -1)
+like "$last" '^fsbench: age: replay r00[0-9]+: 0\.0[6-9]x the fs written, [0-9]+ files; distance ' \
+    "the last repetition's line counts what every step wrote ($last)"
 n2=$(jq -r '.runs[2].phases[0].note' "$S/s2.json")
 like "$n2" '^step to 0\.06x: [0-9.]+ MiB in all \(0\.0[6-9]x the fs\); replayed t\.fsbt [0-9]+ times \(r000[2-9]-r00[0-9]+\): .*; written target reached; profile tiny: distance [0-9.]+% after r00[0-9]+ .*; free space before: .*; after: ' \
     "the last step went on replaying, with the distance and the free space ($n2)"
