@@ -304,7 +304,7 @@ static int age_by_replay(struct phase_ctx *ctx)
         times = 1;
     age_replay_reset();
     return age_replay_run(ctx, pp->age_written > 0 ? pp->age_written * fs_size : 0, times,
-                          pp->age_profile ? pp->age_converge : 0, &w);
+                          pp->age_profile ? pp->age_converge : 0, 0, &w);
 }
 
 static int age_run(struct phase_ctx *ctx, double more_bytes);
@@ -557,7 +557,7 @@ int phase_age_further(struct phase_ctx *ctx)
     }
     if (ctx->params && ctx->params->age_replay) { /* steps of a real program's replays */
         double w;
-        int rc = age_replay_run(ctx, goal - steps_written, 0, 0, &w);
+        int rc = age_replay_run(ctx, goal - steps_written, 0, 0, steps_written, &w);
         steps_written += w;
         steps_done++;
         if (rc == 0) {

@@ -239,7 +239,7 @@ static int load_profile(struct phase_ctx *ctx, struct replay_measure *m)
 }
 
 int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, double converge,
-                   double *written)
+                   double earlier, double *written)
 {
     const struct phase_params *pp = ctx->params;
     *written = 0;
@@ -311,7 +311,7 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
         if (m.first_dist < 0)
             m.first_dist = m.o.dist.max_abs;
         if (pp->age_progress) /* in a step: what every step wrote, as its note says */
-            progress_line(&m, rep, w + (ctx->age_step ? phase_age_steps_written() : 0), fs_size);
+            progress_line(&m, rep, earlier + w, fs_size);
         if (m.has_prof && converge > 0 && m.o.hist.files && m.o.dist.max_abs <= converge) {
             why = "converged";
             break;

@@ -59,10 +59,11 @@ double phase_age_steps_written(void);
 /* Age by replaying params->age_replay (phase_age_replay.c): until `times` repetitions (0: no
  * such stop), goal_bytes written (0: none), with a profile (params->age_profile) every
  * bucket within converge of it (0: no such stop), the fullness, the free-space target or
- * the safety limit, whichever comes first; bytes written to *written. 0, or -1 (the phase
+ * the safety limit, whichever comes first; bytes written to *written. earlier: what earlier
+ * age steps wrote (for the progress lines, which count every step's). 0, or -1 (the phase
  * failed). */
 int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, double converge,
-                   double *written);
+                   double earlier, double *written);
 /* The next repetition is r0001 again, the books empty (a new set). */
 void age_replay_reset(void);
 
