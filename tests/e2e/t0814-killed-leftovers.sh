@@ -23,7 +23,7 @@ held() {
         "$FSBENCH" "$@" >"$SCRATCH/held.out" 2>"$SCRATCH/held.err" </dev/null &
     S_PID=$!
     FS_PID=""
-    for _ in $(seq 1 100); do
+    for _ in $(seq 1 1000); do
         FS_PID=$(pgrep -P "$S_PID" | head -n 1)
         [ -n "$FS_PID" ] && break
         sleep 0.02
@@ -44,7 +44,7 @@ run_mounted() {
 D=$SCRATCH/d
 mkdir "$D"
 held run --dir "$D" --tree tiny --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 200); do [ -d "$D/tree" ] && break; sleep 0.02; done
+for _ in $(seq 1 1000); do [ -d "$D/tree" ] && break; sleep 0.02; done
 sleep 0.3
 run_fsbench run --dir "$D" --tree tiny --no-save -q
 is "$RC" 1 "a second run on a directory in use: exit 1"
@@ -59,7 +59,7 @@ is "$(ls -A "$D")" "" "and leaves the directory empty"
 
 # --- a killed run's run directory: the next run cleans it; fsbench cleanup --dir too
 held run --dir "$D" --tree tiny --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 200); do [ -d "$D/tree" ] && break; sleep 0.02; done
+for _ in $(seq 1 1000); do [ -d "$D/tree" ] && break; sleep 0.02; done
 sleep 0.3
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -89,7 +89,7 @@ rm -rf "$D/tree" "$D/.fsbench-workspace"
 
 # a killed run's temporary run directory (no --dir): fsbench cleanup removes it
 held run --tree tiny --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 200); do ls -d "$TMPDIR"/fsbench.*/tree >/dev/null 2>&1 && break; sleep 0.02; done
+for _ in $(seq 1 1000); do ls -d "$TMPDIR"/fsbench.*/tree >/dev/null 2>&1 && break; sleep 0.02; done
 sleep 0.3
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -102,7 +102,7 @@ is "$(ls -d "$TMPDIR"/fsbench.?????? 2>/dev/null)" "" "and it is gone"
 
 # --- a killed run's managed target: the next run releases it
 held run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 300); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
+for _ in $(seq 1 1500); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
 sleep 0.5
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -120,7 +120,7 @@ nothing_left "after the next run"
 mkdir "$SCRATCH/elsewhere"
 held run --image 128M --fs ext4 --image-dir "$SCRATCH/elsewhere" --tree tiny \
     --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 300); do run_mounted "$SCRATCH/elsewhere/" && break; sleep 0.02; done
+for _ in $(seq 1 1500); do run_mounted "$SCRATCH/elsewhere/" && break; sleep 0.02; done
 sleep 0.5
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -134,7 +134,7 @@ ok "$(grep -q "$SCRATCH/elsewhere/" /proc/self/mountinfo; echo $?)" "--dry-run r
 KILLED=$FS_PID
 held run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete --no-save -q
 LIVE=$FS_PID LIVE_S=$S_PID
-for _ in $(seq 1 300); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
+for _ in $(seq 1 1500); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
 like "$(cat "$SCRATCH/held.err")" "released what fsbench pid $KILLED \(no longer running\) left in $SCRATCH/elsewhere/fsbench-target" \
     "the next run releases the other image directory's leftover"
 is "$(grep -c "$SCRATCH/elsewhere/" /proc/self/mountinfo)" 0 "its mount is gone"
