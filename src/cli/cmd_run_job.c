@@ -73,10 +73,7 @@ struct jctx {
     size_t n, job;
     struct job_arg *ja[JOB_MAX_JOBS]; /* each job's keys, [global]'s it does not set first */
     int nja[JOB_MAX_JOBS];
-    unsigned runs0; /* job 0's rounds (interleave: every job's) */
-    bool until0;    /* job 0's --runs until-verdict (interleave: every job's) */
-    double effect0; /* and its --min-effect */
-    double negligible0; /* and its --negligible */
+    struct job_rounds_common first; /* job 0's rounds, stop rule (interleave: every job's) */
     /* MODE_ROUNDS: every job's options, alive while the nested calls last */
     struct runner_opts *ro[JOB_MAX_JOBS];
     struct cli_output *out[JOB_MAX_JOBS];
@@ -261,31 +258,15 @@ static int rounds_run(void *arg, const struct runner_opts *ro, struct run_set *r
 static int run_rounds(struct jctx *c)
 {
     static struct runner_opts outer;
-    outer = *c->ro[0];
-    outer.nconfigs = 0;
-    c->jr = (struct job_rounds){.n = c->n,
-                                .runs = c->runs0,
-                                .warmup = c->ro[0]->warmup,
-                                .seed = c->ro[0]->order_seed,
-                                .until_verdict = c->ro[0]->until_verdict,
-                                .confidence = c->ro[0]->confidence,
-                                .min_effect = c->ro[0]->min_effect,
-                                .negligible_s = c->ro[0]->negligible_s};
+    const char *names[JOB_MAX_JOBS];
+    for (size_t i = 0; i < c->n; i++)
+        names[i] = job_name(c->jf, i);
+    job_rounds_setup(&c->jr, &outer, &c->first, c->ro, names, c->left_out, c->n);
     int rc = EXIT_OK;
-    c->jr.n = 0;
     for (size_t i = 0; i < c->n; i++) {
         struct runner_opts *ro = c->ro[i];
-        if (c->left_out[i])
-            continue; /* --skip-bad: none of its configurations can run */
-        size_t j = c->jr.n++;
-        c->jr.ro[j] = ro;
-        c->jr.name[j] = job_name(c->jf, i);
-        size_t nc = ro->nconfigs ? ro->nconfigs : 1;
-        for (size_t k = 0; k < nc && outer.nconfigs < RUNNER_MAX_CONFIGS; k++)
-            job_rounds_config_name(c->jr.name[j], ro->nconfigs ? ro->configs[k].name : "",
-                                   outer.configs[outer.nconfigs++].name,
-                                   sizeof outer.configs[0].name);
-        if (!ro->tree.prof && c->tree_arg[i] && !strncmp(c->tree_arg[i], "tar:", 4) &&
+        if (!c->left_out[i] && !ro->tree.prof && c->tree_arg[i] &&
+            !strncmp(c->tree_arg[i], "tar:", 4) &&
             !(ro->tar = tarsrc_open(c->tree_arg[i] + 4, NULL)))
             rc = EXIT_RUN_FAILED;
     }
@@ -417,12 +398,8 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         char why[4200];
         if (!c->cl->dry && replaced_output(c, out, why, sizeof why))
             return error("%s", why), EXIT_USAGE;
-        if (c->job == 0) {
-            c->runs0 = ro->runs;
-            c->until0 = ro->until_verdict;
-            c->effect0 = ro->min_effect;
-            c->negligible0 = ro->negligible_s;
-        }
+        if (c->job == 0)
+            job_rounds_common_of(&c->first, ro);
         bool rounds = c->jf->interleave && c->n > 1;
         if (out->bisect && c->n > 1)
             return error("--bisect-good: the job file has %zu jobs; a bisection's candidate "
@@ -445,19 +422,8 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                          "the job two or more (fs, mount-opts), or interleave the jobs "
                          "(interleave = jobs in [global])"),
                    EXIT_USAGE;
-        if (rounds) {
-            if (ro->runs_auto)
-                return error("runs = auto is not supported with interleave = jobs: give "
-                             "runs = N, or runs = until-verdict"),
-                       EXIT_USAGE;
-            if (ro->until_verdict != c->until0 || ro->runs != c->runs0 ||
-                (ro->until_verdict &&
-                 (ro->min_effect != c->effect0 || ro->negligible_s != c->negligible0)))
-                return error("runs, max-runs, min-effect and negligible differ from the first "
-                             "job's: "
-                             "interleaved jobs run in rounds, so set them in [global]"),
-                       EXIT_USAGE;
-        }
+        if (rounds && job_rounds_check(&c->first, ro) < 0)
+            return EXIT_USAGE;
         return EXIT_OK;
     }
     case MODE_PREFLIGHT:
@@ -637,13 +603,13 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
             if (rc != EXIT_OK)
                 return rc;
         }
-        if (c->jf->interleave && c->n > 1 && c->until0)
+        if (c->jf->interleave && c->n > 1 && c->first.until_verdict)
             printf("rounds: until every phase of every job has a verdict against the first job "
                    "(a difference, or none of %g%% or more), at most %u, each running all %zu jobs\n",
-                   c->effect0 * 100, c->runs0, c->n);
+                   c->first.min_effect * 100, c->first.runs, c->n);
         else if (c->jf->interleave && c->n > 1)
-            printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
-                   c->runs0 * (unsigned)c->n);
+            printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->first.runs,
+                   c->n, c->first.runs * (unsigned)c->n);
         if (c->n > 1 && !c->est_unknown) {
             char t[64];
             printf("estimated duration in all: %s (%zu jobs%s)\n",

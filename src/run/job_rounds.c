@@ -30,6 +30,54 @@ void job_rounds_config_name(const char *job, const char *config, char *buf, size
         snprintf(buf, len, "%s", job);
 }
 
+void job_rounds_common_of(struct job_rounds_common *jc, const struct runner_opts *ro)
+{
+    jc->runs = ro->runs;
+    jc->until_verdict = ro->until_verdict;
+    jc->min_effect = ro->min_effect;
+    jc->negligible_s = ro->negligible_s;
+}
+
+int job_rounds_check(const struct job_rounds_common *jc, const struct runner_opts *ro)
+{
+    if (ro->runs_auto)
+        return error("runs = auto is not supported with interleave = jobs: give runs = N, or "
+                     "runs = until-verdict");
+    if (ro->until_verdict != jc->until_verdict || ro->runs != jc->runs ||
+        (ro->until_verdict &&
+         (ro->min_effect != jc->min_effect || ro->negligible_s != jc->negligible_s)))
+        return error("runs, max-runs, min-effect and negligible differ from the first job's: "
+                     "interleaved jobs run in rounds, so set them in [global]");
+    return 0;
+}
+
+void job_rounds_setup(struct job_rounds *jr, struct runner_opts *outer,
+                      const struct job_rounds_common *jc, struct runner_opts *const *ro,
+                      const char *const *name, const bool *left_out, size_t n)
+{
+    *outer = *ro[0];
+    outer->nconfigs = 0;
+    *jr = (struct job_rounds){.runs = jc->runs,
+                              .warmup = ro[0]->warmup,
+                              .seed = ro[0]->order_seed,
+                              .until_verdict = ro[0]->until_verdict,
+                              .confidence = ro[0]->confidence,
+                              .min_effect = ro[0]->min_effect,
+                              .negligible_s = ro[0]->negligible_s};
+    for (size_t i = 0; i < n; i++) {
+        if (left_out[i])
+            continue; /* --skip-bad: none of its configurations can run */
+        size_t j = jr->n++;
+        jr->ro[j] = ro[i];
+        jr->name[j] = name[i];
+        size_t nc = ro[i]->nconfigs ? ro[i]->nconfigs : 1;
+        for (size_t k = 0; k < nc && outer->nconfigs < RUNNER_MAX_CONFIGS; k++)
+            job_rounds_config_name(name[i], ro[i]->nconfigs ? ro[i]->configs[k].name : "",
+                                   outer->configs[outer->nconfigs++].name,
+                                   sizeof outer->configs[0].name);
+    }
+}
+
 /* The set's description from the first job's first run (label, scenario, command line
  * and job text stay the caller's), its configurations every job's in file order, and its
  * stop rule. */
