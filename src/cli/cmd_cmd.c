@@ -181,8 +181,8 @@ static int cmd_cmd_run(int argc, char **argv)
     struct cli_bisect_ask bisect = {.confidence = 0.95};
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
-    struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
-                             .argc = argc, .argv = argv};
+    struct cli_output out = {.set = {.save = true, .scenario = "cmd", .argc = argc, .argv = argv},
+                             .format = REPORT_TABLE};
     static const struct cli_range max_range = {1, 100000, CLI_WHOLE, NULL, NULL};
     static const struct cli_range effect_range = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     static const struct cli_range precision_range = {
@@ -228,14 +228,14 @@ static int cmd_cmd_run(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case OPT_PREPARE: ro.prepare = optarg; break;
-        case 'l': out.label = optarg; break;
-        case 'D': out.db = optarg; break;
+        case 'l': out.set.label = optarg; break;
+        case 'D': out.set.db = optarg; break;
         case OPT_META:
             if (meta_add_arg(out.meta, &out.nmeta, optarg, "--meta") < 0)
                 return EXIT_USAGE;
             break;
-        case OPT_NO_SAVE: out.save = false; break;
-        case 'j': out.json = optarg; break;
+        case OPT_NO_SAVE: out.set.save = false; break;
+        case 'j': out.set.json = optarg; break;
         case 'f': {
             int f = report_format_find(optarg);
             if (f < 0)
@@ -286,12 +286,12 @@ static int cmd_cmd_run(int argc, char **argv)
     if (ncmds == 0)
         return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
                      "'fsbench cmd --help'"), EXIT_USAGE;
-    if (cli_check_label(out.label))
+    if (cli_check_label(out.set.label))
         return EXIT_USAGE;
     if (ro.runs_auto || ro.until_verdict)
         ro.runs = max_runs;
     if (cli_bisect_asked(&bisect) || bisect.exit_status || bisect.phase || bisect.metric) {
-        int brc = cli_bisect_check(&bisect, &ro, ncmds, max_runs, out.label);
+        int brc = cli_bisect_check(&bisect, &ro, ncmds, max_runs, out.set.label);
         if (brc)
             return brc;
         out.bisect = cli_bisect_asked(&bisect) ? &bisect : NULL;

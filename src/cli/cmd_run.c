@@ -171,9 +171,9 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     if (save && db && outfile_check_dir(db, "--db") < 0)
         return EXIT_USAGE;
     struct cli_output out = {
-        .label = label, .scenario = "custom", .db = db, .save = save,
-        .json = json, .format = (enum report_format)rq->format, .compilebench = cb_format,
-        .argc = argc, .argv = argv,
+        .set = {.label = label, .scenario = "custom", .db = db, .save = save, .json = json,
+                .argc = argc, .argv = argv},
+        .format = (enum report_format)rq->format, .compilebench = cb_format,
         .quiet = quiet, .wide = rq->wide, .skip_bad = rq->skip_bad,
     };
     if (cli_bisect_asked(&rq->bisect))
@@ -196,8 +196,8 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     /* a job file's jobs had their pre-flight before the first of them ran */
     if (!hook && (trc = run_preflight(&rq->ro, profile, rq->skip_bad)) != EXIT_OK)
         return trc;
-    out.args_json = run_options_args_json(out.argc, out.argv);
-    out.resume = run_resuming(&out.resume_id);
+    out.set.args_json = run_options_args_json(out.set.argc, out.set.argv);
+    out.set.resume = run_resuming(&out.set.resume_id);
     if (!mpi_first && cli_mpi_setup(&rq->mo, &rq->ro, &out) < 0)
         return EXIT_RUN_FAILED;
     if (run_inputs_open(&rq->ro, replay, rq->age_replay, profile,

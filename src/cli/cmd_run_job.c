@@ -275,15 +275,15 @@ static int run_rounds(struct jctx *c)
     static char scen[64];
     snprintf(scen, sizeof scen, "%.*s", (int)strcspn(base ? base + 1 : c->jf->path, "."),
              base ? base + 1 : c->jf->path);
-    out->scenario = scen;
-    out->argc = c->user_argc;
-    out->argv = c->user_argv;
-    out->job_text = c->jf->text;
-    out->job_hash = c->jf->hash;
-    out->run = rounds_run;
-    out->run_arg = c;
-    out->args_json = run_options_args_json(c->user_argc, c->user_argv);
-    out->resume = run_resuming(&out->resume_id);
+    out->set.scenario = scen;
+    out->set.argc = c->user_argc;
+    out->set.argv = c->user_argv;
+    out->set.job_text = c->jf->text;
+    out->set.job_hash = c->jf->hash;
+    out->set.run = rounds_run;
+    out->set.run_arg = c;
+    out->set.args_json = run_options_args_json(c->user_argc, c->user_argv);
+    out->set.resume = run_resuming(&out->set.resume_id);
     if (rc == EXIT_OK)
         rc = cli_run_and_report(&outer, out);
     for (size_t i = 0; i < c->n; i++) {
@@ -307,14 +307,15 @@ static bool cl_has(const struct cmdline *cl, const char *name)
  * NULL when none or standard output. */
 static const char *job_json(struct jctx *c, const struct cli_output *out)
 {
-    if (!out->json || !strcmp(out->json, "-"))
+    if (!out->set.json || !strcmp(out->set.json, "-"))
         return NULL;
     if (c->n == 1 || c->jf->interleave)
-        return out->json;
-    const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
-    int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json) : (int)strlen(out->json);
-    snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->json, job_name(c->jf, c->job),
-             out->json + stem);
+        return out->set.json;
+    const char *dot = strrchr(out->set.json, '.'), *slash = strrchr(out->set.json, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - out->set.json)
+                                              : (int)strlen(out->set.json);
+    snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->set.json, job_name(c->jf, c->job),
+             out->set.json + stem);
     return c->json;
 }
 
@@ -334,11 +335,11 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
                  "remove it, or give --json or --force on the command line", json);
         return why;
     }
-    if (out->save && out->db && !cl_has(c->cl, "db") && lstat(out->db, &st) == 0 &&
+    if (out->set.save && out->set.db && !cl_has(c->cl, "db") && lstat(out->set.db, &st) == 0 &&
         (!S_ISREG(st.st_mode) || st.st_size == 0)) {
         snprintf(why, len, "db = %s: the file exists and is not a results database: a job "
                  "file does not replace a file (give --db or --force on the command line)",
-                 out->db);
+                 out->set.db);
         return why;
     }
     return NULL;
@@ -348,8 +349,8 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
 static void print_outputs(struct jctx *c, const struct runner_opts *ro,
                           const struct cli_output *out)
 {
-    bool from_job_json = c->from_file && !c->builtin && out->json && !cl_has(c->cl, "json");
-    bool from_job_db = c->from_file && !c->builtin && out->db && !cl_has(c->cl, "db");
+    bool from_job_json = c->from_file && !c->builtin && out->set.json && !cl_has(c->cl, "json");
+    bool from_job_db = c->from_file && !c->builtin && out->set.db && !cl_has(c->cl, "db");
     char def[4096], why[4200];
     if (ro->tspec && ro->tspec->device)
         printf("  device: %s: mkfs overwrites everything on it%s\n", ro->tspec->device,
@@ -358,16 +359,16 @@ static void print_outputs(struct jctx *c, const struct runner_opts *ro,
                                                "name it (--device DEV or --destroy-data=DEV)"
                                              : "; the run refuses without --destroy-data on the "
                                                "command line");
-    const char *db = out->db;
+    const char *db = out->set.db;
     if (!db && store_default_path(def, sizeof def) == 0)
         db = def;
-    if (!out->save)
+    if (!out->set.save)
         printf("  results: not saved (no-save)\n");
     else
         printf("  results: saved in %s%s\n", db ? db : "the default results database",
                from_job_db ? " (named by the job file)" : "");
     const char *json = job_json(c, out);
-    if (out->json)
+    if (out->set.json)
         printf("  json: %s%s\n", json ? json : "standard output",
                from_job_json ? " (named by the job file)" : "");
     if (replaced_output(c, out, why, sizeof why))
@@ -406,7 +407,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                          "is one set of one job",
                          c->n),
                    EXIT_USAGE;
-        c->label[c->job] = out->label;
+        c->label[c->job] = out->set.label;
         /* --resume: the stored plan (interleaved jobs: checked as one set when they run) */
         const struct run_set *resumed = run_resuming(NULL);
         if (resumed && !rounds && !not_resumed(c, c->job) &&
@@ -436,7 +437,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         print_outputs(c, ro, out);
         if (!c->est_unknown) {
             double est;
-            run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->db, &est);
+            run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->set.db, &est);
             if (est < 0)
                 c->est_unknown = true;
             else
@@ -447,30 +448,31 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         if (run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
             return EXIT_OK; /* none of its configurations can run: said already */
         /* the job's header goes where its table goes (stderr with --json -) */
-        FILE *hf = out->json && !strcmp(out->json, "-") ? (out->quiet ? NULL : stderr) : stdout;
+        FILE *hf = out->set.json && !strcmp(out->set.json, "-") ? (out->quiet ? NULL : stderr)
+                                                                : stdout;
         if (c->n > 1 && hf)
             fprintf(hf, "%s== job %s (%zu of %zu) ==\n", c->job ? "\n" : "",
                     job_name(c->jf, c->job), c->job + 1, c->n);
         fflush(stdout);
-        out->scenario = job_name(c->jf, c->job);
+        out->set.scenario = job_name(c->jf, c->job);
         /* jobs one after the other are sets of their own: a label two of them share (the
          * command line's --label, say) names each as LABEL-JOB */
         bool shared = false;
-        for (size_t i = 0; out->label && i < c->n; i++)
-            shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->label);
+        for (size_t i = 0; out->set.label && i < c->n; i++)
+            shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->set.label);
         if (shared && !run_resuming(NULL)) {
             snprintf(c->own_label, sizeof c->own_label, "%.*s-%s", RES_NAME_MAX / 2,
-                     out->label, job_name(c->jf, c->job));
-            out->label = c->own_label;
+                     out->set.label, job_name(c->jf, c->job));
+            out->set.label = c->own_label;
         }
-        out->argc = c->user_argc;
-        out->argv = c->user_argv;
+        out->set.argc = c->user_argc;
+        out->set.argv = c->user_argv;
         /* one JSON file per job: out.json -> out.JOB.json */
         if (c->n > 1 && job_json(c, out) == c->json)
-            out->json = c->json;
+            out->set.json = c->json;
         if (c->from_file) {
-            out->job_text = c->jf->text;
-            out->job_hash = c->jf->hash;
+            out->set.job_text = c->jf->text;
+            out->set.job_hash = c->jf->hash;
         }
         return RUN_HOOK_GO;
     }
