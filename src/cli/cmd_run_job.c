@@ -529,32 +529,6 @@ static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
     return rc;
 }
 
-/* A device job i's file names (the command line's options aside) that is not the one the
- * command line names (--device DEV or --destroy-data=DEV): refused, at its line, whatever
- * else the command line says; the command line's --device would replace it otherwise. 0,
- * or -1 after error(). */
-static int check_job_device(struct jctx *c, size_t i, const struct job_keys *keys)
-{
-    const char *named = run_consent_device();
-    if (!c->from_file || !named)
-        return 0;
-    struct job_arg *ja;
-    int n = job_args(c->jf, i, keys, NULL, &ja);
-    if (n < 0)
-        return -1;
-    int rc = 0;
-    for (int k = 0; k < n && rc == 0; k++) {
-        const char *v = ja[k].value;
-        if (strcmp(ja[k].key, "device") || run_consent_same_device(v, named))
-            continue;
-        rc = error("%s:%d: job %s: device = %s, but the command line names %s: refusing to "
-                   "destroy a device the job file and the command line do not agree on",
-                   ja[k].file, ja[k].line, job_name(c->jf, i), v, named);
-    }
-    job_args_free(ja, n);
-    return rc;
-}
-
 /* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
 static int preflight_all(struct jctx *c, const struct run_hook *h)
 {
@@ -709,7 +683,7 @@ int cmd_run_job(int argc, char **argv)
         int n = job_args(&jf, i, &keys, cl.names, &c->ja[i]);
         if (n < 0)
             rc = EXIT_RUN_FAILED;
-        else if ((c->nja[i] = n, check_job_device(c, i, &keys)) < 0)
+        else if ((c->nja[i] = n, c->from_file ? run_consent_check_job(&jf, i, &keys) : 0) < 0)
             rc = EXIT_USAGE;
     }
     if (rc == EXIT_OK)
