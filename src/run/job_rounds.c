@@ -10,7 +10,6 @@
 #include "base/err.h"
 #include "base/sig.h"
 #include "phase/phase.h"
-#include "stats/seqstop.h"
 #include "stats/seqtest.h"
 
 struct fwd {
@@ -156,15 +155,6 @@ static int plan(void *arg, const char *config, unsigned round)
     return runner_plan_from(f->rs, name, f->round);
 }
 
-/* Every phase of every job has its verdict? On several ranks, rank 0's answer. */
-static bool verdicts_reached(const struct job_rounds *jr, const struct run_set *rs)
-{
-    struct seqstop_status st;
-    bool ok = seqstop_check(rs, &st) == 0 && st.settled;
-    const struct phase_hooks *hk = jr->ro[0]->hooks;
-    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
-}
-
 int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer, struct run_set *rs)
 {
     size_t order[JOB_MAX_JOBS];
@@ -207,7 +197,9 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
                 return -1; /* runner_run said why */
             failed |= rc == 1;
         }
-        if (jr->until_verdict && r + 1 >= jr->warmup + SEQ_FIRST_LOOK && verdicts_reached(jr, rs))
+        /* every phase of every job has its verdict (the first job's hooks: rank 0's answer) */
+        if (jr->until_verdict && r + 1 >= jr->warmup + SEQ_FIRST_LOOK &&
+            runner_verdicts_reached(jr->ro[0], rs))
             break;
     }
     return failed;

@@ -26,8 +26,5 @@ bool runner_precise_enough(const struct runner_opts *o, const struct run_set *rs
 /* --runs auto with --no-interleave: are configuration cfg's own medians precise enough? */
 bool runner_config_precise(const struct runner_opts *o, const struct run_set *rs,
                            const char *cfg);
-/* --runs until-verdict: has every phase of every configuration its verdict (or can it get
- * none, its configuration failed)? */
-bool runner_verdicts_reached(const struct runner_opts *o, const struct run_set *rs);
 
 #endif
