@@ -102,8 +102,8 @@ int cli_mpi_setup(const struct mpirun_opts *mo, struct runner_opts *ro, struct c
     ro->ws_join = mso.ws_join;
     ro->hooks = mso.hooks;
     if (mpirun_rank() != 0) { /* rank 0 reports, saves and writes JSON for all */
-        out->save = false;
-        out->json = NULL;
+        out->set.save = false;
+        out->set.json = NULL;
     }
 #endif
     return 0;

@@ -191,25 +191,21 @@ static int report_set(FILE *rep, const struct runner_opts *ro, const struct cli_
         rc = -1;
     if (rep && rs->kept_kind[0])
         fprintf(rep, "%s\n", cli_kept_text(rs));
-    if (out->json && rs->nruns > 0 && resjson_write_file(rs, out->json) < 0)
+    if (out->set.json && rs->nruns > 0 && resjson_write_file(rs, out->set.json) < 0)
         rc = -1;
     return rc;
 }
 
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
-    const struct run_session_opts so = {
-        .label = out->label, .scenario = out->scenario, .db = out->db, .save = out->save,
-        .json = out->json, .argc = out->argc, .argv = out->argv, .job_text = out->job_text,
-        .job_hash = out->job_hash, .args_json = out->args_json, .resume = out->resume,
-        .resume_id = out->resume_id, .run = out->run, .run_arg = out->run_arg,
-        .meta = out->meta, .nmeta = out->nmeta,
-    };
+    struct run_session_opts so = out->set;
+    so.meta = out->meta;
+    so.nmeta = out->nmeta;
     struct run_set rs = {0};
     /* a bisection's candidate: its ends loaded and the round hook set before the set starts */
     struct cli_bisect_run bisect, *bis = NULL;
     if (out->bisect && cli_bisect_asked(out->bisect)) {
-        int brc = cli_bisect_begin(&bisect, out->bisect, out->db, ro);
+        int brc = cli_bisect_begin(&bisect, out->bisect, out->set.db, ro);
         if (brc) {
             cli_bisect_free(&bisect);
             return brc;
@@ -225,7 +221,7 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     }
     /* with --json - the JSON alone goes to standard output: the table to stderr (or, with
      * --quiet, nowhere), so `fsbench run --json - | jq` works */
-    bool json_stdout = out->json && !strcmp(out->json, "-");
+    bool json_stdout = out->set.json && !strcmp(out->set.json, "-");
     FILE *rep = json_stdout ? (out->quiet ? NULL : stderr) : stdout;
     bool cb_ran = false;
     for (size_t i = 0; i < ro->nphases; i++)

@@ -11,36 +11,23 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "run/run_session.h"
 #include "run/runner.h"
 
+/* A run's set (what it is, where its results go: the run session's options) and how it is
+ * reported. */
 struct cli_output {
-    const char *label;          /* NULL: "<scenario>-<date>-<time>" */
-    const char *scenario;       /* stored as the set's scenario */
-    const char *db;             /* NULL: the default store */
-    bool save;
-    const char *json;           /* NULL: none; "-": standard output (the table goes to
-                                 * stderr then, or nowhere when quiet) */
+    /* the set: label, scenario, store, --json (NULL: none; "-": standard output, the table
+     * going to stderr then, or nowhere when quiet), the command line, the job text, what
+     * resumes it, a --resume's stored set, a runner of its own (jobs interleaved in
+     * rounds); its meta is meta[] below */
+    struct run_session_opts set;
     bool quiet;                 /* -q */
     bool wide;                  /* -v, --wide: every column, a matrix's Mode blocks and grid */
     bool skip_bad;              /* --skip-bad: configurations failing pre-flight are left out */
     enum report_format format;
     bool compilebench;          /* --format compilebench: compilebench's "run complete"
                                  * block after each run, in place of the table */
-    int argc;                   /* the sub-command's arguments, for the command line */
-    char **argv;
-    const char *job_text;       /* the job file, expanded, stored with the set (or NULL) */
-    const char *job_hash;       /* its SHA-256 */
-    /* fsbench run: its arguments as a JSON array, stored with the set so that `fsbench run
-     * --resume LABEL` can finish it (NULL: the set cannot be resumed, e.g. fsbench cmd). */
-    const char *args_json;
-    /* --resume: the stored set this run finishes (its kept runs are moved into the run
-     * set, and only the runs it lacks are made), and its id; NULL: a new set. */
-    struct run_set *resume;
-    int64_t resume_id;
-    /* Runs the set instead of runner_run (jobs interleaved in rounds), or NULL. */
-    int (*run)(void *arg, const struct runner_opts *ro, struct run_set *rs,
-               struct runner_auto *ra);
-    void *run_arg;
     /* --bisect-good G --bisect-bad B: the set is a candidate classified as it runs
      * (cli_bisect_run.h); NULL: not one */
     const struct cli_bisect_ask *bisect;

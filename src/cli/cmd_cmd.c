@@ -145,6 +145,55 @@ enum {
     OPT_BISECT_EXIT
 };
 
+/* The commands cmd_cmd_run parsed (ncmds of them, in cmds) checked together with the rest
+ * of its options, made the configurations of ro, and run and reported. The exit status. */
+static int cmd_cmd_commands(struct runner_opts *ro, struct cli_output *out,
+                            struct cli_bisect_ask *bisect, const char **cmds, size_t ncmds,
+                            unsigned max_runs, unsigned long long seed)
+{
+    if (ncmds == 0)
+        return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
+                     "'fsbench cmd --help'"), EXIT_USAGE;
+    if (cli_check_label(out->set.label))
+        return EXIT_USAGE;
+    if (ro->runs_auto || ro->until_verdict)
+        ro->runs = max_runs;
+    if (cli_bisect_asked(bisect) || bisect->exit_status || bisect->phase || bisect->metric) {
+        int brc = cli_bisect_check(bisect, ro, ncmds, max_runs, out->set.label);
+        if (brc)
+            return brc;
+        out->bisect = cli_bisect_asked(bisect) ? bisect : NULL;
+    }
+    if (ro->until_verdict && max_runs < SEQ_FIRST_LOOK)
+        return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
+                     "pairs)",
+                     max_runs, SEQ_FIRST_LOOK, SEQ_FIRST_LOOK),
+               EXIT_USAGE;
+    if (ro->until_verdict && ro->no_interleave)
+        return error("--runs until-verdict pairs the commands' runs of each round: it needs "
+                     "them interleaved (drop --no-interleave)"),
+               EXIT_USAGE;
+    if (ro->until_verdict && ncmds < 2)
+        return error("--runs until-verdict compares commands with the first: give two or more "
+                     "(--cmd, repeated)"),
+               EXIT_USAGE;
+    for (size_t i = 0; i < ncmds; i++) {
+        struct runner_config *rc = &ro->configs[ro->nconfigs++];
+        rc->command = cmds[i];
+        /* the command names its configuration, escaped: a name holds no line break */
+        text_escape(rc->name, sizeof rc->name, cmds[i]);
+        for (size_t j = 0; j < i; j++)
+            if (!strcmp(ro->configs[j].name, rc->name))
+                snprintf(rc->name, sizeof rc->name, "#%zu %.58s", i + 1, text_shown(cmds[i]));
+    }
+    ro->order_seed = seed;
+    int n = scenario_resolve("cmd", ro->phases, SCENARIO_MAX_PHASES);
+    if (n < 0)
+        return EXIT_RUN_FAILED;
+    ro->nphases = (size_t)n;
+    return cli_run_and_report(ro, out);
+}
+
 static int cmd_cmd_run(int argc, char **argv)
 {
     static const struct option opts[] = {
@@ -181,8 +230,8 @@ static int cmd_cmd_run(int argc, char **argv)
     struct cli_bisect_ask bisect = {.confidence = 0.95};
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
-    struct cli_output out = {.save = true, .format = REPORT_TABLE, .scenario = "cmd",
-                             .argc = argc, .argv = argv};
+    struct cli_output out = {.set = {.save = true, .scenario = "cmd", .argc = argc, .argv = argv},
+                             .format = REPORT_TABLE};
     static const struct cli_range max_range = {1, 100000, CLI_WHOLE, NULL, NULL};
     static const struct cli_range effect_range = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     static const struct cli_range precision_range = {
@@ -228,14 +277,14 @@ static int cmd_cmd_run(int argc, char **argv)
                 return EXIT_USAGE;
             break;
         case OPT_PREPARE: ro.prepare = optarg; break;
-        case 'l': out.label = optarg; break;
-        case 'D': out.db = optarg; break;
+        case 'l': out.set.label = optarg; break;
+        case 'D': out.set.db = optarg; break;
         case OPT_META:
             if (meta_add_arg(out.meta, &out.nmeta, optarg, "--meta") < 0)
                 return EXIT_USAGE;
             break;
-        case OPT_NO_SAVE: out.save = false; break;
-        case 'j': out.json = optarg; break;
+        case OPT_NO_SAVE: out.set.save = false; break;
+        case 'j': out.set.json = optarg; break;
         case 'f': {
             int f = report_format_find(optarg);
             if (f < 0)
@@ -283,47 +332,7 @@ static int cmd_cmd_run(int argc, char **argv)
             return error("--cmd: at most %d commands", MAX_CMDS), EXIT_USAGE;
         cmds[ncmds++] = tail_cmd;
     }
-    if (ncmds == 0)
-        return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
-                     "'fsbench cmd --help'"), EXIT_USAGE;
-    if (cli_check_label(out.label))
-        return EXIT_USAGE;
-    if (ro.runs_auto || ro.until_verdict)
-        ro.runs = max_runs;
-    if (cli_bisect_asked(&bisect) || bisect.exit_status || bisect.phase || bisect.metric) {
-        int brc = cli_bisect_check(&bisect, &ro, ncmds, max_runs, out.label);
-        if (brc)
-            return brc;
-        out.bisect = cli_bisect_asked(&bisect) ? &bisect : NULL;
-    }
-    if (ro.until_verdict && max_runs < SEQ_FIRST_LOOK)
-        return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
-                     "pairs)",
-                     max_runs, SEQ_FIRST_LOOK, SEQ_FIRST_LOOK),
-               EXIT_USAGE;
-    if (ro.until_verdict && ro.no_interleave)
-        return error("--runs until-verdict pairs the commands' runs of each round: it needs "
-                     "them interleaved (drop --no-interleave)"),
-               EXIT_USAGE;
-    if (ro.until_verdict && ncmds < 2)
-        return error("--runs until-verdict compares commands with the first: give two or more "
-                     "(--cmd, repeated)"),
-               EXIT_USAGE;
-    for (size_t i = 0; i < ncmds; i++) {
-        struct runner_config *rc = &ro.configs[ro.nconfigs++];
-        rc->command = cmds[i];
-        /* the command names its configuration, escaped: a name holds no line break */
-        text_escape(rc->name, sizeof rc->name, cmds[i]);
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(ro.configs[j].name, rc->name))
-                snprintf(rc->name, sizeof rc->name, "#%zu %.58s", i + 1, text_shown(cmds[i]));
-    }
-    ro.order_seed = seed;
-    int n = scenario_resolve("cmd", ro.phases, SCENARIO_MAX_PHASES);
-    if (n < 0)
-        return EXIT_RUN_FAILED;
-    ro.nphases = (size_t)n;
-    return cli_run_and_report(&ro, &out);
+    return cmd_cmd_commands(&ro, &out, &bisect, cmds, ncmds, max_runs, seed);
 }
 
 int cmd_cmd(int argc, char **argv)

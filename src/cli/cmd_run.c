@@ -1,9 +1,10 @@
 /* cmd_run.c — `fsbench run [OPTIONS]`: the options parsed into a request (run_options.h:
- * the one table of run's options), checked together, then the phases run through the
- * runner, the report printed, JSON written, and every finished run saved in the results
- * store. A scenario (`fsbench run basic`, or none) is a shipped job file and goes through
- * cmd_run_job.c, which parses the job's keys into the same request and calls
- * cmd_run_request().
+ * the one table of run's options), checked together (run/run_checks.h: what needs only
+ * the runner's options), the files it reads opened (run/run_inputs.h), then the phases
+ * run through the runner, the report printed, JSON written, and every finished run saved
+ * in the results store. A scenario (`fsbench run basic`, or none) is a shipped job file
+ * and goes through cmd_run_job.c, which parses the job's keys into the same request and
+ * calls cmd_run_request().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,61 +14,22 @@
 #include "base/outfile.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "run/run_consent.h"
 #include "cli/cli_mpi.h"
 #include "run/run_resume.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
-#include "phase/replay.h"
 #include "run/age_steps.h"
 #include "run/job_builtin.h"
+#include "run/run_checks.h"
+#include "run/run_inputs.h"
 #include "run/run_preflight.h"
 #include "run/run_target.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/scenario.h"
 #include "run/sizing.h"
-#include "stats/seqtest.h"
-#include "trace/trace_read.h"
 #include "tree/shape.h"
-#include "tree/tarsrc.h"
-
-/* --runs until-verdict: looks need pairs of the same round, and something to compare.
- * by_caller: a job file's caller checks the configurations (interleaved jobs are each
- * other's). 0, or EXIT_USAGE after error(). */
-static int check_until_verdict(const struct runner_opts *ro, unsigned long max_runs, bool by_caller)
-{
-    if (max_runs < SEQ_FIRST_LOOK)
-        return error("--max-runs %lu: --runs until-verdict needs at least %d (a verdict needs "
-                     "%d pairs)",
-                     max_runs, SEQ_FIRST_LOOK, SEQ_FIRST_LOOK),
-               EXIT_USAGE;
-    if (ro->no_interleave)
-        return error("--runs until-verdict pairs the configurations' runs of each round: it "
-                     "needs them interleaved (drop --no-interleave)"),
-               EXIT_USAGE;
-    if (!by_caller && ro->nconfigs < 2)
-        return error("--runs until-verdict compares configurations with the first: give two "
-                     "or more (--fs, --mount-opts, or jobs with interleave = jobs)"),
-               EXIT_USAGE;
-    return 0;
-}
-
-/* age on a --dir without --age-host-fs: the whole file system holding dir would be aged.
- * Says what that would take, and returns EXIT_USAGE. */
-static int age_refused(const char *phase, const char *dir, const struct phase_params *p)
-{
-    struct sizing_age a;
-    char what[512] = "", size[256];
-    if (sizing_age_at(p, dir, &a) == 0)
-        snprintf(what, sizeof what, ": it %s", sizing_age_text(&a, size, sizeof size));
-    return error("phase %s ages the whole file system holding %s, not one of its own%s; give "
-                 "it its own with --image SIZE or --device DEV, or add --age-host-fs to the "
-                 "command line to age this one",
-                 phase, dir, what),
-           EXIT_USAGE;
-}
 
 const char *cmd_run_default_phases(void)
 {
@@ -157,47 +119,16 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     int trc = request_check_alone(rq);
     if (trc || rq->options_only)
         return trc;
-    bool ages = false;
-    for (size_t i = 0; i < rq->ro.nphases; i++)
-        ages |= !strcmp(rq->ro.phases[i]->name, "age");
-    if ((rq->age_replay || rq->ro.params.age_replay_times) && !ages)
-        return error("--age-replay: the phases (%s) hold no age",
-                     rq->phases ? rq->phases : "the default's"), EXIT_USAGE;
-    if (rq->ro.params.age_replay_times && !rq->age_replay)
-        return error("--age-replay-times needs --age-replay FILE"), EXIT_USAGE;
+    trc = run_checks_together(&rq->ro, &rq->ta, rq->phases, rq->age_replay, rq->max_runs);
+    if (trc)
+        return trc;
     const char *profile = rq->profile, *replay = rq->replay;
     const char *size_arg = rq->size_arg, *label = rq->label, *json = rq->json, *db = rq->db;
     bool quiet = rq->quiet, cb_format = rq->cb_format, save = rq->save;
     bool scaled = run_request_given(rq, "scale");
-    bool threads_given = run_request_given(rq, "threads");
     unsigned long max_runs = rq->max_runs;
     int argc = rq->argc;
     char **argv = rq->argv;
-    for (size_t i = 0; i < rq->ro.nphases; i++) {
-        if (!(rq->ro.phases[i]->flags & PHASE_KEEPS_TREE) || rq->ta.image || rq->ta.spec.device)
-            continue;
-        if (!rq->ro.dir)
-            return error("phase %s writes several times the size of the file system it runs "
-                         "on: give it one with --image SIZE, --device DEV or --dir DIR",
-                         rq->ro.phases[i]->name), EXIT_USAGE;
-        if (!run_consent()->age_host_fs)
-            return age_refused(rq->ro.phases[i]->name, rq->ro.dir, &rq->ro.params);
-    }
-    char why[256];
-    if (rq->ro.eng->available && rq->ro.eng->available(why, sizeof why) < 0)
-        return error("--engine %s: %s (--engine auto falls back to posix)", rq->ro.eng->name, why),
-               EXIT_RUN_FAILED;
-    const struct engine *async = rq->ro.async_eng;
-    if (async && async->available && async->available(why, sizeof why) < 0) {
-        warning("--engine auto: %s: posix for every phase", why);
-        rq->ro.async_eng = NULL;
-    }
-    if (rq->ro.runs_auto || rq->ro.until_verdict) {
-        rq->ro.runs = (unsigned)max_runs + rq->ro.warmup;
-    } else if (rq->ro.warmup >= rq->ro.runs) {
-        return error("--warmup %u leaves none of the %u runs to count", rq->ro.warmup, rq->ro.runs),
-               EXIT_USAGE;
-    }
     rq->ro.order_seed = rq->seed;
     trc = cli_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
     if (trc)
@@ -219,7 +150,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         if ((trc = cli_bisect_check(&rq->bisect, &rq->ro, rq->ro.nconfigs, max_runs, rq->label)))
             return trc;
     } else if (rq->ro.until_verdict &&
-               (trc = check_until_verdict(&rq->ro, max_runs, hook && hook->ready))) {
+               (trc = run_checks_until_verdict(&rq->ro, max_runs, hook && hook->ready))) {
         return trc;
     }
     if (size_arg) {
@@ -240,9 +171,9 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     if (save && db && outfile_check_dir(db, "--db") < 0)
         return EXIT_USAGE;
     struct cli_output out = {
-        .label = label, .scenario = "custom", .db = db, .save = save,
-        .json = json, .format = (enum report_format)rq->format, .compilebench = cb_format,
-        .argc = argc, .argv = argv,
+        .set = {.label = label, .scenario = "custom", .db = db, .save = save, .json = json,
+                .argc = argc, .argv = argv},
+        .format = (enum report_format)rq->format, .compilebench = cb_format,
         .quiet = quiet, .wide = rq->wide, .skip_bad = rq->skip_bad,
     };
     if (cli_bisect_asked(&rq->bisect))
@@ -265,43 +196,15 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     /* a job file's jobs had their pre-flight before the first of them ran */
     if (!hook && (trc = run_preflight(&rq->ro, profile, rq->skip_bad)) != EXIT_OK)
         return trc;
-    out.args_json = run_options_args_json(out.argc, out.argv);
-    out.resume = run_resuming(&out.resume_id);
+    out.set.args_json = run_options_args_json(out.set.argc, out.set.argv);
+    out.set.resume = run_resuming(&out.set.resume_id);
     if (!mpi_first && cli_mpi_setup(&rq->mo, &rq->ro, &out) < 0)
         return EXIT_RUN_FAILED;
-    if (replay) {
-        /* read once here, whole, so a damaged trace stops the run before it starts */
-        rq->ro.params.replay = trace_open(replay);
-        if (!rq->ro.params.replay || trace_check(rq->ro.params.replay) < 0) {
-            trace_close(rq->ro.params.replay);
-            return EXIT_RUN_FAILED;
-        }
-        if (!threads_given)
-            rq->ro.threads = replay_threads_wanted(trace_file_info(rq->ro.params.replay),
-                                               rq->ro.params.replay_threads);
-    }
-    if (rq->age_replay) {
-        /* read once here, whole, as --replay's trace */
-        rq->ro.params.age_replay = trace_open(rq->age_replay);
-        if (!rq->ro.params.age_replay || trace_check(rq->ro.params.age_replay) < 0) {
-            trace_close(rq->ro.params.age_replay);
-            trace_close(rq->ro.params.replay);
-            return EXIT_RUN_FAILED;
-        }
-    }
-    if (!rq->ro.tree.prof) {
-        /* Decompressed once here, outside every timed phase. */
-        rq->ro.tar = tarsrc_open(profile + 4, NULL);
-        if (!rq->ro.tar) {
-            trace_close(rq->ro.params.replay);
-            trace_close(rq->ro.params.age_replay);
-            return EXIT_RUN_FAILED;
-        }
-    }
+    if (run_inputs_open(&rq->ro, replay, rq->age_replay, profile,
+                        run_request_given(rq, "threads")))
+        return EXIT_RUN_FAILED;
     int rc = cli_run_and_report(&rq->ro, &out);
-    tarsrc_close(rq->ro.tar);
-    trace_close(rq->ro.params.replay);
-    trace_close(rq->ro.params.age_replay);
+    run_inputs_close(&rq->ro);
     return rc;
 }
 

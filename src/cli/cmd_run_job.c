@@ -73,10 +73,7 @@ struct jctx {
     size_t n, job;
     struct job_arg *ja[JOB_MAX_JOBS]; /* each job's keys, [global]'s it does not set first */
     int nja[JOB_MAX_JOBS];
-    unsigned runs0; /* job 0's rounds (interleave: every job's) */
-    bool until0;    /* job 0's --runs until-verdict (interleave: every job's) */
-    double effect0; /* and its --min-effect */
-    double negligible0; /* and its --negligible */
+    struct job_rounds_common first; /* job 0's rounds, stop rule (interleave: every job's) */
     /* MODE_ROUNDS: every job's options, alive while the nested calls last */
     struct runner_opts *ro[JOB_MAX_JOBS];
     struct cli_output *out[JOB_MAX_JOBS];
@@ -261,31 +258,15 @@ static int rounds_run(void *arg, const struct runner_opts *ro, struct run_set *r
 static int run_rounds(struct jctx *c)
 {
     static struct runner_opts outer;
-    outer = *c->ro[0];
-    outer.nconfigs = 0;
-    c->jr = (struct job_rounds){.n = c->n,
-                                .runs = c->runs0,
-                                .warmup = c->ro[0]->warmup,
-                                .seed = c->ro[0]->order_seed,
-                                .until_verdict = c->ro[0]->until_verdict,
-                                .confidence = c->ro[0]->confidence,
-                                .min_effect = c->ro[0]->min_effect,
-                                .negligible_s = c->ro[0]->negligible_s};
+    const char *names[JOB_MAX_JOBS];
+    for (size_t i = 0; i < c->n; i++)
+        names[i] = job_name(c->jf, i);
+    job_rounds_setup(&c->jr, &outer, &c->first, c->ro, names, c->left_out, c->n);
     int rc = EXIT_OK;
-    c->jr.n = 0;
     for (size_t i = 0; i < c->n; i++) {
         struct runner_opts *ro = c->ro[i];
-        if (c->left_out[i])
-            continue; /* --skip-bad: none of its configurations can run */
-        size_t j = c->jr.n++;
-        c->jr.ro[j] = ro;
-        c->jr.name[j] = job_name(c->jf, i);
-        size_t nc = ro->nconfigs ? ro->nconfigs : 1;
-        for (size_t k = 0; k < nc && outer.nconfigs < RUNNER_MAX_CONFIGS; k++)
-            job_rounds_config_name(c->jr.name[j], ro->nconfigs ? ro->configs[k].name : "",
-                                   outer.configs[outer.nconfigs++].name,
-                                   sizeof outer.configs[0].name);
-        if (!ro->tree.prof && c->tree_arg[i] && !strncmp(c->tree_arg[i], "tar:", 4) &&
+        if (!c->left_out[i] && !ro->tree.prof && c->tree_arg[i] &&
+            !strncmp(c->tree_arg[i], "tar:", 4) &&
             !(ro->tar = tarsrc_open(c->tree_arg[i] + 4, NULL)))
             rc = EXIT_RUN_FAILED;
     }
@@ -294,15 +275,15 @@ static int run_rounds(struct jctx *c)
     static char scen[64];
     snprintf(scen, sizeof scen, "%.*s", (int)strcspn(base ? base + 1 : c->jf->path, "."),
              base ? base + 1 : c->jf->path);
-    out->scenario = scen;
-    out->argc = c->user_argc;
-    out->argv = c->user_argv;
-    out->job_text = c->jf->text;
-    out->job_hash = c->jf->hash;
-    out->run = rounds_run;
-    out->run_arg = c;
-    out->args_json = run_options_args_json(c->user_argc, c->user_argv);
-    out->resume = run_resuming(&out->resume_id);
+    out->set.scenario = scen;
+    out->set.argc = c->user_argc;
+    out->set.argv = c->user_argv;
+    out->set.job_text = c->jf->text;
+    out->set.job_hash = c->jf->hash;
+    out->set.run = rounds_run;
+    out->set.run_arg = c;
+    out->set.args_json = run_options_args_json(c->user_argc, c->user_argv);
+    out->set.resume = run_resuming(&out->set.resume_id);
     if (rc == EXIT_OK)
         rc = cli_run_and_report(&outer, out);
     for (size_t i = 0; i < c->n; i++) {
@@ -326,14 +307,15 @@ static bool cl_has(const struct cmdline *cl, const char *name)
  * NULL when none or standard output. */
 static const char *job_json(struct jctx *c, const struct cli_output *out)
 {
-    if (!out->json || !strcmp(out->json, "-"))
+    if (!out->set.json || !strcmp(out->set.json, "-"))
         return NULL;
     if (c->n == 1 || c->jf->interleave)
-        return out->json;
-    const char *dot = strrchr(out->json, '.'), *slash = strrchr(out->json, '/');
-    int stem = dot && (!slash || dot > slash) ? (int)(dot - out->json) : (int)strlen(out->json);
-    snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->json, job_name(c->jf, c->job),
-             out->json + stem);
+        return out->set.json;
+    const char *dot = strrchr(out->set.json, '.'), *slash = strrchr(out->set.json, '/');
+    int stem = dot && (!slash || dot > slash) ? (int)(dot - out->set.json)
+                                              : (int)strlen(out->set.json);
+    snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->set.json, job_name(c->jf, c->job),
+             out->set.json + stem);
     return c->json;
 }
 
@@ -353,11 +335,11 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
                  "remove it, or give --json or --force on the command line", json);
         return why;
     }
-    if (out->save && out->db && !cl_has(c->cl, "db") && lstat(out->db, &st) == 0 &&
+    if (out->set.save && out->set.db && !cl_has(c->cl, "db") && lstat(out->set.db, &st) == 0 &&
         (!S_ISREG(st.st_mode) || st.st_size == 0)) {
         snprintf(why, len, "db = %s: the file exists and is not a results database: a job "
                  "file does not replace a file (give --db or --force on the command line)",
-                 out->db);
+                 out->set.db);
         return why;
     }
     return NULL;
@@ -367,8 +349,8 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
 static void print_outputs(struct jctx *c, const struct runner_opts *ro,
                           const struct cli_output *out)
 {
-    bool from_job_json = c->from_file && !c->builtin && out->json && !cl_has(c->cl, "json");
-    bool from_job_db = c->from_file && !c->builtin && out->db && !cl_has(c->cl, "db");
+    bool from_job_json = c->from_file && !c->builtin && out->set.json && !cl_has(c->cl, "json");
+    bool from_job_db = c->from_file && !c->builtin && out->set.db && !cl_has(c->cl, "db");
     char def[4096], why[4200];
     if (ro->tspec && ro->tspec->device)
         printf("  device: %s: mkfs overwrites everything on it%s\n", ro->tspec->device,
@@ -377,16 +359,16 @@ static void print_outputs(struct jctx *c, const struct runner_opts *ro,
                                                "name it (--device DEV or --destroy-data=DEV)"
                                              : "; the run refuses without --destroy-data on the "
                                                "command line");
-    const char *db = out->db;
+    const char *db = out->set.db;
     if (!db && store_default_path(def, sizeof def) == 0)
         db = def;
-    if (!out->save)
+    if (!out->set.save)
         printf("  results: not saved (no-save)\n");
     else
         printf("  results: saved in %s%s\n", db ? db : "the default results database",
                from_job_db ? " (named by the job file)" : "");
     const char *json = job_json(c, out);
-    if (out->json)
+    if (out->set.json)
         printf("  json: %s%s\n", json ? json : "standard output",
                from_job_json ? " (named by the job file)" : "");
     if (replaced_output(c, out, why, sizeof why))
@@ -417,19 +399,15 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         char why[4200];
         if (!c->cl->dry && replaced_output(c, out, why, sizeof why))
             return error("%s", why), EXIT_USAGE;
-        if (c->job == 0) {
-            c->runs0 = ro->runs;
-            c->until0 = ro->until_verdict;
-            c->effect0 = ro->min_effect;
-            c->negligible0 = ro->negligible_s;
-        }
+        if (c->job == 0)
+            job_rounds_common_of(&c->first, ro);
         bool rounds = c->jf->interleave && c->n > 1;
         if (out->bisect && c->n > 1)
             return error("--bisect-good: the job file has %zu jobs; a bisection's candidate "
                          "is one set of one job",
                          c->n),
                    EXIT_USAGE;
-        c->label[c->job] = out->label;
+        c->label[c->job] = out->set.label;
         /* --resume: the stored plan (interleaved jobs: checked as one set when they run) */
         const struct run_set *resumed = run_resuming(NULL);
         if (resumed && !rounds && !not_resumed(c, c->job) &&
@@ -445,19 +423,8 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
                          "the job two or more (fs, mount-opts), or interleave the jobs "
                          "(interleave = jobs in [global])"),
                    EXIT_USAGE;
-        if (rounds) {
-            if (ro->runs_auto)
-                return error("runs = auto is not supported with interleave = jobs: give "
-                             "runs = N, or runs = until-verdict"),
-                       EXIT_USAGE;
-            if (ro->until_verdict != c->until0 || ro->runs != c->runs0 ||
-                (ro->until_verdict &&
-                 (ro->min_effect != c->effect0 || ro->negligible_s != c->negligible0)))
-                return error("runs, max-runs, min-effect and negligible differ from the first "
-                             "job's: "
-                             "interleaved jobs run in rounds, so set them in [global]"),
-                       EXIT_USAGE;
-        }
+        if (rounds && job_rounds_check(&c->first, ro) < 0)
+            return EXIT_USAGE;
         return EXIT_OK;
     }
     case MODE_PREFLIGHT:
@@ -470,7 +437,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         print_outputs(c, ro, out);
         if (!c->est_unknown) {
             double est;
-            run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->db, &est);
+            run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->set.db, &est);
             if (est < 0)
                 c->est_unknown = true;
             else
@@ -481,30 +448,31 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         if (run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
             return EXIT_OK; /* none of its configurations can run: said already */
         /* the job's header goes where its table goes (stderr with --json -) */
-        FILE *hf = out->json && !strcmp(out->json, "-") ? (out->quiet ? NULL : stderr) : stdout;
+        FILE *hf = out->set.json && !strcmp(out->set.json, "-") ? (out->quiet ? NULL : stderr)
+                                                                : stdout;
         if (c->n > 1 && hf)
             fprintf(hf, "%s== job %s (%zu of %zu) ==\n", c->job ? "\n" : "",
                     job_name(c->jf, c->job), c->job + 1, c->n);
         fflush(stdout);
-        out->scenario = job_name(c->jf, c->job);
+        out->set.scenario = job_name(c->jf, c->job);
         /* jobs one after the other are sets of their own: a label two of them share (the
          * command line's --label, say) names each as LABEL-JOB */
         bool shared = false;
-        for (size_t i = 0; out->label && i < c->n; i++)
-            shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->label);
+        for (size_t i = 0; out->set.label && i < c->n; i++)
+            shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->set.label);
         if (shared && !run_resuming(NULL)) {
             snprintf(c->own_label, sizeof c->own_label, "%.*s-%s", RES_NAME_MAX / 2,
-                     out->label, job_name(c->jf, c->job));
-            out->label = c->own_label;
+                     out->set.label, job_name(c->jf, c->job));
+            out->set.label = c->own_label;
         }
-        out->argc = c->user_argc;
-        out->argv = c->user_argv;
+        out->set.argc = c->user_argc;
+        out->set.argv = c->user_argv;
         /* one JSON file per job: out.json -> out.JOB.json */
         if (c->n > 1 && job_json(c, out) == c->json)
-            out->json = c->json;
+            out->set.json = c->json;
         if (c->from_file) {
-            out->job_text = c->jf->text;
-            out->job_hash = c->jf->hash;
+            out->set.job_text = c->jf->text;
+            out->set.job_hash = c->jf->hash;
         }
         return RUN_HOOK_GO;
     }
@@ -561,32 +529,6 @@ static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
     return rc;
 }
 
-/* A device job i's file names (the command line's options aside) that is not the one the
- * command line names (--device DEV or --destroy-data=DEV): refused, at its line, whatever
- * else the command line says; the command line's --device would replace it otherwise. 0,
- * or -1 after error(). */
-static int check_job_device(struct jctx *c, size_t i, const struct job_keys *keys)
-{
-    const char *named = run_consent_device();
-    if (!c->from_file || !named)
-        return 0;
-    struct job_arg *ja;
-    int n = job_args(c->jf, i, keys, NULL, &ja);
-    if (n < 0)
-        return -1;
-    int rc = 0;
-    for (int k = 0; k < n && rc == 0; k++) {
-        const char *v = ja[k].value;
-        if (strcmp(ja[k].key, "device") || run_consent_same_device(v, named))
-            continue;
-        rc = error("%s:%d: job %s: device = %s, but the command line names %s: refusing to "
-                   "destroy a device the job file and the command line do not agree on",
-                   ja[k].file, ja[k].line, job_name(c->jf, i), v, named);
-    }
-    job_args_free(ja, n);
-    return rc;
-}
-
 /* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
 static int preflight_all(struct jctx *c, const struct run_hook *h)
 {
@@ -637,13 +579,13 @@ static int run_jobs(struct jctx *c, const struct cmdline *cl)
             if (rc != EXIT_OK)
                 return rc;
         }
-        if (c->jf->interleave && c->n > 1 && c->until0)
+        if (c->jf->interleave && c->n > 1 && c->first.until_verdict)
             printf("rounds: until every phase of every job has a verdict against the first job "
                    "(a difference, or none of %g%% or more), at most %u, each running all %zu jobs\n",
-                   c->effect0 * 100, c->runs0, c->n);
+                   c->first.min_effect * 100, c->first.runs, c->n);
         else if (c->jf->interleave && c->n > 1)
-            printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->runs0, c->n,
-                   c->runs0 * (unsigned)c->n);
+            printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->first.runs,
+                   c->n, c->first.runs * (unsigned)c->n);
         if (c->n > 1 && !c->est_unknown) {
             char t[64];
             printf("estimated duration in all: %s (%zu jobs%s)\n",
@@ -741,7 +683,7 @@ int cmd_run_job(int argc, char **argv)
         int n = job_args(&jf, i, &keys, cl.names, &c->ja[i]);
         if (n < 0)
             rc = EXIT_RUN_FAILED;
-        else if ((c->nja[i] = n, check_job_device(c, i, &keys)) < 0)
+        else if ((c->nja[i] = n, c->from_file ? run_consent_check_job(&jf, i, &keys) : 0) < 0)
             rc = EXIT_USAGE;
     }
     if (rc == EXIT_OK)

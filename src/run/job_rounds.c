@@ -10,7 +10,6 @@
 #include "base/err.h"
 #include "base/sig.h"
 #include "phase/phase.h"
-#include "stats/seqstop.h"
 #include "stats/seqtest.h"
 
 struct fwd {
@@ -28,6 +27,54 @@ void job_rounds_config_name(const char *job, const char *config, char *buf, size
         snprintf(buf, len, "%s/%s", job, config);
     else
         snprintf(buf, len, "%s", job);
+}
+
+void job_rounds_common_of(struct job_rounds_common *jc, const struct runner_opts *ro)
+{
+    jc->runs = ro->runs;
+    jc->until_verdict = ro->until_verdict;
+    jc->min_effect = ro->min_effect;
+    jc->negligible_s = ro->negligible_s;
+}
+
+int job_rounds_check(const struct job_rounds_common *jc, const struct runner_opts *ro)
+{
+    if (ro->runs_auto)
+        return error("runs = auto is not supported with interleave = jobs: give runs = N, or "
+                     "runs = until-verdict");
+    if (ro->until_verdict != jc->until_verdict || ro->runs != jc->runs ||
+        (ro->until_verdict &&
+         (ro->min_effect != jc->min_effect || ro->negligible_s != jc->negligible_s)))
+        return error("runs, max-runs, min-effect and negligible differ from the first job's: "
+                     "interleaved jobs run in rounds, so set them in [global]");
+    return 0;
+}
+
+void job_rounds_setup(struct job_rounds *jr, struct runner_opts *outer,
+                      const struct job_rounds_common *jc, struct runner_opts *const *ro,
+                      const char *const *name, const bool *left_out, size_t n)
+{
+    *outer = *ro[0];
+    outer->nconfigs = 0;
+    *jr = (struct job_rounds){.runs = jc->runs,
+                              .warmup = ro[0]->warmup,
+                              .seed = ro[0]->order_seed,
+                              .until_verdict = ro[0]->until_verdict,
+                              .confidence = ro[0]->confidence,
+                              .min_effect = ro[0]->min_effect,
+                              .negligible_s = ro[0]->negligible_s};
+    for (size_t i = 0; i < n; i++) {
+        if (left_out[i])
+            continue; /* --skip-bad: none of its configurations can run */
+        size_t j = jr->n++;
+        jr->ro[j] = ro[i];
+        jr->name[j] = name[i];
+        size_t nc = ro[i]->nconfigs ? ro[i]->nconfigs : 1;
+        for (size_t k = 0; k < nc && outer->nconfigs < RUNNER_MAX_CONFIGS; k++)
+            job_rounds_config_name(name[i], ro[i]->nconfigs ? ro[i]->configs[k].name : "",
+                                   outer->configs[outer->nconfigs++].name,
+                                   sizeof outer->configs[0].name);
+    }
 }
 
 /* The set's description from the first job's first run (label, scenario, command line
@@ -108,15 +155,6 @@ static int plan(void *arg, const char *config, unsigned round)
     return runner_plan_from(f->rs, name, f->round);
 }
 
-/* Every phase of every job has its verdict? On several ranks, rank 0's answer. */
-static bool verdicts_reached(const struct job_rounds *jr, const struct run_set *rs)
-{
-    struct seqstop_status st;
-    bool ok = seqstop_check(rs, &st) == 0 && st.settled;
-    const struct phase_hooks *hk = jr->ro[0]->hooks;
-    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
-}
-
 int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer, struct run_set *rs)
 {
     size_t order[JOB_MAX_JOBS];
@@ -159,7 +197,9 @@ int job_rounds_run(const struct job_rounds *jr, const struct runner_opts *outer,
                 return -1; /* runner_run said why */
             failed |= rc == 1;
         }
-        if (jr->until_verdict && r + 1 >= jr->warmup + SEQ_FIRST_LOOK && verdicts_reached(jr, rs))
+        /* every phase of every job has its verdict (the first job's hooks: rank 0's answer) */
+        if (jr->until_verdict && r + 1 >= jr->warmup + SEQ_FIRST_LOOK &&
+            runner_verdicts_reached(jr->ro[0], rs))
             break;
     }
     return failed;

@@ -11,6 +11,7 @@
 #ifndef FSBENCH_JOB_ROUNDS_H
 #define FSBENCH_JOB_ROUNDS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,30 @@ struct job_rounds {
     bool until_verdict;
     double confidence, min_effect, negligible_s;
 };
+
+/* What jobs interleaved in rounds share (the set has one of each): the first job's. */
+struct job_rounds_common {
+    unsigned runs;        /* rounds (until_verdict: the most, warm-up included) */
+    bool until_verdict;
+    double min_effect;    /* until_verdict's --min-effect and --negligible */
+    double negligible_s;
+};
+
+/* The first job's options ro as what the others must share. */
+void job_rounds_common_of(struct job_rounds_common *jc, const struct runner_opts *ro);
+
+/* A job of jobs interleaved in rounds, checked against the first one's jc: runs = auto
+ * cannot be interleaved, and runs, max-runs, min-effect and negligible must be the first
+ * job's. 0, or -1 after error(). */
+int job_rounds_check(const struct job_rounds_common *jc, const struct runner_opts *ro);
+
+/* The n jobs ro[i] named name[i] (those left_out[i]: none of their configurations can run,
+ * left out) as jr, to run in jc->runs rounds with the first job's warm-up, order seed and
+ * stop rule; and outer, a copy of the first job's options whose configurations are every
+ * job's ("job" or "job/config", file order): what the set declares and runs through. */
+void job_rounds_setup(struct job_rounds *jr, struct runner_opts *outer,
+                      const struct job_rounds_common *jc, struct runner_opts *const *ro,
+                      const char *const *name, const bool *left_out, size_t n);
 
 /* The configuration name of job j's configuration c ("" for a plain directory) into buf. */
 void job_rounds_config_name(const char *job, const char *config, char *buf, size_t len);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "run/job.h"
 
 static struct run_consent consent;
 
@@ -85,4 +86,26 @@ bool run_consent_same_device(const char *a, const char *b)
     struct stat sa, sb;
     return stat(a, &sa) == 0 && stat(b, &sb) == 0 && S_ISBLK(sa.st_mode) &&
            S_ISBLK(sb.st_mode) && sa.st_rdev == sb.st_rdev;
+}
+
+int run_consent_check_job(const struct job_file *jf, size_t i, const struct job_keys *keys)
+{
+    const char *named = run_consent_device();
+    if (!named)
+        return 0;
+    struct job_arg *ja;
+    int n = job_args(jf, i, keys, NULL, &ja);
+    if (n < 0)
+        return -1;
+    int rc = 0;
+    for (int k = 0; k < n && rc == 0; k++) {
+        const char *v = ja[k].value;
+        if (strcmp(ja[k].key, "device") || run_consent_same_device(v, named))
+            continue;
+        rc = error("%s:%d: job %s: device = %s, but the command line names %s: refusing to "
+                   "destroy a device the job file and the command line do not agree on",
+                   ja[k].file, ja[k].line, job_name(jf, i), v, named);
+    }
+    job_args_free(ja, n);
+    return rc;
 }

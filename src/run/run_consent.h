@@ -13,6 +13,9 @@
 
 #include <getopt.h>
 #include <stdbool.h>
+#include <stddef.h>
+
+#include "run/job.h"
 
 struct run_consent {
     bool destroy_data;       /* --destroy-data or --destroy-data=DEV */
@@ -39,5 +42,12 @@ const char *run_consent_device(void);
 /* Whether a and b are the same device: the same path, or paths that resolve to the same
  * file (a relative path, a symlink under /dev/disk). */
 bool run_consent_same_device(const char *a, const char *b);
+
+/* A device job i of jf names (its keys read through keys, the command line's options
+ * aside) that is not the one this command line names (run_consent_device()): refused, at
+ * its line, whatever else the command line says; the command line's --device would
+ * replace it otherwise. Nothing to check when the command line names none. 0, or -1 after
+ * error(). */
+int run_consent_check_job(const struct job_file *jf, size_t i, const struct job_keys *keys);
 
 #endif

@@ -1,7 +1,8 @@
-/* runner.c — the measured loop: rounds x configurations x phases (see runner.h). */
+/* runner.c — the measured loop: rounds x configurations x phases (see runner.h). The
+ * set's record before the first run is runner_describe.c's, when to stop runner_stop.c's. */
 #include "run/runner.h"
+#include "run/runner_internal.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,13 +17,8 @@
 #include "run/probe_dir.h"
 #include "run/progress.h"
 #include "run/work_expect.h"
-#include "stats/seqstop.h"
 #include "stats/seqtest.h"
-#include "stats/stats.h"
-#include "tree/tarsrc.h"
-#include "trace/trace_read.h"
 #include "phase/phase_registry.h"
-#include "phase/tarcalls.h"
 #include "phase/workload.h"
 #include "phase/workspace.h"
 
@@ -412,108 +408,10 @@ static int run_one(struct env *env, const struct runner_config *c, unsigned roun
     return 0;
 }
 
-/* Wall time of phase slot p of run r if it counts (not warm-up, status ok), else -1. */
-static double counted_wall(const struct run_result *r, const char *cfg, size_t p)
+/* --runs auto: is every phase of every configuration precise enough? Fills env->ra. */
+static bool precise_enough(struct env *env)
 {
-    if (r->warmup || strcmp(r->config, cfg) || p >= r->nphases ||
-        r->phases[p].status != PHASE_OK || r->phases[p].wall_s <= 0)
-        return -1;
-    return r->phases[p].wall_s;
-}
-
-double runner_half_width(const struct run_set *rs, const char *base, const char *cfg,
-                         size_t phase, double confidence)
-{
-    double *d = calloc(rs->nruns ? rs->nruns : 1, sizeof *d);
-    size_t n = 0;
-    if (!d)
-        return -1;
-    for (size_t i = 0; i < rs->nruns; i++) {
-        double x = counted_wall(&rs->runs[i], cfg, phase);
-        if (x < 0)
-            continue;
-        if (!base) {
-            d[n++] = log(x);
-            continue;
-        }
-        /* the base configuration's run of the same round */
-        for (size_t j = 0; j < rs->nruns; j++) {
-            double y = counted_wall(&rs->runs[j], base, phase);
-            if (y > 0 && rs->runs[j].round == rs->runs[i].round) {
-                d[n++] = log(x / y);
-                break;
-            }
-        }
-    }
-    double hw = -1;
-    if (n >= 2) {
-        double mean = 0, ss = 0;
-        for (size_t i = 0; i < n; i++)
-            mean += d[i];
-        mean /= (double)n;
-        for (size_t i = 0; i < n; i++)
-            ss += (d[i] - mean) * (d[i] - mean);
-        double sd = sqrt(ss / (double)(n - 1));
-        hw = expm1(stats_t_crit(confidence, (double)(n - 1)) * sd / sqrt((double)n));
-    }
-    free(d);
-    return hw;
-}
-
-static bool precise_local(struct env *env, struct runner_auto *ra);
-
-/* --runs auto: is every phase of every configuration precise enough? Fills *ra. On
- * several ranks, rank 0's answer (it holds the aggregate figures) is every rank's. */
-static bool precise_enough(struct env *env, struct runner_auto *ra)
-{
-    bool ok = precise_local(env, ra);
-    const struct phase_hooks *hk = env->o->hooks;
-    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
-}
-
-static bool precise_local(struct env *env, struct runner_auto *ra)
-{
-    const struct runner_opts *o = env->o;
-    size_t n = o->nconfigs ? o->nconfigs : 1;
-    bool all = true;
-    ra->half_width = 0;
-    ra->limiting[0] = '\0';
-    for (size_t c = 0; c < n; c++) {
-        const char *cfg = o->nconfigs ? o->configs[c].name : "";
-        /* one configuration: its own median; several: each one's ratio to the first */
-        if ((n > 1 && c == 0) ||
-            (c < RUNNER_MAX_CONFIGS && (env->failed[c] || env->failed_before[c])))
-            continue;
-        const char *base = n > 1 ? o->configs[0].name : NULL;
-        for (size_t p = 0; p < o->nphases; p++) {
-            double hw = runner_half_width(env->rs, base, cfg, p, o->confidence);
-            /* fewer than 3 counted values cannot be judged yet */
-            size_t counted = 0;
-            for (size_t i = 0; i < env->rs->nruns; i++)
-                counted += counted_wall(&env->rs->runs[i], cfg, p) > 0;
-            bool ok = counted >= 3 && hw >= 0 && hw <= o->precision;
-            if (!ok)
-                all = false;
-            if (hw < 0 || hw > ra->half_width || (!ok && ra->limiting[0] == '\0')) {
-                ra->half_width = hw < 0 ? INFINITY : hw;
-                snprintf(ra->limiting, sizeof ra->limiting, "%s%s%s", o->phases[p]->name,
-                         cfg[0] ? " of " : "", cfg);
-            }
-        }
-    }
-    ra->precise = all;
-    return all;
-}
-
-/* --runs until-verdict: has every phase of every configuration its verdict (or can it get
- * none, its configuration failed)? On several ranks, rank 0's answer (it holds the
- * aggregate figures) is every rank's. */
-static bool verdicts_reached(struct env *env)
-{
-    struct seqstop_status st;
-    bool ok = seqstop_check(env->rs, &st) == 0 && st.settled;
-    const struct phase_hooks *hk = env->o->hooks;
-    return hk && hk->decide ? hk->decide(hk->arg, ok) : ok;
+    return runner_precise_enough(env->o, env->rs, env->failed, env->failed_before, env->ra);
 }
 
 static int run_all(struct env *env)
@@ -535,19 +433,12 @@ static int run_all(struct env *env)
                 if (!o->runs_auto || r + 1 < o->warmup + 3)
                     continue;
                 /* batches: each configuration until its own medians are precise */
-                bool ok = true;
-                for (size_t p = 0; p < o->nphases && ok; p++) {
-                    double hw = runner_half_width(env->rs, NULL, cfg, p, o->confidence);
-                    ok = hw >= 0 && hw <= o->precision;
-                }
-                if (o->hooks && o->hooks->decide)
-                    ok = o->hooks->decide(o->hooks->arg, ok);
-                if (ok)
+                if (runner_config_precise(o, env->rs, cfg))
                     break;
             }
         }
         if (o->runs_auto)
-            precise_enough(env, env->ra);
+            precise_enough(env);
         return 0;
     }
     for (unsigned r = 0; r < o->runs; r++) {
@@ -559,142 +450,19 @@ static int run_all(struct env *env)
                 return -1;
         if (env->ra)
             env->ra->rounds = r + 1;
-        if (o->runs_auto && r + 1 >= o->warmup + 3 && precise_enough(env, env->ra))
+        if (o->runs_auto && r + 1 >= o->warmup + 3 && precise_enough(env))
             break;
-        if (o->until_verdict && r + 1 >= o->warmup + SEQ_FIRST_LOOK && verdicts_reached(env))
+        if (o->until_verdict && r + 1 >= o->warmup + SEQ_FIRST_LOOK &&
+            runner_verdicts_reached(o, env->rs))
             break;
         if (o->round_stop && r + 1 > o->warmup && o->round_stop(o->round_stop_arg, env->rs))
             break;
     }
     if (o->runs_auto)
-        precise_enough(env, env->ra);
+        precise_enough(env);
     return 0;
 }
 
-const char *runner_target_kind(const struct runner_opts *o)
-{
-    if (o->tspec && o->tspec->device)
-        return "device";
-    return o->tspec ? "image" : "directory";
-}
-
-static void describe_set(struct env *env, const char *path)
-{
-    const struct runner_opts *o = env->o;
-    struct run_set *rs = env->rs;
-    rs->schema_version = RESULTS_SCHEMA_VERSION;
-    rs->created = unix_now();
-    rs->root = geteuid() == 0;
-    snprintf(rs->engine, sizeof rs->engine, "%s", o->eng->name);
-    meas_machine_probe(&rs->machine);
-    if (meas_target_probe(path, &rs->target) < 0)
-        snprintf(rs->target.path, sizeof rs->target.path, "%s", path);
-    if (env->tgt) {
-        /* probed before the first mount: the path's file system is the one below it */
-        snprintf(rs->target.mount_point, sizeof rs->target.mount_point, "%s", path);
-        snprintf(rs->target.device, sizeof rs->target.device, "%s", target_device(env->tgt));
-        /* every configuration's file system, each once: "ext4+xfs" for a matrix of both */
-        size_t fl = 0;
-        rs->target.fstype[0] = '\0';
-        for (size_t i = 0; i < o->nconfigs; i++) {
-            const char *fs = o->configs[i].fstype;
-            bool seen = false;
-            for (size_t j = 0; j < i && !seen; j++)
-                seen = !strcmp(o->configs[j].fstype, fs);
-            int n = seen ? 0 : snprintf(rs->target.fstype + fl, sizeof rs->target.fstype - fl,
-                                        "%s%s", fl ? "+" : "", fs);
-            if (n < 0 || (size_t)n >= sizeof rs->target.fstype - fl)
-                break;
-            fl += (size_t)n;
-        }
-        snprintf(rs->target.mount_opts, sizeof rs->target.mount_opts, "per configuration");
-    }
-    snprintf(rs->target.blockdev, sizeof rs->target.blockdev, "%s",
-             env->dev.valid ? env->dev.name : "");
-    snprintf(rs->target.kind, sizeof rs->target.kind, "%s", runner_target_kind(o));
-    if (o->until_verdict || o->runs_auto)
-        runner_stop_rule(&rs->stop, o->until_verdict ? "until-verdict" : "auto", o->confidence,
-                         o->min_effect, o->negligible_s, o->runs - o->warmup);
-    /* the declared order: the first configuration is the baseline verdicts are against */
-    size_t used = 0;
-    for (size_t i = 0; i < o->nconfigs; i++) {
-        int n = snprintf(rs->target.configs + used, sizeof rs->target.configs - used, "%s%s",
-                         i ? "\n" : "", o->configs[i].name);
-        if (n < 0 || (size_t)n >= sizeof rs->target.configs - used)
-            break;
-        used += (size_t)n;
-    }
-    /* what changes the work, as fields (a job's rounds put one record a job instead) */
-    runner_work(o, "", &rs->work[0]);
-    rs->nwork = 1;
-    struct tree_info *ti = &rs->tree;
-    if (o->params.replay && !o->tar) {
-        /* a replay: the tree is the trace's initial state */
-        const struct trace_info *in = trace_file_info(o->params.replay);
-        snprintf(ti->profile, sizeof ti->profile, "trace:%s",
-                 trace_file_path(o->params.replay));
-        ti->scale = 1;
-        ti->files = in->nstate;
-        ti->bytes = in->state_bytes;
-        return;
-    }
-    if (o->tar) {
-        struct tarent_totals tt;
-        tarsrc_measure(o->tar, &tt);
-        snprintf(ti->profile, sizeof ti->profile, "tar:%s", tarsrc_path(o->tar));
-        ti->scale = 1;
-        ti->files = tt.files + tt.hardlinks;
-        ti->dirs = tt.dirs;
-        ti->symlinks = tt.symlinks;
-        ti->bytes = tt.bytes;
-        return;
-    }
-    if (!o->tree.prof)
-        return; /* fsbench cmd: no tree */
-    snprintf(ti->profile, sizeof ti->profile, "%s", o->tree.prof->name);
-    ti->scale = o->tree.scale;
-    ti->seed = o->tree.seed;
-    struct tree_totals tt;
-    if (tree_measure(&o->tree, &tt) == 0) {
-        ti->files = tt.files;
-        ti->dirs = tt.dirs;
-        ti->symlinks = tt.symlinks;
-        ti->bytes = tt.bytes;
-    }
-}
-
-void runner_work(const struct runner_opts *o, const char *config, struct run_work *w)
-{
-    memset(w, 0, sizeof *w);
-    snprintf(w->config, sizeof w->config, "%s", config ? config : "");
-    w->threads = o->threads ? o->threads : 1;
-    if (o->tspec && o->tspec->mkfs_opts)
-        snprintf(w->mkfs_opts, sizeof w->mkfs_opts, "%s", o->tspec->mkfs_opts);
-    if (o->params.replay) {
-        const char *path = trace_file_path(o->params.replay), *base = strrchr(path, '/');
-        const struct trace_info *in = trace_file_info(o->params.replay);
-        snprintf(w->trace, sizeof w->trace, "%s", base ? base + 1 : path);
-        w->trace_calls = in->ncalls;
-        w->trace_recorded_ns = in->started_unix_ns;
-    }
-    const char *calls = tarcalls_name(o->params.extract_calls);
-    snprintf(w->extract_calls, sizeof w->extract_calls, "%s", calls ? calls : "tar");
-    w->extract_version = RES_EXTRACT_VERSION;
-}
-
-void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
-                      double negligible_s, unsigned max_rounds)
-{
-    memset(st, 0, sizeof *st);
-    snprintf(st->rule, sizeof st->rule, "%s", rule);
-    snprintf(st->method, sizeof st->method, "mixture-sprt");
-    snprintf(st->metric, sizeof st->metric, "wall");
-    st->confidence = confidence;
-    st->min_effect = min_effect;
-    st->negligible_s = negligible_s;
-    st->mixture_var = SEQ_MIXTURE_VAR;
-    st->max_rounds = max_rounds;
-}
 
 /* Sets up the workspace or the managed target. 0 or -1 after error(). */
 static int setup(struct env *env)
@@ -706,7 +474,8 @@ static int setup(struct env *env)
             return -1;
         if (meas_dev_for_path(env->ws.path, &env->dev) < 0)
             env->dev.valid = false;
-        describe_set(env, env->ws.path);
+        env->rs->created = unix_now();
+        runner_describe_set(o, env->rs, NULL, &env->dev, env->ws.path);
         return 0;
     }
     env->tgt = target_create(o->tspec);
@@ -714,7 +483,8 @@ static int setup(struct env *env)
         return -1;
     if (meas_dev_for_node(target_device(env->tgt), &env->dev) < 0)
         env->dev.valid = false;
-    describe_set(env, target_mount_point(env->tgt));
+    env->rs->created = unix_now();
+    runner_describe_set(o, env->rs, env->tgt, &env->dev, target_mount_point(env->tgt));
     return 0;
 }
 

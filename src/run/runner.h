@@ -165,6 +165,11 @@ void runner_work(const struct runner_opts *o, const char *config, struct run_wor
 void runner_stop_rule(struct stop_rule *st, const char *rule, double confidence, double min_effect,
                       double negligible_s, unsigned max_rounds);
 
+/* --runs until-verdict: has every phase of every configuration of rs its verdict (or can it
+ * get none, its configuration failed)? On several ranks rank 0's answer is every rank's
+ * (o->hooks->decide). runner_stop.c; job_rounds.c asks it for interleaved jobs too. */
+bool runner_verdicts_reached(const struct runner_opts *o, const struct run_set *rs);
+
 /* The order of configurations in round `round`: a seeded permutation of 0..n-1 into order.
  * Exposed for tests: every round is a permutation, and rounds differ. */
 void runner_round_order(uint64_t seed, unsigned round, size_t n, size_t *order);

@@ -1,8 +1,8 @@
 /* trace_record.c — the recorder's bookkeeping (trace_record.h): threads by tid, their
  * descriptor tables and working directories, slots, lines waiting for the clone that
  * made their thread, unfinished calls put back together, and the counts of the info
- * block. What each call means is in trace_record_calls.c, the tables it changes in
- * trace_record_state.c.
+ * block. What each call means is in trace_record_calls.c (the calls on a path in
+ * trace_record_paths.c), the tables it changes in trace_record_state.c.
  */
 #include "trace/trace_record.h"
 

@@ -9,175 +9,7 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "trace/trace_prescan.h"
 #include "trace/trace_record_internal.h"
-
-#define PATHBUF (TRACE_PATH_MAX * 2 + 16)
-
-/* How a call's path or descriptor came out. */
-enum { IN = 1, OUT_DIR = 0, OUT_PRESTART = -1, OUT_BAD = -2 };
-
-static void count_out(struct trace_recorder *r, int how)
-{
-    if (how == OUT_DIR)
-        r->info.left_outside++;
-    else if (how == OUT_PRESTART)
-        r->info.left_prestart++;
-    else if (how == OUT_BAD)
-        r->info.left_other++;
-}
-
-/* The call's result as a trace result: false when there is none to record (unknown, or a
- * call the kernel restarts and strace shows again). */
-static bool result_of(const struct strace_line *l, int64_t *res)
-{
-    if (!l->ret_known)
-        return false;
-    if (l->err[0]) {
-        if (!strncmp(l->err, "ERESTART", 8))
-            return false;
-        *res = -(int64_t)trace_err_from_name(l->err);
-        return true;
-    }
-    if (l->ret < 0)
-        return false;
-    *res = l->ret;
-    return true;
-}
-
-/* Collapses "//", "/./" and "/x/.." in an absolute path, in place: its new length. */
-static size_t normalize(char *s)
-{
-    size_t n = strlen(s), o = 0;
-    for (size_t i = 0; i < n;) {
-        while (i < n && s[i] == '/')
-            i++;
-        size_t b = i;
-        while (i < n && s[i] != '/')
-            i++;
-        size_t len = i - b;
-        if (len == 0 || (len == 1 && s[b] == '.'))
-            continue;
-        if (len == 2 && s[b] == '.' && s[b + 1] == '.') {
-            while (o > 0 && s[o - 1] != '/')
-                o--;
-            if (o > 0)
-                o--;
-            continue;
-        }
-        s[o++] = '/';
-        memmove(s + o, s + b, len);
-        o += len;
-    }
-    if (o == 0)
-        s[o++] = '/';
-    s[o] = '\0';
-    return o;
-}
-
-/* The path of abs (normalized) relative to the root into rel: IN, or OUT_DIR. */
-static int relative(const struct trace_recorder *r, const char *abs, char *rel, size_t *rlen)
-{
-    size_t rl = r->rootlen, n = strlen(abs);
-    const char *root = r->o.root;
-    if (rl == 1 && root[0] == '/') { /* the root directory itself */
-        if (n == 1)
-            return strcpy(rel, "."), *rlen = 1, IN;
-        if (n - 1 >= TRACE_PATH_MAX)
-            return OUT_BAD;
-        memcpy(rel, abs + 1, n);
-        *rlen = n - 1;
-        return IN;
-    }
-    if (n < rl || memcmp(abs, root, rl) || (n > rl && abs[rl] != '/'))
-        return OUT_DIR;
-    if (n == rl)
-        return strcpy(rel, "."), *rlen = 1, IN;
-    if (n - rl - 1 >= TRACE_PATH_MAX)
-        return OUT_BAD;
-    memcpy(rel, abs + rl + 1, n - rl);
-    *rlen = n - rl - 1;
-    return IN;
-}
-
-/* Resolves the path argument pa against the directory argument da (NULL: the working
- * directory) into rel: IN, OUT_DIR, or OUT_BAD (no string, cut short, a deleted or
- * unknown directory). An AT_FDCWD<path> tells the working directory: it is kept. */
-static int path_arg(struct trace_recorder *r, struct task *t, const struct strace_span *da,
-                    struct strace_span pa, char *rel, size_t *rlen)
-{
-    char p[TRACE_PATH_MAX], base[TRACE_PATH_MAX], abs[PATHBUF];
-    long plen = strace_arg_string(pa, p, sizeof p);
-    if (plen < 0)
-        return OUT_BAD;
-    const char *dir = t->fs->cwd;
-    if (da) {
-        long fd;
-        bool deleted;
-        if (strace_arg_fd(*da, &fd, base, sizeof base, &deleted) < 0)
-            return OUT_BAD;
-        if (fd == STRACE_AT_FDCWD) {
-            if (base[0] == '/' && !deleted) {
-                if (strcmp(t->fs->cwd, base)) {
-                    char *c = strdup(base);
-                    if (c) {
-                        free(t->fs->cwd);
-                        t->fs->cwd = c;
-                    }
-                }
-                dir = t->fs->cwd;
-            }
-        } else if (p[0] != '/') {
-            if (base[0] != '/' || deleted)
-                return OUT_BAD;
-            dir = base;
-        }
-    }
-    if (p[0] == '/')
-        snprintf(abs, sizeof abs, "%s", p);
-    else
-        snprintf(abs, sizeof abs, "%s/%s", dir, p);
-    normalize(abs);
-    return relative(r, abs, rel, rlen);
-}
-
-/* The state of descriptor argument a in t: IN with *slot, OUT_DIR (outside), OUT_PRESTART,
- * or OUT_BAD. */
-static int fd_arg(struct trace_recorder *r, struct task *t, struct strace_span a, uint32_t *slot)
-{
-    long fd;
-    bool deleted;
-    char path[TRACE_PATH_MAX];
-    if (strace_arg_fd(a, &fd, path, sizeof path, &deleted) < 0)
-        return OUT_BAD;
-    struct fdent *e = rec_fd(r, t, fd);
-    if (!e || e->state == FD_NONE)
-        return OUT_PRESTART;
-    if (e->state == FD_OUT)
-        return OUT_DIR;
-    *slot = e->slot;
-    return IN;
-}
-
-static uint64_t num(struct strace_span a)
-{
-    int64_t v;
-    return strace_arg_num(a, &v) == 0 && v > 0 ? (uint64_t)v : 0;
-}
-
-/* Marks a path as used (the initial state) and records the call. */
-static int emit_path(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                     struct trace_call *c)
-{
-    if (r->o.pre) {
-        if (c->path && trace_prescan_use(r->o.pre, c->path, c->path_len) < 0)
-            return error("out of memory");
-        if (c->path2 && c->kind != TK_SYMLINK &&
-            trace_prescan_use(r->o.pre, c->path2, c->path2_len) < 0)
-            return error("out of memory");
-    }
-    return rec_emit(r, t, l, c);
-}
 
 /* ---- the flag names strace prints ---- */
 
@@ -202,49 +34,33 @@ static const struct strace_flag range_flags[] = {
     {"SYNC_FILE_RANGE_WAIT_BEFORE", TRY_WAIT_BEFORE}, {"SYNC_FILE_RANGE_WRITE", TRY_WRITE},
     {"SYNC_FILE_RANGE_WAIT_AFTER", TRY_WAIT_AFTER}, {NULL, 0},
 };
-static const struct strace_flag rename_flags[] = {
-    {"RENAME_NOREPLACE", TRR_NOREPLACE}, {"RENAME_EXCHANGE", TRR_EXCHANGE},
-    {"RENAME_WHITEOUT", TRR_WHITEOUT}, {NULL, 0},
-};
 static const struct strace_flag map_prot[] = {
     {"PROT_READ", TRM_READ}, {"PROT_EXEC", TRM_READ}, {"PROT_WRITE", TRM_WRITE}, {NULL, 0},
 };
 static const struct strace_flag map_flags[] = {
     {"MAP_SHARED", TRM_SHARED}, {"MAP_SHARED_VALIDATE", TRM_SHARED}, {NULL, 0},
 };
-static const struct strace_flag access_modes[] = {
-    {"R_OK", 4}, {"W_OK", 2}, {"X_OK", 1}, {NULL, 0},
-};
 
 /* ---- handlers ---- */
-
-/* The arguments of a call, split. */
-struct args {
-    struct strace_span a[STRACE_ARGS_MAX];
-    int n;
-};
-
-typedef int (*handler)(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                       const struct args *a, int how);
 
 /* open family; how: 0 open(path, flags, mode), 1 openat(dir, path, flags, mode), 2 creat,
  * 3 openat2(dir, path, {flags=, mode=}, size). */
 static int h_open(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
+                  const struct rec_args *a, int how)
 {
     int pi = how == 1 || how == 3, need = how == 2 ? 2 : pi + 2;
     if (a->n < need)
-        return count_out(r, OUT_BAD), 0;
+        return rec_count_out(r, REC_OUT_BAD), 0;
     char rel[TRACE_PATH_MAX];
     size_t rl = 0;
-    int in = path_arg(r, t, pi ? &a->a[0] : NULL, a->a[pi], rel, &rl);
+    int in = rec_path_arg(r, t, pi ? &a->a[0] : NULL, a->a[pi], rel, &rl);
     int64_t res;
-    if (!result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
+    if (!rec_result(l, &res))
+        return rec_count_out(r, REC_OUT_BAD), 0;
     uint32_t flags = 0, mode = 0;
     if (how == 2) {
         flags = TRO_CREAT | TRO_WRONLY | TRO_TRUNC;
-        mode = (uint32_t)num(a->a[1]);
+        mode = (uint32_t)rec_num(a->a[1]);
     } else if (how == 3) {
         /* {flags=O_RDONLY|O_CLOEXEC, mode=0, resolve=...} */
         struct strace_span s = a->a[2], parts[6];
@@ -256,14 +72,14 @@ static int h_open(struct trace_recorder *r, struct task *t, const struct strace_
                 flags = strace_arg_flags((struct strace_span){parts[i].p + 6, parts[i].n - 6},
                                          open_flags);
             if (parts[i].n > 5 && !memcmp(parts[i].p, "mode=", 5))
-                mode = (uint32_t)num((struct strace_span){parts[i].p + 5, parts[i].n - 5});
+                mode = (uint32_t)rec_num((struct strace_span){parts[i].p + 5, parts[i].n - 5});
         }
     } else {
         flags = strace_arg_flags(a->a[pi + 1], open_flags);
         if (a->n > pi + 2)
-            mode = (uint32_t)num(a->a[pi + 2]);
+            mode = (uint32_t)rec_num(a->a[pi + 2]);
     }
-    if (in == IN && res >= 0 && l->ret_decor.n > 2) {
+    if (in == REC_IN && res >= 0 && l->ret_decor.n > 2) {
         /* the kernel's path of what was opened: a symlink out of the directory leaves it */
         char real[TRACE_PATH_MAX], r2[TRACE_PATH_MAX];
         long fd;
@@ -273,8 +89,8 @@ static int h_open(struct trace_recorder *r, struct task *t, const struct strace_
         snprintf(dec, sizeof dec, "0%.*s", (int)l->ret_decor.n, l->ret_decor.p);
         if (strace_arg_fd((struct strace_span){dec, strlen(dec)}, &fd, real, sizeof real,
                           &deleted) == 0 && real[0] == '/' && !deleted &&
-            relative(r, real, r2, &n2) != IN)
-            in = OUT_DIR;
+            rec_relative(r, real, r2, &n2) != REC_IN)
+            in = REC_OUT_DIR;
     }
     if (res >= 0) {
         /* the descriptor number now means this file, whatever it was */
@@ -284,23 +100,23 @@ static int h_open(struct trace_recorder *r, struct task *t, const struct strace_
         if (!e)
             return error("out of memory");
         e->cloexec = (flags & TRO_CLOEXEC) != 0;
-        if (in != IN) {
+        if (in != REC_IN) {
             e->state = FD_OUT;
-            return count_out(r, in), 0;
+            return rec_count_out(r, in), 0;
         }
         e->state = FD_SLOT;
         e->slot = rec_slot_alloc(r);
         res = e->slot;
-    } else if (in != IN) {
-        return count_out(r, in), 0;
+    } else if (in != REC_IN) {
+        return rec_count_out(r, in), 0;
     }
     struct trace_call c = {.kind = TK_OPEN, .path = rel, .path_len = (uint32_t)rl,
                            .flags = flags & TRO_ALL, .mode = mode & 07777, .result = res};
-    return emit_path(r, t, l, &c);
+    return rec_emit_path(r, t, l, &c);
 }
 
 static int h_close(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                   const struct args *a, int how)
+                   const struct rec_args *a, int how)
 {
     (void)how;
     uint32_t slot = 0;
@@ -310,14 +126,14 @@ static int h_close(struct trace_recorder *r, struct task *t, const struct strace
         /* resumed: the descriptor was taken out of the table when the close started */
         struct fdent e = t->closing_fd;
         t->closing = false;
-        if (!result_of(l, &res))
-            return count_out(r, OUT_BAD), 0;
-        in = e.state == FD_SLOT ? IN : e.state == FD_OUT ? OUT_DIR : OUT_PRESTART;
+        if (!rec_result(l, &res))
+            return rec_count_out(r, REC_OUT_BAD), 0;
+        in = e.state == FD_SLOT ? REC_IN : e.state == FD_OUT ? REC_OUT_DIR : REC_OUT_PRESTART;
         slot = e.slot;
     } else {
-        if (a->n < 1 || !result_of(l, &res))
-            return count_out(r, OUT_BAD), 0;
-        in = fd_arg(r, t, a->a[0], &slot);
+        if (a->n < 1 || !rec_result(l, &res))
+            return rec_count_out(r, REC_OUT_BAD), 0;
+        in = rec_fd_arg(r, t, a->a[0], &slot);
         long fd;
         bool deleted;
         char path[TRACE_PATH_MAX];
@@ -327,8 +143,8 @@ static int h_close(struct trace_recorder *r, struct task *t, const struct strace
                 memset(e, 0, sizeof *e); /* closed, even when close reported an error */
         }
     }
-    if (in != IN)
-        return count_out(r, in), 0;
+    if (in != REC_IN)
+        return rec_count_out(r, in), 0;
     rec_slot_free(r, slot);
     struct trace_call c = {.kind = TK_CLOSE, .slot = slot, .result = res};
     return rec_emit(r, t, l, &c);
@@ -356,12 +172,12 @@ void rec_call_started(struct trace_recorder *r, struct task *t, const struct str
 
 /* socketpair: its pair remembered (trace_record_chan.c). */
 static int h_socketpair(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                        const struct args *a, int how)
+                        const struct rec_args *a, int how)
 {
     (void)t;
     (void)how;
     int64_t res;
-    if (!result_of(l, &res) || res != 0 || a->n < 4)
+    if (!rec_result(l, &res) || res != 0 || a->n < 4)
         return 0;
     rec_socketpair(r, a->a[3]);
     return 0;
@@ -369,29 +185,29 @@ static int h_socketpair(struct trace_recorder *r, struct task *t, const struct s
 
 /* wait4 (how 0: the pid is the result), waitid (1: si_pid= in its third argument). */
 static int h_wait(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
+                  const struct rec_args *a, int how)
 {
     int64_t res;
-    if (!result_of(l, &res) || res < 0)
+    if (!rec_result(l, &res) || res < 0)
         return 0;
     return rec_wait(r, t, l, how == 0 ? res : rec_waitid_pid(a->n > 2 ? a->a[2] : (struct strace_span){0}));
 }
 
 /* Calls on one descriptor: how is the kind; sizes and offsets from the kind's arguments. */
 static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                const struct args *a, int how)
+                const struct rec_args *a, int how)
 {
     uint32_t slot = 0;
     int64_t res;
-    if (a->n < 1 || !result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
-    int in = fd_arg(r, t, a->a[0], &slot);
-    if (in != IN && (how == TK_READ || how == TK_WRITE)) {
+    if (a->n < 1 || !rec_result(l, &res))
+        return rec_count_out(r, REC_OUT_BAD), 0;
+    int in = rec_fd_arg(r, t, a->a[0], &slot);
+    if (in != REC_IN && (how == TK_READ || how == TK_WRITE)) {
         int rc = rec_chan(r, t, l, a->a[0], (unsigned)how, res);
-        return rc ? (rc < 0 ? -1 : 0) : (count_out(r, in), 0);
+        return rc ? (rc < 0 ? -1 : 0) : (rec_count_out(r, in), 0);
     }
-    if (in != IN)
-        return count_out(r, in), 0;
+    if (in != REC_IN)
+        return rec_count_out(r, in), 0;
     struct trace_call c = {.kind = (uint8_t)how, .slot = slot, .result = res};
     bool vec = false;
     switch (how) {
@@ -399,41 +215,41 @@ static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_li
     case TK_WRITE:
     case TK_GETDENTS:
         vec = a->n > 1 && a->a[1].n && a->a[1].p[0] == '[';
-        c.size = a->n > 2 ? num(a->a[2]) : 0;
+        c.size = a->n > 2 ? rec_num(a->a[2]) : 0;
         break;
     case TK_PREAD:
     case TK_PWRITE:
         vec = a->n > 1 && a->a[1].n && a->a[1].p[0] == '[';
-        c.size = a->n > 2 ? num(a->a[2]) : 0;
-        c.off = a->n > 3 ? num(a->a[3]) : 0;
+        c.size = a->n > 2 ? rec_num(a->a[2]) : 0;
+        c.off = a->n > 3 ? rec_num(a->a[3]) : 0;
         break;
     case TK_LSEEK: {
         int64_t v = 0;
         if (a->n < 3 || strace_arg_num(a->a[1], &v) < 0)
-            return count_out(r, OUT_BAD), 0;
+            return rec_count_out(r, REC_OUT_BAD), 0;
         uint32_t w = strace_arg_flags(a->a[2], whences);
         if (!w)
-            return count_out(r, OUT_BAD), 0;
+            return rec_count_out(r, REC_OUT_BAD), 0;
         c.soff = v;
         c.flags = w - 1;
         break;
     }
     case TK_SYNC_RANGE:
         if (a->n < 4)
-            return count_out(r, OUT_BAD), 0;
-        c.off = num(a->a[1]);
-        c.size = num(a->a[2]);
+            return rec_count_out(r, REC_OUT_BAD), 0;
+        c.off = rec_num(a->a[1]);
+        c.size = rec_num(a->a[2]);
         c.flags = strace_arg_flags(a->a[3], range_flags);
         break;
     case TK_FALLOCATE:
         if (a->n < 4)
-            return count_out(r, OUT_BAD), 0;
+            return rec_count_out(r, REC_OUT_BAD), 0;
         c.flags = strace_arg_flags(a->a[1], falloc_flags);
-        c.off = num(a->a[2]);
-        c.size = num(a->a[3]);
+        c.off = rec_num(a->a[2]);
+        c.size = rec_num(a->a[3]);
         break;
-    case TK_FTRUNCATE: c.size = a->n > 1 ? num(a->a[1]) : 0; break;
-    case TK_FCHMOD: c.mode = a->n > 1 ? (uint32_t)num(a->a[1]) & 07777 : 0; break;
+    case TK_FTRUNCATE: c.size = a->n > 1 ? rec_num(a->a[1]) : 0; break;
+    case TK_FCHMOD: c.mode = a->n > 1 ? (uint32_t)rec_num(a->a[1]) & 07777 : 0; break;
     default: break;
     }
     if (vec) /* readv, writev: the iovecs are not shown; what moved is the size */
@@ -452,28 +268,28 @@ static int h_fd(struct trace_recorder *r, struct task *t, const struct strace_li
  * program can reach through memory. Anonymous maps and maps of other files (libraries,
  * the program itself) are no calls of the trace and are not counted as left out. */
 static int h_mmap(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
+                  const struct rec_args *a, int how)
 {
     (void)how;
     uint32_t slot = 0;
     int64_t res;
-    if (a->n < 6 || !a->a[4].n || a->a[4].p[0] == '-' || !result_of(l, &res))
+    if (a->n < 6 || !a->a[4].n || a->a[4].p[0] == '-' || !rec_result(l, &res))
         return 0; /* -1: anonymous */
-    if (fd_arg(r, t, a->a[4], &slot) != IN)
+    if (rec_fd_arg(r, t, a->a[4], &slot) != REC_IN)
         return 0;
     struct trace_call c = {.kind = TK_MMAP, .slot = slot, .result = res < 0 ? res : 0};
-    c.size = num(a->a[1]);
-    c.off = num(a->a[5]);
+    c.size = rec_num(a->a[1]);
+    c.off = rec_num(a->a[5]);
     c.flags = strace_arg_flags(a->a[2], map_prot) | strace_arg_flags(a->a[3], map_flags);
     return rec_emit(r, t, l, &c);
 }
 
 static int h_sync(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
+                  const struct rec_args *a, int how)
 {
     int64_t res;
-    if (!result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
+    if (!rec_result(l, &res))
+        return rec_count_out(r, REC_OUT_BAD), 0;
     struct trace_call c = {.kind = TK_SYNC, .result = res};
     return rec_emit(r, t, l, &c);
 }
@@ -484,18 +300,18 @@ static int dup_to(struct trace_recorder *r, struct task *t, const struct strace_
                   struct strace_span from, bool cloexec)
 {
     int64_t res;
-    if (!result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
+    if (!rec_result(l, &res))
+        return rec_count_out(r, REC_OUT_BAD), 0;
     uint32_t slot = 0;
-    int in = fd_arg(r, t, from, &slot);
+    int in = rec_fd_arg(r, t, from, &slot);
     long ofd;
     bool deleted;
     char path[TRACE_PATH_MAX];
     if (strace_arg_fd(from, &ofd, path, sizeof path, &deleted) < 0)
-        return count_out(r, OUT_BAD), 0;
+        return rec_count_out(r, REC_OUT_BAD), 0;
     if (res < 0 || res == ofd) {
-        if (in != IN)
-            return count_out(r, in), 0;
+        if (in != REC_IN)
+            return rec_count_out(r, in), 0;
         if (res >= 0)
             return 0; /* dup2(fd, fd): nothing happens */
         struct trace_call c = {.kind = TK_DUP, .slot = slot, .result = res};
@@ -507,9 +323,9 @@ static int dup_to(struct trace_recorder *r, struct task *t, const struct strace_
     if (!e)
         return error("out of memory");
     e->cloexec = cloexec;
-    if (in != IN) {
-        e->state = in == OUT_DIR ? FD_OUT : FD_NONE;
-        return count_out(r, in), 0;
+    if (in != REC_IN) {
+        e->state = in == REC_OUT_DIR ? FD_OUT : FD_NONE;
+        return rec_count_out(r, in), 0;
     }
     e->state = FD_SLOT;
     e->slot = rec_slot_alloc(r);
@@ -518,16 +334,16 @@ static int dup_to(struct trace_recorder *r, struct task *t, const struct strace_
 }
 
 static int h_dup(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                 const struct args *a, int how)
+                 const struct rec_args *a, int how)
 {
     if (a->n < 1)
-        return count_out(r, OUT_BAD), 0;
+        return rec_count_out(r, REC_OUT_BAD), 0;
     bool cloexec = how == 3 && a->n > 2 && strace_arg_has(a->a[2], "O_CLOEXEC");
     return dup_to(r, t, l, a->a[0], cloexec);
 }
 
 static int h_fcntl(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                   const struct args *a, int how)
+                   const struct rec_args *a, int how)
 {
     if (a->n < 2)
         return 0;
@@ -535,7 +351,7 @@ static int h_fcntl(struct trace_recorder *r, struct task *t, const struct strace
     if (strace_span_is(cmd, "F_DUPFD") || strace_span_is(cmd, "F_DUPFD_CLOEXEC"))
         return dup_to(r, t, l, a->a[0], strace_span_is(cmd, "F_DUPFD_CLOEXEC"));
     int64_t res;
-    if (!result_of(l, &res) || res < 0)
+    if (!rec_result(l, &res) || res < 0)
         return 0;
     if (strace_span_is(cmd, "F_SETFD")) {
         long fd;
@@ -550,189 +366,28 @@ static int h_fcntl(struct trace_recorder *r, struct task *t, const struct strace
     if (!strace_span_is(cmd, "F_SETFL") || a->n < 3)
         return 0; /* F_GETFL, locks, ...: not part of a trace */
     uint32_t slot;
-    int in = fd_arg(r, t, a->a[0], &slot);
-    if (in != IN)
-        return count_out(r, in), 0;
+    int in = rec_fd_arg(r, t, a->a[0], &slot);
+    if (in != REC_IN)
+        return rec_count_out(r, in), 0;
     struct trace_call c = {.kind = TK_SETFL, .slot = slot, .result = 0,
                            .flags = strace_arg_flags(a->a[2], open_flags) &
                                     (TRO_APPEND | TRO_NONBLOCK | TRO_DIRECT | TRO_NOATIME)};
     return rec_emit(r, t, l, &c);
 }
 
-/* Calls on a path, or on the descriptor of an AT_EMPTY_PATH call. how: the kind; the
- * path's argument comes from the table (pi: its index, di: its directory's, or -1). */
-struct path_call {
-    unsigned kind;
-    int di, pi;   /* directory and path arguments (-1: none) */
-    int xi;       /* the kind's extra argument: mode, size, flags (-1: none) */
-    int fi;       /* the *at flags argument (-1: none) */
-};
-
-static int do_path(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                   const struct args *a, const struct path_call *pc)
-{
-    int64_t res;
-    if (a->n <= pc->pi || (pc->di >= 0 && a->n <= pc->di) || !result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
-    struct strace_span flags = pc->fi >= 0 && a->n > pc->fi ? a->a[pc->fi]
-                                                            : (struct strace_span){"", 0};
-    char p0[8];
-    long plen = strace_arg_string(a->a[pc->pi], p0, sizeof p0);
-    bool empty = plen == 0 || plen == -2;
-    /* fstatat(fd, "", AT_EMPTY_PATH) and friends act on the descriptor */
-    if (pc->di >= 0 && empty &&
-        (strace_arg_has(flags, "AT_EMPTY_PATH") || pc->kind == TK_UTIMENS)) {
-        unsigned k = pc->kind == TK_STAT      ? TK_FSTAT
-                     : pc->kind == TK_CHOWN   ? TK_FCHOWN
-                     : pc->kind == TK_UTIMENS ? TK_FUTIMENS
-                                              : TK_NONE;
-        uint32_t slot;
-        int in = k ? fd_arg(r, t, a->a[pc->di], &slot) : OUT_BAD;
-        if (in != IN)
-            return count_out(r, in), 0;
-        struct trace_call c = {.kind = (uint8_t)k, .slot = slot, .result = res};
-        if (k == TK_FUTIMENS && a->n > 2 && !strace_span_is(a->a[2], "NULL"))
-            c.flags = TRU_TIMES;
-        return rec_emit(r, t, l, &c);
-    }
-    char rel[TRACE_PATH_MAX];
-    size_t rl = 0;
-    int in = path_arg(r, t, pc->di >= 0 ? &a->a[pc->di] : NULL, a->a[pc->pi], rel, &rl);
-    if (in != IN)
-        return count_out(r, in), 0;
-    struct trace_call c = {.kind = (uint8_t)pc->kind, .path = rel, .path_len = (uint32_t)rl,
-                           .result = res};
-    struct strace_span x = pc->xi >= 0 && a->n > pc->xi ? a->a[pc->xi]
-                                                        : (struct strace_span){"", 0};
-    switch (pc->kind) {
-    case TK_STAT:
-        c.flags = strace_arg_has(flags, "AT_SYMLINK_NOFOLLOW") ? TRS_NOFOLLOW : 0;
-        break;
-    case TK_MKDIR:
-    case TK_CHMOD: c.mode = (uint32_t)num(x) & 07777; break;
-    case TK_ACCESS: c.mode = strace_arg_flags(x, access_modes); break;
-    case TK_READLINK:
-        c.size = num(x);
-        if (c.size > TRACE_IO_MAX)
-            c.size = TRACE_IO_MAX;
-        if (res > (int64_t)c.size)
-            c.size = (uint64_t)res;
-        break;
-    case TK_TRUNCATE: c.size = num(x); break;
-    case TK_UTIMENS: c.flags = x.n && !strace_span_is(x, "NULL") ? TRU_TIMES : 0; break;
-    case TK_UNLINK:
-        if (strace_arg_has(flags, "AT_REMOVEDIR"))
-            c.kind = TK_RMDIR;
-        break;
-    default: break;
-    }
-    if (trace_kind_result(c.kind) == TR_NONE && res > 0)
-        c.result = 0;
-    return emit_path(r, t, l, &c);
-}
-
-static const struct path_call path_calls[] = {
-    /* kind        di  pi  xi  fi */
-    {TK_STAT, -1, 0, -1, -1},      /* 0 stat, lstat (handled by name below) */
-    {TK_STAT, 0, 1, -1, 3},        /* 1 newfstatat, fstatat64 */
-    {TK_STAT, 0, 1, -1, 2},        /* 2 statx */
-    {TK_ACCESS, -1, 0, 1, -1},     /* 3 access */
-    {TK_ACCESS, 0, 1, 2, 3},       /* 4 faccessat, faccessat2 */
-    {TK_STATFS, -1, 0, -1, -1},    /* 5 statfs */
-    {TK_MKDIR, -1, 0, 1, -1},      /* 6 mkdir */
-    {TK_MKDIR, 0, 1, 2, -1},       /* 7 mkdirat */
-    {TK_RMDIR, -1, 0, -1, -1},     /* 8 rmdir */
-    {TK_UNLINK, -1, 0, -1, -1},    /* 9 unlink */
-    {TK_UNLINK, 0, 1, -1, 2},      /* 10 unlinkat */
-    {TK_READLINK, -1, 0, 2, -1},   /* 11 readlink */
-    {TK_READLINK, 0, 1, 3, -1},    /* 12 readlinkat */
-    {TK_CHMOD, -1, 0, 1, -1},      /* 13 chmod */
-    {TK_CHMOD, 0, 1, 2, 3},        /* 14 fchmodat */
-    {TK_CHOWN, -1, 0, -1, -1},     /* 15 chown, lchown */
-    {TK_CHOWN, 0, 1, -1, 4},       /* 16 fchownat */
-    {TK_UTIMENS, 0, 1, 2, 3},      /* 17 utimensat */
-    {TK_UTIMENS, -1, 0, 1, -1},    /* 18 utimes, utime */
-    {TK_UTIMENS, 0, 1, 2, -1},     /* 19 futimesat */
-    {TK_TRUNCATE, -1, 0, 1, -1},   /* 20 truncate */
-    {TK_STAT, -1, 0, -1, -1},      /* 21 lstat */
-};
-
-static int h_path(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
-{
-    return do_path(r, t, l, a, &path_calls[how]);
-}
-
-static int h_lstat(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                   const struct args *a, int how)
-{
-    /* lstat: stat with AT_SYMLINK_NOFOLLOW, which the table cannot say */
-    struct args b = *a;
-    if (b.n < STRACE_ARGS_MAX) {
-        b.a[b.n] = (struct strace_span){"AT_SYMLINK_NOFOLLOW", 19};
-        struct path_call pc = {TK_STAT, -1, 0, -1, b.n};
-        b.n++;
-        return do_path(r, t, l, &b, &pc);
-    }
-    return h_path(r, t, l, a, 0);
-}
-
-/* rename family and link family: two paths. how: 0 rename, 1 renameat, 2 renameat2,
- * 3 link, 4 linkat. */
-static int h_two(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                 const struct args *a, int how)
-{
-    bool at = how == 1 || how == 2 || how == 4;
-    int64_t res;
-    if (a->n < (at ? 4 : 2) || !result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
-    char rel1[TRACE_PATH_MAX], rel2[TRACE_PATH_MAX];
-    size_t n1 = 0, n2 = 0;
-    int in1 = path_arg(r, t, at ? &a->a[0] : NULL, a->a[at ? 1 : 0], rel1, &n1);
-    int in2 = path_arg(r, t, at ? &a->a[2] : NULL, a->a[at ? 3 : 1], rel2, &n2);
-    if (in1 != IN || in2 != IN)
-        return count_out(r, in1 != IN ? in1 : in2), 0;
-    struct trace_call c = {.kind = how <= 2 ? TK_RENAME : TK_LINK, .path = rel1,
-                           .path_len = (uint32_t)n1, .path2 = rel2, .path2_len = (uint32_t)n2,
-                           .result = res > 0 ? 0 : res};
-    if (how == 2 && a->n > 4)
-        c.flags = strace_arg_flags(a->a[4], rename_flags);
-    return emit_path(r, t, l, &c);
-}
-
-/* symlink(target, path), symlinkat(target, dir, path): how 1 for the latter. */
-static int h_symlink(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                     const struct args *a, int how)
-{
-    int64_t res;
-    if (a->n < 2 + how || !result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
-    char target[TRACE_PATH_MAX], rel[TRACE_PATH_MAX];
-    long tl = strace_arg_string(a->a[0], target, sizeof target);
-    size_t rl = 0;
-    int in = path_arg(r, t, how ? &a->a[1] : NULL, a->a[1 + how], rel, &rl);
-    if (in == IN && tl <= 0)
-        in = OUT_BAD;
-    if (in != IN)
-        return count_out(r, in), 0;
-    struct trace_call c = {.kind = TK_SYMLINK, .path = rel, .path_len = (uint32_t)rl,
-                           .path2 = target, .path2_len = (uint32_t)tl, .result = res > 0 ? 0 : res};
-    return emit_path(r, t, l, &c);
-}
-
 /* copy_file_range(in, off_in, out, off_out, len, flags) (how 0) and sendfile(out, in,
  * offset, count) (how 1). */
 static int h_copy(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
+                  const struct rec_args *a, int how)
 {
     int64_t res;
-    if (a->n < (how ? 4 : 5) || !result_of(l, &res))
-        return count_out(r, OUT_BAD), 0;
+    if (a->n < (how ? 4 : 5) || !rec_result(l, &res))
+        return rec_count_out(r, REC_OUT_BAD), 0;
     uint32_t sin = 0, sout = 0;
-    int i1 = fd_arg(r, t, a->a[how ? 1 : 0], &sin);
-    int i2 = fd_arg(r, t, a->a[how ? 0 : 2], &sout);
-    if (i1 != IN || i2 != IN)
-        return count_out(r, i1 != IN ? i1 : i2), 0;
+    int i1 = rec_fd_arg(r, t, a->a[how ? 1 : 0], &sin);
+    int i2 = rec_fd_arg(r, t, a->a[how ? 0 : 2], &sout);
+    if (i1 != REC_IN || i2 != REC_IN)
+        return rec_count_out(r, i1 != REC_IN ? i1 : i2), 0;
     struct trace_call c = {.kind = TK_COPY, .slot = sin, .slot2 = sout, .result = res};
     /* an offset is shown as [N] (or [N] => [M]) */
     struct strace_span oin = a->a[how ? 2 : 1];
@@ -740,17 +395,17 @@ static int h_copy(struct trace_recorder *r, struct task *t, const struct strace_
         c.flags |= TRC_IN_OFF;
         const char *e = memchr(oin.p, ']', oin.n);
         if (e)
-            c.off = num((struct strace_span){oin.p + 1, (size_t)(e - oin.p - 1)});
+            c.off = rec_num((struct strace_span){oin.p + 1, (size_t)(e - oin.p - 1)});
     }
     if (!how && a->a[3].n > 2 && a->a[3].p[0] == '[') {
         c.flags |= TRC_OUT_OFF;
         const char *e = memchr(a->a[3].p, ']', a->a[3].n);
         if (e)
-            c.off2 = num((struct strace_span){a->a[3].p + 1, (size_t)(e - a->a[3].p - 1)});
+            c.off2 = rec_num((struct strace_span){a->a[3].p + 1, (size_t)(e - a->a[3].p - 1)});
     }
     if (how)
         c.flags |= TRC_SENDFILE;
-    c.size = num(a->a[how ? 3 : 4]);
+    c.size = rec_num(a->a[how ? 3 : 4]);
     if (c.size > TRACE_IO_MAX)
         c.size = TRACE_IO_MAX;
     if (res > (int64_t)c.size)
@@ -761,10 +416,10 @@ static int h_copy(struct trace_recorder *r, struct task *t, const struct strace_
 /* ---- threads, processes and working directories ---- */
 
 static int h_clone(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                   const struct args *a, int how)
+                   const struct rec_args *a, int how)
 {
     int64_t res;
-    if (!result_of(l, &res) || res <= 0)
+    if (!rec_result(l, &res) || res <= 0)
         return 0;
     bool files = false, fs = false;
     for (int i = 0; i < a->n && how != 2; i++) {
@@ -788,21 +443,21 @@ static int h_clone(struct trace_recorder *r, struct task *t, const struct strace
 }
 
 static int h_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                  const struct args *a, int how)
+                  const struct rec_args *a, int how)
 {
     int64_t res;
-    if (!result_of(l, &res) || res != 0)
+    if (!rec_result(l, &res) || res != 0)
         return 0;
     return rec_exec(r, t, l);
 }
 
 static int h_chdir(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                   const struct args *a, int how)
+                   const struct rec_args *a, int how)
 {
     int64_t res;
-    if (a->n < 1 || !result_of(l, &res) || res != 0)
+    if (a->n < 1 || !rec_result(l, &res) || res != 0)
         return 0;
-    char p[TRACE_PATH_MAX], abs[PATHBUF];
+    char p[TRACE_PATH_MAX], abs[REC_PATHBUF];
     bool deleted = false;
     if (how) { /* fchdir(fd</dir>) */
         long fd;
@@ -817,7 +472,7 @@ static int h_chdir(struct trace_recorder *r, struct task *t, const struct strace
         else
             snprintf(abs, sizeof abs, "%s/%s", t->fs->cwd, p);
     }
-    normalize(abs);
+    rec_normalize(abs);
     char *c = strdup(abs);
     if (!c)
         return error("out of memory");
@@ -828,10 +483,10 @@ static int h_chdir(struct trace_recorder *r, struct task *t, const struct strace
 
 /* close_range(first, last, flags): each descriptor in it closed (or made close-on-exec). */
 static int h_close_range(struct trace_recorder *r, struct task *t, const struct strace_line *l,
-                         const struct args *a, int how)
+                         const struct rec_args *a, int how)
 {
     int64_t res, first, last;
-    if (a->n < 2 || !result_of(l, &res) || res != 0 || strace_arg_num(a->a[0], &first) < 0)
+    if (a->n < 2 || !rec_result(l, &res) || res != 0 || strace_arg_num(a->a[0], &first) < 0)
         return 0;
     if (strace_arg_num(a->a[1], &last) < 0)
         last = INT32_MAX; /* ~0U */
@@ -850,17 +505,17 @@ static int h_close_range(struct trace_recorder *r, struct task *t, const struct 
 
 struct call_def {
     const char *name;
-    handler fn;
+    rec_handler fn;
     int how;
 };
 
 /* Sorted by name (bsearch). */
 static const struct call_def table[] = {
     {"_llseek", h_fd, TK_LSEEK}, /* (32-bit: its offset comes in two halves; counted bad) */
-    {"access", h_path, 3},
+    {"access", rec_h_path, 3},
     {"chdir", h_chdir, 0},
-    {"chmod", h_path, 13},
-    {"chown", h_path, 15},
+    {"chmod", rec_h_path, 13},
+    {"chown", rec_h_path, 15},
     {"clone", h_clone, 0},
     {"clone3", h_clone, 1},
     {"close", h_close, 0},
@@ -872,35 +527,35 @@ static const struct call_def table[] = {
     {"dup3", h_dup, 3},
     {"execve", h_exec, 0},
     {"execveat", h_exec, 1},
-    {"faccessat", h_path, 4},
-    {"faccessat2", h_path, 4},
+    {"faccessat", rec_h_path, 4},
+    {"faccessat2", rec_h_path, 4},
     {"fallocate", h_fd, TK_FALLOCATE},
     {"fchdir", h_chdir, 1},
     {"fchmod", h_fd, TK_FCHMOD},
-    {"fchmodat", h_path, 14},
+    {"fchmodat", rec_h_path, 14},
     {"fchown", h_fd, TK_FCHOWN},
-    {"fchownat", h_path, 16},
+    {"fchownat", rec_h_path, 16},
     {"fcntl", h_fcntl, 0},
     {"fcntl64", h_fcntl, 0},
     {"fdatasync", h_fd, TK_FDATASYNC},
     {"fork", h_clone, 2},
     {"fstat", h_fd, TK_FSTAT},
-    {"fstatat64", h_path, 1},
+    {"fstatat64", rec_h_path, 1},
     {"fstatfs", h_fd, TK_FSTATFS},
     {"fsync", h_fd, TK_FSYNC},
     {"ftruncate", h_fd, TK_FTRUNCATE},
-    {"futimesat", h_path, 19},
+    {"futimesat", rec_h_path, 19},
     {"getdents", h_fd, TK_GETDENTS},
     {"getdents64", h_fd, TK_GETDENTS},
-    {"lchown", h_path, 15},
-    {"link", h_two, 3},
-    {"linkat", h_two, 4},
+    {"lchown", rec_h_path, 15},
+    {"link", rec_h_two, 3},
+    {"linkat", rec_h_two, 4},
     {"lseek", h_fd, TK_LSEEK},
-    {"lstat", h_lstat, 0},
-    {"mkdir", h_path, 6},
-    {"mkdirat", h_path, 7},
+    {"lstat", rec_h_lstat, 0},
+    {"mkdir", rec_h_path, 6},
+    {"mkdirat", rec_h_path, 7},
     {"mmap", h_mmap, 0},
-    {"newfstatat", h_path, 1},
+    {"newfstatat", rec_h_path, 1},
     {"open", h_open, 0},
     {"openat", h_open, 1},
     {"openat2", h_open, 3},
@@ -911,29 +566,29 @@ static const struct call_def table[] = {
     {"pwritev", h_fd, TK_PWRITE},
     {"pwritev2", h_fd, TK_PWRITE},
     {"read", h_fd, TK_READ},
-    {"readlink", h_path, 11},
-    {"readlinkat", h_path, 12},
+    {"readlink", rec_h_path, 11},
+    {"readlinkat", rec_h_path, 12},
     {"readv", h_fd, TK_READ},
-    {"rename", h_two, 0},
-    {"renameat", h_two, 1},
-    {"renameat2", h_two, 2},
-    {"rmdir", h_path, 8},
+    {"rename", rec_h_two, 0},
+    {"renameat", rec_h_two, 1},
+    {"renameat2", rec_h_two, 2},
+    {"rmdir", rec_h_path, 8},
     {"sendfile", h_copy, 1},
     {"socketpair", h_socketpair, 0},
-    {"stat", h_path, 0},
-    {"statfs", h_path, 5},
-    {"statx", h_path, 2},
-    {"symlink", h_symlink, 0},
-    {"symlinkat", h_symlink, 1},
+    {"stat", rec_h_path, 0},
+    {"statfs", rec_h_path, 5},
+    {"statx", rec_h_path, 2},
+    {"symlink", rec_h_symlink, 0},
+    {"symlinkat", rec_h_symlink, 1},
     {"sync", h_sync, 0},
     {"sync_file_range", h_fd, TK_SYNC_RANGE},
     {"syncfs", h_fd, TK_SYNCFS},
-    {"truncate", h_path, 20},
-    {"unlink", h_path, 9},
-    {"unlinkat", h_path, 10},
-    {"utime", h_path, 18},
-    {"utimensat", h_path, 17},
-    {"utimes", h_path, 18},
+    {"truncate", rec_h_path, 20},
+    {"unlink", rec_h_path, 9},
+    {"unlinkat", rec_h_path, 10},
+    {"utime", rec_h_path, 18},
+    {"utimensat", rec_h_path, 17},
+    {"utimes", rec_h_path, 18},
     {"vfork", h_clone, 2},
     {"wait4", h_wait, 0},
     {"waitid", h_wait, 1},
@@ -956,7 +611,7 @@ int rec_call(struct trace_recorder *r, struct task *t, const struct strace_line 
         bsearch(&l->name, table, sizeof table / sizeof table[0], sizeof table[0], by_name);
     if (!d)
         return 0; /* a call a trace does not hold (munmap, exit_group, ...) */
-    struct args a;
+    struct rec_args a;
     a.n = strace_split_args(l->args, a.a, STRACE_ARGS_MAX);
     if (a.n < 0) {
         r->info.left_other++;
@@ -965,7 +620,7 @@ int rec_call(struct trace_recorder *r, struct task *t, const struct strace_line 
     if (a.n > STRACE_ARGS_MAX)
         a.n = STRACE_ARGS_MAX;
     if (!strcmp(d->name, "_llseek"))
-        return count_out(r, OUT_BAD), 0;
+        return rec_count_out(r, REC_OUT_BAD), 0;
     return d->fn(r, t, l, &a, d->how);
 }
 

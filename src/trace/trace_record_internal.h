@@ -1,6 +1,8 @@
 /* trace_record_internal.h — the recorder's state, shared by trace_record.c (lines, orphans,
- * think time), trace_record_state.c (threads, descriptor tables, slots) and
- * trace_record_calls.c (what each system call means).
+ * think time), trace_record_state.c (threads, descriptor tables, slots),
+ * trace_record_calls.c (what each system call means: the table, descriptor and process
+ * calls), trace_record_paths.c (the calls on a path) and trace_record_args.c (where a
+ * call's arguments point).
  */
 #ifndef FSBENCH_TRACE_RECORD_INTERNAL_H
 #define FSBENCH_TRACE_RECORD_INTERNAL_H
@@ -160,6 +162,58 @@ int64_t rec_waitid_pid(struct strace_span s);
 /* A wait of t that returned child pid: a wait record for the child's thread, when pid is a
  * recorded thread (alive, or among the last REC_DEAD ended). 0, or -1 (emit failed). */
 int rec_wait(struct trace_recorder *r, struct task *t, const struct strace_line *l, int64_t pid);
+
+/* trace_record_args.c */
+/* Room for a directory and a path joined, before they are normalized. */
+#define REC_PATHBUF (TRACE_PATH_MAX * 2 + 16)
+/* How a call's path or descriptor came out: below the directory, or left out and why. */
+enum { REC_IN = 1, REC_OUT_DIR = 0, REC_OUT_PRESTART = -1, REC_OUT_BAD = -2 };
+/* Counts a call left out (how: REC_OUT_*) in r's info block. */
+void rec_count_out(struct trace_recorder *r, int how);
+/* The call's result as a trace result: false when there is none to record (unknown, or a
+ * call the kernel restarts and strace shows again). */
+bool rec_result(const struct strace_line *l, int64_t *res);
+/* Collapses "//", "/./" and "/x/.." in an absolute path, in place: its new length. */
+size_t rec_normalize(char *s);
+/* The path of abs (normalized) relative to the root into rel: REC_IN, or REC_OUT_DIR
+ * (REC_OUT_BAD: too long). */
+int rec_relative(const struct trace_recorder *r, const char *abs, char *rel, size_t *rlen);
+/* Resolves the path argument pa against the directory argument da (NULL: the working
+ * directory) into rel: REC_IN, REC_OUT_DIR, or REC_OUT_BAD. */
+int rec_path_arg(struct trace_recorder *r, struct task *t, const struct strace_span *da,
+                 struct strace_span pa, char *rel, size_t *rlen);
+/* The state of descriptor argument a in t: REC_IN with *slot, REC_OUT_DIR (outside),
+ * REC_OUT_PRESTART, or REC_OUT_BAD. */
+int rec_fd_arg(struct trace_recorder *r, struct task *t, struct strace_span a, uint32_t *slot);
+/* A number argument; 0 when it is none or not above 0. */
+uint64_t rec_num(struct strace_span a);
+/* Marks the call's paths as used (the initial state) and records the call. */
+int rec_emit_path(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                  struct trace_call *c);
+
+/* The arguments of a call, split. */
+struct rec_args {
+    struct strace_span a[STRACE_ARGS_MAX];
+    int n;
+};
+/* A call family's handler; how: which member of the family (the table's number). 0, or -1
+ * (emit failed, no memory). */
+typedef int (*rec_handler)(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                           const struct rec_args *a, int how);
+
+/* trace_record_paths.c: the calls on a path (how: the row of their table) */
+int rec_h_path(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+               const struct rec_args *a, int how);
+/* lstat: stat without following a last symlink */
+int rec_h_lstat(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                const struct rec_args *a, int how);
+/* rename family and link family: two paths. how: 0 rename, 1 renameat, 2 renameat2,
+ * 3 link, 4 linkat. */
+int rec_h_two(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+              const struct rec_args *a, int how);
+/* symlink(target, path), symlinkat(target, dir, path): how 1 for the latter. */
+int rec_h_symlink(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+                  const struct rec_args *a, int how);
 
 /* trace_record_calls.c */
 /* Acts on one complete call of task t. 0, or -1 (emit failed, no memory). */
