@@ -10,6 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -49,8 +51,9 @@ static void leak_check_off(void)
 }
 
 /* Runs argv[0] with argv, its standard streams on /dev/null: its exit status as the shell
- * gives it, or -1. */
-static int run_quiet(char *const argv[])
+ * gives it, or -1; its CPU time (user and kernel, with its threads') into *cpu_ns (NULL:
+ * not wanted). */
+static int run_quiet(char *const argv[], uint64_t *cpu_ns)
 {
     pid_t pid = fork();
     if (pid < 0)
@@ -67,9 +70,15 @@ static int run_quiet(char *const argv[])
         _exit(127);
     }
     int st;
-    while (waitpid(pid, &st, 0) < 0)
+    struct rusage ru;
+    while (wait4(pid, &st, 0, &ru) < 0)
         if (errno != EINTR)
             return -1;
+    if (cpu_ns)
+        *cpu_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+                  (uint64_t)ru.ru_utime.tv_usec * 1000u +
+                  (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+                  (uint64_t)ru.ru_stime.tv_usec * 1000u;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -129,7 +138,7 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
                      "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = run_quiet(state);
+    int st = run_quiet(state, NULL);
     if (st != 0) {
         snprintf(why, len, "its initial state could not be laid down (status %d)", st);
         rc = -1;
@@ -151,5 +160,78 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
         snprintf(why, len, "too few calls (%llu gaps)", (unsigned long long)m->gaps);
         rc = -1;
     }
+    return rc;
+}
+
+/* A new empty directory beside near (in its parent, when on near's file system), for a
+ * workspace on the same kind of file system; "" when there is none (then $TMPDIR's). */
+static void dir_beside(const char *near, char *out, size_t len)
+{
+    out[0] = '\0';
+    struct stat a, b;
+    const char *slash = near ? strrchr(near, '/') : NULL;
+    if (!slash || slash == near || stat(near, &a) < 0)
+        return;
+    snprintf(out, len, "%.*s", (int)(slash - near), near);
+    if (stat(out, &b) < 0 || a.st_dev != b.st_dev || access(out, W_OK) < 0) {
+        out[0] = '\0';
+        return;
+    }
+    size_t n = strlen(out);
+    snprintf(out + n, len - n, "/.fsbench-replay.XXXXXX");
+    if (!mkdtemp(out))
+        out[0] = '\0';
+}
+
+int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint64_t *cpu_ns,
+                        char *why, size_t len)
+{
+    *cpu_ns = 0;
+    char self[PATH_MAX], lim[32], dir[PATH_MAX];
+    if (os_self_exe(self, sizeof self) < 0)
+        return snprintf(why, len, "fsbench's own program cannot be named here"), -1;
+    dir_beside(near, dir, sizeof dir);
+    struct workspace ws;
+    err_set_quiet(1);
+    int rc = ws_open(&ws, dir[0] ? dir : NULL);
+    err_set_quiet(0);
+    if (rc < 0) {
+        if (dir[0])
+            rmdir(dir);
+        return snprintf(why, len, "no temporary directory"), -1;
+    }
+    snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
+    char *state[] = {self, "trace", "--part", "state", "--sparse", "--",
+                     "replay", (char *)path, ws.path, NULL};
+    char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
+                     "replay", (char *)path, ws.path, NULL};
+    int st = run_quiet(state, NULL);
+    if (st != 0) {
+        snprintf(why, len, "its initial state could not be laid down (status %d)", st);
+        rc = -1;
+    }
+    /* first the replay of one call: its CPU time is what a replay costs before and after
+     * its calls (starting, reading the trace), which the program does not spend between
+     * its calls; then all of them (the first one again). Status 1: some calls diverged (a
+     * fifo or device the initial state does not hold, the call made twice): the calls were
+     * still made, and their CPU time counts */
+    char *one[] = {self, "trace", "--part", "calls", "--limit", "1", "--",
+                   "replay", (char *)path, ws.path, NULL};
+    uint64_t base = 0;
+    if (rc == 0 && (st = run_quiet(one, &base)) != 0 && st != 1) {
+        snprintf(why, len, "its replay of one call ended with status %d", st);
+        rc = -1;
+    }
+    if (rc == 0 && (st = run_quiet(calls, cpu_ns)) != 0 && st != 1) {
+        snprintf(why, len, "its replay ended with status %d", st);
+        rc = -1;
+    }
+    *cpu_ns = rc == 0 && *cpu_ns > base ? *cpu_ns - base : 0;
+    if (ws_close(&ws) < 0 && rc == 0) {
+        snprintf(why, len, "its temporary directory could not be removed");
+        rc = -1;
+    }
+    if (dir[0])
+        rmdir(dir);
     return rc;
 }
