@@ -33,8 +33,8 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
 
 /* The same replay untraced (record --untraced-run: what a replay spends itself on the calls),
  * in a workspace beside the directory near (on its file system where it may; NULL: under
- * $TMPDIR): its CPU time, user and kernel, less that of a replay of one call (what a
- * replay spends before and after its calls), into *cpu_ns. 0, or -1 with why. */
+ * $TMPDIR): the CPU time, user and kernel, of the threads that made the calls (not the
+ * reading and decoding of the trace beside them), into *cpu_ns. 0, or -1 with why. */
 int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint64_t *cpu_ns,
                         char *why, size_t len);
 
