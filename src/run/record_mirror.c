@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -51,9 +50,8 @@ static void leak_check_off(void)
 }
 
 /* Runs argv[0] with argv, its standard streams on /dev/null: its exit status as the shell
- * gives it, or -1; its CPU time (user and kernel, with its threads') into *cpu_ns (NULL:
- * not wanted). */
-static int run_quiet(char *const argv[], uint64_t *cpu_ns)
+ * gives it, or -1. */
+static int run_quiet(char *const argv[])
 {
     pid_t pid = fork();
     if (pid < 0)
@@ -70,15 +68,9 @@ static int run_quiet(char *const argv[], uint64_t *cpu_ns)
         _exit(127);
     }
     int st;
-    struct rusage ru;
-    while (wait4(pid, &st, 0, &ru) < 0)
+    while (waitpid(pid, &st, 0) < 0)
         if (errno != EINTR)
             return -1;
-    if (cpu_ns)
-        *cpu_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
-                  (uint64_t)ru.ru_utime.tv_usec * 1000u +
-                  (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
-                  (uint64_t)ru.ru_stime.tv_usec * 1000u;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
@@ -138,7 +130,7 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
                      "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = run_quiet(state, NULL);
+    int st = run_quiet(state);
     if (st != 0) {
         snprintf(why, len, "its initial state could not be laid down (status %d)", st);
         rc = -1;
@@ -263,7 +255,7 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
                      "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = run_quiet(state, NULL);
+    int st = run_quiet(state);
     if (st != 0) {
         snprintf(why, len, "its initial state could not be laid down (status %d)", st);
         rc = -1;
