@@ -65,6 +65,7 @@ ok "$(jq -e '.think.untraced.cpu_ns > 0 and .think.untraced.wall_ns > 0 and .thi
 
 # without the option the program runs once, and record recommends it
 mkdir -p "$S/once"
+# shellcheck disable=SC2016 # the recorded shell expands them
 (cd "$S/once" && "$FSBENCH" record -o "$S/once.fsbt" -- sh -c 'echo run >>log; i=0; while [ $i -lt 150 ]; do : >x$i; i=$((i+1)); done') \
     >/dev/null 2>"$S/once.err"
 is "$(cat "$S/once/log")" "run" "without --untraced-run the program runs once"
