@@ -9,6 +9,13 @@
  * is measured (cat of a few hundred small files, traced alike), then the command runs;
  * its lines stream through the recorder into the trace file, which is renamed into place
  * only when whole, after the tracer's cost is measured once more (the two averaged).
+ *
+ * With --untraced-run the command runs once untraced before all that (DIR copied aside
+ * first and put back after, record_snapshot.h; its standard streams on /dev/null), and the
+ * think time in all is its CPU time there less an untraced replay's of the same calls:
+ * under the tracer a program's CPU time grows with every stop, far more than a traced
+ * replay's of the same calls shows. Not the default: CMD then runs twice, and whatever it
+ * does outside DIR (a network, a log, another directory) happens twice.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,12 +27,16 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/sig.h"
 #include "base/text.h"
 #include "cli/cli.h"
 #include "run/record_mirror.h"
+#include "run/record_snapshot.h"
 #include "trace/strace_run.h"
 #include "trace/trace_prescan.h"
 #include "trace/trace_read.h"
@@ -38,14 +49,20 @@
 #define RECORD_NICE (-10)
 /* Calls of the trace replayed under strace to measure the tracer (the first ones). */
 #define MIRROR_CALLS ((uint64_t)100000)
+/* Calls replayed untraced (--untraced-run) to measure the replay's own CPU time. */
+#define PLAIN_CALLS ((uint64_t)2000000)
 
 static void record_usage(FILE *out)
 {
     fprintf(out,
-            "usage: fsbench record -o FILE [--root DIR] -- CMD [ARGS...]\n"
+            "usage: fsbench record -o FILE [--root DIR] [--untraced-run] -- CMD [ARGS...]\n"
             "  -o, --output FILE  the trace to write (replay it with fsbench run --replay FILE)\n"
             "  --root DIR         record the calls below DIR (default: the current directory);\n"
             "                     calls outside it are left out and counted\n"
+            "  --untraced-run     run CMD once untraced first (DIR copied aside and put back\n"
+            "                     after it): its think time from its own CPU time, which the\n"
+            "                     tracer does not inflate; CMD then runs twice, so what it\n"
+            "                     does outside DIR happens twice\n"
             "Runs CMD (all its processes and threads) under strace. Maps of files are\n"
             "recorded, not the pages touched through them (a replay reads each mapped range\n"
             "once); calls on descriptors opened before CMD started are left out.\n");
@@ -107,7 +124,7 @@ static void human(char *buf, size_t len, uint64_t b)
 
 /* The summary and the limits, on stderr (the command's own output is on stdout). */
 static void summary(const char *out, const struct trace_info *in, uint64_t skipped,
-                    uint64_t think_ns, const char *why)
+                    uint64_t think_ns, const char *why, int plain)
 {
     char a[32], b[32], c[32], d[32], e[32];
     inform("record: %s calls of %u thread%s in %.3f s below %s written to %s",
@@ -122,15 +139,31 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
     inform("record: initial state: %s entr%s (%s of files)%s",
            trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
            skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
-    if (in->mirror_gap_ns && in->cpu_ns)
+    if (plain == 2)
+        inform("record: the program's own time between calls: %.3f s (its CPU time run "
+               "untraced, %.3f s in %.3f s, less that of an untraced replay of %s of its calls, "
+               "%.3f s, for all of them; traced it used %.3f s)",
+               (double)think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
+               (double)in->plain_wall_ns / 1e9,
+               trace_count_str(in->plain_replay_calls, a, sizeof a),
+               (double)in->plain_replay_cpu_ns / 1e9, (double)in->cpu_ns / 1e9);
+    else if (plain == 1)
+        inform("record: the program's own time between calls: %.3f s (its CPU time run "
+               "untraced, %.3f s in %.3f s: %s)",
+               (double)think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
+               (double)in->plain_wall_ns / 1e9, why[0] ? why : "no replay measured");
+    else if (in->mirror_gap_ns && in->cpu_ns)
         inform("record: the program's own time between calls: %.3f s (its CPU time, %.3f s, "
-               "less that of a traced replay of %s of its calls, %.3f s, for all of them)",
+               "less that of a traced replay of %s of its calls, %.3f s, for all of them; "
+               "traced, the program's CPU time may be far above its own: --untraced-run "
+               "measures it untraced)",
                (double)think_ns / 1e9, (double)in->cpu_ns / 1e9,
                trace_count_str(in->mirror_calls, a, sizeof a), (double)in->mirror_cpu_ns / 1e9);
     else if (in->cpu_ns)
         inform("record: the program's own time between calls: %.3f s (its CPU time in user "
                "mode: %s)",
                (double)think_ns / 1e9, why[0] ? why : "not measured by a replay");
+    /* (--untraced-run is recommended in the traced estimate's line above) */
     else
         inform("record: the program's own time between calls: %.3f s (the gaps less the "
                "tracer's part of each, %.1f us)",
@@ -190,6 +223,85 @@ static int measure_tracer(const char *out, const struct trace_recorder *rec,
     return 0;
 }
 
+/* --untraced-run: the think total from the untraced run's CPU time (info->plain_cpu_ns)
+ * less an untraced replay's of the same calls (measured here, in a workspace beside root),
+ * spread over the gaps by the model as before. 1 when an untraced replay was measured, 0
+ * when not (the total is then the untraced CPU time in all, why says why). */
+static int plain_think(const char *out, const char *root, const struct trace_recorder *rec,
+                       struct trace_info *info, char *why, size_t len)
+{
+    uint64_t cpu = 0;
+    double again = 0;
+    int measured = record_mirror_plain(out, PLAIN_CALLS, root, &cpu, why, len) == 0;
+    if (measured && info->ncalls) {
+        info->plain_replay_cpu_ns = cpu;
+        info->plain_replay_calls = info->ncalls < PLAIN_CALLS ? info->ncalls : PLAIN_CALLS;
+        again = (double)cpu * (double)info->ncalls / (double)info->plain_replay_calls;
+    }
+    double left = (double)info->plain_cpu_ns - again;
+    trace_rec_think_cpu(rec, left > 0 ? (uint64_t)left : 0, info);
+    return measured;
+}
+
+/* --untraced-run: CMD run once untraced, its standard streams on /dev/null, from the
+ * directory record runs in: its CPU time (with the children it waited for) and wall time
+ * into info. Its exit status as the shell gives it, or -1. */
+static int run_plain(char *const argv[], struct trace_info *info)
+{
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    pid_t pid = fork();
+    if (pid < 0)
+        return error_errno("record: --untraced-run: fork");
+    if (pid == 0) {
+        sig_child_reset();
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    struct rusage ru;
+    while (wait4(pid, &st, 0, &ru) < 0)
+        if (errno != EINTR)
+            return error_errno("record: --untraced-run: waiting for %s", text_shown(argv[0]));
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    info->plain_wall_ns = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL +
+                                     (t1.tv_nsec - t0.tv_nsec));
+    info->plain_cpu_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u +
+                         (uint64_t)ru.ru_utime.tv_usec * 1000u +
+                         (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
+                         (uint64_t)ru.ru_stime.tv_usec * 1000u;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* --untraced-run: DIR copied aside, CMD run untraced, DIR put back. 0, or -1 after error(). */
+static int untraced_run(const char *root, char *const argv[], struct trace_info *plain)
+{
+    struct record_snapshot snap;
+    char why[512];
+    if (record_snapshot_take(&snap, root, why, sizeof why) < 0)
+        return error("record: --untraced-run: %s cannot be copied aside: %s", text_shown(root),
+                     why);
+    int st = run_plain(argv, plain);
+    if (record_snapshot_restore(&snap, why, sizeof why) < 0)
+        return error("record: --untraced-run: %s could not be put back as it was (%s); what it "
+                     "held before is kept in %s", text_shown(root), why, text_shown(snap.path));
+    if (st == 127)
+        return error("record: --untraced-run: %s could not be run", text_shown(argv[0]));
+    if (st > 128)
+        return error("record: --untraced-run: %s was killed by signal %d when run untraced",
+                     text_shown(argv[0]), st - 128);
+    if (st > 0)
+        inform("record: --untraced-run: %s exited with status %d when run untraced",
+               text_shown(argv[0]), st);
+    return st < 0 ? -1 : 0;
+}
+
 /* The trace at out again with info's think-time model: its calls section copied as it is,
  * the info block and the initial state written anew. 0 or -1 (the first trace stays). */
 static int rewrite(const char *out, const struct trace_info *info, struct trace_prescan *pre)
@@ -210,10 +322,12 @@ int cmd_record(int argc, char **argv)
     static const struct option opts[] = {
         {"output", required_argument, NULL, 'o'},
         {"root", required_argument, NULL, 'r'},
+        {"untraced-run", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
     const char *out = NULL, *root_arg = ".";
+    bool plain = false;
     int c;
     optind = 1;
     opterr = 0;
@@ -222,6 +336,7 @@ int cmd_record(int argc, char **argv)
         switch (c) {
         case 'o': out = optarg; break;
         case 'r': root_arg = optarg; break;
+        case 'U': plain = true; break;
         case 'h': record_usage(stdout); return EXIT_OK;
         default: return cli_bad_option("record", c, argv);
         }
@@ -249,6 +364,12 @@ int cmd_record(int argc, char **argv)
      * fsbench may: other programs' turns on the processors stay out of the gaps */
     if (setpriority(PRIO_PROCESS, 0, RECORD_NICE) < 0)
         errno = 0; /* not allowed: the gaps then carry more of the machine's load */
+    /* 1b. --untraced-run: the program once untraced, DIR put back after it */
+    struct trace_info plain_info = {0};
+    if (plain && untraced_run(root, argv + optind, &plain_info) < 0) {
+        trace_prescan_free(pre);
+        return EXIT_RUN_FAILED;
+    }
     char version[256];
     strace_run_version(version, sizeof version);
     /* 2. the command */
@@ -298,16 +419,25 @@ int cmd_record(int argc, char **argv)
     }
     rc = finish(w, &info, pre, rc);
     char why[512] = "";
-    if (rc == 0 && measure_tracer(out, rec, &info, why, sizeof why) == 0)
+    bool again = rc == 0 && measure_tracer(out, rec, &info, why, sizeof why) == 0;
+    int plain_measured = 0;
+    if (rc == 0 && plain) {
+        info.plain_cpu_ns = plain_info.plain_cpu_ns;
+        info.plain_wall_ns = plain_info.plain_wall_ns;
+        why[0] = '\0';
+        plain_measured = plain_think(out, root, rec, &info, why, sizeof why);
+        again = true;
+    }
+    if (again)
         rc = rewrite(out, &info, pre);
     uint64_t ngaps, total;
     trace_rec_gaps(rec, 0, &ngaps, &total);
     uint64_t off = info.tracer_gap_ns * ngaps;
-    uint64_t think = info.cpu_ns ? info.think_ns : total > off ? total - off : 0;
+    uint64_t think = plain || info.cpu_ns ? info.think_ns : total > off ? total - off : 0;
     trace_rec_free(rec);
     trace_prescan_free(pre);
     if (rc == 0)
-        summary(out, &info, skipped, think, why);
+        summary(out, &info, skipped, think, why, plain ? 1 + plain_measured : 0);
     trace_info_free(&info);
     if (rc < 0)
         return EXIT_RUN_FAILED;

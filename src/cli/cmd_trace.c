@@ -170,6 +170,13 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
     json_t *th = json_object_get(o, "think");
     json_object_set_new(th, "replayed_ns", json_integer((json_int_t)s->think_ns));
     json_object_set_new(th, "by_thread_ns", by);
+    if (in->plain_cpu_ns)
+        json_object_set_new(th, "untraced",
+                            json_pack("{s:I, s:I, s:I, s:I}", "cpu_ns",
+                                      (json_int_t)in->plain_cpu_ns, "wall_ns",
+                                      (json_int_t)in->plain_wall_ns, "replay_cpu_ns",
+                                      (json_int_t)in->plain_replay_cpu_ns, "replay_calls",
+                                      (json_int_t)in->plain_replay_calls));
     if (!o)
         return error("trace stats: out of memory");
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
@@ -211,7 +218,13 @@ static void print_text(const char *path, const struct trace_info *in, const stru
            (double)in->tracer_gap_ns / 1e3, (double)in->tracer_dur_ns / 1e3,
            (double)in->calib_gap_ns / 1e3, (double)in->gap_p10_ns / 1e3,
            (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
-    if (in->cpu_ns)
+    if (in->plain_cpu_ns)
+        printf("think time: %.3f s in all (the program's CPU time run untraced %.3f s in "
+               "%.3f s, an untraced replay's %.3f s for %s calls; traced: the program's %.3f s)\n",
+               (double)in->think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
+               (double)in->plain_wall_ns / 1e9, (double)in->plain_replay_cpu_ns / 1e9,
+               trace_count_str(in->plain_replay_calls, a, sizeof a), (double)in->cpu_ns / 1e9);
+    else if (in->cpu_ns)
         printf("think time: %.3f s in all (the program's CPU time %.3f s, a traced replay's "
                "%.3f s for %s calls)\n",
                (double)in->think_ns / 1e9, (double)in->cpu_ns / 1e9,
@@ -337,7 +350,8 @@ static int replay_into(struct trace_file *t, const char *dir, unsigned timing, u
     if (rc < 0)
         error("trace replay: %s", res.note);
     else
-        printf("replayed into %s/%s in %.3f s: %s\n", text_shown(dir), PHASE_TREE_DIR, secs,
+        printf("replayed into %s/%s in %.3f s (the replay threads' CPU time %.3f s): %s\n",
+               text_shown(dir), PHASE_TREE_DIR, secs, ctx.helper_user_s + ctx.helper_sys_s,
                text_shown(res.note));
 out:
     free(ops);

@@ -208,23 +208,48 @@ static uint64_t thread_cpu_ns(void)
  * work. And counted on the thread's CPU clock, not the wall clock: on a busy machine the
  * program's work took longer than its CPU time, by the share of the processors it got,
  * and so does the replay's (a wall-clock wait would end as soon on a busy machine as on a
- * quiet one, and the replay would run ahead of the program by the machine's load). */
-static void think_for(struct replay *rp, uint64_t think)
+ * quiet one, and the replay would run ahead of the program by the machine's load).
+ * The clock is a system call, so the work between two looks at it is pauses in user mode,
+ * as many as the time left allows at the pace the last batch had (a first batch of a few):
+ * a think time of a few microseconds (a program making calls back to back, thousands of
+ * them) costs that, not a batch of 1,024 pauses (some 40 us) each. */
+static uint64_t think_for(struct replay *rp, uint64_t think)
 {
-    uint64_t end = thread_cpu_ns() + think;
+    uint64_t now = thread_cpu_ns(), start = now, end = now + think;
+    double per = 0; /* ns a pause took in the last batch; 0: not known yet */
     /* a stop request (a signal: phase_interrupt) ends the wait at once, so no think time
-     * keeps the run from its cleanup; the thread's clock is a system call, read every 1,024
-     * pauses (some 40 us) so that the work is in user mode, as the program's was */
+     * keeps the run from its cleanup */
     while (!atomic_load_explicit(&rp->stop, memory_order_relaxed)) {
         if (phase_interrupt) {
             stop_all(rp);
-            return;
+            break;
         }
-        for (int i = 0; i < 1024; i++)
+        uint64_t left = end - now;
+        double want = per > 0 ? (double)left / per : 16;
+        unsigned n = want < 1 ? 1 : want > 1024 ? 1024 : (unsigned)want;
+        for (unsigned i = 0; i < n; i++)
             cpu_relax();
-        if (thread_cpu_ns() >= end)
-            return;
+        uint64_t t = thread_cpu_ns();
+        if (t > now)
+            per = (double)(t - now) / n;
+        now = t;
+        if (now >= end)
+            break;
     }
+    return now - start;
+}
+
+/* Think times below this are owed and spent together with later ones (each spin costs two
+ * looks at the clock, a microsecond or so, whatever its length). */
+#define RP_THINK_BATCH_NS ((int64_t)20000)
+
+/* Original timing: think ns owed before the thread's next call, spent once enough is owed;
+ * what a spin overshoots is taken off the next think times, so that the sum is right. */
+static void think_owe(struct rp_thread *me, uint64_t think)
+{
+    me->think_owed += (int64_t)think;
+    if (me->think_owed >= RP_THINK_BATCH_NS)
+        me->think_owed -= (int64_t)think_for(me->rp, (uint64_t)me->think_owed);
 }
 
 /* ---- the replay threads ---- */
@@ -260,7 +285,7 @@ static void run_chunk(struct rp_thread *me, struct rp_chunk *ch)
          * the trace) */
         if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads &&
             rp->rep_end[c->rthread] && c->think_ns)
-            think_for(rp, c->think_ns);
+            think_owe(me, c->think_ns);
         rp_exec(me, c, ch->arena);
         if (rp->timing == REPLAY_ORIGINAL && c->rthread < rp->info->nthreads)
             rp->rep_end[c->rthread] = meas_now_ns();

@@ -104,6 +104,9 @@ struct rp_thread {
     char *rbuf;                 /* reads land here */
     size_t rbuf_len;
     uint64_t issued[TK_CALL_KINDS], diverged[TK_CALL_KINDS];
+    /* original timing: think time owed and not spent yet (below RP_THINK_BATCH_NS, spent
+     * with a later call's), less what the last spin overshot (then below 0) */
+    int64_t think_owed;
     struct rp_divergence first;
     double user_s, sys_s;
     int err;                    /* a failure of its own (-errno), with why */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -151,5 +152,133 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
         snprintf(why, len, "too few calls (%llu gaps)", (unsigned long long)m->gaps);
         rc = -1;
     }
+    return rc;
+}
+
+/* Runs argv[0] with argv, its standard output into out (len bytes, NUL-terminated, the
+ * rest dropped), its standard input and error on /dev/null: its exit status as the shell
+ * gives it, or -1. */
+static int run_capture(char *const argv[], char *out, size_t len)
+{
+    int p[2];
+    out[0] = '\0';
+    if (pipe(p) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        sig_child_reset();
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 2);
+        }
+        dup2(p[1], 1);
+        close(p[0]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(p[1]);
+    size_t used = 0;
+    for (;;) {
+        char buf[512];
+        ssize_t n = read(p[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size_t k = (size_t)n < len - 1 - used ? (size_t)n : len - 1 - used;
+        memcpy(out + used, buf, k);
+        used += k;
+    }
+    out[used] = '\0';
+    close(p[0]);
+    int st;
+    while (waitpid(pid, &st, 0) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* The replay threads' CPU time `trace replay` says (ns), or 0. */
+static uint64_t threads_cpu(const char *said)
+{
+    const char *k = "the replay threads' CPU time ";
+    const char *p = strstr(said, k);
+    double s = p ? strtod(p + strlen(k), NULL) : 0;
+    return s > 0 ? (uint64_t)(s * 1e9) : 0;
+}
+
+/* A new empty directory beside near (in its parent, when on near's file system), for a
+ * workspace on the same kind of file system; "" when there is none (then $TMPDIR's). */
+static void dir_beside(const char *near, char *out, size_t len)
+{
+    out[0] = '\0';
+    struct stat a, b;
+    const char *slash = near ? strrchr(near, '/') : NULL;
+    if (!slash || slash == near || stat(near, &a) < 0)
+        return;
+    snprintf(out, len, "%.*s", (int)(slash - near), near);
+    if (stat(out, &b) < 0 || a.st_dev != b.st_dev || access(out, W_OK) < 0) {
+        out[0] = '\0';
+        return;
+    }
+    size_t n = strlen(out);
+    snprintf(out + n, len - n, "/.fsbench-replay.XXXXXX");
+    if (!mkdtemp(out))
+        out[0] = '\0';
+}
+
+int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint64_t *cpu_ns,
+                        char *why, size_t len)
+{
+    *cpu_ns = 0;
+    char self[PATH_MAX], lim[32], dir[PATH_MAX];
+    if (os_self_exe(self, sizeof self) < 0)
+        return snprintf(why, len, "fsbench's own program cannot be named here"), -1;
+    dir_beside(near, dir, sizeof dir);
+    struct workspace ws;
+    err_set_quiet(1);
+    int rc = ws_open(&ws, dir[0] ? dir : NULL);
+    err_set_quiet(0);
+    if (rc < 0) {
+        if (dir[0])
+            rmdir(dir);
+        return snprintf(why, len, "no temporary directory"), -1;
+    }
+    snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
+    char *state[] = {self, "trace", "--part", "state", "--sparse", "--",
+                     "replay", (char *)path, ws.path, NULL};
+    char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
+                     "replay", (char *)path, ws.path, NULL};
+    int st = run_quiet(state);
+    if (st != 0) {
+        snprintf(why, len, "its initial state could not be laid down (status %d)", st);
+        rc = -1;
+    }
+    /* the CPU time of the threads that make the calls, as `trace replay` says it: not the
+     * process's, whose main thread starts, reads and decodes the trace alongside them (a
+     * replay with original timing spends the think time on the calls' threads, beside
+     * it). Status 1: some calls diverged (a fifo or device the initial state does not
+     * hold): the calls were still made, and their CPU time counts */
+    char said[1024];
+    if (rc == 0 && (st = run_capture(calls, said, sizeof said)) != 0 && st != 1) {
+        snprintf(why, len, "its replay ended with status %d", st);
+        rc = -1;
+    }
+    if (rc == 0 && !(*cpu_ns = threads_cpu(said)) && st == 0) {
+        snprintf(why, len, "its replay did not say its CPU time");
+        rc = -1;
+    }
+    if (ws_close(&ws) < 0 && rc == 0) {
+        snprintf(why, len, "its temporary directory could not be removed");
+        rc = -1;
+    }
+    if (dir[0])
+        rmdir(dir);
     return rc;
 }

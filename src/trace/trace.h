@@ -245,6 +245,13 @@ struct trace_info {
     uint64_t mirror_cpu_ns;        /* that of the traced replay of mirror_calls calls */
     uint64_t think_ns;             /* the sum of the think times (trace_record.h; 0: the gaps
                                     * less the tracer's part) */
+    /* Format 4: record --untraced-run ran the program once untraced first (0 where it did
+     * not, and in older formats). think_ns is then plain_cpu_ns less plain_replay_cpu_ns
+     * (scaled to all calls) where those are known. */
+    uint64_t plain_cpu_ns;         /* the untraced run's CPU time, user and kernel */
+    uint64_t plain_wall_ns;        /* its wall-clock time */
+    uint64_t plain_replay_cpu_ns;  /* an untraced replay's CPU for plain_replay_calls calls */
+    uint64_t plain_replay_calls;
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */

@@ -309,6 +309,12 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
                           info->mirror_cpu_ns, info->think_ns};
     for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
         n += trace_put_varint(out + n, v[i]);
+    if (info->format == 0 || info->format >= 4) {
+        const uint64_t u[] = {info->plain_cpu_ns, info->plain_wall_ns,
+                              info->plain_replay_cpu_ns, info->plain_replay_calls};
+        for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+            n += trace_put_varint(out + n, u[i]);
+    }
     unsigned kinds = info->format == 1 ? TRACE_V1_CALL_KINDS : TK_CALL_KINDS;
     n += trace_put_varint(out + n, kinds);
     for (unsigned k = 0; k < kinds; k++)
@@ -332,8 +338,8 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char *why,
-                       size_t whylen)
+long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,
+                       char *why, size_t whylen)
 {
     memset(info, 0, sizeof *info);
     struct cur k = {.p = p, .n = n};
@@ -356,6 +362,12 @@ long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char
             small[i - 2] = v;
         else
             *dst[i] = v;
+    }
+    if (version >= 4) {
+        uint64_t *u[] = {&info->plain_cpu_ns, &info->plain_wall_ns, &info->plain_replay_cpu_ns,
+                         &info->plain_replay_calls};
+        for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
+            *u[i] = get(&k, "header");
     }
     /* format 1 counts its 38 kinds, formats 2 and 3 one more (mmap); the kinds a block does not
      * count it holds none of */

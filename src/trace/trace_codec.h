@@ -45,11 +45,12 @@ long trace_decode_entry(const uint8_t *p, size_t n, struct trace_entry *e, char 
                         size_t whylen);
 
 /* The info block (every field of struct trace_info but the state counts, which follow
- * it: nstate and state_bytes are its last fields). The encoder needs TRACE_INFO_MAX bytes.
+ * it: nstate and state_bytes are its last fields; the untraced run's four from format 4,
+ * written unless info->format is 1-3). The encoder needs TRACE_INFO_MAX bytes.
  * The decoder allocates info's strings (trace_info_free). */
 size_t trace_encode_info(const struct trace_info *info, uint8_t *out);
-long trace_decode_info(const uint8_t *p, size_t n, struct trace_info *info, char *why,
-                       size_t whylen);
+long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,
+                       char *why, size_t whylen);
 
 /* Varints, for tests and the info block. */
 size_t trace_put_varint(uint8_t *out, uint64_t v);

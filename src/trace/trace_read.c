@@ -374,7 +374,7 @@ struct trace_file *trace_open(const char *path)
         trace_close(t);
         return NULL;
     }
-    long r = trace_decode_info(s->buf, s->len, &t->info, why, sizeof why);
+    long r = trace_decode_info(s->buf, s->len, (unsigned)version, &t->info, why, sizeof why);
     trace_stream_close(s);
     if (r < 0)
         return refuse(t, why);

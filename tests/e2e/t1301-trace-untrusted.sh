@@ -51,10 +51,10 @@ if [ -n "$GOOD" ]; then
     like "$ERR" 'cut\.fsbt: its end is missing' "a cut trace: its end is missing"
     one_line "cut"
     cp "$GOOD" "$S/newer.fsbt"
-    printf '\x04' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
+    printf '\x05' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
     run_fsbench run --replay "$S/newer.fsbt" --no-save -q
     is "$RC" 1 "a newer format: exit 1"
-    like "$ERR" 'trace format 4, where this fsbench reads format 3 \(made by a newer fsbench\?\)' \
+    like "$ERR" 'trace format 5, where this fsbench reads format 4 \(made by a newer fsbench\?\)' \
         "a newer format: said so"
     # bytes flipped in the compressed sections: refused (or still whole), never a crash
     bad=0 crashed=0
@@ -137,6 +137,19 @@ if [ -x "$CRAFT" ]; then
     mkdir -p "$S/sidrun"
     run_fsbench run --replay "$S/setid.fsbt" --dir "$S/sidrun" --no-save
     like "$OUT$ERR" "setuid/setgid dropped" "run --replay says so too"
+    # thousands of tiny think times (20,000 stats 3 us apart: 40 ms of think time in all)
+    # cost a replay with original timing about that much CPU time more than afap, not a
+    # spin of some 40 us each (which made it 0.5 s more)
+    "$CRAFT" tiny "$S/tiny.fsbt" 20000 3000
+    for t in afap original; do
+        mkdir -p "$S/tiny-$t"
+        "$FSBENCH" run --replay "$S/tiny.fsbt" --replay-timing "$t" --dir "$S/tiny-$t" \
+            --no-save -q --json "$S/tiny-$t.json" >/dev/null 2>&1
+    done
+    afap=$(jq '.runs[0].phases[0] | (.user_s + .sys_s) * 1000 | floor' "$S/tiny-afap.json")
+    orig=$(jq '.runs[0].phases[0] | (.user_s + .sys_s) * 1000 | floor' "$S/tiny-original.json")
+    ok "$([ "${orig:-0}" -ge "${afap:-1000}" ] && [ $((orig - afap)) -le 200 ]; echo $?)" \
+        "20,000 think times of 2 us: the replay's CPU $orig ms with original timing, $afap ms afap (40 ms of think time)"
     # a trace of format 1 (before mmap records) still reads and replays
     "$CRAFT" v1 "$S/v1.fsbt"
     is "$(od -An -tu4 -j8 -N4 "$S/v1.fsbt" | tr -d ' ')" 1 "the crafted trace's header says format 1"

@@ -10,6 +10,9 @@
  *   trace_craft v2 FILE       the same in format 2 (the format before away records)
  *   trace_craft away FILE NS W  as gap, with an away record before mkdir "b": W of the NS
  *                             nanoseconds the thread waited (think time NS - W)
+ *   trace_craft tiny FILE N GAP  one thread: N stats of "." GAP ns apart (each call 1 us):
+ *                             a think time of GAP - 1 us before each but the first, the
+ *                             tracer's part 0 (thousands of tiny think times)
  * Exit status 0, or 1 after a message.
  */
 #include <stdbool.h>
@@ -38,12 +41,28 @@ static int put(struct trace_writer *w, struct trace_call c, const char *path)
 
 int main(int argc, char **argv)
 {
+    if (argc == 5 && !strcmp(argv[1], "tiny")) {
+        struct trace_writer *w = trace_writer_open(argv[2]);
+        if (!w)
+            return 1;
+        uint64_t n = strtoull(argv[3], NULL, 10), gap = strtoull(argv[4], NULL, 10);
+        int rc = 0;
+        for (uint64_t i = 0; i < n && rc == 0; i++)
+            rc = put(w, (struct trace_call){.kind = TK_STAT, .start_ns = 1000 + i * gap,
+                                            .dur_ns = 1000},
+                     ".");
+        if (rc || trace_writer_info(w, &info) < 0) {
+            trace_writer_discard(w);
+            return 1;
+        }
+        return trace_writer_commit(w) < 0 ? 1 : 0;
+    }
     bool plain = !strcmp(argv[1], "gap") || !strcmp(argv[1], "v1") || !strcmp(argv[1], "v2") ||
                  !strcmp(argv[1], "away");
     if (argc < 3 || (!plain && strcmp(argv[1], "setid")) ||
         (!strcmp(argv[1], "gap") && argc != 4) || (!strcmp(argv[1], "away") && argc != 5)) {
         fprintf(stderr, "usage: trace_craft gap FILE NS | trace_craft away FILE NS W | "
-                        "trace_craft setid|v1|v2 FILE\n");
+                        "trace_craft tiny FILE N GAP | trace_craft setid|v1|v2 FILE\n");
         return 2;
     }
     struct trace_writer *w = trace_writer_open(argv[2]);

@@ -25,6 +25,13 @@
  *                          (getrusage): the parent's wait is not think time
  *   trace_prog twothink N  the same with two children thinking at once; it prints its own
  *                          CPU time and its two children's together
+ *   trace_prog callthink N  one thread: N times, 20 ms of CPU time in user mode as `think`
+ *                          does, then 200 fstat calls on "c/f" (made first) and 200
+ *                          stats of "/" (outside the directory: traced, not recorded): a
+ *                          program whose traced CPU time is mostly the tracer's stops at
+ *                          its many cheap calls; prints its CPU time in user mode (ms)
+ * think, callthink, childthink and twothink also append what they print to the file
+ * $TRACE_PROG_LOG names, if set (a run whose standard output is /dev/null is known too).
  *   trace_prog mapread N   maps "m/r" (which must hold N KiB) read-only, reads every page
  *                          through the map (no read call at all) and prints their sum of
  *                          bytes
@@ -35,6 +42,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,21 +204,65 @@ static void spin(unsigned long n)
         sink += k;
 }
 
+/* The spins that take 20 ms of this thread's CPU time, measured; where $TRACE_PROG_LOG is
+ * set, the first run's measure is kept in that file with ".spin" appended and later runs
+ * take it from there, so that every run of a test does the same work. */
+static unsigned long spin_20ms(void)
+{
+    const char *log = getenv("TRACE_PROG_LOG");
+    char path[4096];
+    unsigned long want = 0;
+    FILE *f = NULL;
+    if (log && *log) {
+        snprintf(path, sizeof path, "%s.spin", log);
+        if ((f = fopen(path, "r"))) {
+            if (fscanf(f, "%lu", &want) != 1)
+                want = 0;
+            fclose(f);
+        }
+    }
+    if (want)
+        return want;
+    unsigned long n = 1000000;
+    double t0 = cpu_s();
+    spin(n);
+    double per = (cpu_s() - t0) / (double)n;
+    want = per > 0 ? (unsigned long)(0.020 / per) : n;
+    if (log && *log && (f = fopen(path, "w"))) {
+        fprintf(f, "%lu\n", want);
+        fclose(f);
+    }
+    return want;
+}
+
 /* Busy work in user mode only (no call at all: clock_gettime of a thread's CPU clock is a
  * system call, which a tracer stops at), calibrated first to 20 ms of this thread's CPU,
  * n_files times, each followed by a stat of ".". */
 static void think_calls(void)
 {
-    unsigned long n = 1000000;
-    double t0 = cpu_s();
-    spin(n);
-    double per = (cpu_s() - t0) / (double)n;
-    unsigned long want = per > 0 ? (unsigned long)(0.020 / per) : n;
+    unsigned long want = spin_20ms();
     struct stat st;
     for (int i = 0; i < n_files; i++) {
         spin(want);
         if (stat(".", &st) < 0)
             die(".");
+    }
+}
+
+/* printf, and the same line appended to $TRACE_PROG_LOG where it is set. */
+__attribute__((format(printf, 1, 2))) static void say(const char *fmt, ...)
+{
+    char line[128];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fputs(line, stdout);
+    const char *log = getenv("TRACE_PROG_LOG");
+    FILE *f = log && *log ? fopen(log, "a") : NULL;
+    if (f) {
+        fputs(line, f);
+        fclose(f);
     }
 }
 
@@ -249,7 +301,31 @@ static int child_think(int nchildren)
     struct rusage self, kids;
     if (getrusage(RUSAGE_SELF, &self) < 0 || getrusage(RUSAGE_CHILDREN, &kids) < 0)
         die("getrusage");
-    printf("%ld %ld\n", ru_ms(&self), ru_ms(&kids));
+    say("%ld %ld\n", ru_ms(&self), ru_ms(&kids));
+    return 0;
+}
+
+/* Thinks as think_calls does, with 400 cheap calls after each 20 ms. */
+static int call_think(void)
+{
+    if (mkdir("c", 0755) < 0 && errno != EEXIST)
+        die("c");
+    int fd = open("c/f", O_RDWR | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0)
+        die("c/f");
+    unsigned long want = spin_20ms();
+    struct stat st;
+    for (int i = 0; i < n_files; i++) {
+        spin(want);
+        for (int k = 0; k < 200; k++)
+            if (fstat(fd, &st) < 0 || stat("/", &st) < 0)
+                die("c/f");
+    }
+    close(fd);
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru) < 0)
+        die("getrusage");
+    say("%ld\n", (long)ru.ru_utime.tv_sec * 1000 + (long)ru.ru_utime.tv_usec / 1000);
     return 0;
 }
 
@@ -259,7 +335,7 @@ static int think(void)
     struct rusage ru;
     if (getrusage(RUSAGE_THREAD, &ru) < 0)
         die("getrusage");
-    printf("%ld\n", (long)ru.ru_utime.tv_sec * 1000 + (long)ru.ru_utime.tv_usec / 1000);
+    say("%ld\n", (long)ru.ru_utime.tv_sec * 1000 + (long)ru.ru_utime.tv_usec / 1000);
     return 0;
 }
 
@@ -295,7 +371,7 @@ static int mapped(int write_it)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|childthink|twothink|mapread|mapwrite N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|callthink|childthink|twothink|mapread|mapwrite N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
@@ -306,6 +382,8 @@ int main(int argc, char **argv)
         return piped();
     if (!strcmp(argv[1], "think"))
         return think();
+    if (!strcmp(argv[1], "callthink"))
+        return call_think();
     if (!strcmp(argv[1], "childthink"))
         return child_think(1);
     if (!strcmp(argv[1], "twothink"))

@@ -365,6 +365,10 @@ static void test_file_copy(void **state)
     in.mirror_cpu_ns = 6000;
     in.think_ns = 7000;
     in.think_scale_ppm = 500000;
+    in.plain_cpu_ns = 8000; /* format 4: record --untraced-run's figures */
+    in.plain_wall_ns = 9000;
+    in.plain_replay_cpu_ns = 10000;
+    in.plain_replay_calls = 11000;
     uint64_t off, len;
     trace_file_calls_section(t, &off, &len);
     assert_true(len > 0);
@@ -394,8 +398,40 @@ static void test_file_copy(void **state)
     assert_int_equal(c->mirror_cpu_ns, 6000);
     assert_int_equal(c->think_ns, 7000);
     assert_int_equal(c->think_scale_ppm, 500000);
+    assert_int_equal(c->format, 4);
+    assert_int_equal(c->plain_cpu_ns, 8000);
+    assert_int_equal(c->plain_wall_ns, 9000);
+    assert_int_equal(c->plain_replay_cpu_ns, 10000);
+    assert_int_equal(c->plain_replay_calls, 11000);
     trace_close(t);
     unlink(copy);
+}
+
+/* Written as format 3 (before the untraced run's figures), the same info block reads back
+ * whole without them: the block of an older trace holds none. */
+static void test_file_format3(void **state)
+{
+    struct tfile *f = *state;
+    struct trace_writer *w = trace_writer_open(f->path);
+    assert_non_null(w);
+    struct trace_info in = {.command = "c", .root = "/r", .tracer = "t", .nthreads = 1,
+                            .nslots = 1, .ncalls = 1, .nrecords = 1, .think_ns = 7000,
+                            .plain_cpu_ns = 8000, .plain_wall_ns = 9000, .format = 3};
+    in.count[TK_SYNC] = 1;
+    struct trace_call c = {.kind = TK_SYNC};
+    assert_int_equal(trace_writer_call(w, &c), 0);
+    assert_int_equal(trace_writer_info(w, &in), 0);
+    assert_int_equal(trace_writer_commit(w), 0);
+    struct trace_file *t = trace_open(f->path);
+    assert_non_null(t);
+    assert_int_equal(trace_check(t), 0);
+    const struct trace_info *r = trace_file_info(t);
+    assert_int_equal(r->format, 3);
+    assert_int_equal(r->think_ns, 7000);
+    assert_int_equal(r->ncalls, 1);
+    assert_int_equal(r->plain_cpu_ns, 0);
+    assert_int_equal(r->plain_wall_ns, 0);
+    trace_close(t);
 }
 
 static void write_bytes(const char *path, const void *p, size_t n)
@@ -1138,6 +1174,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_roundtrip, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_damaged, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_counts, file_setup, file_teardown),
+        cmocka_unit_test_setup_teardown(test_file_format3, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_copy, file_setup, file_teardown),
         cmocka_unit_test(test_strace_lines),
         cmocka_unit_test(test_rec_descriptors),

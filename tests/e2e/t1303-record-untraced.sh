@@ -1,0 +1,140 @@
+#!/bin/bash
+# fsbench record --untraced-run: the command runs once untraced first, the recorded
+# directory copied aside before and put back after it (names, types, modes, owners, times,
+# symlinks, hard links, fifos), so the traced run starts from the same state; the think
+# time in all is the untraced run's CPU time less an untraced replay's. Known answers: the
+# trace_prog helpers that think, each run appending its own CPU time to $TRACE_PROG_LOG
+# (the untraced run's line first), and one whose traced CPU time is mostly the tracer's
+# stops at cheap calls. Tolerances are generous: the machine may be busy.
+. "$(dirname "$0")/../lib/tap.sh"
+need_cmd strace
+need_cmd jq
+strace -f -qq -o /dev/null true 2>/dev/null || skip_all "strace cannot trace here (ptrace refused)"
+
+S=$SCRATCH
+export LC_ALL=C
+PROG=${FSBENCH_BUILD:-$(dirname "$FSBENCH")}/tests/trace_prog
+TRACED_PROG=(env "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$PROG")
+
+# ---- the directory is put back between the two runs ------------------------------------
+D=$S/p/root
+mkdir -p "$D/d/e" "$D/keep"
+printf 'hello\n' >"$D/f"
+printf 'gone\n' >"$D/d/e/x"
+ln "$D/f" "$D/keep/hard"
+ln -s ../f "$D/keep/rel-link"
+ln -s /etc/passwd "$D/keep/out-link"
+ln -s nowhere "$D/dangling"
+mkfifo "$D/keep/fifo"
+chmod 640 "$D/f"
+chmod 2750 "$D/keep"
+touch -d '2001-02-03 04:05:06.123456789' "$D/d/e/x" "$D/d/e" "$D/d"
+touch -h -d '2002-01-01 00:00:00' "$D/keep/rel-link"
+touch -d '2003-03-03 03:03:03' "$D/keep" "$D"
+state() { (cd "$1" && find . -printf '%p %y %m %U %G %s %n %T@ %l\n' | sort); }
+state "$D" >"$S/before"
+# the program lists what it starts from (outside the directory), then changes it all
+cat >"$S/change.sh" <<EOF
+find . -printf '%p %y %m %U %G %s %n %T@ %l\n' | sort >>"$S/seen"
+echo ---- >>"$S/seen"
+echo run >>f
+rm -rf d dangling
+chmod 600 keep/fifo
+mkdir -p new && echo new >new/file
+EOF
+(cd "$D" && "$FSBENCH" record --untraced-run -o "$S/change.fsbt" -- sh "$S/change.sh") \
+    >"$S/change.out" 2>"$S/change.err"
+is "$?" 0 "record --untraced-run of a program that changes its directory exits 0"
+is "$(grep -c -- '^----$' "$S/seen")" 2 "the program ran twice (untraced, then traced)"
+awk 'BEGIN { n = 1 } /^----$/ { n++; next } { print > ("'"$S"'/seen." n) }' "$S/seen"
+is "$(cat "$S/seen.1")" "$(cat "$S/before")" "the untraced run started from the directory as it was"
+is "$(cat "$S/seen.2")" "$(cat "$S/before")" \
+    "the traced run started from the same state: names, types, modes, owners, sizes, links, times, targets"
+is "$(cat "$D/f")" "$(printf 'hello\nrun')" "what is left is the traced run's work alone (one line appended, not two)"
+is "$(stat -c %i "$D/f")" "$(stat -c %i "$D/keep/hard")" "the hard link is one file again"
+is "$(ls -A "$S/p")" "root" "nothing left beside the directory (its copy, the replay's workspace removed)"
+like "$(cat "$S/change.err")" "record: the program's own time between calls: [0-9.]+ s \(its CPU time run untraced, [0-9.]+ s in [0-9.]+ s, less that of an untraced replay of [0-9,]+ of its calls, [0-9.]+ s, for all of them; traced it used [0-9.]+ s\)" \
+    "record says the think time came from the untraced run, with its figures"
+run_fsbench trace stats "$S/change.fsbt"
+like "$OUT" '\(format 4\)' "the trace is format 4"
+like "$OUT" 'think time: [0-9.]+ s in all \(the program.s CPU time run untraced [0-9.]+ s in [0-9.]+ s, an untraced replay.s [0-9.]+ s for [0-9,]+ calls; traced: the program.s [0-9.]+ s\)' \
+    "trace stats says which estimate the trace holds"
+"$FSBENCH" trace stats --json "$S/change.fsbt" >"$S/change.json"
+ok "$(jq -e '.think.untraced.cpu_ns > 0 and .think.untraced.wall_ns > 0 and .think.untraced.replay_calls > 0' "$S/change.json" >/dev/null; echo $?)" \
+    "trace stats --json: think.untraced holds the untraced run's figures"
+
+# without the option the program runs once, and record recommends it
+mkdir -p "$S/once"
+# shellcheck disable=SC2016 # the recorded shell expands them
+(cd "$S/once" && "$FSBENCH" record -o "$S/once.fsbt" -- sh -c 'echo run >>log; i=0; while [ $i -lt 150 ]; do : >x$i; i=$((i+1)); done') \
+    >/dev/null 2>"$S/once.err"
+is "$(cat "$S/once/log")" "run" "without --untraced-run the program runs once"
+like "$(cat "$S/once.err")" 'less that of a traced replay .*--untraced-run measures it untraced\)' \
+    "record's summary recommends --untraced-run"
+ok "$("$FSBENCH" trace stats --json "$S/once.fsbt" | jq -e '.think | has("untraced") | not' >/dev/null; echo $?)" \
+    "a trace recorded once holds no untraced figures"
+
+# ---- refused: what cannot be copied aside and put back ---------------------------------
+mkdir -p "$S/m/root"
+echo keep >"$S/m/root/file"
+mount_tmpfs "$S/m/root/inner" 4m
+(cd "$S/m/root" && "$FSBENCH" record --untraced-run -o "$S/m.fsbt" -- sh -c 'rm -f file') \
+    >/dev/null 2>"$S/m.err"
+rc=$?
+umount "$S/m/root/inner"
+ok "$([ "$rc" -ne 0 ]; echo $?)" "a directory holding a mount point: refused (exit $rc)"
+like "$(cat "$S/m.err")" '^fsbench: record: --untraced-run: .*/m/root cannot be copied aside: inner is on another file system \(a mount point\)$' \
+    "it says which entry, in one line"
+is "$(cat "$S/m/root/file")" keep "the program did not run: the directory is untouched"
+is "$(ls -A "$S/m")" "root" "and nothing is left beside it"
+ok "$([ ! -e "$S/m.fsbt" ]; echo $?)" "and no trace written"
+
+# ---- known answers: think time is the program's CPU time ---------------------------------
+# known ID CMD...: records CMD with --untraced-run in $S/ID (its log in $S/ID.log)
+known() {
+    local id=$1
+    shift
+    mkdir -p "$S/$id"
+    (cd "$S/$id" && TRACE_PROG_LOG="$S/$id.log" "$FSBENCH" record --untraced-run -o "$S/$id.fsbt" -- "$@") \
+        >/dev/null 2>"$S/$id.err"
+}
+within() { # within GOT WANT LOW% HIGH%: exit status 0 when GOT is within WANT's range
+    [ "$2" -gt 0 ] && [ $(($1 * 100)) -ge $(($2 * $3)) ] && [ $(($1 * 100)) -le $(($2 * $4)) ]
+}
+known think "${TRACED_PROG[@]}" think 25
+is "$?" 0 "record --untraced-run of a program thinking 25 x 20 ms exits 0"
+own=$(head -1 "$S/think.log")
+ms=$(($(jq '.think.total_ns' <("$FSBENCH" trace stats --json "$S/think.fsbt")) / 1000000))
+ok "$(within "$ms" "$own" 85 120; echo $?)" \
+    "its think time is the untraced run's own CPU time: $ms ms for $own ms"
+
+# many cheap calls (200 fstat of a file below the directory, 200 stats of / outside it)
+# after each 20 ms: traced, the program's CPU time is mostly the tracer's stops, which a
+# traced replay of its calls does not show in the same measure
+known callthink "${TRACED_PROG[@]}" callthink 25
+is "$?" 0 "record --untraced-run of a program making many cheap calls between its thinking exits 0"
+own=$(head -1 "$S/callthink.log")
+"$FSBENCH" trace stats --json "$S/callthink.fsbt" >"$S/callthink.json"
+ms=$(($(jq '.think.total_ns' "$S/callthink.json") / 1000000))
+traced=$(($(jq '.think.program_cpu_ns' "$S/callthink.json") / 1000000))
+ok "$(within "$ms" "$own" 85 120; echo $?)" \
+    "its think time is the untraced run's own CPU time: $ms ms for $own ms (traced, the program used $traced ms)"
+
+known childthink "${TRACED_PROG[@]}" childthink 25
+read -r pms cms <"$S/childthink.log"
+"$FSBENCH" trace stats --json "$S/childthink.fsbt" >"$S/childthink.json"
+t0=$(($(jq '.think.by_thread_ns[0]' "$S/childthink.json") / 1000000))
+t1=$(($(jq '.think.by_thread_ns[1]' "$S/childthink.json") / 1000000))
+ok "$([ "${cms:-0}" -ge 100 ] && within "$t1" "$cms" 75 125; echo $?)" \
+    "a child's think time is its untraced CPU time: $t1 ms for $cms ms"
+ok "$([ $((t0 * 10)) -le $((pms * 10 + cms * 2)) ]; echo $?)" \
+    "its waiting parent's is hardly any: $t0 ms (its own CPU time $pms ms)"
+
+known twothink "${TRACED_PROG[@]}" twothink 25
+read -r pms cms <"$S/twothink.log"
+"$FSBENCH" trace stats --json "$S/twothink.fsbt" >"$S/twothink.json"
+t12=$(($(jq '.think.by_thread_ns[1] + .think.by_thread_ns[2]' "$S/twothink.json") / 1000000))
+ok "$([ "${cms:-0}" -ge 200 ] && within "$t12" "$cms" 75 125; echo $?)" \
+    "two children's think times are their untraced CPU time: $t12 ms for $cms ms"
+
+done_testing
