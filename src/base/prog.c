@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -169,4 +170,31 @@ int prog_capture(const char *path, char *const argv[], size_t max, char **out, c
     }
     *out = buf;
     return 0;
+}
+
+int prog_run_quiet(char *const argv[], int search, struct rusage *ru)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        sig_child_reset();
+        int nul = open("/dev/null", O_RDWR);
+        if (nul >= 0) {
+            dup2(nul, 0);
+            dup2(nul, 1);
+            dup2(nul, 2);
+        }
+        if (search)
+            execvp(argv[0], argv);
+        else
+            execv(argv[0], argv);
+        _exit(127);
+    }
+    int st;
+    struct rusage own;
+    while (wait4(pid, &st, 0, ru ? ru : &own) < 0)
+        if (errno != EINTR)
+            return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }

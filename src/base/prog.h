@@ -6,6 +6,8 @@
 
 #include <stddef.h>
 
+struct rusage;
+
 /* Finds an executable prog in $PATH, then /usr/sbin and /sbin (root's tools, which a minimal
  * PATH may lack). 0 with its path in out, or -1 (no message). */
 int prog_find(const char *prog, char *out, size_t len);
@@ -17,5 +19,12 @@ int prog_find(const char *prog, char *out, size_t len);
  * "killed by signal 9", "cannot run: No such file"), no message printed. */
 int prog_capture(const char *path, char *const argv[], size_t max, char **out, char *why,
                  size_t len);
+
+/* Runs argv[0] with argv (searched in $PATH when search is set), in the current directory,
+ * its standard input, output and error on /dev/null and the signals fsbench changed back
+ * to their defaults; waits for it, its resource use (with the children it waited for) into
+ * ru when ru is given. Its status as a shell gives it (127: it could not be run, 128 + N:
+ * killed by signal N), or -1 with errno (fork or wait failed). */
+int prog_run_quiet(char *const argv[], int search, struct rusage *ru);
 
 #endif

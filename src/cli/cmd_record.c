@@ -32,6 +32,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/prog.h"
 #include "base/sig.h"
 #include "base/text.h"
 #include "cli/cli.h"
@@ -250,25 +251,10 @@ static int run_plain(char *const argv[], struct trace_info *info)
 {
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
-    pid_t pid = fork();
-    if (pid < 0)
-        return error_errno("record: --untraced-run: fork");
-    if (pid == 0) {
-        sig_child_reset();
-        int nul = open("/dev/null", O_RDWR);
-        if (nul >= 0) {
-            dup2(nul, 0);
-            dup2(nul, 1);
-            dup2(nul, 2);
-        }
-        execvp(argv[0], argv);
-        _exit(127);
-    }
-    int st;
     struct rusage ru;
-    while (wait4(pid, &st, 0, &ru) < 0)
-        if (errno != EINTR)
-            return error_errno("record: --untraced-run: waiting for %s", text_shown(argv[0]));
+    int st = prog_run_quiet(argv, 1, &ru);
+    if (st < 0)
+        return error_errno("record: --untraced-run: running %s", text_shown(argv[0]));
     clock_gettime(CLOCK_MONOTONIC, &t1);
     info->plain_wall_ns = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL +
                                      (t1.tv_nsec - t0.tv_nsec));
@@ -276,7 +262,7 @@ static int run_plain(char *const argv[], struct trace_info *info)
                          (uint64_t)ru.ru_utime.tv_usec * 1000u +
                          (uint64_t)ru.ru_stime.tv_sec * 1000000000u +
                          (uint64_t)ru.ru_stime.tv_usec * 1000u;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return st;
 }
 
 /* --untraced-run: DIR copied aside, CMD run untraced, DIR put back. 0, or -1 after error(). */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/prog.h"
 #include "base/sig.h"
 #include "os/selfexe.h"
 #include "phase/phase.h"
@@ -49,29 +50,14 @@ static void leak_check_off(void)
 #endif
 }
 
-/* Runs argv[0] with argv, its standard streams on /dev/null: its exit status as the shell
- * gives it, or -1. */
-static int run_quiet(char *const argv[])
+/* The trace's initial state laid down by `fsbench trace --part state` (argv): 0, or its
+ * status with why. */
+static int lay_state(char *const argv[], char *why, size_t len)
 {
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        sig_child_reset();
-        int nul = open("/dev/null", O_RDWR);
-        if (nul >= 0) {
-            dup2(nul, 0);
-            dup2(nul, 1);
-            dup2(nul, 2);
-        }
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    int st = prog_run_quiet(argv, 0, NULL);
+    if (st != 0)
+        snprintf(why, len, "its initial state could not be laid down (status %d)", st);
+    return st;
 }
 
 /* The traced part: the calls replayed under strace, read into a recorder rooted at the
@@ -130,11 +116,9 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
                      "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = run_quiet(state);
-    if (st != 0) {
-        snprintf(why, len, "its initial state could not be laid down (status %d)", st);
+    int st = lay_state(state, why, len);
+    if (st != 0)
         rc = -1;
-    }
     snprintf(tree, sizeof tree, "%s/%s", ws.path, PHASE_TREE_DIR);
     if (rc == 0 && !realpath(tree, root)) {
         snprintf(why, len, "%s: %s", tree, strerror(errno));
@@ -255,11 +239,9 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
                      "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = run_quiet(state);
-    if (st != 0) {
-        snprintf(why, len, "its initial state could not be laid down (status %d)", st);
+    int st = lay_state(state, why, len);
+    if (st != 0)
         rc = -1;
-    }
     /* the CPU time of the threads that make the calls, as `trace replay` says it: not the
      * process's, whose main thread starts, reads and decodes the trace alongside them (a
      * replay with original timing spends the think time on the calls' threads, beside

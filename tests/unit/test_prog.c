@@ -1,0 +1,75 @@
+/* test_prog.c — unit tests of running a program quietly (base/prog.h prog_run_quiet): its
+ * exit status as a shell gives it (0, 1, 127 when it cannot be run, 128 + N when killed by
+ * signal N), $PATH searched only when asked, its standard output not ours, and its CPU time
+ * (with its children's) in the resource use it returns.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "base/prog.h"
+
+static void test_status(void **state)
+{
+    (void)state;
+    char *ok[] = {"/bin/sh", "-c", "exit 0", NULL};
+    char *three[] = {"/bin/sh", "-c", "exit 3", NULL};
+    char *killed[] = {"/bin/sh", "-c", "kill -9 $$", NULL};
+    char *missing[] = {"/nonexistent/fsbench-no-such-program", NULL};
+    assert_int_equal(prog_run_quiet(ok, 0, NULL), 0);
+    assert_int_equal(prog_run_quiet(three, 0, NULL), 3);
+    assert_int_equal(prog_run_quiet(killed, 0, NULL), 128 + 9);
+    assert_int_equal(prog_run_quiet(missing, 0, NULL), 127);
+}
+
+static void test_search(void **state)
+{
+    (void)state;
+    char *bare[] = {"sh", "-c", "exit 5", NULL};
+    assert_int_equal(prog_run_quiet(bare, 1, NULL), 5);   /* found in $PATH */
+    assert_int_equal(prog_run_quiet(bare, 0, NULL), 127); /* not looked for */
+}
+
+static void test_quiet_and_rusage(void **state)
+{
+    (void)state;
+    /* its output goes to /dev/null: a closed standard output of ours would not matter, and
+     * a file it writes by name proves it ran; a child's busy loop counts in ru */
+    char path[] = "/tmp/fsbench-test-prog-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    char cmd[256];
+    snprintf(cmd, sizeof cmd,
+             "echo out; echo err >&2; (i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done); "
+             "echo ran > %s",
+             path);
+    char *argv[] = {"/bin/sh", "-c", cmd, NULL};
+    struct rusage ru = {0};
+    assert_int_equal(prog_run_quiet(argv, 0, &ru), 0);
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 4); /* "ran\n" */
+    double cpu = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+                 (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+    assert_true(cpu > 0.001); /* 20,000 rounds of the shell's loop take milliseconds */
+    remove(path);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_status),
+        cmocka_unit_test(test_search),
+        cmocka_unit_test(test_quiet_and_rusage),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
