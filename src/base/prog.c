@@ -172,29 +172,76 @@ int prog_capture(const char *path, char *const argv[], size_t max, char **out, c
     return 0;
 }
 
-int prog_run_quiet(char *const argv[], int search, struct rusage *ru)
+/* The child's side of prog_run_quiet and prog_run_output: fsbench's signals back to their
+ * defaults, standard input and error on /dev/null, standard output on out_fd (or /dev/null
+ * when it is -1), then argv[0] run (searched in $PATH when search is set). Never returns. */
+static void run_child(char *const argv[], int search, int out_fd)
 {
-    pid_t pid = fork();
-    if (pid < 0)
-        return -1;
-    if (pid == 0) {
-        sig_child_reset();
-        int nul = open("/dev/null", O_RDWR);
-        if (nul >= 0) {
-            dup2(nul, 0);
-            dup2(nul, 1);
-            dup2(nul, 2);
-        }
-        if (search)
-            execvp(argv[0], argv);
-        else
-            execv(argv[0], argv);
-        _exit(127);
+    sig_child_reset();
+    int nul = open("/dev/null", O_RDWR);
+    if (nul >= 0) {
+        dup2(nul, 0);
+        dup2(out_fd >= 0 ? out_fd : nul, 1);
+        dup2(nul, 2);
     }
+    if (search)
+        execvp(argv[0], argv);
+    else
+        execv(argv[0], argv);
+    _exit(127);
+}
+
+/* Waits for pid: its status as a shell gives it, or -1; its resource use into ru. */
+static int wait_status(pid_t pid, struct rusage *ru)
+{
     int st;
     struct rusage own;
     while (wait4(pid, &st, 0, ru ? ru : &own) < 0)
         if (errno != EINTR)
             return -1;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int prog_run_quiet(char *const argv[], int search, struct rusage *ru)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0)
+        run_child(argv, search, -1);
+    return wait_status(pid, ru);
+}
+
+int prog_run_output(char *const argv[], char *out, size_t len)
+{
+    int p[2];
+    out[0] = '\0';
+    if (pipe(p) < 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(p[0]);
+        run_child(argv, 0, p[1]);
+    }
+    close(p[1]);
+    size_t used = 0;
+    for (;;) {
+        char buf[512];
+        ssize_t n = read(p[0], buf, sizeof buf);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        size_t k = (size_t)n < len - 1 - used ? (size_t)n : len - 1 - used;
+        memcpy(out + used, buf, k);
+        used += k;
+    }
+    out[used] = '\0';
+    close(p[0]);
+    return wait_status(pid, NULL);
 }

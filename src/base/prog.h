@@ -1,4 +1,4 @@
-/* prog.h — finding a system tool and running it without a shell, its standard output
+/* prog.h — finding a system tool and running a program without a shell, its standard output
  * captured: for the measures that ask a file system's own tool (e2freefrag, xfs_db) and for
  * mkfs. Plain POSIX (fork, execv, pipes). */
 #ifndef FSBENCH_BASE_PROG_H
@@ -26,5 +26,10 @@ int prog_capture(const char *path, char *const argv[], size_t max, char **out, c
  * ru when ru is given. Its status as a shell gives it (127: it could not be run, 128 + N:
  * killed by signal N), or -1 with errno (fork or wait failed). */
 int prog_run_quiet(char *const argv[], int search, struct rusage *ru);
+
+/* The same for the program at argv[0] (no $PATH search), its standard output kept in out
+ * (len bytes, NUL-terminated, the rest dropped) instead of /dev/null. Its status as a
+ * shell gives it, or -1 with errno. */
+int prog_run_output(char *const argv[], char *out, size_t len);
 
 #endif

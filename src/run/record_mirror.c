@@ -5,18 +5,15 @@
 #include "run/record_mirror.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "base/err.h"
 #include "base/prog.h"
-#include "base/sig.h"
 #include "os/selfexe.h"
 #include "phase/phase.h"
 #include "phase/workspace.h"
@@ -50,10 +47,13 @@ static void leak_check_off(void)
 #endif
 }
 
-/* The trace's initial state laid down by `fsbench trace --part state` (argv): 0, or its
- * status with why. */
-static int lay_state(char *const argv[], char *why, size_t len)
+/* The trace at path's initial state laid down in the workspace at ws by fsbench (self) as
+ * `trace --part state --sparse`; options first, then "--": a trace named "-x" is not
+ * taken for one. 0, or its status with why. */
+static int lay_state(const char *self, const char *path, const char *ws, char *why, size_t len)
 {
+    char *argv[] = {(char *)self, "trace", "--part", "state", "--sparse", "--",
+                    "replay", (char *)path, (char *)ws, NULL};
     int st = prog_run_quiet(argv, 0, NULL);
     if (st != 0)
         snprintf(why, len, "its initial state could not be laid down (status %d)", st);
@@ -111,12 +111,9 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
     if (rc < 0)
         return snprintf(why, len, "no temporary directory"), -1;
     snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
-    /* options first, then "--": a trace named "-x" is not taken for one */
-    char *state[] = {self, "trace", "--part", "state", "--sparse", "--",
-                     "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = lay_state(state, why, len);
+    int st = lay_state(self, path, ws.path, why, len);
     if (st != 0)
         rc = -1;
     snprintf(tree, sizeof tree, "%s/%s", ws.path, PHASE_TREE_DIR);
@@ -137,55 +134,6 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
         rc = -1;
     }
     return rc;
-}
-
-/* Runs argv[0] with argv, its standard output into out (len bytes, NUL-terminated, the
- * rest dropped), its standard input and error on /dev/null: its exit status as the shell
- * gives it, or -1. */
-static int run_capture(char *const argv[], char *out, size_t len)
-{
-    int p[2];
-    out[0] = '\0';
-    if (pipe(p) < 0)
-        return -1;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(p[0]);
-        close(p[1]);
-        return -1;
-    }
-    if (pid == 0) {
-        sig_child_reset();
-        int nul = open("/dev/null", O_RDWR);
-        if (nul >= 0) {
-            dup2(nul, 0);
-            dup2(nul, 2);
-        }
-        dup2(p[1], 1);
-        close(p[0]);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    close(p[1]);
-    size_t used = 0;
-    for (;;) {
-        char buf[512];
-        ssize_t n = read(p[0], buf, sizeof buf);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        size_t k = (size_t)n < len - 1 - used ? (size_t)n : len - 1 - used;
-        memcpy(out + used, buf, k);
-        used += k;
-    }
-    out[used] = '\0';
-    close(p[0]);
-    int st;
-    while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR)
-            return -1;
-    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* The replay threads' CPU time `trace replay` says (ns), or 0. */
@@ -235,11 +183,9 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
         return snprintf(why, len, "no temporary directory"), -1;
     }
     snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
-    char *state[] = {self, "trace", "--part", "state", "--sparse", "--",
-                     "replay", (char *)path, ws.path, NULL};
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
-    int st = lay_state(state, why, len);
+    int st = lay_state(self, path, ws.path, why, len);
     if (st != 0)
         rc = -1;
     /* the CPU time of the threads that make the calls, as `trace replay` says it: not the
@@ -248,7 +194,7 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
      * it). Status 1: some calls diverged (a fifo or device the initial state does not
      * hold): the calls were still made, and their CPU time counts */
     char said[1024];
-    if (rc == 0 && (st = run_capture(calls, said, sizeof said)) != 0 && st != 1) {
+    if (rc == 0 && (st = prog_run_output(calls, said, sizeof said)) != 0 && st != 1) {
         snprintf(why, len, "its replay ended with status %d", st);
         rc = -1;
     }

@@ -1,7 +1,8 @@
 /* test_prog.c — unit tests of running a program quietly (base/prog.h prog_run_quiet): its
  * exit status as a shell gives it (0, 1, 127 when it cannot be run, 128 + N when killed by
  * signal N), $PATH searched only when asked, its standard output not ours, and its CPU time
- * (with its children's) in the resource use it returns.
+ * (with its children's) in the resource use it returns; prog_run_output keeps its standard
+ * output (cut to the buffer) and not its error.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,12 +65,28 @@ static void test_quiet_and_rusage(void **state)
     remove(path);
 }
 
+static void test_output(void **state)
+{
+    (void)state;
+    char out[8];
+    char *said[] = {"/bin/sh", "-c", "echo abc; echo not-this >&2; exit 1", NULL};
+    assert_int_equal(prog_run_output(said, out, sizeof out), 1);
+    assert_string_equal(out, "abc\n"); /* its standard output, not its error */
+    char *long_one[] = {"/bin/sh", "-c", "echo 0123456789", NULL};
+    assert_int_equal(prog_run_output(long_one, out, sizeof out), 0);
+    assert_string_equal(out, "0123456"); /* the rest dropped, NUL-terminated */
+    char *missing[] = {"/nonexistent/fsbench-no-such-program", NULL};
+    assert_int_equal(prog_run_output(missing, out, sizeof out), 127);
+    assert_string_equal(out, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status),
         cmocka_unit_test(test_search),
         cmocka_unit_test(test_quiet_and_rusage),
+        cmocka_unit_test(test_output),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
