@@ -1,6 +1,6 @@
 /* prog.h — finding a system tool and running a program without a shell, its standard output
- * captured: for the measures that ask a file system's own tool (e2freefrag, xfs_db) and for
- * mkfs. Plain POSIX (fork, execv, pipes). */
+ * captured for the measures that ask a file system's own tool (e2freefrag, xfs_db) and for
+ * mkfs; record's own runs with their streams on /dev/null. Plain POSIX (fork, exec, pipes). */
 #ifndef FSBENCH_BASE_PROG_H
 #define FSBENCH_BASE_PROG_H
 
