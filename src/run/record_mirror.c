@@ -47,6 +47,21 @@ static void leak_check_off(void)
 #endif
 }
 
+/* What a mirror replay needs before it starts: fsbench's own program in self (PATH_MAX
+ * bytes) and a workspace in parent (NULL: the temporary directory). 0, or -1 with why. */
+static int mirror_open(char *self, struct workspace *ws, const char *parent, char *why,
+                       size_t len)
+{
+    if (os_self_exe(self, PATH_MAX) < 0)
+        return snprintf(why, len, "fsbench's own program cannot be named here"), -1;
+    err_set_quiet(1);
+    int rc = ws_open(ws, parent);
+    err_set_quiet(0);
+    if (rc < 0)
+        return snprintf(why, len, "no temporary directory"), -1;
+    return 0;
+}
+
 /* The trace at path's initial state laid down in the workspace at ws by fsbench (self) as
  * `trace --part state --sparse`; options first, then "--": a trace named "-x" is not
  * taken for one. 0, or its status with why. */
@@ -102,14 +117,10 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
 {
     memset(m, 0, sizeof *m);
     char self[PATH_MAX], lim[32], tree[PATH_MAX + 16], root[PATH_MAX];
-    if (os_self_exe(self, sizeof self) < 0)
-        return snprintf(why, len, "fsbench's own program cannot be named here"), -1;
     struct workspace ws;
-    err_set_quiet(1);
-    int rc = ws_open(&ws, NULL);
-    err_set_quiet(0);
-    if (rc < 0)
-        return snprintf(why, len, "no temporary directory"), -1;
+    if (mirror_open(self, &ws, NULL, why, len) < 0)
+        return -1;
+    int rc = 0;
     snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
@@ -170,18 +181,14 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
 {
     *cpu_ns = 0;
     char self[PATH_MAX], lim[32], dir[PATH_MAX];
-    if (os_self_exe(self, sizeof self) < 0)
-        return snprintf(why, len, "fsbench's own program cannot be named here"), -1;
-    dir_beside(near, dir, sizeof dir);
     struct workspace ws;
-    err_set_quiet(1);
-    int rc = ws_open(&ws, dir[0] ? dir : NULL);
-    err_set_quiet(0);
-    if (rc < 0) {
+    dir_beside(near, dir, sizeof dir);
+    if (mirror_open(self, &ws, dir[0] ? dir : NULL, why, len) < 0) {
         if (dir[0])
             rmdir(dir);
-        return snprintf(why, len, "no temporary directory"), -1;
+        return -1;
     }
+    int rc = 0;
     snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
     char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
                      "replay", (char *)path, ws.path, NULL};
