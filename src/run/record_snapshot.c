@@ -15,7 +15,9 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "os/beneath.h"
+#include "phase/phase.h"
 
 #define COPY_BUF ((size_t)1 << 20)
 
@@ -259,68 +261,20 @@ static int copy_tree(int sfd, int dfd, dev_t dev, uint64_t *entries, uint64_t *b
     return rc;
 }
 
-/* One pass of empty_dir: the entries it removed into *removed. */
-static int empty_pass(int dfd, dev_t dev, const char *at, char *why, size_t len,
-                      uint64_t *removed);
-
-/* Removes everything below directory dfd (on file system dev), never following a symlink
- * and refusing a mount point; passes again until one finds nothing (a directory read while
- * its entries go need not show each). 0, or -1 with why. */
-static int empty_dir(int dfd, dev_t dev, const char *at, char *why, size_t len)
+/* Removes everything below directory dfd (named at in messages) the way the delete phase
+ * does: by names below each directory's descriptor, never following a symlink nor
+ * crossing a mount point. 0, or -1 with why. */
+static int empty_dir(int dfd, const char *at, char *why, size_t len)
 {
-    uint64_t removed;
-    int rc;
-    do {
-        removed = 0;
-        rc = empty_pass(dfd, dev, at, why, len, &removed);
-    } while (rc == 0 && removed);
-    return rc;
-}
-
-static int empty_pass(int dfd, dev_t dev, const char *at, char *why, size_t len,
-                      uint64_t *removed)
-{
-    if (lseek(dfd, 0, SEEK_SET) < 0)
-        return say(why, len, "reading %s: %s", at, strerror(errno));
-    int fd = dup(dfd);
-    DIR *d = fd < 0 ? NULL : fdopendir(fd);
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return say(why, len, "reading %s: %s", at, strerror(errno));
-    }
-    int rc = 0;
-    struct dirent *e;
-    while (rc == 0 && (e = readdir(d))) {
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-            continue;
-        struct stat st;
-        if (fstatat(dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
-            rc = say(why, len, "looking at %s/%s: %s", at, e->d_name, strerror(errno));
-            break;
-        }
-        if (st.st_dev != dev) {
-            rc = say(why, len, "%s/%s is on another file system (a mount point)", at,
-                          e->d_name);
-            break;
-        }
-        if (S_ISDIR(st.st_mode)) {
-            int sub = openat(dfd, e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-            if (sub < 0) {
-                rc = say(why, len, "opening %s/%s: %s", at, e->d_name, strerror(errno));
-                break;
-            }
-            char below[PATH_MAX];
-            snprintf(below, sizeof below, "%s/%s", at, e->d_name);
-            rc = empty_dir(sub, dev, below, why, len);
-            close(sub);
-        }
-        if (rc == 0 && unlinkat(dfd, e->d_name, S_ISDIR(st.st_mode) ? AT_REMOVEDIR : 0) < 0)
-            rc = say(why, len, "removing %s/%s: %s", at, e->d_name, strerror(errno));
-        (*removed)++;
-    }
-    closedir(d);
-    return rc;
+    struct opstats *st = calloc(1, sizeof *st);
+    if (!st)
+        return say(why, len, "out of memory");
+    struct eng_worker w = {.st = st};
+    struct phase_result res = {0};
+    struct phase_ctx ctx = {.eng = &engine_posix, .w = &w, .ws_fd = dfd, .res = &res};
+    int rc = phase_delete_below(&ctx, dfd, at);
+    free(st);
+    return rc < 0 ? say(why, len, "%s", res.note) : 0;
 }
 
 /* The directory the copy goes in: root's parent when on root's file system and writable. */
@@ -348,10 +302,8 @@ static void remove_copy(struct record_snapshot *s)
 {
     int fd = open(s->path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd >= 0) {
-        struct stat st;
         char why[256];
-        if (fstat(fd, &st) == 0)
-            (void)empty_dir(fd, st.st_dev, s->path, why, sizeof why);
+        (void)empty_dir(fd, s->path, why, sizeof why);
         close(fd);
     }
     rmdir(s->path);
@@ -406,7 +358,7 @@ int record_snapshot_restore(struct record_snapshot *s, char *why, size_t len)
     if (fstat(s->rootfd, &now) < 0 || now.st_ino != s->root_st.st_ino)
         rc = say(why, len, "the directory itself was replaced");
     if (rc == 0)
-        rc = empty_dir(s->rootfd, s->root_st.st_dev, ".", why, len);
+        rc = empty_dir(s->rootfd, ".", why, len);
     if (rc == 0)
         rc = copy_tree(sfd, s->rootfd, sst.st_dev, NULL, NULL, why, len);
     if (rc == 0 && set_meta(s->rootfd, -1, NULL, &s->root_st) < 0)
