@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <sys/stat.h>
 
+#include "base/grow.h"
+
 struct add_state {
     struct age_replay_books *b;
     int err;
@@ -19,16 +21,12 @@ static void add_file(void *arg, const struct stat *st, unsigned depth)
     struct age_replay_books *b = s->b;
     if (s->err)
         return;
-    if (b->n == b->cap) {
-        size_t ncap = b->cap ? b->cap * 2 : 1024;
-        struct age_seen *p = realloc(b->f, ncap * sizeof *p);
-        if (!p) {
-            s->err = ENOMEM;
-            return;
-        }
-        b->f = p;
-        b->cap = ncap;
+    void *f = b->f; /* through a void *, as grow_to takes it (no type-punned pointer) */
+    if (grow_to(&f, &b->cap, b->n + 1, 1024, sizeof *b->f) < 0) {
+        s->err = ENOMEM;
+        return;
     }
+    b->f = f;
     b->f[b->n++] = (struct age_seen){(uint64_t)st->st_size, (int64_t)st->st_mtime, depth};
 }
 
