@@ -35,5 +35,7 @@ void report_failures(FILE *out, const struct run_set *rs);
 /* Runs on several MPI ranks (rs->ranks.count): placement, and per phase the aggregate
  * beside the slowest and fastest rank (report_ranks.c). */
 void report_ranks(FILE *out, const struct run_set *rs, const char *config);
+/* Per run, aging by replay's repetitions: bytes and distance each (report_aging.c). */
+void report_aging(FILE *out, const struct run_set *rs, const char *config);
 
 #endif
