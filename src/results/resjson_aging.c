@@ -186,8 +186,9 @@ static int read_aging(const struct resjson_rctx *c, const json_t *j, struct age_
         return -1;
     for (unsigned k = 0; k < 3; k++)
         a->dim_distance[k] = -1;
-    const json_t *d;
-    if (resjson_get_object(c, j, "distance_by", &d) < 0)
+    const json_t *d = NULL;
+    if (!json_is_null(json_object_get(j, "distance_by")) &&
+        resjson_get_object(c, j, "distance_by", &d) < 0)
         return -1;
     if (d) {
         char path[RESJSON_PATH_MAX];

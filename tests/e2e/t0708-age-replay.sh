@@ -8,7 +8,8 @@
 # distributions the repetitions left; with one (--age-profile) the distance from it after
 # each repetition (a line on stderr each, the table at the end) and the stop: convergence,
 # repetitions, written, fullness, free-space target; steps with a profile and a cold read.
-# Misuse is one line and exit 2.
+# The same figures are in the phase's age_replay JSON object, kept by the store (export gives
+# it back, show lists the repetitions). Misuse is one line and exit 2.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -46,6 +47,20 @@ ok $([ "$files" -ge $((3 * entries)) ]; echo $?) \
     "statwalk sees the three repetitions' files ($files >= 3 x $entries)"
 is "$(jq -r '[.runs[0].phases[] | select(.status != "ok")] | length' "$S/r.json")" 0 \
     "every phase ok"
+# the same figures in the phase's own JSON object (docs/json-schema.md, age_replay)
+AR='.runs[0].phases[] | select(.name == "age") | .age_replay'
+is "$(jq -c "$AR | [.trace, .profile, .repetitions, .first, .last, .stop, .files, .distance]" "$S/r.json")" \
+    "[\"t.fsbt\",null,3,1,3,\"repetitions done\",$((3 * entries)),null]" \
+    "age_replay: trace, no profile, 3 repetitions r0001-r0003, the stop, the files, no distance"
+is "$(jq "$AR | ([.per_repetition[].bytes_written] | add) == .bytes_written and ([.per_repetition[] | select(.bytes_written > 0 and .distance == null)] | length) == 3" "$S/r.json")" true \
+    "age_replay: one entry per repetition, their bytes add up to bytes_written"
+is "$(jq -r "$AR | [.free_before.source, .free_after.source, (.free_after.extents > 0), (.free_before.small_share >= 0)] | @tsv" "$S/r.json")" \
+    "$(printf 'GETFSMAP\tGETFSMAP\ttrue\ttrue')" "age_replay: free space before and after, with its source"
+is "$(jq -c "$AR | [.buckets[] | select(.now > 0) | [.dimension, .from, (.now * 100 | round)]]" "$S/r.json")" \
+    '[["sizes",2048,7],["sizes",8192,20],["sizes",32768,73],["ages",94608000,100],["depths",1,100]]' \
+    "age_replay: the distributions left, in tree capture's buckets, as the note says"
+is "$(jq "[$AR | .buckets[] | select(has(\"target\"))] | length" "$S/r.json")" 0 \
+    "age_replay: no targets without a profile"
 
 # With steps: until each step's written total, repetitions numbered on.
 run_fsbench run "${IMG[@]}" --phases age,sync,dropcaches,statwalk,read \
@@ -89,6 +104,25 @@ like "$note" '^replayed t\.fsbt 3 times \(r0001-r0003\): .*; repetitions done; p
 is "$(printf '%s\n' "$ERR" | grep -c '^fsbench: age: replay r000[123]: .* files; distance [0-9.]*% ')" 3 \
     "one distance line after each of the 3 repetitions"
 like "$ERR" 'fsbench: age: stopped: repetitions done' "the stop is printed"
+is "$(jq -c "$AR | [.profile, .stop, .repetitions, (.distance * 1000 | round), (.distance_by | [.sizes, .ages, .depths] | map(. * 1000 | round))]" "$S/p.json")" \
+    '["tiny","repetitions done",3,717,[717,500,700]]' \
+    "age_replay with a profile: the distance and per distribution (0.717: sizes, 0.5, 0.7)"
+is "$(jq -c "[$AR | .per_repetition[].distance * 1000 | round]" "$S/p.json")" '[717,717,717]' \
+    "age_replay: the distance after each repetition"
+is "$(jq "$AR | ([.buckets[] | select(has(\"target\"))] | length) == (.buckets | length) and (([.buckets[].target] | add) * 1000 | round) == 3000" "$S/p.json")" true \
+    "age_replay: every bucket has the profile's target, each distribution's summing to 1"
+# kept with the run: the store gives it back (export), show lists the repetitions
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny \
+    --age-replay-times 2 -q --db "$S/db" --label rp
+is "$RC" 0 "a saved run with --age-replay exits 0"
+run_fsbench export rp --db "$S/db" --json -o "$S/e.json"
+is "$(jq -c "$AR | [.trace, .profile, .repetitions, (.per_repetition | length), .free_after.source]" "$S/e.json")" \
+    '["t.fsbt","tiny",2,2,"GETFSMAP"]' "export gives the stored age_replay object back"
+run_fsbench show rp --db "$S/db"
+like "$OUT" 'age by replay in run 1: 2 repetitions of t\.fsbt, [0-9.]+ MiB in all, stop: repetitions done; free space in extents under 1 MiB [0-9]+% -> [0-9]+%' \
+    "show says the repetitions, the stop and the free space"
+like "$OUT" 'per repetition \(r0001-\), MiB / distance: [0-9.]+/71\.7% [0-9.]+/71\.7%' \
+    "show lists each repetition's bytes and distance"
 
 # ... the written total (--age-written), the fullness, the free-space target
 run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny --age-written 0.03 \
