@@ -43,7 +43,6 @@
 #include "trace/trace_read.h"
 
 #define AGE_REPLAY_DIR PHASE_TREE_DIR "/age-replay"
-#define AGE_REPLAY_MOST 100000 /* repetitions in one call, whatever else */
 #define AGE_STEP_PREFIX 64     /* room an age step's note keeps for its own words */
 
 static unsigned age_replay_next = 1;  /* the next repetition's number */
@@ -347,7 +346,7 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
             why = "written target reached";
         else if (w >= safety)
             why = "safety limit reached";
-        else if (done >= AGE_REPLAY_MOST)
+        else if (done >= WL_AGE_REPLAY_MOST)
             why = "repetition limit reached";
         else if (fstatvfs(ctx->ws_fd, &sv) == 0 &&
                  (double)sv.f_bavail * (double)sv.f_frsize < floor)

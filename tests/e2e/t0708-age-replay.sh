@@ -9,7 +9,8 @@
 # each repetition (a line on stderr each, the table at the end) and the stop: convergence,
 # repetitions, written, fullness, free-space target; steps with a profile and a cold read.
 # The same figures are in the phase's age_replay JSON object, kept by the store (export gives
-# it back, show lists the repetitions). Misuse is one line and exit 2.
+# it back, show lists the repetitions). --dry-run sizes it by the trace's bytes written x
+# the repetitions. Misuse is one line and exit 2.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -155,6 +156,25 @@ like "$n2" '^step to 0\.06x: [0-9.]+ MiB in all \(0\.0[6-9]x the fs\); replayed 
 is "$(jq '[.runs[1:][] | .phases[] | select(.name == "read" and .status == "ok" and .files > 0)] | length' "$S/s2.json")" 2 \
     "the cold-read probe read the replays' files after each step"
 
+# --dry-run sizes replay aging by what it writes: the trace's bytes written (its info
+# block) x the repetitions its stops allow, not --age-written's 4x the file system
+wr=0
+for i in $(seq 30); do wr=$((wr + i * 4000)); done
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-replay-times 3 --dry-run
+is "$RC" 0 "--dry-run with --age-replay exits 0"
+like "$OUT" "age: ages the file system made on the image: it replays t\.fsbt up to 3 times \(--age-replay-times 3\); a repetition writes 1\.8 MiB \(the trace's bytes written\): up to 5\.3 MiB in all \(0\.04x its 128\.0 MiB\)" \
+    "the dry run's age line: the repetitions, their basis and the trace's writes ($wr bytes each)"
+like "$OUT" 'space: about 5\.3 MiB needed \(aging by replay: 3 repetitions of the trace\) in ' \
+    "the space check needs what the 3 repetitions write, and says so"
+ok "$(printf '%s\n' "$OUT" | grep -q 'writes up to 512'; [ $? -ne 0 ]; echo $?)" \
+    "not --age-written's 4x of the image"
+run_fsbench run "${IMG[@]}" --phases age,sync,read --age-replay "$S/t.fsbt" --age-profile tiny \
+    --age-steps 0,0.03,0.06 --dry-run
+like "$OUT" 'replays t\.fsbt up to 5 times \(the last step, 0\.06x\); .*: up to 8\.9 MiB in all' \
+    "with steps: until the last step's multiple (ceil(0.06 x 128 MiB / $wr) = 5)"
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny --dry-run
+like "$OUT" 'replays t\.fsbt up to 289 times \(--age-written 4x\); .*; fewer if it converges to the profile' \
+    "with a profile: until --age-written, fewer if it converges"
 is "$(losetup -a | grep -cF "$S/img")" 0 "no loop device left"
 
 run_fsbench run --phases extract,read --dir "$S/sub" --age-replay "$S/t.fsbt" --no-save
