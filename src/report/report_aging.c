@@ -50,3 +50,58 @@ void report_aging(FILE *out, const struct run_set *rs, const char *config)
                 print_one(out, r->phases[p].age_replay, i + 1);
     }
 }
+
+/* The age phase's figures of config's first run that has them (the later rounds of a step
+ * age no further), or NULL. */
+static const struct age_replay_result *step_figures(const struct run_set *rs, const char *config)
+{
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const struct run_result *r = &rs->runs[i];
+        if (strcmp(r->config, config))
+            continue;
+        for (size_t p = 0; p < r->nphases; p++)
+            if (r->phases[p].age_replay)
+                return r->phases[p].age_replay;
+    }
+    return NULL;
+}
+
+void report_aging_steps(FILE *out, const struct run_set *rs)
+{
+    bool any = false;
+    for (size_t i = 0; i < rs->nruns && !any; i++)
+        any = step_figures(rs, rs->runs[i].config) != NULL;
+    if (!any)
+        return;
+    fprintf(out, "\naging by replay along the steps (after each step's aging; free space "
+                 "measured after a syncfs):\n");
+    fprintf(out, "  %-14s %-11s %12s %12s %10s %12s %9s\n", "step", "repetitions",
+                 "MiB in all", "free extents", "largest", "under 1 MiB", "distance");
+    double total = 0;
+    for (size_t i = 0; i < rs->nruns; i++) {
+        const char *config = rs->runs[i].config;
+        size_t j = 0;
+        while (j < i && strcmp(rs->runs[j].config, config))
+            j++;
+        if (j < i)
+            continue; /* said at its first run */
+        const struct age_replay_result *a = step_figures(rs, config);
+        if (!a) {
+            fprintf(out, "  %-14s %-11s %12s %12s %10s %12s %9s\n", config, "-", "-", "-", "-",
+                    "-", "-");
+            continue;
+        }
+        char reps[32], dist[16] = "-", ext[24] = "?", lg[24] = "?", sm[16] = "?";
+        snprintf(reps, sizeof reps, a->nreps ? "r%04u-r%04u" : "none", a->first, a->last);
+        total += (double)a->bytes_written;
+        if (a->free_after.known) {
+            snprintf(ext, sizeof ext, "%llu", (unsigned long long)a->free_after.extents);
+            snprintf(lg, sizeof lg, "%.1f MiB", (double)a->free_after.largest / 1048576.0);
+            snprintf(sm, sizeof sm, "%.0f%%", 100 * a->free_after.small_share);
+        }
+        if (a->distance >= 0)
+            snprintf(dist, sizeof dist, "%.2f%%", 100 * a->distance);
+        fprintf(out, "  %-14s %-11s %12.1f %12s %10s %12s %9s\n", config, reps, total / 1048576.0,
+                ext, lg, sm, dist);
+    }
+}

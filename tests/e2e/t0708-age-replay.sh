@@ -155,6 +155,16 @@ like "$n2" '^step to 0\.06x: [0-9.]+ MiB in all \(0\.0[6-9]x the fs\); replayed 
     "the last step went on replaying, with the distance and the free space ($n2)"
 is "$(jq '[.runs[1:][] | .phases[] | select(.name == "read" and .status == "ok" and .files > 0)] | length' "$S/s2.json")" 2 \
     "the cold-read probe read the replays' files after each step"
+# the steps' curve (performance vs age) has the free space after each step beside it
+like "$OUT" 'performance vs age' "the run ends with the steps as a series"
+like "$OUT" '^aging by replay along the steps \(after each step' "a table of the replays' free space per step follows"
+like "$OUT" '^  step +repetitions +MiB in all +free extents +largest +under 1 MiB +distance$' \
+    "its columns"
+like "$OUT" '^  aged-0x +- +- +- +- +- +-$' "the fresh step has no figures"
+like "$OUT" '  aged-0\.06x +r00[0-9][0-9]-r00[0-9][0-9] +[0-9.]+ +[0-9]+ +[0-9.]+ MiB +[0-9]+% +[0-9.]+%' \
+    "each aged step: its repetitions, the MiB in all, the free space after it and the distance"
+n=$(jq '[.runs[] | .phases[0] | select(.age_replay)] | length' "$S/s2.json")
+is "$n" 2 "each aged step's age phase has its age_replay object, the fresh one none"
 
 # --dry-run sizes replay aging by what it writes: the trace's bytes written (its info
 # block) x the repetitions its stops allow, not --age-written's 4x the file system
