@@ -1,19 +1,23 @@
 /* report_aging.c — the text report's lines for aging by replay (--age-replay): per run,
  * what the phase's own figures (measure/results.h's struct age_replay_result) hold beyond
  * its note: the bytes and the distance from the profile after each repetition, so the way
- * the distance moved (or did not) is read without the JSON.
+ * the distance moved (or did not) is read without the JSON; and for a set of --age-steps
+ * aged by replay, the free space after each step beside the series view. Names from a
+ * stored or imported set are printed escaped (text_shown).
  */
 #include "report/report.h"
 
 #include <string.h>
+
+#include "base/text.h"
 
 #define SHOWN_REPS 12 /* repetitions listed; the rest are counted */
 
 static void print_one(FILE *out, const struct age_replay_result *a, size_t run)
 {
     fprintf(out, "  age by replay in run %zu: %zu repetition%s of %s, %.1f MiB in all, stop: %s",
-            run, a->nreps, a->nreps == 1 ? "" : "s", a->trace, (double)a->bytes_written / 1048576.0,
-            a->stop);
+            run, a->nreps, a->nreps == 1 ? "" : "s", text_shown(a->trace),
+            (double)a->bytes_written / 1048576.0, text_shown(a->stop));
     if (a->free_before.known && a->free_after.known)
         fprintf(out, "; free space in extents under 1 MiB %.0f%% -> %.0f%%, largest %.1f -> %.1f MiB",
                 100 * a->free_before.small_share, 100 * a->free_after.small_share,
@@ -87,8 +91,8 @@ void report_aging_steps(FILE *out, const struct run_set *rs)
             continue; /* said at its first run */
         const struct age_replay_result *a = step_figures(rs, config);
         if (!a) {
-            fprintf(out, "  %-14s %-11s %12s %12s %10s %12s %9s\n", config, "-", "-", "-", "-",
-                    "-", "-");
+            fprintf(out, "  %-14s %-11s %12s %12s %10s %12s %9s\n", text_shown(config), "-", "-",
+                    "-", "-", "-", "-");
             continue;
         }
         char reps[32], dist[16] = "-", ext[24] = "?", lg[24] = "?", sm[16] = "?";
@@ -101,7 +105,7 @@ void report_aging_steps(FILE *out, const struct run_set *rs)
         }
         if (a->distance >= 0)
             snprintf(dist, sizeof dist, "%.2f%%", 100 * a->distance);
-        fprintf(out, "  %-14s %-11s %12.1f %12s %10s %12s %9s\n", config, reps, total / 1048576.0,
-                ext, lg, sm, dist);
+        fprintf(out, "  %-14s %-11s %12.1f %12s %10s %12s %9s\n", text_shown(config), reps,
+                total / 1048576.0, ext, lg, sm, dist);
     }
 }
