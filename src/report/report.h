@@ -41,5 +41,7 @@ void report_aging(FILE *out, const struct run_set *rs, const char *config);
  * written in all so far, the free space after it and the distance (report_aging.c). Nothing
  * when no run holds aging by replay's figures. */
 void report_aging_steps(FILE *out, const struct run_set *rs);
+/* The same as an HTML table (id age-replay-steps), for the steps' history page. */
+void report_aging_steps_html(FILE *out, const struct run_set *rs);
 
 #endif

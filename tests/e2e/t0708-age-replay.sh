@@ -145,7 +145,7 @@ like "$note" '; free-space target reached; .*; free-space target: [0-9]+% of fre
 # Steps with a profile and a cold-read probe: each step replays to its written multiple,
 # its note gives the distance and the free space, the probe runs after it.
 run_fsbench run "${IMG[@]}" --phases age,sync,dropcaches,read --age-replay "$S/t.fsbt" \
-    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --no-save --json "$S/s2.json"
+    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --db "$S/db" --label st --json "$S/s2.json"
 is "$RC" 0 "--age-steps with --age-replay and --age-profile exits 0"
 last=$(printf '%s\n' "$ERR" | grep '^fsbench: age: replay r0' | tail -1)
 like "$last" '^fsbench: age: replay r00[0-9]+: 0\.0[6-9]x the fs written, [0-9]+ files; distance ' \
@@ -165,6 +165,16 @@ like "$OUT" '  aged-0\.06x +r00[0-9][0-9]-r00[0-9][0-9] +[0-9.]+ +[0-9]+ +[0-9.]
     "each aged step: its repetitions, the MiB in all, the free space after it and the distance"
 n=$(jq '[.runs[] | .phases[0] | select(.age_replay)] | length' "$S/s2.json")
 is "$n" 2 "each aged step's age phase has its age_replay object, the fresh one none"
+# stored: compare gives the same table, report's history page holds it as a table
+run_fsbench compare st --db "$S/db"
+like "$OUT" '^  aged-0\.06x +r00[0-9][0-9]-r00[0-9][0-9] +[0-9.]+ +[0-9]+ +[0-9.]+ MiB +[0-9]+% +[0-9.]+%' \
+    "compare of the stored steps shows the free space per step"
+run_fsbench report st --db "$S/db" -o "$S/st.html"
+is "$RC" 0 "report of the steps exits 0"
+is "$(sed -n '/<table id="age-replay-steps">/,/<\/table>/p' "$S/st.html" | grep -c '^<tr><td>aged-')" 3 \
+    "the history page has the table, a row per step"
+like "$(cat "$S/st.html")" '<tr><td>aged-0\.06x</td><td>r00[0-9]+-r00[0-9]+</td><td>[0-9.]+</td><td>[0-9]+</td><td>[0-9.]+ MiB</td><td>[0-9]+%</td><td>[0-9.]+%</td></tr>' \
+    "the last step's row: repetitions, MiB, free extents, largest, share, distance"
 
 # --dry-run sizes replay aging by what it writes: the trace's bytes written (its info
 # block) x the repetitions its stops allow, not --age-written's 4x the file system
