@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "report/report.h"
 #include "report/report_history.h"
 #include "run/age_steps.h"
 #include "stats/history.h"
@@ -21,6 +22,7 @@ int cli_age_report(FILE *f, const struct run_set *rs)
                    "step's median wall with its interval):\n",
                 steps);
         hist_report_text(f, &sr, &h, "age step");
+        report_aging_steps(f, rs); /* aging by replay: the free space beside */
     }
     hist_free(&h);
     series_free(&sr);

@@ -212,7 +212,8 @@ int cmd_report(int argc, char **argv)
     if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
         status = EXIT_RUN_FAILED;
     if (status == EXIT_OK && steps) {
-        if (report_html_history(of.f, &steps_sr, &steps_h, "age step", NULL) < 0) {
+        if (report_html_history_steps(of.f, &steps_sr, &steps_h, "age step", NULL, &sets[0]) <
+            0) {
             outfile_discard(&of);
             status = EXIT_RUN_FAILED;
         } else if (outfile_commit(&of) < 0) {

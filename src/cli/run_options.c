@@ -294,7 +294,7 @@ SETTER(set_age_free_target)
     return 0;
 }
 SETTER(set_age_steps) { rq->age_steps = text; return 0; }
-SETTER(set_age_replay) { rq->age_replay = text; return 0; }
+SETTER(set_age_replay) { rq->age_replay = rq->ro.params.age_replay_path = text; return 0; }
 SETTER(set_age_replay_times) { rq->ro.params.age_replay_times = (unsigned)num; return 0; }
 SETTER(set_keep_image) { rq->ro.keep_image = true; return 0; }
 SETTER(set_replay) { rq->replay = text; return 0; }

@@ -53,6 +53,15 @@ void phase_result_free(struct phase_result *pr)
     free(pr->stalls);
     pr->stalls = NULL;
     pr->nstalls = 0;
+    age_replay_result_free(pr->age_replay);
+    pr->age_replay = NULL;
+}
+
+void age_replay_result_free(struct age_replay_result *a)
+{
+    if (a)
+        free(a->reps);
+    free(a);
 }
 
 /* A fresh copy of n elements of size sz (NULL for none). 0 or -1 after error(). */
@@ -67,12 +76,39 @@ static int dup_array(void **out, const void *src, size_t n, size_t sz)
     return 0;
 }
 
+struct age_replay_result *age_replay_result_dup(const struct age_replay_result *a)
+{
+    if (!a)
+        return NULL;
+    struct age_replay_result *d = malloc(sizeof *d);
+    if (!d) {
+        error("out of memory");
+        return NULL;
+    }
+    *d = *a;
+    void *reps;
+    if (dup_array(&reps, a->reps, a->nreps, sizeof *a->reps) < 0) {
+        free(d);
+        return NULL;
+    }
+    d->reps = reps;
+    if (!reps)
+        d->nreps = 0;
+    return d;
+}
+
 int phase_result_copy(struct phase_result *dst, const struct phase_result *src)
 {
     *dst = *src;
     void *tl, *st, *rk;
+    dst->age_replay = NULL;
+    if (src->age_replay && !(dst->age_replay = age_replay_result_dup(src->age_replay))) {
+        dst->timeline = NULL, dst->stalls = NULL, dst->ranks = NULL;
+        return -1;
+    }
     if (dup_array(&tl, src->timeline, src->timeline_len, sizeof *src->timeline) < 0) {
         dst->timeline = NULL, dst->stalls = NULL, dst->ranks = NULL;
+        phase_result_free(dst);
         return -1;
     }
     dst->timeline = tl;

@@ -91,6 +91,51 @@ struct rank_result {
 #define RES_JOB_MAX 32768
 #define RES_ARGS_MAX 8192
 
+/* Free space measured around aging (measure/freefrag.h's figures, flattened): known with
+ * its source, or unknown with the reason. */
+struct age_free_figures {
+    bool known;
+    char source[16];            /* GETFSMAP, e2freefrag, xfs_db */
+    char why[192];              /* unknown: why */
+    uint64_t extents, bytes, largest;
+    double small_share;         /* share of free bytes in extents under 1 MiB */
+};
+
+/* One repetition of aging by replay: what it wrote, the distance after it (-1: no profile). */
+struct age_rep_figure {
+    uint64_t bytes_written;
+    double distance;
+};
+
+/* One bucket of the distributions the repetitions left: its dimension (0 sizes, 1 ages,
+ * 2 depths), lower bound (bytes, seconds, depth), the profile's share (-1: no profile) and
+ * the share now. */
+struct age_bucket_figure {
+    unsigned dim;
+    uint64_t from;
+    double target, now;
+};
+
+#define AGE_BUCKET_FIGURES 48
+
+/* What aging by replay (--age-replay) measured, for the run's JSON and the store. */
+struct age_replay_result {
+    char trace[RES_NAME_MAX];   /* the trace's file name */
+    char profile[RES_NAME_MAX]; /* "" without --age-profile */
+    char stop[48];              /* "converged", "repetitions done", ... */
+    unsigned first, last;       /* repetition numbers (r0001 ...) of this phase */
+    uint64_t bytes_written;     /* by all its repetitions */
+    double fs_bytes, fullness;  /* the file system's size; its fullness at the end (0..1) */
+    struct age_free_figures free_before, free_after;
+    uint64_t files;             /* files the repetitions left */
+    double distance;            /* from the profile at the end, -1 without one */
+    double dim_distance[3];     /* sizes, ages, depths */
+    struct age_bucket_figure buckets[AGE_BUCKET_FIGURES];
+    size_t nbuckets;
+    struct age_rep_figure *reps; /* owned; one per repetition, in order */
+    size_t nreps;
+};
+
 struct phase_result {
     char name[RES_NAME_MAX];
     enum phase_status status;
@@ -123,6 +168,9 @@ struct phase_result {
     struct rank_result *ranks;
     size_t nranks;
     bool stonewalled;           /* --stonewall stopped ranks before they finished */
+
+    /* Aging by replay's own figures (owned; NULL for every other phase). */
+    struct age_replay_result *age_replay;
 };
 
 /* All phases of one run, in order. */
@@ -277,7 +325,11 @@ struct run_set {
 struct run_result *run_set_add_run(struct run_set *rs, size_t nphases);
 void run_set_free(struct run_set *rs);
 void phase_result_free(struct phase_result *pr);
-/* *dst = *src with its own copies of the owned arrays (time line, stalls, ranks), so the two
+/* Frees a and its repetitions (NULL: nothing). */
+void age_replay_result_free(struct age_replay_result *a);
+/* A fresh copy of a with its own repetitions: NULL after error() (or for a NULL a). */
+struct age_replay_result *age_replay_result_dup(const struct age_replay_result *a);
+/* *dst = *src with its own copies of the owned arrays (time line, stalls, ranks, aging), so the two
  * are freed apart. 0, or -1 after error() with *dst holding no owned array. */
 int phase_result_copy(struct phase_result *dst, const struct phase_result *src);
 

@@ -63,6 +63,7 @@ struct phase_params {
     bool replay_keep_setid;     /* replay: keep setuid/setgid bits (default: dropped, said) */
     unsigned extract_calls;     /* extract: enum extract_calls (phase/tarcalls.h), 0 tar's */
     struct trace_file *age_replay; /* age: age by replaying this trace (--age-replay) */
+    const char *age_replay_path;   /* its path (a dry run sizes by it; opened only to run) */
     unsigned age_replay_times;  /* age: that many times (0: once; with steps, until each
                                    step's written total) */
 };

@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -32,6 +33,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/grow.h"
 #include "os/beneath.h"
 #include "phase/age.h"
 #include "phase/age_replay.h"
@@ -41,7 +43,6 @@
 #include "trace/trace_read.h"
 
 #define AGE_REPLAY_DIR PHASE_TREE_DIR "/age-replay"
-#define AGE_REPLAY_MOST 100000 /* repetitions in one call, whatever else */
 #define AGE_STEP_PREFIX 64     /* room an age step's note keeps for its own words */
 
 static unsigned age_replay_next = 1;  /* the next repetition's number */
@@ -217,6 +218,65 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
         snprintf(ctx->res->note + at, room, "; last: %s", replay_note);
 }
 
+/* A free-space measure's figures for the run's JSON. */
+static void free_figures(struct age_free_figures *d, const struct freefrag *f)
+{
+    memset(d, 0, sizeof *d);
+    d->known = f->known;
+    snprintf(d->source, sizeof d->source, "%s", f->known ? f->source : "");
+    snprintf(d->why, sizeof d->why, "%s", f->known ? "" : f->why);
+    d->extents = f->extents;
+    d->bytes = f->bytes;
+    d->largest = f->largest;
+    d->small_share = f->known ? freefrag_share_below(f, 1u << 20) : 0;
+}
+
+/* Adds one repetition's figures to a (*cap: the room of a->reps). 0, or -1 after phase_fail
+ * (no memory). */
+static int add_rep(struct phase_ctx *ctx, struct age_replay_result *a, size_t *cap,
+                   uint64_t bytes, double distance)
+{
+    void *v = a->reps;
+    if (grow_to(&v, cap, a->nreps + 1, 16, sizeof *a->reps) < 0)
+        return phase_fail(ctx, "age", AGE_REPLAY_DIR, -ENOMEM);
+    a->reps = v;
+    a->reps[a->nreps++] = (struct age_rep_figure){bytes, distance};
+    return 0;
+}
+
+/* The end's figures into a: the stop, the free space, the distance or the distributions. */
+static void fill_result(struct phase_ctx *ctx, struct age_replay_result *a,
+                        const struct replay_measure *m, double written, double fs_size,
+                        const char *why)
+{
+    const char *path = trace_file_path(ctx->params->age_replay);
+    const char *base = strrchr(path, '/');
+    snprintf(a->trace, sizeof a->trace, "%s", base && base[1] ? base + 1 : path);
+    snprintf(a->profile, sizeof a->profile, "%s", m->has_prof ? m->prof.name : "");
+    snprintf(a->stop, sizeof a->stop, "%s", why);
+    a->first = m->first_rep;
+    a->last = m->last_rep;
+    a->bytes_written = (uint64_t)written;
+    a->fs_bytes = fs_size;
+    struct statvfs sv;
+    a->fullness = fstatvfs(ctx->ws_fd, &sv) == 0 && fs_size > 0
+                      ? 1.0 - (double)sv.f_bavail * (double)sv.f_frsize / fs_size
+                      : 0;
+    free_figures(&a->free_before, &m->o.free_before);
+    free_figures(&a->free_after, &m->o.free_after);
+    a->files = m->o.hist.files;
+    bool dist = m->has_prof && m->o.hist.files;
+    a->distance = dist ? m->o.dist.max_abs : -1;
+    for (unsigned d = 0; d < AGEPROF_DIMS; d++)
+        a->dim_distance[d] = dist ? m->o.dist.dim_max[d] : -1;
+    a->nbuckets = 0;
+    for (unsigned d = 0; d < AGEPROF_DIMS; d++)
+        for (unsigned b = 0; b < m->prof.dist[d].n && a->nbuckets < AGE_BUCKET_FIGURES; b++)
+            a->buckets[a->nbuckets++] = (struct age_bucket_figure){
+                d, m->prof.dist[d].lo[b], m->has_prof ? m->prof.dist[d].share[b] : -1,
+                m->o.hist.files ? (double)m->o.hist.count[d][b] / (double)m->o.hist.files : 0};
+}
+
 /* Loads the profile into m (or tree capture's buckets without one). 0, or -1 with the
  * phase failed and the loader's message as its note. */
 static int load_profile(struct phase_ctx *ctx, struct replay_measure *m)
@@ -257,6 +317,13 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
     m.first_dist = -1;
     if (load_profile(ctx, &m) < 0)
         return -1;
+    /* the phase's own figures for the run's JSON, attached now: kept as far as they got */
+    struct age_replay_result *ar = calloc(1, sizeof *ar);
+    if (!ar)
+        return phase_fail(ctx, "age", AGE_REPLAY_DIR, -ENOMEM);
+    age_replay_result_free(ctx->res->age_replay);
+    ctx->res->age_replay = ar;
+    size_t reps_cap = 0;
     const char *dev = ctx->tgt ? target_device(ctx->tgt) : NULL;
     freefrag_measure_dev(ctx->ws_fd, dev, &m.o.free_before);
     if (age_free_begin(ctx, &m.o.free_check, fs_size) < 0)
@@ -279,7 +346,7 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
             why = "written target reached";
         else if (w >= safety)
             why = "safety limit reached";
-        else if (done >= AGE_REPLAY_MOST)
+        else if (done >= WL_AGE_REPLAY_MOST)
             why = "repetition limit reached";
         else if (fstatvfs(ctx->ws_fd, &sv) == 0 &&
                  (double)sv.f_bavail * (double)sv.f_frsize < floor)
@@ -310,6 +377,9 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
         w = (double)(written_now(ctx) - w0);
         if (m.first_dist < 0)
             m.first_dist = m.o.dist.max_abs;
+        if (add_rep(ctx, ar, &reps_cap, written_now(ctx) - before,
+                    m.has_prof && m.o.hist.files ? m.o.dist.max_abs : -1) < 0)
+            return -1;
         if (pp->age_progress) /* in a step: what every step wrote, as its note says */
             progress_line(&m, rep, earlier + w, fs_size);
         if (m.has_prof && converge > 0 && m.o.hist.files && m.o.dist.max_abs <= converge) {
@@ -329,8 +399,11 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
         }
     }
     *written = (double)(written_now(ctx) - w0);
-    if (rc < 0)
+    if (rc < 0) {
+        snprintf(m.o.free_after.why, sizeof m.o.free_after.why, "not measured: the phase failed");
+        fill_result(ctx, ar, &m, *written, fs_size, "failed");
         return rc;
+    }
     if (ctx->eng->drain(ctx->w) < 0)
         return phase_fail(ctx, "age", AGE_REPLAY_DIR, -EIO);
     if (ctx->eng->syncfs(ctx->w, ctx->ws_fd) < 0)
@@ -340,6 +413,7 @@ int age_replay_run(struct phase_ctx *ctx, double goal_bytes, unsigned times, dou
         m.first_rep = m.last_rep = age_replay_next - 1;
     measure_now(&m); /* the ages as they are now */
     write_note(ctx, &m, done, *written, fs_size, why ? why : "stopped");
+    fill_result(ctx, ar, &m, *written, fs_size, why ? why : "stopped");
     if (pp->age_progress) {
         fprintf(stderr, "fsbench: age: stopped: %s\n", why ? why : "stopped");
         print_table(&m);

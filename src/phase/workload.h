@@ -32,6 +32,8 @@
 #define WL_AGE_DIR "age"
 /* The safety limit of aging: never more than this multiple of the fs size written. */
 #define WL_AGE_SAFETY 50.0
+/* Aging by replay: never more repetitions than this in one age phase. */
+#define WL_AGE_REPLAY_MOST 100000
 
 /* ---- phases ---- */
 

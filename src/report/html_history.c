@@ -8,6 +8,7 @@
 
 #include "base/err.h"
 #include "report/html.h"
+#include "report/report.h"
 #include "report/report_history.h"
 
 static const char history_style[] =
@@ -137,6 +138,13 @@ static const char history_script[] =
 int report_html_history(FILE *out, const struct series *sr, const struct hist_result *h,
                         const char *order, const char *chartjs_path)
 {
+    return report_html_history_steps(out, sr, h, order, chartjs_path, NULL);
+}
+
+int report_html_history_steps(FILE *out, const struct series *sr, const struct hist_result *h,
+                              const char *order, const char *chartjs_path,
+                              const struct run_set *steps)
+{
     size_t jslen;
     char *chartjs = html_chartjs_load(chartjs_path, &jslen);
     if (!chartjs)
@@ -160,6 +168,8 @@ int report_html_history(FILE *out, const struct series *sr, const struct hist_re
                  "level of each segment (dashed) and the change points (red markers: the "
                  "medians before and after); %.0f %% false alarms per series and phase.</p>\n",
             cmp_metric_get(sr->metric)->name, h->confidence * 100, h->alpha * 100);
+    if (steps)
+        report_aging_steps_html(out, steps);
     fputs("<div id=\"phases\"></div>\n<script type=\"application/json\" id=\"data\">", out);
     return html_page_end(out, data, chartjs, jslen, history_script);
 }

@@ -17,5 +17,11 @@
 /* Writes the page; chartjs NULL: HTML_CHARTJS_PATH. 0, or -1 after error(). */
 int report_html_history(FILE *out, const struct series *sr, const struct hist_result *h,
                         const char *order, const char *chartjs);
+/* The same for a set of --age-steps (steps: the set; NULL as above): aged by replay, the
+ * table of each step's free space (report_aging_steps_html) comes before the charts. */
+struct run_set;
+int report_html_history_steps(FILE *out, const struct series *sr, const struct hist_result *h,
+                              const char *order, const char *chartjs,
+                              const struct run_set *steps);
 
 #endif

@@ -443,6 +443,7 @@ static void print_rows(FILE *out, const struct run_set *rs, const char *config, 
         }
     }
     print_stalls(out, rs, config, nph);
+    report_aging(out, rs, config);
     free(pr);
 }
 

@@ -186,6 +186,7 @@ json_t *resjson_from_phase(const struct phase_result *pr)
     bad |= resjson_put(o, "longest_stall_s", resjson_real(pr->longest_stall_s));
     bad |= resjson_put(o, "stalls", stalls_to_json(pr));
     bad |= resjson_put_phase_ranks(o, pr);
+    bad |= resjson_put_phase_aging(o, pr);
     return resjson_done(o, bad);
 }
 
@@ -413,7 +414,7 @@ static int read_phase(const struct resjson_rctx *c, const json_t *o, struct phas
             return -1;
     }
     if (read_by_kind(c, o, "latency", read_op_lat, pr) < 0 ||
-        resjson_read_phase_ranks(c, o, pr) < 0)
+        resjson_read_phase_ranks(c, o, pr) < 0 || resjson_read_phase_aging(c, o, pr) < 0)
         return -1;
     if (read_timeline(c, o, pr) < 0)
         return -1;

@@ -13,6 +13,7 @@
 #include "os/blockdev.h"
 #include "phase/cb_listing.h"
 #include "run/sizing.h"
+#include "trace/trace_read.h"
 
 static uint64_t free_at(const char *path)
 {
@@ -46,6 +47,34 @@ static uint64_t cb_dataset_need(const struct runner_opts *o)
     cb_dataset_free(&ds);
     unsigned trees = o->params.cb_initial ? o->params.cb_initial : 1;
     return largest > UINT64_MAX / trees ? UINT64_MAX : largest * trees;
+}
+
+/* Aging by replay: the trace's bytes written a repetition (its info block) x the repetitions
+ * its stops allow, for the file system of fs_bytes; age.written and age.peak become the
+ * replay's. Unreadable: replay_why says so, and age stays --age-written's. */
+static void plan_replay(const struct runner_opts *o, struct job_plan *p)
+{
+    p->replays = true;
+    char why[sizeof p->replay_why] = "";
+    err_capture_begin(why, sizeof why);
+    struct trace_file *t = trace_open(o->params.age_replay_path);
+    err_capture_end();
+    if (!t) {
+        snprintf(p->replay_why, sizeof p->replay_why, "%s", why[0] ? why : "cannot be read");
+        return;
+    }
+    const struct trace_info *in = trace_file_info(t);
+    double until_x = 0;
+    for (size_t i = 0; i < o->nconfigs; i++)
+        if (o->configs[i].age_until_x > until_x)
+            until_x = o->configs[i].age_until_x;
+    sizing_age_replay(&o->params, until_x, p->age.fs_bytes, in->bytes_written, in->state_bytes,
+                      &p->replay);
+    trace_close(t);
+    p->replay_known = true;
+    p->age.written = p->replay.written;
+    if (p->age.peak > p->replay.laid)
+        p->age.peak = p->replay.laid;
 }
 
 int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct job_plan *p)
@@ -103,22 +132,33 @@ int job_plan_compute(const struct runner_opts *o, const char *tree_arg, struct j
             if (os_blockdev_size(o->tspec->device, &dev_bytes) == 0) {
                 sizing_age(&o->params, dev_bytes, dev_bytes, &p->age);
                 p->age_known = true;
+                if (o->params.age_replay_path)
+                    plan_replay(o, p);
             }
         } else if (o->tspec) {
             sizing_age(&o->params, o->tspec->image_bytes, o->tspec->image_bytes, &p->age);
             p->age_known = true;
-            /* the sparse image grows to what is written into it: age writes it over */
-            uint64_t grown = p->age.written < o->tspec->image_bytes ? p->age.written
-                                                                    : o->tspec->image_bytes;
-            if (grown > p->need)
+            if (o->params.age_replay_path)
+                plan_replay(o, p);
+            /* the sparse image grows to what is written into it: age writes it over (a
+             * replay: its writes and the initial states it lays) */
+            uint64_t w = p->replay_known ? p->replay.laid : p->age.written;
+            uint64_t grown = w < o->tspec->image_bytes ? w : o->tspec->image_bytes;
+            if (grown > p->need) {
                 p->need = grown;
+                p->need_by_replay = p->replay_known;
+            }
         } else {
             const char *dir = o->dir ? o->dir : tmp && *tmp ? tmp : "/tmp";
             p->age_host = true;
             if (sizing_age_at(&o->params, dir, &p->age) == 0) {
                 p->age_known = true;
-                if (p->age.peak > p->need)
+                if (o->params.age_replay_path)
+                    plan_replay(o, p);
+                if (p->age.peak > p->need) {
                     p->need = p->age.peak;
+                    p->need_by_replay = p->replay_known && p->age.peak == p->replay.laid;
+                }
             }
         }
     }

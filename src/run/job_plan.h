@@ -34,6 +34,13 @@ struct job_plan {
     bool age_known;          /* the file system's size is known (age is filled) */
     bool age_host;           /* that file system is the one holding --dir, not fsbench's */
     struct sizing_age age;
+    /* aging by replay (--age-replay): sized by the trace's own bytes written, not by
+     * age.written (age.written and age.peak are then the replay's) */
+    bool replays;            /* --age-replay given */
+    bool replay_known;       /* the trace's info block was read (replay is filled) */
+    struct sizing_replay replay;
+    char replay_why[256];    /* not known: why ("t.fsbt: not a trace file ...") */
+    bool need_by_replay;     /* need is what the replays lay down */
     bool needs_root;     /* fails without root */
     bool wants_root;     /* runs without, but phases are skipped (dropcaches) */
     char root_why[256];

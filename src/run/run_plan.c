@@ -258,8 +258,21 @@ int run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, const
     if (!p.tree_written)
         fprintf(f, "  (no phase lays this tree down: it takes no space)\n");
     if (p.ages) {
-        char at[512];
-        if (p.age_known)
+        char at[1024];
+        if (p.age_known && p.replay_known) {
+            char rt[600], tail[400];
+            sizing_age_replay_text(&p.replay, ro->params.age_replay_path, p.age.fs_bytes, rt,
+                                   sizeof rt);
+            if (p.age.fullness > 0)
+                snprintf(tail, sizeof tail, "; sooner if it is %.0f%% full first", p.age.fullness * 100);
+            else
+                tail[0] = 0;
+            snprintf(at, sizeof at, "%s%s", rt, tail);
+        } else if (p.age_known && p.replays) {
+            char aw[512];
+            snprintf(at, sizeof at, "%s (the trace %s: sized by --age-written)",
+                     sizing_age_text(&p.age, aw, sizeof aw), p.replay_why);
+        } else if (p.age_known)
             sizing_age_text(&p.age, at, sizeof at);
         else
             snprintf(at, sizeof at, "writes %gx its size (which cannot be read now)",
@@ -277,8 +290,13 @@ int run_plan_print(FILE *f, const char *job, const struct runner_opts *ro, const
     }
     size_str(a, sizeof a, p.need);
     size_str(c, sizeof c, p.free_bytes);
+    char by_replay[96] = "";
+    if (p.need_by_replay)
+        snprintf(by_replay, sizeof by_replay, " (aging by replay: %u repetition%s of the trace)",
+                 p.replay.reps, p.replay.reps == 1 ? "" : "s");
     fprintf(f, "  space: about %s needed%s in %s; %s free%s\n", a,
             p.cb_need && p.cb_need == p.need ? " (compilebench's trees, from the listings)"
+            : p.need_by_replay               ? by_replay
             : p.copies > 1                   ? " (the tree and its copy)"
                                              : "",
             p.where, p.free_bytes ? c : "unknown",

@@ -70,6 +70,29 @@ int sizing_age_at(const struct phase_params *p, const char *dir, struct sizing_a
  * (up to 81.6 GiB of its 120.0 GiB free)", into buf. Returns buf. */
 const char *sizing_age_text(const struct sizing_age *a, char *buf, size_t len);
 
+/* Aging by replay (--age-replay, phase_age_replay.c's stops): the trace writes rep_written
+ * bytes a repetition (its info block's bytes written, checked against its calls when it
+ * runs) after laying rep_state bytes of initial state; it is replayed until the first of
+ * --age-replay-times (default 1 without --age-profile), --age-written x the fs (for steps,
+ * until_x > 0: the last step's multiple), the safety limit, WL_AGE_REPLAY_MOST; a
+ * repetition writing nothing stops it after one. A profile may stop it sooner (converge),
+ * as may the fullness: both said, not counted. */
+struct sizing_replay {
+    uint64_t rep_written, rep_state;
+    unsigned reps;          /* most repetitions */
+    char basis[96];         /* what sets reps: "--age-replay-times 3", "--age-written 4x" */
+    uint64_t written;       /* reps x rep_written: the replays' own writes */
+    uint64_t laid;          /* reps x (rep_written + rep_state): all it writes */
+    bool may_converge;      /* with a profile outside steps: convergence may stop it sooner */
+};
+void sizing_age_replay(const struct phase_params *p, double until_x, uint64_t fs_bytes,
+                       uint64_t rep_written, uint64_t rep_state, struct sizing_replay *r);
+/* "replays git.fsbt up to 24 times (--age-written 4x); a repetition writes 41.1 MiB (the
+ * trace's bytes written) and lays 7.8 MiB of initial state first: up to 986.4 MiB in all
+ * (3.85x its 256.0 MiB), 1.1 GiB with the initial states", into buf. Returns buf. */
+const char *sizing_age_replay_text(const struct sizing_replay *r, const char *trace,
+                                   uint64_t fs_bytes, char *buf, size_t len);
+
 /* RAM the page cache can use: physical memory, or the cgroup v2 memory.max if lower. */
 uint64_t sizing_ram(void);
 

@@ -8,7 +8,9 @@
 # distributions the repetitions left; with one (--age-profile) the distance from it after
 # each repetition (a line on stderr each, the table at the end) and the stop: convergence,
 # repetitions, written, fullness, free-space target; steps with a profile and a cold read.
-# Misuse is one line and exit 2.
+# The same figures are in the phase's age_replay JSON object, kept by the store (export gives
+# it back, show lists the repetitions). --dry-run sizes it by the trace's bytes written x
+# the repetitions. Misuse is one line and exit 2.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -46,6 +48,20 @@ ok $([ "$files" -ge $((3 * entries)) ]; echo $?) \
     "statwalk sees the three repetitions' files ($files >= 3 x $entries)"
 is "$(jq -r '[.runs[0].phases[] | select(.status != "ok")] | length' "$S/r.json")" 0 \
     "every phase ok"
+# the same figures in the phase's own JSON object (docs/json-schema.md, age_replay)
+AR='.runs[0].phases[] | select(.name == "age") | .age_replay'
+is "$(jq -c "$AR | [.trace, .profile, .repetitions, .first, .last, .stop, .files, .distance]" "$S/r.json")" \
+    "[\"t.fsbt\",null,3,1,3,\"repetitions done\",$((3 * entries)),null]" \
+    "age_replay: trace, no profile, 3 repetitions r0001-r0003, the stop, the files, no distance"
+is "$(jq "$AR | ([.per_repetition[].bytes_written] | add) == .bytes_written and ([.per_repetition[] | select(.bytes_written > 0 and .distance == null)] | length) == 3" "$S/r.json")" true \
+    "age_replay: one entry per repetition, their bytes add up to bytes_written"
+is "$(jq -r "$AR | [.free_before.source, .free_after.source, (.free_after.extents > 0), (.free_before.small_share >= 0)] | @tsv" "$S/r.json")" \
+    "$(printf 'GETFSMAP\tGETFSMAP\ttrue\ttrue')" "age_replay: free space before and after, with its source"
+is "$(jq -c "$AR | [.buckets[] | select(.now > 0) | [.dimension, .from, (.now * 100 | round)]]" "$S/r.json")" \
+    '[["sizes",2048,7],["sizes",8192,20],["sizes",32768,73],["ages",94608000,100],["depths",1,100]]' \
+    "age_replay: the distributions left, in tree capture's buckets, as the note says"
+is "$(jq "[$AR | .buckets[] | select(has(\"target\"))] | length" "$S/r.json")" 0 \
+    "age_replay: no targets without a profile"
 
 # With steps: until each step's written total, repetitions numbered on.
 run_fsbench run "${IMG[@]}" --phases age,sync,dropcaches,statwalk,read \
@@ -89,6 +105,25 @@ like "$note" '^replayed t\.fsbt 3 times \(r0001-r0003\): .*; repetitions done; p
 is "$(printf '%s\n' "$ERR" | grep -c '^fsbench: age: replay r000[123]: .* files; distance [0-9.]*% ')" 3 \
     "one distance line after each of the 3 repetitions"
 like "$ERR" 'fsbench: age: stopped: repetitions done' "the stop is printed"
+is "$(jq -c "$AR | [.profile, .stop, .repetitions, (.distance * 1000 | round), (.distance_by | [.sizes, .ages, .depths] | map(. * 1000 | round))]" "$S/p.json")" \
+    '["tiny","repetitions done",3,717,[717,500,700]]' \
+    "age_replay with a profile: the distance and per distribution (0.717: sizes, 0.5, 0.7)"
+is "$(jq -c "[$AR | .per_repetition[].distance * 1000 | round]" "$S/p.json")" '[717,717,717]' \
+    "age_replay: the distance after each repetition"
+is "$(jq "$AR | ([.buckets[] | select(has(\"target\"))] | length) == (.buckets | length) and (([.buckets[].target] | add) * 1000 | round) == 3000" "$S/p.json")" true \
+    "age_replay: every bucket has the profile's target, each distribution's summing to 1"
+# kept with the run: the store gives it back (export), show lists the repetitions
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny \
+    --age-replay-times 2 -q --db "$S/db" --label rp
+is "$RC" 0 "a saved run with --age-replay exits 0"
+run_fsbench export rp --db "$S/db" --json -o "$S/e.json"
+is "$(jq -c "$AR | [.trace, .profile, .repetitions, (.per_repetition | length), .free_after.source]" "$S/e.json")" \
+    '["t.fsbt","tiny",2,2,"GETFSMAP"]' "export gives the stored age_replay object back"
+run_fsbench show rp --db "$S/db"
+like "$OUT" 'age by replay in run 1: 2 repetitions of t\.fsbt, [0-9.]+ MiB in all, stop: repetitions done; free space in extents under 1 MiB [0-9]+% -> [0-9]+%' \
+    "show says the repetitions, the stop and the free space"
+like "$OUT" 'per repetition \(r0001-\), MiB / distance: [0-9.]+/71\.7% [0-9.]+/71\.7%' \
+    "show lists each repetition's bytes and distance"
 
 # ... the written total (--age-written), the fullness, the free-space target
 run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny --age-written 0.03 \
@@ -110,7 +145,7 @@ like "$note" '; free-space target reached; .*; free-space target: [0-9]+% of fre
 # Steps with a profile and a cold-read probe: each step replays to its written multiple,
 # its note gives the distance and the free space, the probe runs after it.
 run_fsbench run "${IMG[@]}" --phases age,sync,dropcaches,read --age-replay "$S/t.fsbt" \
-    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --no-save --json "$S/s2.json"
+    --age-profile tiny --age-steps 0,0.03,0.06 --runs 1 --db "$S/db" --label st --json "$S/s2.json"
 is "$RC" 0 "--age-steps with --age-replay and --age-profile exits 0"
 last=$(printf '%s\n' "$ERR" | grep '^fsbench: age: replay r0' | tail -1)
 like "$last" '^fsbench: age: replay r00[0-9]+: 0\.0[6-9]x the fs written, [0-9]+ files; distance ' \
@@ -120,7 +155,46 @@ like "$n2" '^step to 0\.06x: [0-9.]+ MiB in all \(0\.0[6-9]x the fs\); replayed 
     "the last step went on replaying, with the distance and the free space ($n2)"
 is "$(jq '[.runs[1:][] | .phases[] | select(.name == "read" and .status == "ok" and .files > 0)] | length' "$S/s2.json")" 2 \
     "the cold-read probe read the replays' files after each step"
+# the steps' curve (performance vs age) has the free space after each step beside it
+like "$OUT" 'performance vs age' "the run ends with the steps as a series"
+like "$OUT" '^aging by replay along the steps \(after each step' "a table of the replays' free space per step follows"
+like "$OUT" '^  step +repetitions +MiB in all +free extents +largest +under 1 MiB +distance$' \
+    "its columns"
+like "$OUT" '^  aged-0x +- +- +- +- +- +-$' "the fresh step has no figures"
+like "$OUT" '  aged-0\.06x +r00[0-9][0-9]-r00[0-9][0-9] +[0-9.]+ +[0-9]+ +[0-9.]+ MiB +[0-9]+% +[0-9.]+%' \
+    "each aged step: its repetitions, the MiB in all, the free space after it and the distance"
+n=$(jq '[.runs[] | .phases[0] | select(.age_replay)] | length' "$S/s2.json")
+is "$n" 2 "each aged step's age phase has its age_replay object, the fresh one none"
+# stored: compare gives the same table, report's history page holds it as a table
+run_fsbench compare st --db "$S/db"
+like "$OUT" '^  aged-0\.06x +r00[0-9][0-9]-r00[0-9][0-9] +[0-9.]+ +[0-9]+ +[0-9.]+ MiB +[0-9]+% +[0-9.]+%' \
+    "compare of the stored steps shows the free space per step"
+run_fsbench report st --db "$S/db" -o "$S/st.html"
+is "$RC" 0 "report of the steps exits 0"
+is "$(sed -n '/<table id="age-replay-steps">/,/<\/table>/p' "$S/st.html" | grep -c '^<tr><td>aged-')" 3 \
+    "the history page has the table, a row per step"
+like "$(cat "$S/st.html")" '<tr><td>aged-0\.06x</td><td>r00[0-9]+-r00[0-9]+</td><td>[0-9.]+</td><td>[0-9]+</td><td>[0-9.]+ MiB</td><td>[0-9]+%</td><td>[0-9.]+%</td></tr>' \
+    "the last step's row: repetitions, MiB, free extents, largest, share, distance"
 
+# --dry-run sizes replay aging by what it writes: the trace's bytes written (its info
+# block) x the repetitions its stops allow, not --age-written's 4x the file system
+wr=0
+for i in $(seq 30); do wr=$((wr + i * 4000)); done
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-replay-times 3 --dry-run
+is "$RC" 0 "--dry-run with --age-replay exits 0"
+like "$OUT" "age: ages the file system made on the image: it replays t\.fsbt up to 3 times \(--age-replay-times 3\); a repetition writes 1\.8 MiB \(the trace's bytes written\): up to 5\.3 MiB in all \(0\.04x its 128\.0 MiB\)" \
+    "the dry run's age line: the repetitions, their basis and the trace's writes ($wr bytes each)"
+like "$OUT" 'space: about 5\.3 MiB needed \(aging by replay: 3 repetitions of the trace\) in ' \
+    "the space check needs what the 3 repetitions write, and says so"
+ok "$(printf '%s\n' "$OUT" | grep -q 'writes up to 512'; [ $? -ne 0 ]; echo $?)" \
+    "not --age-written's 4x of the image"
+run_fsbench run "${IMG[@]}" --phases age,sync,read --age-replay "$S/t.fsbt" --age-profile tiny \
+    --age-steps 0,0.03,0.06 --dry-run
+like "$OUT" 'replays t\.fsbt up to 5 times \(the last step, 0\.06x\); .*: up to 8\.9 MiB in all' \
+    "with steps: until the last step's multiple (ceil(0.06 x 128 MiB / $wr) = 5)"
+run_fsbench run age "${IMG[@]}" --age-replay "$S/t.fsbt" --age-profile tiny --dry-run
+like "$OUT" 'replays t\.fsbt up to 289 times \(--age-written 4x\); .*; fewer if it converges to the profile' \
+    "with a profile: until --age-written, fewer if it converges"
 is "$(losetup -a | grep -cF "$S/img")" 0 "no loop device left"
 
 run_fsbench run --phases extract,read --dir "$S/sub" --age-replay "$S/t.fsbt" --no-save

@@ -207,6 +207,70 @@ static void test_age_footprint(void **state)
     assert_non_null(strstr(text, "writes up to 8.0 TiB (4x its 2.0 TiB)"));
 }
 
+/* Aging by replay is sized by the trace's bytes written times the repetitions its stops
+ * allow: --age-replay-times, once by default, --age-written with a profile, the last step's
+ * multiple, the safety limit; a trace writing nothing runs once. */
+static void test_age_replay(void **state)
+{
+    (void)state;
+    struct sizing_replay r;
+    char text[600];
+    /* 3 times, 1.8 MB each on 128 MiB: the times set it */
+    struct phase_params p = {.age_written = 4, .age_fullness = 0.8, .age_replay_times = 3};
+    sizing_age_replay(&p, 0, 128 * MIB, 1860000, 0, &r);
+    assert_int_equal(r.reps, 3);
+    assert_int_equal(r.written, 5580000);
+    assert_int_equal(r.laid, 5580000);
+    assert_string_equal(r.basis, "--age-replay-times 3");
+    assert_false(r.may_converge);
+    sizing_age_replay_text(&r, "/tmp/x/t.fsbt", 128 * MIB, text, sizeof text);
+    assert_string_equal(text, "replays t.fsbt up to 3 times (--age-replay-times 3); a repetition "
+                              "writes 1.8 MiB (the trace's bytes written): up to 5.3 MiB in all "
+                              "(0.04x its 128.0 MiB)");
+    /* neither times nor a profile: once */
+    p.age_replay_times = 0;
+    sizing_age_replay(&p, 0, 128 * MIB, 1860000, MIB, &r);
+    assert_int_equal(r.reps, 1);
+    assert_int_equal(r.laid, 1860000 + MIB);
+    sizing_age_replay_text(&r, "t.fsbt", 128 * MIB, text, sizeof text);
+    assert_non_null(strstr(text, "replays t.fsbt once (no --age-replay-times or --age-profile); "
+                                 "a repetition writes 1.8 MiB (the trace's bytes written) and "
+                                 "lays 1.0 MiB of initial state first: 1.8 MiB in all"));
+    assert_non_null(strstr(text, ", 2.8 MiB with the initial states"));
+    /* a profile: until --age-written 4x (ceil(512 MiB / 1 MiB) = 512), may converge sooner */
+    p.age_profile = "tiny";
+    p.age_converge = 0.01;
+    sizing_age_replay(&p, 0, 128 * MIB, MIB, 0, &r);
+    assert_int_equal(r.reps, 512);
+    assert_string_equal(r.basis, "--age-written 4x");
+    assert_true(r.may_converge);
+    /* ... rounded up: 3 MiB a repetition, 171 repetitions reach 4x */
+    sizing_age_replay(&p, 0, 128 * MIB, 3 * MIB, 0, &r);
+    assert_int_equal(r.reps, 171);
+    /* a profile with --age-written 0: the safety limit, 50x */
+    p.age_written = 0;
+    sizing_age_replay(&p, 0, 128 * MIB, 4 * MIB, 0, &r);
+    assert_int_equal(r.reps, 1600);
+    assert_string_equal(r.basis, "the safety limit, 50x");
+    /* steps: the last step's multiple, no times, no convergence */
+    p = (struct phase_params){.age_written = 4, .age_replay_times = 3, .age_profile = "tiny",
+                              .age_converge = 0.01};
+    sizing_age_replay(&p, 0.06, 128 * MIB, 1860000, 0, &r);
+    assert_int_equal(r.reps, 5); /* 0.06 x 128 MiB = 7.68 MiB over 1.86 MB */
+    assert_string_equal(r.basis, "the last step, 0.06x");
+    assert_false(r.may_converge);
+    /* a trace that writes nothing: one repetition stops it */
+    p = (struct phase_params){.age_written = 4, .age_profile = "tiny"};
+    sizing_age_replay(&p, 0, 128 * MIB, 0, 5 * MIB, &r);
+    assert_int_equal(r.reps, 1);
+    assert_int_equal(r.written, 0);
+    assert_int_equal(r.laid, 5 * MIB);
+    /* a tiny trace on a big file system: the repetition limit */
+    sizing_age_replay(&p, 0, 2048 * GIB, 4096, 0, &r);
+    assert_int_equal(r.reps, 100000);
+    assert_string_equal(r.basis, "the repetition limit");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -217,6 +281,7 @@ int main(void)
         cmocka_unit_test(test_auto_free_space_cap),
         cmocka_unit_test(test_phases),
         cmocka_unit_test(test_age_footprint),
+        cmocka_unit_test(test_age_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
