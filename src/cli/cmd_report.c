@@ -20,6 +20,7 @@
 #include "base/err.h"
 #include "base/outfile.h"
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_inputs.h"
 #include "run/age_steps.h"
 #include "report/html.h"
@@ -107,18 +108,28 @@ static int report_history(const char *db, const char *outpath, const char *patte
     return status;
 }
 
-int cmd_report(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, 'd'},     {"output", required_argument, NULL, 'o'},
-        {"metric", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'c'},
-        {"points", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+/* report's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_report = {
+    "report", ":ho:",
+    (const struct option[]){
+        {"db", required_argument, NULL, 'd'},
+        {"output", required_argument, NULL, 'o'},
+        {"metric", required_argument, NULL, 'm'},
+        {"confidence", required_argument, NULL, 'c'},
+        {"points", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
         {"force", no_argument, NULL, 'F'},
-        {"history", required_argument, NULL, 'H'}, {"by", required_argument, NULL, 'B'},
+        {"history", required_argument, NULL, 'H'},
+        {"by", required_argument, NULL, 'B'},
         {"phase", required_argument, NULL, 'P'},
         {"allow-different-work", no_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_report(int argc, char **argv)
+{
     const char *history = NULL, *by = NULL, *phase = NULL, *metric = NULL;
     bool allow = false;
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
@@ -130,7 +141,8 @@ int cmd_report(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_report.shortopts, cli_opts_report.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'o': outpath = optarg; break;
