@@ -35,10 +35,11 @@ static void tree_usage(FILE *out)
 {
     fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X | --size SIZE] [--seed N] [-j N]\n"
                  "       fsbench tree stats PROFILE [--scale X | --size SIZE] [--seed N]\n"
-                 "       fsbench tree capture DIR ... (fsbench tree capture --help)\n"
+                 "       fsbench tree capture DIR ...\n"
                  "  make: writes the tree into DIR (new or empty), untimed\n"
                  "  stats: its file count, sizes and depth, without writing it\n"
-                 "  capture: the shape of the real tree DIR, as a profile file\n"
+                 "  capture: the shape of the real tree DIR, as a profile file (its options:\n"
+                 "  fsbench tree capture -h)\n"
                  "  PROFILE      a built-in profile (fsbench list), a captured SHAPE.ini, or\n"
                  "               tar:FILE (the tree an archive holds)\n"
                  "  --scale X    multiply the profile's file count by X (default 1)\n"
