@@ -19,7 +19,7 @@
 #include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_series.h"
+#include "run/run_series.h"
 #include "stats/bisect.h"
 
 static const char bisect_usage[] =
@@ -57,7 +57,7 @@ const struct cli_opts cli_opts_bisect_verdict = {
 
 static int verdict(int argc, char **argv)
 {
-    struct cli_series_args sa = {.by = "given"};
+    struct run_series_args sa = {.by = "given"};
     const char *good = NULL, *bad = NULL, *phase = NULL;
     double conf = 0.95;
     int c;
@@ -99,7 +99,7 @@ static int verdict(int argc, char **argv)
                          text_shown(labels[i])),
                    BISECT_ERROR;
     struct series sr;
-    int rc = cli_series_load("bisect verdict", &sa, labels, 3, &sr);
+    int rc = run_series_load("bisect verdict", &sa, labels, 3, &sr);
     if (rc != EXIT_OK) {
         series_free(&sr);
         return BISECT_ERROR;

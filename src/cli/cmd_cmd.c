@@ -15,7 +15,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_bisect_run.h"
+#include "run/run_bisect.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "base/err.h"
@@ -151,21 +151,21 @@ enum {
 /* The commands cmd_cmd_run parsed (ncmds of them, in cmds) checked together with the rest
  * of its options, made the configurations of ro, and run and reported. The exit status. */
 static int cmd_cmd_commands(struct runner_opts *ro, struct cli_output *out,
-                            struct cli_bisect_ask *bisect, const char **cmds, size_t ncmds,
+                            struct run_bisect_ask *bisect, const char **cmds, size_t ncmds,
                             unsigned max_runs, unsigned long long seed)
 {
     if (ncmds == 0)
         return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
                      "'fsbench cmd --help'"), EXIT_USAGE;
-    if (cli_check_label(out->set.label))
+    if (run_session_check_label(out->set.label))
         return EXIT_USAGE;
     if (ro->runs_auto || ro->until_verdict)
         ro->runs = max_runs;
-    if (cli_bisect_asked(bisect) || bisect->exit_status || bisect->phase || bisect->metric) {
-        int brc = cli_bisect_check(bisect, ro, ncmds, max_runs, out->set.label);
+    if (run_bisect_asked(bisect) || bisect->exit_status || bisect->phase || bisect->metric) {
+        int brc = run_bisect_check(bisect, ro, ncmds, max_runs, out->set.label);
         if (brc)
             return brc;
-        out->bisect = cli_bisect_asked(bisect) ? bisect : NULL;
+        out->bisect = run_bisect_asked(bisect) ? bisect : NULL;
     }
     if (ro->until_verdict && max_runs < SEQ_FIRST_LOOK)
         return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
@@ -240,7 +240,7 @@ static int cmd_cmd_run(int argc, char **argv)
     ro.min_effect = SEQ_MIN_EFFECT_DEFAULT;
     ro.negligible_s = STATS_NEGLIGIBLE_DEFAULT_S;
     unsigned max_runs = 30;
-    struct cli_bisect_ask bisect = {.confidence = 0.95};
+    struct run_bisect_ask bisect = {.confidence = 0.95};
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
     struct cli_output out = {.set = {.save = true, .scenario = "cmd", .argc = argc, .argv = argv},
@@ -352,5 +352,5 @@ static int cmd_cmd_run(int argc, char **argv)
 int cmd_cmd(int argc, char **argv)
 {
     /* --bisect-exit: as bisect verdict exits (an error is 128, never a verdict) */
-    return cli_bisect_exit(argc, argv, cmd_cmd_run(argc, argv));
+    return run_bisect_exit(argc, argv, cmd_cmd_run(argc, argv));
 }

@@ -19,7 +19,7 @@
 #include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_series.h"
+#include "run/run_series.h"
 #include "report/report_history.h"
 #include "stats/history.h"
 
@@ -103,7 +103,7 @@ int cmd_history(int argc, char **argv)
 {
     static const struct cli_range alpha_r = {0, 50, CLI_LO_OPEN | CLI_PERCENT, NULL, NULL};
     static const struct cli_range seg_r = {2, 1000, CLI_WHOLE, NULL, NULL};
-    struct cli_series_args sa = {0};
+    struct run_series_args sa = {0};
     struct cp_options cpo;
     cp_options_default(&cpo);
     const char *phase = NULL;
@@ -149,7 +149,7 @@ int cmd_history(int argc, char **argv)
     struct series sr;
     struct hist_result h;
     memset(&h, 0, sizeof h);
-    int rc = cli_series_load("history", &sa, argv + optind, (size_t)(argc - optind), &sr);
+    int rc = run_series_load("history", &sa, argv + optind, (size_t)(argc - optind), &sr);
     if (rc == EXIT_OK && sr.nphases == 0) {
         error("history: '%s' holds no measured run", text_shown(sr.labels[0].label));
         rc = EXIT_USAGE;
@@ -162,12 +162,12 @@ int cmd_history(int argc, char **argv)
     }
     if (rc == EXIT_OK) {
         if (json)
-            rc = hist_report_json(stdout, &sr, &h, cli_series_order(&sa)) < 0 ? EXIT_RUN_FAILED
+            rc = hist_report_json(stdout, &sr, &h, run_series_order(&sa)) < 0 ? EXIT_RUN_FAILED
                                                                              : EXIT_OK;
         else if (csv)
             hist_report_csv(stdout, &sr, &h);
         else
-            hist_report_text(stdout, &sr, &h, cli_series_order(&sa));
+            hist_report_text(stdout, &sr, &h, run_series_order(&sa));
         fflush(stdout);
     }
     if (rc == EXIT_OK && fail_on && regressions(&sr, &h, fail_pct) > 0)

@@ -25,7 +25,7 @@
 #include "run/age_steps.h"
 #include "report/html.h"
 #include "report/html_history.h"
-#include "cli/cli_series.h"
+#include "run/run_series.h"
 #include "stats/history.h"
 #include "results/store.h"
 #include "stats/compare.h"
@@ -64,7 +64,7 @@ static bool several_groups(const struct run_set *sets, size_t n)
 
 /* report --history: the series of the pattern and the labels after it, as one page. */
 static int report_history(const char *db, const char *outpath, const char *pattern,
-                          char **more, size_t nmore, const struct cli_series_args *sa,
+                          char **more, size_t nmore, const struct run_series_args *sa,
                           const char *phase)
 {
     if (!outpath)
@@ -80,7 +80,7 @@ static int report_history(const char *db, const char *outpath, const char *patte
     struct series sr;
     struct hist_result h;
     memset(&h, 0, sizeof h);
-    int status = cli_series_load("report", sa, args, nmore + 1, &sr);
+    int status = run_series_load("report", sa, args, nmore + 1, &sr);
     free(args);
     if (status == EXIT_OK && sr.nphases == 0) {
         error("report: the series holds no measured run");
@@ -96,7 +96,7 @@ static int report_history(const char *db, const char *outpath, const char *patte
     if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
         status = EXIT_RUN_FAILED;
     if (status == EXIT_OK) {
-        if (report_html_history(of.f, &sr, &h, cli_series_order(sa), NULL) < 0) {
+        if (report_html_history(of.f, &sr, &h, run_series_order(sa), NULL) < 0) {
             outfile_discard(&of);
             status = EXIT_RUN_FAILED;
         } else if (outfile_commit(&of) < 0) {
@@ -182,7 +182,7 @@ int cmd_report(int argc, char **argv)
     size_t n = (size_t)(argc - optind);
     if (history)
         return report_history(db, outpath, history, argv + optind, n,
-                              &(struct cli_series_args){db, by, metric, allow}, phase);
+                              &(struct run_series_args){db, by, metric, allow}, phase);
     if (by || phase || allow)
         return error("report: --by, --phase and --allow-different-work go with --history"),
                EXIT_USAGE;
