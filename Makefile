@@ -122,6 +122,11 @@ $(BUILD)/tests/trace_craft: tests/helpers/trace_craft.c $(BUILD)/libfsbench.a | 
 $(BUILD)/tests/run_options_print: tests/helpers/run_options_print.c $(BUILD)/libfsbench.a | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
 
+# cli_options_print prints every other command's option table (src/cli/cli_options.c): t0014
+# holds each command's --help, man page section and completion to it.
+$(BUILD)/tests/cli_options_print: tests/helpers/cli_options_print.c $(BUILD)/libfsbench.a | $(BUILD)/tests
+	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
+
 .PHONY: completion-run
 completion-run: $(BUILD)/tests/run_options_print
 	$(BUILD)/tests/run_options_print completion > $(BUILD)/run-values.bash

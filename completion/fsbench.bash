@@ -85,6 +85,32 @@ _fsbench_run_value()
 }
 # END run's option values
 
+# _fsbench_options: the options of the command being completed (with its verb: tree
+# capture's are not tree make's), as its --help names them in its usage lines and at the
+# head of its option lines; not those its prose mentions (compare's help speaks of run's
+# --runs). t0014 holds these to each command's table of options.
+_fsbench_options()
+{
+    local verb="" i w seen=""
+    if [[ $cmd == tree || $cmd == bisect || $cmd == trace ]]; then
+        for ((i = 1; i < COMP_CWORD; i++)); do
+            w=${COMP_WORDS[i]}
+            [[ $w == -* ]] && continue
+            [[ -n $seen ]] && { verb=$w; break; }
+            [[ $w == "$cmd" ]] && seen=1
+        done
+    fi
+    "$_fsbench_bin" "$cmd" $verb --help 2>/dev/null | awk '
+        /^usage:/ { u = 1 }
+        u && !/^usage:/ && !/^ +(\[|fsbench )/ { u = 0 }
+        u { s = $0 }
+        !u && /^ +-/ { s = $0; sub(/^ +/, "", s); sub(/(  |: ).*/, "", s) }
+        !u && !/^ +-/ { next }
+        { while (match(s, /(^|[ [|,])--?[a-zA-Z][a-zA-Z0-9-]*/)) {
+              o = substr(s, RSTART, RLENGTH); sub(/^[^-]*/, "", o); print o
+              s = substr(s, RSTART + RLENGTH) } }' | sort -u
+}
+
 _fsbench()
 {
     local cur prev cmd="" i w
@@ -188,9 +214,7 @@ _fsbench()
     esac
 
     if [[ $cur == -* ]]; then
-        _fsbench_add --help $("$_fsbench_bin" "$cmd" --help 2>/dev/null |
-            grep -oE -- '(^|[^a-zA-Z0-9-])--?[a-zA-Z][a-zA-Z0-9-]*' |
-            sed 's/^[^-]*//' | sort -u)
+        _fsbench_add --help $(_fsbench_options)
         return 0
     fi
 

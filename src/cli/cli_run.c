@@ -2,16 +2,14 @@
  * made through a run session (run/run_session.h), then the report printed and JSON written. */
 #include "cli/cli_run.h"
 #include "cli/cli_age_report.h"
-#include "cli/cli_bisect_run.h"
+#include "run/run_bisect.h"
 
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "base/err.h"
-#include "base/outcheck.h"
 #include "base/sig.h"
-#include "base/text.h"
 #include "run/run_session.h"
 #include "os/term.h"
 #include "phase/phase.h"
@@ -108,16 +106,6 @@ unsigned cli_report_width(FILE *f)
     return w > 0 ? (unsigned)w : 80;
 }
 
-int cli_check_label(const char *label)
-{
-    char why[128];
-    if (label && (!*label || strlen(label) >= RES_NAME_MAX))
-        return error("--label: must be 1 to %d characters", RES_NAME_MAX - 1), EXIT_USAGE;
-    if (label && text_check_name(label, why, sizeof why) < 0)
-        return error("--label: '%s' %s: choose another", label, why), EXIT_USAGE;
-    return 0;
-}
-
 /* --keep-image: the one line saying where the last run's file system stays. */
 static const char *cli_kept_text(const struct run_set *rs)
 {
@@ -162,7 +150,7 @@ static void report_runs_auto(FILE *rep, const struct runner_opts *ro, const stru
  * returns it, or -1 when a part failed. */
 static int report_set(FILE *rep, const struct runner_opts *ro, const struct cli_output *out,
                       struct run_set *rs, const struct runner_auto *ra, int rc, bool cb_ran,
-                      struct cli_bisect_run *bisect)
+                      struct run_bisect *bisect)
 {
     int run_rc = rc;
     if (rs->nruns > 0 && rep && !out->compilebench) {
@@ -181,7 +169,7 @@ static int report_set(FILE *rep, const struct runner_opts *ro, const struct cli_
     if (rep && rs->nruns > 0 && !strcmp(rs->stop.rule, "until-verdict") &&
         out->format == REPORT_TABLE)
         report_until_verdict(rep, rs, rc);
-    if (bisect && cli_bisect_end(bisect, rep ? rep : stderr, rs, run_rc) < 0)
+    if (bisect && run_bisect_end(bisect, rep ? rep : stderr, rs, run_rc) < 0)
         rc = -1;
     if (rep && rs->nruns > 0 && (out->format == REPORT_TABLE || out->format == REPORT_SEEDS) &&
         !out->compilebench)
@@ -196,63 +184,44 @@ static int report_set(FILE *rep, const struct runner_opts *ro, const struct cli_
     return rc;
 }
 
+/* What run_session_make reports through. */
+struct report_ctx {
+    const struct cli_output *out;
+    FILE *rep;
+    bool cb_ran;
+};
+
+static int runs_done(void *arg, struct runner_opts *ro, struct run_set *rs,
+                     const struct runner_auto *ra, int rc, struct run_bisect *bisect)
+{
+    struct report_ctx *c = arg;
+    return report_set(c->rep, ro, c->out, rs, ra, rc, c->cb_ran, bisect);
+}
+
+static void saved(void *arg, const struct run_set *rs, unsigned n, bool partial)
+{
+    struct report_ctx *c = arg;
+    if (c->rep && c->out->format == REPORT_TABLE)
+        fprintf(c->out->compilebench ? stderr : c->rep, "saved as '%s' (%u run%s%s)\n",
+                rs->label, n, n == 1 ? "" : "s",
+                partial ? ", and the phases of the one interrupted" : "");
+}
+
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
 {
     struct run_session_opts so = out->set;
     so.meta = out->meta;
     so.nmeta = out->nmeta;
-    struct run_set rs = {0};
-    /* a bisection's candidate: its ends loaded and the round hook set before the set starts */
-    struct cli_bisect_run bisect, *bis = NULL;
-    if (out->bisect && cli_bisect_asked(out->bisect)) {
-        int brc = cli_bisect_begin(&bisect, out->bisect, out->set.db, ro);
-        if (brc) {
-            cli_bisect_free(&bisect);
-            return brc;
-        }
-        bis = &bisect;
-    }
-    struct run_session ss;
-    int rc = run_session_begin(&ss, ro, &so, &rs);
-    if (rc) {
-        if (bis)
-            cli_bisect_free(bis);
-        return rc;
-    }
     /* with --json - the JSON alone goes to standard output: the table to stderr (or, with
      * --quiet, nowhere), so `fsbench run --json - | jq` works */
     bool json_stdout = out->set.json && !strcmp(out->set.json, "-");
-    FILE *rep = json_stdout ? (out->quiet ? NULL : stderr) : stdout;
-    bool cb_ran = false;
+    struct report_ctx c = {out, json_stdout ? (out->quiet ? NULL : stderr) : stdout, false};
     for (size_t i = 0; i < ro->nphases; i++)
-        cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
-    if (out->compilebench && cb_ran)
-        ss.cb_out = rep;
+        c.cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
+    struct run_session_report rep = {runs_done, saved, &c, NULL, NULL};
+    if (out->compilebench && c.cb_ran)
+        rep.cb_out = c.rep;
     if (ro->nconfigs && ro->configs[0].age_step && out->format == REPORT_TABLE)
-        ss.steps_out = rep;
-    struct runner_auto ra;
-    rc = run_session_run(&ss, ro, &rs, &ra);
-    int run_rc = rc;
-    rc = report_set(rep, ro, out, &rs, &ra, rc, cb_ran, bis);
-    char kept[RES_NAME_MAX + 64] = "";
-    if (ss.store) {
-        run_session_end(&ss, &rs, run_rc);
-        if (rep && (ss.saved > 0 || ss.partial) && out->format == REPORT_TABLE)
-            fprintf(out->compilebench ? stderr : rep, "saved as '%s' (%u run%s%s)\n", rs.label,
-                    ss.saved,
-                    ss.saved == 1 ? "" : "s",
-                    ss.partial ? ", and the phases of the one interrupted" : "");
-        if (ss.saved > 0)
-            snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,
-                     ss.saved == 1 ? "" : "s", ss.saved == 1 ? "is" : "are", rs.label);
-        if (run_session_close(&ss, &rs) < 0)
-            rc = -1;
-    }
-    /* a closed or full standard output is said now, with what is kept; the exit status
-     * (main's check) says it too, but a job file's later jobs still run */
-    outcheck_stdout(kept);
-    if (bis)
-        cli_bisect_free(bis);
-    run_set_free(&rs);
-    return rc != 0 ? EXIT_RUN_FAILED : EXIT_OK;
+        rep.steps_out = c.rep;
+    return run_session_make(ro, &so, out->bisect, &rep);
 }

@@ -29,8 +29,8 @@ struct cli_output {
     bool compilebench;          /* --format compilebench: compilebench's "run complete"
                                  * block after each run, in place of the table */
     /* --bisect-good G --bisect-bad B: the set is a candidate classified as it runs
-     * (cli_bisect_run.h); NULL: not one */
-    const struct cli_bisect_ask *bisect;
+     * (run_bisect.h); NULL: not one */
+    const struct run_bisect_ask *bisect;
     /* --meta KEY=VALUE, checked (results/meta.h), stored with the set */
     struct run_meta meta[RES_META_MAX];
     unsigned nmeta;
@@ -40,9 +40,6 @@ struct cli_output {
  * that a signal could leave behind (an archive's decompressed copy, a target). 0, or
  * EXIT_RUN_FAILED after error(). */
 int cli_signals_install(void);
-
-/* Checks a --label value: 0, or EXIT_USAGE after error(). */
-int cli_check_label(const char *label);
 
 /* The columns a report on f may fill: the terminal's width, 80 when f is no terminal. */
 unsigned cli_report_width(FILE *f);

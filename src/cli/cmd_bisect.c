@@ -18,7 +18,8 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "cli/cli_series.h"
+#include "cli/cli_options.h"
+#include "run/run_series.h"
 #include "stats/bisect.h"
 
 static const char bisect_usage[] =
@@ -37,9 +38,11 @@ static const char bisect_usage[] =
 
 enum { OPT_GOOD = 256, OPT_BAD, OPT_PHASE, OPT_METRIC, OPT_CONF, OPT_ALLOW, OPT_DB };
 
-static int verdict(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* bisect verdict's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_bisect_verdict = {
+    "bisect verdict", ":h",
+    (const struct option[]){
         {"good", required_argument, NULL, OPT_GOOD},
         {"bad", required_argument, NULL, OPT_BAD},
         {"phase", required_argument, NULL, OPT_PHASE},
@@ -49,14 +52,19 @@ static int verdict(int argc, char **argv)
         {"db", required_argument, NULL, OPT_DB},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
-    struct cli_series_args sa = {.by = "given"};
+    },
+};
+
+static int verdict(int argc, char **argv)
+{
+    struct run_series_args sa = {.by = "given"};
     const char *good = NULL, *bad = NULL, *phase = NULL;
     double conf = 0.95;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_bisect_verdict.shortopts,
+                            cli_opts_bisect_verdict.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_GOOD: good = optarg; break;
         case OPT_BAD: bad = optarg; break;
@@ -91,7 +99,7 @@ static int verdict(int argc, char **argv)
                          text_shown(labels[i])),
                    BISECT_ERROR;
     struct series sr;
-    int rc = cli_series_load("bisect verdict", &sa, labels, 3, &sr);
+    int rc = run_series_load("bisect verdict", &sa, labels, 3, &sr);
     if (rc != EXIT_OK) {
         series_free(&sr);
         return BISECT_ERROR;

@@ -16,6 +16,7 @@
 
 #include "base/err.h"
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "phase/workspace.h"
 #include "target/leftover.h"
 
@@ -60,15 +61,21 @@ static int clean_temp_workspaces(const char *tmp, bool dry_run, unsigned *n)
     return rc;
 }
 
-int cmd_cleanup(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* cleanup's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_cleanup = {
+    "cleanup", ":h",
+    (const struct option[]){
         {"image-dir", required_argument, NULL, 'i'},
         {"dir", required_argument, NULL, 'd'},
         {"dry-run", no_argument, NULL, 'n'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_cleanup(int argc, char **argv)
+{
     const char *image_dirs[CLEANUP_MAX_DIRS + 1], *run_dirs[CLEANUP_MAX_DIRS];
     size_t nimage = 0, nrun = 0;
     bool dry_run = false;
@@ -79,7 +86,8 @@ int cmd_cleanup(int argc, char **argv)
     image_dirs[nimage++] = tmp;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_cleanup.shortopts, cli_opts_cleanup.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'i':
             if (nimage > CLEANUP_MAX_DIRS)

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cli_bisect_run.h"
+#include "cli/cli_options.h"
+#include "run/run_bisect.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "base/err.h"
@@ -43,8 +44,10 @@ static void cmd_usage(FILE *out)
             "  --prepare CMD     run before each run, untimed (e.g. make clean)\n"
             "  --label NAME      name the run set in the results store\n"
             "  --meta KEY=VALUE  a note kept with the set (repeatable), e.g. commit=abc123\n"
-            "  --db FILE         results store;  --no-save  do not save\n"
-            "  --json FILE       write the runs as JSON;  --format table|seeds\n"
+            "  --db FILE         results store\n"
+            "  --no-save         do not save\n"
+            "  --json FILE       write the runs as JSON\n"
+            "  --format F        table (default) or seeds, as for run\n"
             "  --seed N          seeds the order of commands in each round (default 1)\n"
             "  --no-interleave   all runs of one command, then the next\n"
             "  -v, --wide        every column of the table, and each command's Mode block\n"
@@ -148,21 +151,21 @@ enum {
 /* The commands cmd_cmd_run parsed (ncmds of them, in cmds) checked together with the rest
  * of its options, made the configurations of ro, and run and reported. The exit status. */
 static int cmd_cmd_commands(struct runner_opts *ro, struct cli_output *out,
-                            struct cli_bisect_ask *bisect, const char **cmds, size_t ncmds,
+                            struct run_bisect_ask *bisect, const char **cmds, size_t ncmds,
                             unsigned max_runs, unsigned long long seed)
 {
     if (ncmds == 0)
         return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
                      "'fsbench cmd --help'"), EXIT_USAGE;
-    if (cli_check_label(out->set.label))
+    if (run_session_check_label(out->set.label))
         return EXIT_USAGE;
     if (ro->runs_auto || ro->until_verdict)
         ro->runs = max_runs;
-    if (cli_bisect_asked(bisect) || bisect->exit_status || bisect->phase || bisect->metric) {
-        int brc = cli_bisect_check(bisect, ro, ncmds, max_runs, out->set.label);
+    if (run_bisect_asked(bisect) || bisect->exit_status || bisect->phase || bisect->metric) {
+        int brc = run_bisect_check(bisect, ro, ncmds, max_runs, out->set.label);
         if (brc)
             return brc;
-        out->bisect = cli_bisect_asked(bisect) ? bisect : NULL;
+        out->bisect = run_bisect_asked(bisect) ? bisect : NULL;
     }
     if (ro->until_verdict && max_runs < SEQ_FIRST_LOOK)
         return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
@@ -194,15 +197,20 @@ static int cmd_cmd_commands(struct runner_opts *ro, struct cli_output *out,
     return cli_run_and_report(ro, out);
 }
 
-static int cmd_cmd_run(int argc, char **argv)
-{
-    static const struct option opts[] = {
-        {"cmd", required_argument, NULL, 'c'},     {"runs", required_argument, NULL, 'n'},
+/* cmd's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_cmd = {
+    "cmd", "+:hv",
+    (const struct option[]){
+        {"cmd", required_argument, NULL, 'c'},
+        {"runs", required_argument, NULL, 'n'},
         {"prepare", required_argument, NULL, OPT_PREPARE},
-        {"label", required_argument, NULL, 'l'},   {"db", required_argument, NULL, 'D'},
+        {"label", required_argument, NULL, 'l'},
+        {"db", required_argument, NULL, 'D'},
         {"meta", required_argument, NULL, OPT_META},
         {"no-save", no_argument, NULL, OPT_NO_SAVE},
-        {"json", required_argument, NULL, 'j'},    {"format", required_argument, NULL, 'f'},
+        {"json", required_argument, NULL, 'j'},
+        {"format", required_argument, NULL, 'f'},
         {"seed", required_argument, NULL, 'S'},
         {"no-interleave", no_argument, NULL, OPT_NO_INTERLEAVE},
         {"max-runs", required_argument, NULL, OPT_MAX_RUNS},
@@ -216,8 +224,13 @@ static int cmd_cmd_run(int argc, char **argv)
         {"bisect-metric", required_argument, NULL, OPT_BISECT_METRIC},
         {"bisect-confidence", required_argument, NULL, OPT_BISECT_CONF},
         {"bisect-exit", no_argument, NULL, OPT_BISECT_EXIT},
-        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0},
-    };
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
+static int cmd_cmd_run(int argc, char **argv)
+{
     struct runner_opts ro = {0};
     ro.eng = &engine_posix;
     ro.runs = 5;
@@ -227,7 +240,7 @@ static int cmd_cmd_run(int argc, char **argv)
     ro.min_effect = SEQ_MIN_EFFECT_DEFAULT;
     ro.negligible_s = STATS_NEGLIGIBLE_DEFAULT_S;
     unsigned max_runs = 30;
-    struct cli_bisect_ask bisect = {.confidence = 0.95};
+    struct run_bisect_ask bisect = {.confidence = 0.95};
     const char *cmds[MAX_CMDS];
     size_t ncmds = 0;
     struct cli_output out = {.set = {.save = true, .scenario = "cmd", .argc = argc, .argv = argv},
@@ -244,7 +257,8 @@ static int cmd_cmd_run(int argc, char **argv)
         return EXIT_RUN_FAILED;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, "+:hv", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_cmd.shortopts, cli_opts_cmd.longopts, NULL)) !=
+           -1) {
         switch (c) {
         case 'c':
             if (!*optarg)
@@ -338,5 +352,5 @@ static int cmd_cmd_run(int argc, char **argv)
 int cmd_cmd(int argc, char **argv)
 {
     /* --bisect-exit: as bisect verdict exits (an error is 128, never a verdict) */
-    return cli_bisect_exit(argc, argv, cmd_cmd_run(argc, argv));
+    return run_bisect_exit(argc, argv, cmd_cmd_run(argc, argv));
 }

@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_age_report.h"
 #include "run/age_steps.h"
 #include "cli/cli_inputs.h"
@@ -139,9 +140,11 @@ static int print_text(const struct cmp_result *res, const struct run_set *sets, 
     return status;
 }
 
-int cmd_compare(int argc, char **argv)
-{
-    static const struct option longopts[] = {
+/* compare's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_compare = {
+    "compare", ":hv",
+    (const struct option[]){
         {"db", required_argument, NULL, 'd'},
         {"metric", required_argument, NULL, 'm'},
         {"confidence", required_argument, NULL, 'c'},
@@ -154,7 +157,11 @@ int cmd_compare(int argc, char **argv)
         {"csv", required_argument, NULL, 'C'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_compare(int argc, char **argv)
+{
     static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct cmp_policy policy = {0};
@@ -163,7 +170,8 @@ int cmd_compare(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hv", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_compare.shortopts, cli_opts_compare.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'd':
             db = optarg;

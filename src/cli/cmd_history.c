@@ -18,7 +18,8 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "cli/cli_series.h"
+#include "cli/cli_options.h"
+#include "run/run_series.h"
 #include "report/report_history.h"
 #include "stats/history.h"
 
@@ -78,9 +79,11 @@ static int regressions(const struct series *sr, const struct hist_result *h, dou
     return n;
 }
 
-int cmd_history(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* history's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_history = {
+    "history", ":h",
+    (const struct option[]){
         {"db", required_argument, NULL, OPT_DB},
         {"phase", required_argument, NULL, OPT_PHASE},
         {"metric", required_argument, NULL, OPT_METRIC},
@@ -93,10 +96,14 @@ int cmd_history(int argc, char **argv)
         {"fail-on", required_argument, NULL, OPT_FAIL_ON},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_history(int argc, char **argv)
+{
     static const struct cli_range alpha_r = {0, 50, CLI_LO_OPEN | CLI_PERCENT, NULL, NULL};
     static const struct cli_range seg_r = {2, 1000, CLI_WHOLE, NULL, NULL};
-    struct cli_series_args sa = {0};
+    struct run_series_args sa = {0};
     struct cp_options cpo;
     cp_options_default(&cpo);
     const char *phase = NULL;
@@ -105,7 +112,8 @@ int cmd_history(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_history.shortopts, cli_opts_history.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case OPT_DB: sa.db = optarg; break;
         case OPT_PHASE: phase = optarg; break;
@@ -141,7 +149,7 @@ int cmd_history(int argc, char **argv)
     struct series sr;
     struct hist_result h;
     memset(&h, 0, sizeof h);
-    int rc = cli_series_load("history", &sa, argv + optind, (size_t)(argc - optind), &sr);
+    int rc = run_series_load("history", &sa, argv + optind, (size_t)(argc - optind), &sr);
     if (rc == EXIT_OK && sr.nphases == 0) {
         error("history: '%s' holds no measured run", text_shown(sr.labels[0].label));
         rc = EXIT_USAGE;
@@ -154,12 +162,12 @@ int cmd_history(int argc, char **argv)
     }
     if (rc == EXIT_OK) {
         if (json)
-            rc = hist_report_json(stdout, &sr, &h, cli_series_order(&sa)) < 0 ? EXIT_RUN_FAILED
+            rc = hist_report_json(stdout, &sr, &h, run_series_order(&sa)) < 0 ? EXIT_RUN_FAILED
                                                                              : EXIT_OK;
         else if (csv)
             hist_report_csv(stdout, &sr, &h);
         else
-            hist_report_text(stdout, &sr, &h, cli_series_order(&sa));
+            hist_report_text(stdout, &sr, &h, run_series_order(&sa));
         fflush(stdout);
     }
     if (rc == EXIT_OK && fail_on && regressions(&sr, &h, fail_pct) > 0)

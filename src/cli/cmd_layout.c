@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "base/err.h"
 #include "base/outfile.h"
 #include "base/units.h"
@@ -159,19 +160,26 @@ static int layout_write_json(const char *path, const char *dir, const struct lay
     return outfile_commit(&of);
 }
 
-int cmd_layout(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* layout's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_layout = {
+    "layout", ":h",
+    (const struct option[]){
         {"json", required_argument, NULL, 'j'},
         {"device", required_argument, NULL, 'd'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_layout(int argc, char **argv)
+{
     const char *json = NULL, *dev = NULL;
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_layout.shortopts, cli_opts_layout.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'j':
             json = optarg;

@@ -5,11 +5,13 @@
  * line whole); `fsbench list --names KIND` prints one kind's names alone, one a line, for
  * scripts and the bash completion.
  */
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
@@ -77,41 +79,54 @@ static void put_item(unsigned width, int nw, const char *name, const char *text)
     printf("\n");
 }
 
+/* list's options: the one table its getopt_long reads (t0014 holds its --help, the man
+ * page and the completion to it) */
+const struct cli_opts cli_opts_list = {
+    "list", ":hv",
+    (const struct option[]){
+        {"wide", no_argument, NULL, 'v'},
+        {"names", required_argument, NULL, 'n'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
+static void list_usage(void)
+{
+    printf("usage: fsbench list [-v|--wide] [--names scenarios|phases|profiles|engines]\n"
+           "  what fsbench can run: the shipped scenarios (with their phases or\n"
+           "  jobs), the phases, the tree profiles (files, directories, size, depth\n"
+           "  and, with -v, where their shape comes from), the engines and the report\n"
+           "  formats, fitting the terminal (80 columns when not one)\n"
+           "  -v, --wide    where each profile's shape comes from too, and every line\n"
+           "                whole, however wide\n"
+           "  --names KIND  only the names of one kind, one a line (for scripts and\n"
+           "                the bash completion): scenarios, phases, profiles or\n"
+           "                engines\n");
+}
+
 int cmd_list(int argc, char **argv)
 {
     bool wide = false;
-    if (argc == 2 && (!strcmp(argv[1], "-v") || !strcmp(argv[1], "--wide"))) {
-        wide = true;
-        argc = 1;
-    }
-    unsigned width = wide ? 0 : cli_report_width(stdout);
-    if (argc == 3 && !strcmp(argv[1], "--names"))
-        return list_names(argv[2]);
-    if (argc == 2 && !strncmp(argv[1], "--names=", 8))
-        return list_names(argv[1] + 8);
-    if (argc > 1) {
-        if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
-            printf("usage: fsbench list [-v|--wide] [--names scenarios|phases|profiles|engines]\n"
-                   "  what fsbench can run: the shipped scenarios (with their phases or\n"
-                   "  jobs), the phases, the tree profiles (files, directories, size, depth\n"
-                   "  and, with -v, where their shape comes from), the engines and the report\n"
-                   "  formats, fitting the terminal (80 columns when not one)\n"
-                   "  -v, --wide    where each profile's shape comes from too, and every line\n"
-                   "                whole, however wide\n"
-                   "  --names KIND  only the names of one kind, one a line (for scripts and\n"
-                   "                the bash completion): scenarios, phases, profiles or\n"
-                   "                engines\n");
-            return EXIT_OK;
+    const char *names = NULL;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, cli_opts_list.shortopts, cli_opts_list.longopts,
+                            NULL)) != -1) {
+        switch (c) {
+        case 'v': wide = true; break;
+        case 'n': names = optarg; break;
+        case 'h': list_usage(); return EXIT_OK;
+        default: return cli_bad_option("list", c, argv);
         }
-        if (!strcmp(argv[1], "--names"))
-            return error("list: option '--names' needs a value; try 'fsbench list --help'"),
-                   EXIT_USAGE;
-        if (argv[1][0] == '-')
-            return error("list: unknown option '%s'; try 'fsbench list --help'", argv[1]),
-                   EXIT_USAGE;
+    }
+    if (optind < argc)
         return error("list: takes no arguments but --names KIND; try 'fsbench list --help'"),
                EXIT_USAGE;
-    }
+    if (names)
+        return list_names(names);
+    unsigned width = wide ? 0 : cli_report_width(stdout);
     printf("scenarios: the shipped job files (fsbench run NAME; default basic), or run\n"
            "the file itself: jobs/NAME.ini in the source,\n"
            "%s/share/fsbench/jobs/NAME.ini installed:\n",

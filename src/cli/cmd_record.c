@@ -36,6 +36,7 @@
 #include "base/sig.h"
 #include "base/text.h"
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "run/record_mirror.h"
 #include "run/record_snapshot.h"
 #include "trace/strace_run.h"
@@ -303,22 +304,29 @@ static int rewrite(const char *out, const struct trace_info *info, struct trace_
     return rc;
 }
 
-int cmd_record(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* record's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_record = {
+    "record", "+:ho:",
+    (const struct option[]){
         {"output", required_argument, NULL, 'o'},
         {"root", required_argument, NULL, 'r'},
         {"untraced-run", no_argument, NULL, 'U'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_record(int argc, char **argv)
+{
     const char *out = NULL, *root_arg = ".";
     bool plain = false;
     int c;
     optind = 1;
     opterr = 0;
     /* '+': stop at the command, whose options are its own */
-    while ((c = getopt_long(argc, argv, "+:ho:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_record.shortopts, cli_opts_record.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'o': out = optarg; break;
         case 'r': root_arg = optarg; break;

@@ -20,11 +20,12 @@
 #include "base/err.h"
 #include "base/outfile.h"
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_inputs.h"
 #include "run/age_steps.h"
 #include "report/html.h"
 #include "report/html_history.h"
-#include "cli/cli_series.h"
+#include "run/run_series.h"
 #include "stats/history.h"
 #include "results/store.h"
 #include "stats/compare.h"
@@ -63,7 +64,7 @@ static bool several_groups(const struct run_set *sets, size_t n)
 
 /* report --history: the series of the pattern and the labels after it, as one page. */
 static int report_history(const char *db, const char *outpath, const char *pattern,
-                          char **more, size_t nmore, const struct cli_series_args *sa,
+                          char **more, size_t nmore, const struct run_series_args *sa,
                           const char *phase)
 {
     if (!outpath)
@@ -79,7 +80,7 @@ static int report_history(const char *db, const char *outpath, const char *patte
     struct series sr;
     struct hist_result h;
     memset(&h, 0, sizeof h);
-    int status = cli_series_load("report", sa, args, nmore + 1, &sr);
+    int status = run_series_load("report", sa, args, nmore + 1, &sr);
     free(args);
     if (status == EXIT_OK && sr.nphases == 0) {
         error("report: the series holds no measured run");
@@ -95,7 +96,7 @@ static int report_history(const char *db, const char *outpath, const char *patte
     if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
         status = EXIT_RUN_FAILED;
     if (status == EXIT_OK) {
-        if (report_html_history(of.f, &sr, &h, cli_series_order(sa), NULL) < 0) {
+        if (report_html_history(of.f, &sr, &h, run_series_order(sa), NULL) < 0) {
             outfile_discard(&of);
             status = EXIT_RUN_FAILED;
         } else if (outfile_commit(&of) < 0) {
@@ -107,18 +108,28 @@ static int report_history(const char *db, const char *outpath, const char *patte
     return status;
 }
 
-int cmd_report(int argc, char **argv)
-{
-    static const struct option longopts[] = {
-        {"db", required_argument, NULL, 'd'},     {"output", required_argument, NULL, 'o'},
-        {"metric", required_argument, NULL, 'm'}, {"confidence", required_argument, NULL, 'c'},
-        {"points", required_argument, NULL, 'p'}, {"help", no_argument, NULL, 'h'},
+/* report's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_report = {
+    "report", ":ho:",
+    (const struct option[]){
+        {"db", required_argument, NULL, 'd'},
+        {"output", required_argument, NULL, 'o'},
+        {"metric", required_argument, NULL, 'm'},
+        {"confidence", required_argument, NULL, 'c'},
+        {"points", required_argument, NULL, 'p'},
+        {"help", no_argument, NULL, 'h'},
         {"force", no_argument, NULL, 'F'},
-        {"history", required_argument, NULL, 'H'}, {"by", required_argument, NULL, 'B'},
+        {"history", required_argument, NULL, 'H'},
+        {"by", required_argument, NULL, 'B'},
         {"phase", required_argument, NULL, 'P'},
         {"allow-different-work", no_argument, NULL, 'A'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_report(int argc, char **argv)
+{
     const char *history = NULL, *by = NULL, *phase = NULL, *metric = NULL;
     bool allow = false;
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
@@ -130,7 +141,8 @@ int cmd_report(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", longopts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_report.shortopts, cli_opts_report.longopts,
+                            NULL)) != -1) {
         switch (c) {
         case 'd': db = optarg; break;
         case 'o': outpath = optarg; break;
@@ -170,7 +182,7 @@ int cmd_report(int argc, char **argv)
     size_t n = (size_t)(argc - optind);
     if (history)
         return report_history(db, outpath, history, argv + optind, n,
-                              &(struct cli_series_args){db, by, metric, allow}, phase);
+                              &(struct run_series_args){db, by, metric, allow}, phase);
     if (by || phase || allow)
         return error("report: --by, --phase and --allow-different-work go with --history"),
                EXIT_USAGE;

@@ -14,7 +14,6 @@
 #include "base/outfile.h"
 #include "base/text.h"
 #include "cli/cli.h"
-#include "cli/cli_mpi.h"
 #include "run/run_resume.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
@@ -23,6 +22,7 @@
 #include "run/job_builtin.h"
 #include "run/run_checks.h"
 #include "run/run_inputs.h"
+#include "run/run_mpi.h"
 #include "run/run_preflight.h"
 #include "run/run_target.h"
 #include "report/report.h"
@@ -130,7 +130,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
     int argc = rq->argc;
     char **argv = rq->argv;
     rq->ro.order_seed = rq->seed;
-    trc = cli_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
+    trc = run_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
     if (trc)
         return trc;
     trc = run_target_setup(&rq->ta, &rq->ro, hook && hook->dry_run);
@@ -145,9 +145,9 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         if (meta_add_arg(rq->meta, &rq->nmeta, kv, "--age-steps") < 0)
             return EXIT_USAGE;
     }
-    if (cli_bisect_asked(&rq->bisect) || rq->bisect.exit_status || rq->bisect.phase ||
+    if (run_bisect_asked(&rq->bisect) || rq->bisect.exit_status || rq->bisect.phase ||
         rq->bisect.metric) {
-        if ((trc = cli_bisect_check(&rq->bisect, &rq->ro, rq->ro.nconfigs, max_runs, rq->label)))
+        if ((trc = run_bisect_check(&rq->bisect, &rq->ro, rq->ro.nconfigs, max_runs, rq->label)))
             return trc;
     } else if (rq->ro.until_verdict &&
                (trc = run_checks_until_verdict(&rq->ro, max_runs, hook && hook->ready))) {
@@ -163,7 +163,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         if (trc)
             return trc;
     }
-    if (cli_check_label(label))
+    if (run_session_check_label(label))
         return EXIT_USAGE;
     /* where the results go, checked before anything runs (not after the last run) */
     if (json && outfile_check(json, "--json") < 0)
@@ -176,12 +176,12 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         .format = (enum report_format)rq->format, .compilebench = cb_format,
         .quiet = quiet, .wide = rq->wide, .skip_bad = rq->skip_bad,
     };
-    if (cli_bisect_asked(&rq->bisect))
+    if (run_bisect_asked(&rq->bisect))
         out.bisect = &rq->bisect;
     memcpy(out.meta, rq->meta, rq->nmeta * sizeof rq->meta[0]);
     out.nmeta = rq->nmeta;
     bool mpi_first = hook && hook->mpi_first;
-    if (mpi_first && cli_mpi_setup(&rq->mo, &rq->ro, &out) < 0)
+    if (mpi_first && run_mpi_setup(&rq->mo, &rq->ro, &out.set) < 0)
         return EXIT_RUN_FAILED;
     if (hook && hook->ready) {
         int h = hook->ready(hook->arg, &rq->ro, &out, profile);
@@ -198,7 +198,7 @@ int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
         return trc;
     out.set.args_json = run_options_args_json(out.set.argc, out.set.argv);
     out.set.resume = run_resuming(&out.set.resume_id);
-    if (!mpi_first && cli_mpi_setup(&rq->mo, &rq->ro, &out) < 0)
+    if (!mpi_first && run_mpi_setup(&rq->mo, &rq->ro, &out.set) < 0)
         return EXIT_RUN_FAILED;
     if (run_inputs_open(&rq->ro, replay, rq->age_replay, profile,
                         run_request_given(rq, "threads")))

@@ -7,7 +7,7 @@
 #include "base/err.h"
 #include "base/outfile.h"
 #include "cli/cli.h"
-#include "cli/cli_bisect_run.h"
+#include "run/run_bisect.h"
 #include "run/run_consent.h"
 #include "cli/cli_mpi.h"
 #include "cli/cmd_run.h"
@@ -37,5 +37,5 @@ static int run_checked(int argc, char **argv)
 int cmd_run(int argc, char **argv)
 {
     /* --bisect-exit: as bisect verdict exits (an error is 128, never a verdict) */
-    return cli_bisect_exit(argc, argv, run_checked(argc, argv));
+    return run_bisect_exit(argc, argv, run_checked(argc, argv));
 }

@@ -230,7 +230,7 @@ int cmd_run_resume(int argc, char **argv)
                      "and options)",
                      argv[optind]),
                EXIT_USAGE;
-    if (cli_check_label(label))
+    if (run_session_check_label(label))
         return EXIT_USAGE;
     extra[nx++] = "--label";
     extra[nx++] = label;

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "cli/cli_run.h"
 #include "run/run_store.h"
 #include "base/err.h"
@@ -326,20 +327,30 @@ out:
     free(dates);
 }
 
+enum { OPT_LABELS = OPT_DB + 1 };
+
+/* runs's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_runs = {
+    "runs", ":hv",
+    (const struct option[]){
+        {"db", required_argument, NULL, OPT_DB},
+        {"labels", no_argument, NULL, OPT_LABELS},
+        {"wide", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
 int cmd_runs(int argc, char **argv)
 {
-    enum { OPT_LABELS = OPT_DB + 1 };
-    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
-                                         {"labels", no_argument, NULL, OPT_LABELS},
-                                         {"wide", no_argument, NULL, 'v'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {0}};
     const char *db = NULL;
     bool labels = false, wide = false;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hv", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_runs.shortopts, cli_opts_runs.longopts, NULL)) !=
+           -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case OPT_LABELS: labels = true; break;
@@ -397,19 +408,27 @@ int cmd_runs(int argc, char **argv)
 
 /* ---------------------------------------------------------------- show */
 
+/* show's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_show = {
+    "show", ":hf:v",
+    (const struct option[]){
+        {"db", required_argument, NULL, OPT_DB},
+        {"format", required_argument, NULL, 'f'},
+        {"wide", no_argument, NULL, 'v'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
 int cmd_show(int argc, char **argv)
 {
-    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
-                                         {"format", required_argument, NULL, 'f'},
-                                         {"wide", no_argument, NULL, 'v'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {0}};
     const char *db = NULL, *format = "table";
     bool wide = false;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hf:v", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_show.shortopts, cli_opts_show.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'f': format = optarg; break;
@@ -484,19 +503,31 @@ static int export_job(const struct run_set *rs, const char *out)
     return outfile_commit(&of) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
 
+enum { OPT_JSON = 1001, OPT_CSV, OPT_JOB, OPT_FORCE };
+
+/* export's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_export = {
+    "export", ":ho:",
+    (const struct option[]){
+        {"db", required_argument, NULL, OPT_DB},
+        {"json", no_argument, NULL, OPT_JSON},
+        {"csv", no_argument, NULL, OPT_CSV},
+        {"output", required_argument, NULL, 'o'},
+        {"job", no_argument, NULL, OPT_JOB},
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
 int cmd_export(int argc, char **argv)
 {
-    enum { OPT_JSON = 1001, OPT_CSV, OPT_JOB, OPT_FORCE };
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB}, {"json", no_argument, NULL, OPT_JSON},
-        {"csv", no_argument, NULL, OPT_CSV},     {"output", required_argument, NULL, 'o'},
-        {"job", no_argument, NULL, OPT_JOB},     {"force", no_argument, NULL, OPT_FORCE},
-        {"help", no_argument, NULL, 'h'},        {0}};
     const char *db = NULL, *out = "-";
     int c, json = 0, csv = 0, job = 0;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":ho:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_export.shortopts, cli_opts_export.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case OPT_JSON: json = 1; break;
@@ -546,17 +577,25 @@ int cmd_export(int argc, char **argv)
 
 /* ---------------------------------------------------------------- import */
 
+/* import's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_import = {
+    "import", ":hl:",
+    (const struct option[]){
+        {"db", required_argument, NULL, OPT_DB},
+        {"label", required_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
 int cmd_import(int argc, char **argv)
 {
-    static const struct option opts[] = {{"db", required_argument, NULL, OPT_DB},
-                                         {"label", required_argument, NULL, 'l'},
-                                         {"help", no_argument, NULL, 'h'},
-                                         {0}};
     const char *db = NULL, *label = NULL;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hl:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_import.shortopts, cli_opts_import.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'l': label = optarg; break;
@@ -623,15 +662,24 @@ int cmd_import(int argc, char **argv)
 
 /* ---------------------------------------------------------------- forget */
 
+/* forget's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_forget = {
+    "forget", ":h",
+    (const struct option[]){
+        {"db", required_argument, NULL, OPT_DB},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    },
+};
+
 int cmd_forget(int argc, char **argv)
 {
-    static const struct option opts[] = {
-        {"db", required_argument, NULL, OPT_DB}, {"help", no_argument, NULL, 'h'}, {0}};
     const char *db = NULL;
     int c;
     optind = 0;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_forget.shortopts, cli_opts_forget.longopts, NULL)) != -1) {
         switch (c) {
         case OPT_DB: db = optarg; break;
         case 'h':

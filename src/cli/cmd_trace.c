@@ -17,6 +17,7 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "engine/engine.h"
 #include "measure/measure.h"
 #include "phase/replay.h"
@@ -38,7 +39,7 @@ static void trace_usage(FILE *out)
                  "  --json            stats: as JSON\n"
                  "  --timing T        replay: afap (as fast as possible, default) or original\n"
                  "                    (the recorded gaps between calls)\n"
-                 "  -j N              replay: at most N threads (default: one per recorded thread)\n"
+                 "  -j, --threads N   replay: at most N threads (default: one per recorded thread)\n"
                  "  --part P          replay: state lays down the initial state only, calls\n"
                  "                    makes the calls only (on what --part state laid down)\n"
                  "  --limit N         replay: the first N calls only\n"
@@ -360,9 +361,11 @@ out:
     return rc;
 }
 
-int cmd_trace(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* trace's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_trace = {
+    "trace", ":hj:",
+    (const struct option[]){
         {"json", no_argument, NULL, 'J'},
         {"timing", required_argument, NULL, 'T'},
         {"threads", required_argument, NULL, 'j'},
@@ -372,7 +375,11 @@ int cmd_trace(int argc, char **argv)
         {"keep-setid", no_argument, NULL, 'K'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+int cmd_trace(int argc, char **argv)
+{
     static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
     bool json = false, sparse = false, keep_setid = false;
     unsigned timing = REPLAY_AFAP, threads = 0;
@@ -382,7 +389,8 @@ int cmd_trace(int argc, char **argv)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_trace.shortopts, cli_opts_trace.longopts, NULL)) !=
+           -1) {
         switch (c) {
         case 'J': json = true; break;
         case 'T':

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/cli_options.h"
 #include "base/err.h"
 #include "measure/measure.h"
 #include "phase/phase.h"
@@ -34,33 +35,39 @@ static void tree_usage(FILE *out)
 {
     fprintf(out, "usage: fsbench tree make PROFILE DIR [--scale X | --size SIZE] [--seed N] [-j N]\n"
                  "       fsbench tree stats PROFILE [--scale X | --size SIZE] [--seed N]\n"
-                 "       fsbench tree capture DIR -o SHAPE.ini\n"
+                 "       fsbench tree capture DIR ...\n"
                  "  make: writes the tree into DIR (new or empty), untimed\n"
                  "  stats: its file count, sizes and depth, without writing it\n"
-                 "  capture: the shape of the real tree DIR, as a profile file\n"
+                 "  capture: the shape of the real tree DIR, as a profile file (its options:\n"
+                 "  fsbench tree capture -h)\n"
                  "  PROFILE      a built-in profile (fsbench list), a captured SHAPE.ini, or\n"
                  "               tar:FILE (the tree an archive holds)\n"
                  "  --scale X    multiply the profile's file count by X (default 1)\n"
                  "  --size SIZE  scale the profile to about SIZE bytes of data (like 2G)\n"
                  "  --seed N     the seed of the tree's names and sizes (default 1): the\n"
                  "               same seed makes the same tree\n"
-                 "  -j, --threads N  make: write with N threads (default 1, at most 64)\n"
-                 "  -o FILE      capture: the profile file to write\n");
+                 "  -j, --threads N  make: write with N threads (default 1, at most 64)\n");
 }
 
-/* Parses "PROFILE [DIR] --scale --seed [-j N]" after the verb (-j only where threads is
- * given); 0 or an exit status. */
-static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char **pos,
-                      int npos, unsigned *threads)
-{
-    static const struct option opts[] = {
+/* tree make's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_tree = {
+    "tree make", ":hj:",
+    (const struct option[]){
         {"threads", required_argument, NULL, 'j'},
         {"scale", required_argument, NULL, 's'},
         {"seed", required_argument, NULL, 'S'},
         {"size", required_argument, NULL, 'z'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+/* Parses "PROFILE [DIR] --scale --seed [-j N]" after the verb (-j only where threads is
+ * given); 0 or an exit status. */
+static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char **pos,
+                      int npos, unsigned *threads)
+{
     unsigned long long seed = 1;
     double scale = 1;
     const char *size = NULL;
@@ -68,7 +75,8 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     int c, scaled = 0;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":hj:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_tree.shortopts, cli_opts_tree.longopts, NULL)) !=
+           -1) {
         switch (c) {
         case 'j': {
             static const struct cli_range jr = {1, TREE_MAKE_MAX_THREADS, CLI_WHOLE, NULL, NULL};
@@ -288,23 +296,31 @@ static void capture_usage(FILE *out)
                  "  records the shape of the tree under DIR (sizes, files and subdirectories per\n"
                  "  directory, depth, name lengths; no names, no content) in FILE.ini ('-' for\n"
                  "  stdout); use it with 'fsbench run --tree FILE.ini'\n"
-                 "  --age-profile AGE.ini  also (or, without -o, only) an aging profile: sizes,\n"
-                 "  depths and ages (from mtimes) of DIR's files, for 'fsbench run age\n"
-                 "  --age-profile AGE.ini'\n");
+                 "  -o, --output FILE.ini      the profile file to write\n"
+                 "  -a, --age-profile AGE.ini  also (or, without -o, only) an aging profile:\n"
+                 "                             sizes, depths and ages (from mtimes) of DIR's\n"
+                 "                             files, for 'fsbench run age --age-profile\n"
+                 "                             AGE.ini'\n");
 }
 
-static int tree_capture(int argc, char **argv)
-{
-    static const struct option opts[] = {
+/* tree capture's options: the one table its getopt_long reads (t0014 holds its --help, the
+ * man page and the completion to it) */
+const struct cli_opts cli_opts_tree_capture = {
+    "tree capture", "ho:a:",
+    (const struct option[]){
         {"output", required_argument, NULL, 'o'},
         {"age-profile", required_argument, NULL, 'a'},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
-    };
+    },
+};
+
+static int tree_capture(int argc, char **argv)
+{
     const char *outpath = NULL, *agepath = NULL;
     int c;
     optind = 1;
-    while ((c = getopt_long(argc, argv, "ho:a:", opts, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, cli_opts_tree_capture.shortopts, cli_opts_tree_capture.longopts, NULL)) != -1) {
         switch (c) {
         case 'o': outpath = optarg; break;
         case 'a': agepath = optarg; break;

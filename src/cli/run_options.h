@@ -25,7 +25,7 @@
 #include <stdio.h>
 
 #include "cli/cli.h"
-#include "cli/cli_bisect_run.h"
+#include "run/run_bisect.h"
 #include "mpi/mpi_run.h"
 #include "results/meta.h"
 #include "run/job.h"
@@ -157,7 +157,7 @@ struct run_request {
     bool save, quiet, wide, skip_bad;
     struct run_meta meta[RES_META_MAX];
     unsigned nmeta;
-    struct cli_bisect_ask bisect; /* --bisect-good, --bisect-bad, ... */
+    struct run_bisect_ask bisect; /* --bisect-good, --bisect-bad, ... */
     const char *pos[2]; /* positionals (a scenario name left over: refused) */
     int npos;
     bool options_only; /* only checked (a job file's value): nothing read from disk */

@@ -7,6 +7,8 @@
 #include <time.h>
 
 #include "base/err.h"
+#include "base/outcheck.h"
+#include "base/text.h"
 #include "phase/phase.h"
 #include "phase/workload.h"
 #include "results/spool.h"
@@ -240,4 +242,61 @@ int run_session_close(struct run_session *s, const struct run_set *rs)
     store_close(s->store);
     s->store = NULL;
     return rc;
+}
+
+int run_session_check_label(const char *label)
+{
+    char why[128];
+    if (label && (!*label || strlen(label) >= RES_NAME_MAX))
+        return error("--label: must be 1 to %d characters", RES_NAME_MAX - 1), EXIT_USAGE;
+    if (label && text_check_name(label, why, sizeof why) < 0)
+        return error("--label: '%s' %s: choose another", label, why), EXIT_USAGE;
+    return 0;
+}
+
+int run_session_make(struct runner_opts *ro, const struct run_session_opts *o,
+                     const struct run_bisect_ask *ask, const struct run_session_report *rep)
+{
+    struct run_set rs = {0};
+    /* a bisection's candidate: its ends loaded and the round hook set before the set starts */
+    struct run_bisect bisect, *bis = NULL;
+    if (ask && run_bisect_asked(ask)) {
+        int brc = run_bisect_begin(&bisect, ask, o->db, ro);
+        if (brc) {
+            run_bisect_free(&bisect);
+            return brc;
+        }
+        bis = &bisect;
+    }
+    struct run_session ss;
+    int rc = run_session_begin(&ss, ro, o, &rs);
+    if (rc) {
+        if (bis)
+            run_bisect_free(bis);
+        return rc;
+    }
+    ss.cb_out = rep->cb_out;
+    ss.steps_out = rep->steps_out;
+    struct runner_auto ra;
+    rc = run_session_run(&ss, ro, &rs, &ra);
+    int run_rc = rc;
+    rc = rep->runs_done(rep->arg, ro, &rs, &ra, rc, bis);
+    char kept[RES_NAME_MAX + 64] = "";
+    if (ss.store) {
+        run_session_end(&ss, &rs, run_rc);
+        if (ss.saved > 0 || ss.partial)
+            rep->saved(rep->arg, &rs, ss.saved, ss.partial);
+        if (ss.saved > 0)
+            snprintf(kept, sizeof kept, "the %u run%s %s saved as '%s'", ss.saved,
+                     ss.saved == 1 ? "" : "s", ss.saved == 1 ? "is" : "are", rs.label);
+        if (run_session_close(&ss, &rs) < 0)
+            rc = -1;
+    }
+    /* a closed or full standard output is said now, with what is kept; the exit status
+     * (main's check) says it too, but a job file's later jobs still run */
+    outcheck_stdout(kept);
+    if (bis)
+        run_bisect_free(bis);
+    run_set_free(&rs);
+    return rc != 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

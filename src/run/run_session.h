@@ -14,6 +14,7 @@
 
 #include "measure/results.h"
 #include "results/store.h"
+#include "run/run_bisect.h"
 #include "run/runner.h"
 
 /* What the set is and where its results go. */
@@ -66,5 +67,30 @@ void run_session_end(struct run_session *s, const struct run_set *rs, int rc);
 /* Closes the store; with runs still in the spool, one error line says where they wait and
  * it returns -1; else 0. */
 int run_session_close(struct run_session *s, const struct run_set *rs);
+
+/* How a set that run_session_make makes is reported: cli/ prints, run/ runs. */
+struct run_session_report {
+    /* After the runs, before the set is ended: the report (the table, failures, a
+     * bisection's class). rc: run_session_run's; returns the status to go on with. */
+    int (*runs_done)(void *arg, struct runner_opts *ro, struct run_set *rs,
+                     const struct runner_auto *ra, int rc, struct run_bisect *bisect);
+    /* After the set is ended, when it saved runs (saved > 0) or an interrupted run's
+     * phases (partial): the line saying so. */
+    void (*saved)(void *arg, const struct run_set *rs, unsigned saved, bool partial);
+    void *arg;
+    FILE *cb_out;    /* as struct run_session's */
+    FILE *steps_out;
+};
+
+/* Makes the set that ro describes, from start to end: a bisection's ends loaded first (ask,
+ * NULL or asking nothing: none), the session begun, the runs made and reported through
+ * rep, the set ended and the store closed; a closed standard output is said with what was
+ * kept. Returns the process exit status: begin's or the bisection's when they refuse,
+ * else EXIT_OK or EXIT_RUN_FAILED. */
+int run_session_make(struct runner_opts *ro, const struct run_session_opts *o,
+                     const struct run_bisect_ask *ask, const struct run_session_report *rep);
+
+/* Checks a --label value (NULL: none given, fine): 0, or EXIT_USAGE after error(). */
+int run_session_check_label(const char *label);
 
 #endif

@@ -1,14 +1,13 @@
-/* cli_bisect_run.c — a run set classified as a bisection's candidate while it runs (see
- * cli_bisect_run.h). */
-#include "cli/cli_bisect_run.h"
+/* run_bisect.c — a run set classified as a bisection's candidate while it runs (see
+ * run_bisect.h). */
+#include "run/run_bisect.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
 #include "base/text.h"
-#include "cli/cli.h"
-#include "cli/cli_series.h"
+#include "run/run_series.h"
 #include "results/store.h"
 
 static bool round_stop(void *arg, const struct run_set *rs);
@@ -16,15 +15,15 @@ static bool round_stop(void *arg, const struct run_set *rs);
 /* The verdict of the last set classified in this process (-1: none), for the exit status. */
 static int last_verdict = -1;
 
-bool cli_bisect_asked(const struct cli_bisect_ask *ask)
+bool run_bisect_asked(const struct run_bisect_ask *ask)
 {
     return ask->good || ask->bad;
 }
 
-int cli_bisect_check(const struct cli_bisect_ask *ask, struct runner_opts *ro, size_t nconfigs,
+int run_bisect_check(const struct run_bisect_ask *ask, struct runner_opts *ro, size_t nconfigs,
                      unsigned long max_runs, const char *label)
 {
-    if (!cli_bisect_asked(ask)) {
+    if (!run_bisect_asked(ask)) {
         if (ask->phase || ask->metric || ask->exit_status)
             return error("--bisect-phase, --bisect-metric and --bisect-exit go with "
                          "--bisect-good G --bisect-bad B"),
@@ -48,16 +47,16 @@ int cli_bisect_check(const struct cli_bisect_ask *ask, struct runner_opts *ro, s
                      "(--fs, --mount-opts, --cmd: one each)",
                      nconfigs),
                EXIT_USAGE;
-    if (max_runs < CLI_BISECT_FIRST_LOOK)
+    if (max_runs < RUN_BISECT_FIRST_LOOK)
         return error("--max-runs %lu: --bisect-good looks from round %d on", max_runs,
-                     CLI_BISECT_FIRST_LOOK),
+                     RUN_BISECT_FIRST_LOOK),
                EXIT_USAGE;
     /* rounds looked at here, not the sequential test between configurations */
     ro->until_verdict = false;
     return 0;
 }
 
-int cli_bisect_begin(struct cli_bisect_run *b, const struct cli_bisect_ask *ask, const char *db,
+int run_bisect_begin(struct run_bisect *b, const struct run_bisect_ask *ask, const char *db,
                      struct runner_opts *ro)
 {
     memset(b, 0, sizeof *b);
@@ -66,9 +65,9 @@ int cli_bisect_begin(struct cli_bisect_run *b, const struct cli_bisect_ask *ask,
     if (ro->hooks)
         return error("--bisect-good: not under mpirun (each rank would stop on its own)"),
                EXIT_USAGE;
-    struct cli_series_args sa = {.db = db, .by = "given", .metric = ask->metric};
+    struct run_series_args sa = {.db = db, .by = "given", .metric = ask->metric};
     char *labels[2] = {(char *)ask->good, (char *)ask->bad};
-    int rc = cli_series_load("--bisect-good", &sa, labels, 2, &b->sr);
+    int rc = run_series_load("--bisect-good", &sa, labels, 2, &b->sr);
     if (rc != EXIT_OK)
         return rc;
     char why[640];
@@ -102,7 +101,7 @@ int cli_bisect_begin(struct cli_bisect_run *b, const struct cli_bisect_ask *ask,
 }
 
 /* Classifies rs as it is now into b->last. */
-static int look(struct cli_bisect_run *b, const struct run_set *rs)
+static int look(struct run_bisect *b, const struct run_set *rs)
 {
     if (series_add_set(&b->sr, rs, rs->label) < 0) {
         if (b->sr.nlabels == 3)
@@ -124,10 +123,10 @@ static unsigned counted_rounds(const struct run_set *rs)
     return n;
 }
 
-/* The runner's round_stop: looks from round CLI_BISECT_FIRST_LOOK on; true once settled. */
+/* The runner's round_stop: looks from round RUN_BISECT_FIRST_LOOK on; true once settled. */
 static bool round_stop(void *arg, const struct run_set *rs)
 {
-    struct cli_bisect_run *b = arg;
+    struct run_bisect *b = arg;
     b->rounds = counted_rounds(rs);
     char why[512];
     if (!b->looked && !b->other_work && b->rounds >= 1 &&
@@ -139,15 +138,15 @@ static bool round_stop(void *arg, const struct run_set *rs)
     }
     if (b->other_work)
         return true;
-    if (b->rounds < CLI_BISECT_FIRST_LOOK || look(b, rs) < 0)
+    if (b->rounds < RUN_BISECT_FIRST_LOOK || look(b, rs) < 0)
         return false;
     b->between_looks = b->last.cls == BISECT_BETWEEN ? b->between_looks + 1 : 0;
     b->settled = b->last.settled &&
-                 (b->last.cls != BISECT_BETWEEN || b->between_looks >= CLI_BISECT_BETWEEN_LOOKS);
+                 (b->last.cls != BISECT_BETWEEN || b->between_looks >= RUN_BISECT_BETWEEN_LOOKS);
     return b->settled;
 }
 
-int cli_bisect_end(struct cli_bisect_run *b, FILE *f, const struct run_set *rs, int rc)
+int run_bisect_end(struct run_bisect *b, FILE *f, const struct run_set *rs, int rc)
 {
     last_verdict = -1;
     if (b->other_work)
@@ -186,7 +185,7 @@ int cli_bisect_end(struct cli_bisect_run *b, FILE *f, const struct run_set *rs, 
     return 0;
 }
 
-void cli_bisect_free(struct cli_bisect_run *b)
+void run_bisect_free(struct run_bisect *b)
 {
     series_free(&b->sr);
     if (b->good_set) {
@@ -196,7 +195,7 @@ void cli_bisect_free(struct cli_bisect_run *b)
     memset(b, 0, sizeof *b);
 }
 
-int cli_bisect_exit(int argc, char **argv, int rc)
+int run_bisect_exit(int argc, char **argv, int rc)
 {
     bool asked = false;
     for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)

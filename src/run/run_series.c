@@ -1,6 +1,6 @@
-/* cli_series.c — loading a series for history, report --history and bisect (see
- * cli_series.h). */
-#include "cli/cli_series.h"
+/* run_series.c — loading a series for history, report --history and bisect (see
+ * run_series.h). */
+#include "run/run_series.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -10,7 +10,7 @@
 #include "base/text.h"
 #include "results/store.h"
 
-int cli_series_metric(const char *cmd, const char *metric, enum cmp_metric *m)
+int run_series_metric(const char *cmd, const char *metric, enum cmp_metric *m)
 {
     *m = CMP_WALL;
     if (!metric)
@@ -25,18 +25,18 @@ int cli_series_metric(const char *cmd, const char *metric, enum cmp_metric *m)
     return EXIT_OK;
 }
 
-const char *cli_series_order(const struct cli_series_args *a)
+const char *run_series_order(const struct run_series_args *a)
 {
     return a->by ? a->by : "created";
 }
 
-int cli_series_load(const char *cmd, const struct cli_series_args *a, char **labels, size_t n,
+int run_series_load(const char *cmd, const struct run_series_args *a, char **labels, size_t n,
                     struct series *sr)
 {
     memset(sr, 0, sizeof *sr);
     struct series_request req = {(const char *const *)labels, n, SERIES_BY_CREATED, NULL,
                                  CMP_WALL, a->allow_different};
-    int rc = cli_series_metric(cmd, a->metric, &req.metric);
+    int rc = run_series_metric(cmd, a->metric, &req.metric);
     if (rc != EXIT_OK)
         return rc;
     if (a->by && !strcmp(a->by, "given")) {
