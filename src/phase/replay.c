@@ -424,12 +424,20 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
     }
     unsigned ti = thread_of(rp, r);
     struct rp_thread *t = &rp->th[ti];
+    uint64_t think = 0;
     if (c->kind == TK_EXIT) {
         if (t->live)
             t->live--;
-        return 0;
+        /* format 5: what its process's gaps could not hold (a process that makes no
+         * call: its CPU time) is spent on its own thread before its exit, beside the
+         * others; its parent's wait waits for it */
+        if (rp->timing != REPLAY_ORIGINAL || !(think = trace_exit_think_ns(rp->info, r)))
+            return 0;
+        if (think > TRACE_THINK_MAX_NS) {
+            think = TRACE_THINK_MAX_NS;
+            rp->capped++;
+        }
     }
-    uint64_t think = 0;
     uint32_t mode = c->mode;
     if (!rp->keep_setid && (mode & (S_ISUID | S_ISGID)) &&
         (c->kind == TK_OPEN || c->kind == TK_MKDIR || c->kind == TK_CHMOD ||
@@ -445,7 +453,8 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
             uint64_t gap = last && c->start_ns > last ? c->start_ns - last : 0;
             /* the program's own time: the gap less what it waited (for a child, a pipe)
              * and the tracer's part, a gap per stop (trace_record.h) */
-            think = trace_think_ns(rp->info, gap, rp->away_ns[r], rp->away_stops[r]);
+            think = trace_thread_think_ns(rp->info, r, gap, rp->away_ns[r],
+                                          rp->away_stops[r]);
             rp->away_ns[r] = rp->away_stops[r] = 0;
             if (think > TRACE_THINK_MAX_NS) {
                 think = TRACE_THINK_MAX_NS; /* said in the note */
