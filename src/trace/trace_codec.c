@@ -376,7 +376,7 @@ static int decode_procs(struct cur *k, struct trace_info *info, char *why, size_
         struct trace_proc *p = &info->procs[i];
         p->leader = (uint32_t)get(k, "processes");
         const char *c = "";
-        uint32_t cl = get_bytes(k, &c, sizeof p->comm - 1, "process name");
+        uint32_t cl = get_bytes(k, &c, sizeof p->comm, "process name");
         memcpy(p->comm, c, cl);
         p->cpu_ns = get(k, "processes");
         p->think_ns = get(k, "processes");
