@@ -291,15 +291,17 @@ static int per_process(const char *out, const struct trace_recorder *rec,
     uint32_t nth = info->nthreads;
     struct think_thread *th = calloc(nth ? nth : 1, sizeof *th);
     uint64_t *room = calloc(nth ? nth : 1, sizeof *room);
+    uint64_t *span = calloc(nth ? nth : 1, sizeof *span);
     struct think_task *tk = calloc(tasks->n ? tasks->n : 1, sizeof *tk);
-    struct trace_file *t = th && room && tk ? trace_open(out) : NULL;
+    struct trace_file *t = th && room && span && tk ? trace_open(out) : NULL;
     int rc = -1;
     if (!t) {
         snprintf(why, len, "the trace could not be read again");
-    } else if (trace_think_rooms(t, info, room, why, len) == 0) {
+    } else if (trace_think_rooms(t, info, room, span, why, len) == 0) {
         for (uint32_t i = 0; i < nth; i++) {
             trace_rec_proc(rec, i, &th[i].leader, &th[i].comm, &th[i].calls);
             th[i].room_ns = room[i];
+            th[i].span_ns = span[i];
         }
         for (size_t i = 0; i < tasks->n; i++) {
             tk[i] = (struct think_task){.pid = tasks->t[i].pid, .tgid = tasks->t[i].tgid,
@@ -317,6 +319,7 @@ static int per_process(const char *out, const struct trace_recorder *rec,
         trace_close(t);
     free(th);
     free(room);
+    free(span);
     free(tk);
     return rc;
 }

@@ -428,15 +428,8 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
     if (c->kind == TK_EXIT) {
         if (t->live)
             t->live--;
-        /* format 5: what its process's gaps could not hold (a process that makes no
-         * call: its CPU time) is spent on its own thread before its exit, beside the
-         * others; its parent's wait waits for it */
-        if (rp->timing != REPLAY_ORIGINAL || !(think = trace_exit_think_ns(rp->info, r)))
+        if (rp->timing != REPLAY_ORIGINAL)
             return 0;
-        if (think > TRACE_THINK_MAX_NS) {
-            think = TRACE_THINK_MAX_NS;
-            rp->capped++;
-        }
     }
     uint32_t mode = c->mode;
     if (!rp->keep_setid && (mode & (S_ISUID | S_ISGID)) &&
@@ -456,12 +449,22 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
             think = trace_thread_think_ns(rp->info, r, gap, rp->away_ns[r],
                                           rp->away_stops[r]);
             rp->away_ns[r] = rp->away_stops[r] = 0;
-            if (think > TRACE_THINK_MAX_NS) {
-                think = TRACE_THINK_MAX_NS; /* said in the note */
-                rp->capped++;
-            }
             rp->rec_end[r] = c->start_ns + c->dur_ns;
         }
+        /* format 5: what its process's gaps could not hold (a process that makes no
+         * call: its CPU time) is worked on its own thread over its life, before each of
+         * its records (its pipes' reads and writes, its exit) as the time between them,
+         * beside the others; its parent's wait waits for it */
+        if (c->kind != TK_SPAWN)
+            think += trace_tail_think_ns(rp->info, r, rp->tail_prev[r], c->start_ns,
+                                         c->kind == TK_EXIT, &rp->tail_spent[r]);
+        rp->tail_prev[r] = c->start_ns;
+        if (think > TRACE_THINK_MAX_NS) {
+            think = TRACE_THINK_MAX_NS; /* said in the note */
+            rp->capped++;
+        }
+        if (c->kind == TK_EXIT && !think)
+            return 0;
     }
     uint32_t slot = c->slot, slot2 = c->slot2;
     int64_t result = c->result;
@@ -578,6 +581,8 @@ static void free_replay(struct replay *rp, struct rp_chunk *chunks)
     free(rp->rep_end);
     free(rp->away_ns);
     free(rp->away_stops);
+    free(rp->tail_prev);
+    free(rp->tail_spent);
     free(rp->map);
     free(chunks);
     rp_deps_free(rp);
@@ -608,10 +613,13 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
         rp->rep_end = calloc(in->nthreads, sizeof *rp->rep_end);
         rp->away_ns = calloc(in->nthreads, sizeof *rp->away_ns);
         rp->away_stops = calloc(in->nthreads, sizeof *rp->away_stops);
+        rp->tail_prev = calloc(in->nthreads, sizeof *rp->tail_prev);
+        rp->tail_spent = calloc(in->nthreads, sizeof *rp->tail_spent);
     }
     if (!rp->th || !rp->slots || !rp->wbuf || !rp->map || !*chunks ||
         (rp->timing == REPLAY_ORIGINAL &&
-         (!rp->rec_end || !rp->rep_end || !rp->away_ns || !rp->away_stops)) ||
+         (!rp->rec_end || !rp->rep_end || !rp->away_ns || !rp->away_stops || !rp->tail_prev ||
+          !rp->tail_spent)) ||
         (rp->nthreads > 1 && rp_deps_init(rp) < 0))
         return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
     memset(rp->th, 0, thsz);

@@ -306,3 +306,20 @@ uint64_t trace_exit_think_ns(const struct trace_info *in, uint32_t thread)
     const struct trace_proc *p = &in->procs[in->thread_proc[thread]];
     return p->leader == thread ? p->tail_ns : 0;
 }
+
+uint64_t trace_tail_think_ns(const struct trace_info *in, uint32_t thread, uint64_t prev,
+                             uint64_t at, bool end, uint64_t *spent)
+{
+    uint64_t tail = trace_exit_think_ns(in, thread);
+    if (!tail || *spent >= tail)
+        return 0;
+    uint64_t span = in->procs[in->thread_proc[thread]].span_ns, give;
+    if (end || !span)
+        give = end ? tail - *spent : 0;
+    else
+        give = (uint64_t)((double)tail * (double)(at > prev ? at - prev : 0) / (double)span);
+    if (give > tail - *spent)
+        give = tail - *spent;
+    *spent += give;
+    return give;
+}

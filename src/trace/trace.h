@@ -221,7 +221,9 @@ struct trace_proc {
     uint64_t think_ns;   /* its think time in all: over its threads' gaps (their scale),
                           * and tail_ns of it before its leader's exit */
     uint64_t tail_ns;    /* what its gaps could not hold (a process that makes no call:
-                          * all of it), spent on its own thread, beside the others */
+                          * all of it), worked on its leader's thread over its life,
+                          * beside the others */
+    uint64_t span_ns;    /* its leader's life: from its spawn (or the start) to its exit */
 };
 
 /* What a trace holds, from its info section (trace_read.h). */
@@ -317,9 +319,14 @@ uint64_t trace_think_ns(const struct trace_info *in, uint64_t gap, uint64_t away
  * one per process (format 5), else the trace's. */
 uint64_t trace_thread_think_ns(const struct trace_info *in, uint32_t thread, uint64_t gap,
                                uint64_t away_ns, uint64_t away_stops);
-/* The think time spent just before thread's exit (format 5: what its process's gaps could
- * not hold, where thread leads it); 0 for others. */
+/* The think time of thread's process its gaps could not hold (format 5: its tail_ns, where
+ * thread leads it; 0 for others): in all, the part worked before a record of thread at
+ * `at` ns whose previous record (or spawn) was at prev (the tail spread over the leader's
+ * life, span_ns, in proportion to the time; at its exit, end, what is left), *spent
+ * keeping the part given so far. */
 uint64_t trace_exit_think_ns(const struct trace_info *in, uint32_t thread);
+uint64_t trace_tail_think_ns(const struct trace_info *in, uint32_t thread, uint64_t prev,
+                             uint64_t at, bool end, uint64_t *spent);
 /* Whether p (n bytes) is a path a trace may hold (the rules at the top). */
 bool trace_path_valid(const char *p, size_t n);
 /* n with thousands separated by commas ("41,200") into buf: returns buf. */

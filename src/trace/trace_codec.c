@@ -328,6 +328,7 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
             n += trace_put_varint(out + n, p->cpu_ns);
             n += trace_put_varint(out + n, p->think_ns);
             n += trace_put_varint(out + n, p->tail_ns);
+            n += trace_put_varint(out + n, p->span_ns);
         }
         n += trace_put_varint(out + n, per ? info->nthreads : 0);
         for (uint32_t i = 0; per && i < info->nthreads; i++) {
@@ -381,6 +382,7 @@ static int decode_procs(struct cur *k, struct trace_info *info, char *why, size_
         p->cpu_ns = get(k, "processes");
         p->think_ns = get(k, "processes");
         p->tail_ns = get(k, "processes");
+        p->span_ns = get(k, "processes");
     }
     uint64_t nt = get(k, "threads");
     if (nt > TRACE_PROC_THREADS_MAX || (nt && !np)) {

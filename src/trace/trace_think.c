@@ -11,7 +11,7 @@
 #include <string.h>
 
 int trace_think_rooms(struct trace_file *t, const struct trace_info *info, uint64_t *room,
-                      char *why, size_t len)
+                      uint64_t *span, char *why, size_t len)
 {
     uint32_t nth = info->nthreads;
     struct trace_stream *st = trace_calls_open(t, why, len);
@@ -29,12 +29,24 @@ int trace_think_rooms(struct trace_file *t, const struct trace_info *info, uint6
         return -1;
     }
     memset(room, 0, nth * sizeof *room);
+    memset(span, 0, nth * sizeof *span);
+    uint64_t *born = calloc(nth ? nth : 1, sizeof *born);
+    if (!born) {
+        free(last), free(away), free(stops);
+        trace_stream_close(st);
+        snprintf(why, len, "out of memory");
+        return -1;
+    }
     struct trace_info one = {.tracer_gap_ns = info->tracer_gap_ns, .think_scale_ppm = 1000000};
     struct trace_call c;
     int r;
     while ((r = trace_next_call(st, &c)) > 0) {
         if (c.thread >= nth)
             continue;
+        if (c.kind == TK_SPAWN)
+            born[c.thread] = c.start_ns;
+        else if (c.kind != TK_AWAY && c.start_ns > born[c.thread])
+            span[c.thread] = c.start_ns - born[c.thread];
         if (c.kind == TK_AWAY) {
             away[c.thread] += c.dur_ns;
             stops[c.thread] += c.size;
@@ -52,6 +64,7 @@ int trace_think_rooms(struct trace_file *t, const struct trace_info *info, uint6
     free(last);
     free(away);
     free(stops);
+    free(born);
     if (r < 0)
         snprintf(why, len, "%s", trace_stream_error(st));
     trace_stream_close(st);
@@ -176,6 +189,7 @@ int trace_think_per_process(struct trace_info *info, const struct think_thread *
         if (th[i].leader == i) {
             pidx[i] = np;
             procs[np].leader = i;
+            procs[np].span_ns = th[i].span_ns;
             memcpy(procs[np].comm, th[i].comm, strnlen(th[i].comm, sizeof procs[np].comm - 1));
             np++;
         }

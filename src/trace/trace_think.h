@@ -22,6 +22,7 @@ struct think_thread {
     const char *comm;   /* its process's command name ("" when not seen) */
     uint64_t calls;     /* the calls it made */
     uint64_t room_ns;   /* its gaps' think time at scale 1 (trace_think_rooms) */
+    uint64_t span_ns;   /* its life: from its spawn (or the start) to its last record */
 };
 
 /* A task of the untraced run (a process or a thread), as the kernel reported it. */
@@ -32,10 +33,11 @@ struct think_task {
 };
 
 /* Per recorded thread, what its gaps hold with info's tracer gap at scale 1 (the think
- * time trace_thread_think_ns would give each if the scale were 1), into room[nthreads]. 0,
- * or -1 with why. */
+ * time trace_thread_think_ns would give each if the scale were 1), into room[nthreads],
+ * and its life (its spawn, or the start, to its last record) into span[nthreads]. 0, or
+ * -1 with why. */
 int trace_think_rooms(struct trace_file *t, const struct trace_info *info, uint64_t *room,
-                      char *why, size_t len);
+                      uint64_t *span, char *why, size_t len);
 
 /* Gives info the think time per process (its procs, thread_proc, thread_scale_ppm and
  * think_ns): th[info->nthreads] the recorded threads, tasks[ntasks] every task the kernel

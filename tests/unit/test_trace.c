@@ -372,7 +372,7 @@ static void test_file_copy(void **state)
     /* format 5: the think time per process */
     struct trace_proc procs[2] = {{.leader = 0, .comm = "sh", .cpu_ns = 100, .think_ns = 90},
                                   {.leader = 1, .comm = "0123456789abcde", .cpu_ns = 300,
-                                   .think_ns = 280, .tail_ns = 280}};
+                                   .think_ns = 280, .tail_ns = 280, .span_ns = 1000}};
     uint32_t tp[8], ts[8];
     assert_true(in.nthreads <= 8);
     for (uint32_t i = 0; i < in.nthreads; i++) {
@@ -428,6 +428,17 @@ static void test_file_copy(void **state)
      * at their process's scale */
     assert_int_equal(trace_exit_think_ns(c, 1), 280);
     assert_int_equal(trace_exit_think_ns(c, 0), 0);
+    assert_int_equal(c->procs[1].span_ns, 1000);
+    /* worked over its leader's life as the time between its records, the rest at its exit */
+    uint64_t spent = 0;
+    assert_int_equal(trace_tail_think_ns(c, 1, 0, 250, false, &spent), 70);
+    assert_int_equal(trace_tail_think_ns(c, 1, 250, 500, false, &spent), 70);
+    assert_int_equal(trace_tail_think_ns(c, 1, 500, 5000, false, &spent), 140);
+    assert_int_equal(trace_tail_think_ns(c, 1, 5000, 6000, true, &spent), 0);
+    spent = 0;
+    assert_int_equal(trace_tail_think_ns(c, 1, 0, 100, false, &spent), 28);
+    assert_int_equal(trace_tail_think_ns(c, 1, 100, 100, true, &spent), 252);
+    assert_int_equal(trace_tail_think_ns(c, 0, 0, 1000, true, &spent), 0);
     assert_int_equal(trace_thread_think_ns(c, 0, 12345 + 1000000, 0, 0), 250000);
     assert_int_equal(trace_thread_think_ns(c, 1, 12345 + 1000000, 0, 0), 0);
     trace_close(t);

@@ -23,7 +23,7 @@
 static const struct think_thread threads[] = {
     {.leader = 0, .comm = "sh", .calls = 0, .room_ns = 10 * MS},
     {.leader = 1, .comm = "tar", .calls = 100, .room_ns = 400 * MS},
-    {.leader = 2, .comm = "xz", .calls = 0, .room_ns = 0},
+    {.leader = 2, .comm = "xz", .calls = 0, .room_ns = 0, .span_ns = 700 * MS},
     {.leader = 1, .comm = "tar", .calls = 50, .room_ns = 100 * MS},
 };
 
@@ -72,6 +72,7 @@ static void test_per_process(void **state)
     near(in.procs[2].think_ns, 300 * MS);
     near(in.procs[2].tail_ns, 300 * MS);
     near(trace_exit_think_ns(&in, 2), 300 * MS);
+    assert_int_equal(in.procs[2].span_ns, 700 * MS); /* over its life in the replay */
     assert_int_equal(trace_exit_think_ns(&in, 3), 0); /* tar's second thread leads none */
     near(in.think_ns, 480 * MS);
     trace_info_free(&in);
