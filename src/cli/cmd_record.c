@@ -196,7 +196,7 @@ static void summary_procs(const struct trace_info *in, const char *why)
     }
     inform("record: think time per process (its CPU time run untraced less an untraced "
            "replay's for its calls; over its threads' gaps, the rest on its own thread "
-           "before its exit):");
+           "over its life, beside the others):");
     for (uint32_t i = 0; i < in->nprocs; i++) {
         const struct trace_proc *p = &in->procs[i];
         if (i == 12 && in->nprocs > 13) {

@@ -244,8 +244,8 @@ static void print_text(const char *path, const struct trace_info *in, const stru
                (double)in->mirror_cpu_ns / 1e9, trace_count_str(in->mirror_calls, a, sizeof a));
     if (in->nprocs) {
         printf("think time per process (its CPU time run untraced less an untraced replay's "
-               "for its calls; over its threads' gaps, the rest on its own thread before its "
-               "exit, beside the others):");
+               "for its calls; over its threads' gaps, the rest on its own thread over its "
+               "life, beside the others):");
         for (uint32_t i = 0; i < in->nprocs; i++) {
             const struct trace_proc *p = &in->procs[i];
             if (i == 16) {

@@ -219,7 +219,7 @@ struct trace_proc {
     char comm[16];       /* its command name (the kernel's comm; "" when not seen) */
     uint64_t cpu_ns;     /* its CPU time in the untraced run (0: no process matched) */
     uint64_t think_ns;   /* its think time in all: over its threads' gaps (their scale),
-                          * and tail_ns of it before its leader's exit */
+                          * and tail_ns of it over its leader's life */
     uint64_t tail_ns;    /* what its gaps could not hold (a process that makes no call:
                           * all of it), worked on its leader's thread over its life,
                           * beside the others */

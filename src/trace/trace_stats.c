@@ -106,7 +106,8 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             s->spawns++;
         } else if (c.kind == TK_EXIT) {
             s->exits++;
-            /* format 5: a process's think time its gaps could not hold, before its exit */
+            /* format 5: a process's think time its gaps could not hold (the replay works it
+             * over the process's life; counted here at its exit) */
             uint64_t th = c.thread < nth ? trace_exit_think_ns(trace_file_info(t), c.thread) : 0;
             s->think_ns += th;
             if (c.thread < TRACE_STATS_THREADS)

@@ -227,7 +227,7 @@ int trace_think_per_process(struct trace_info *info, const struct think_thread *
         procs[a && a->matched >= 0 ? a->matched : 0].cpu_ns += (uint64_t)((double)u[j].cpu_ns * f);
     }
     /* each process's think time: its CPU time less the replay's for its calls; over its
-     * threads' gaps at one scale, what they cannot hold before its exit */
+     * threads' gaps at one scale, what they cannot hold over its life */
     uint64_t think = 0;
     for (uint32_t p = 0; p < np; p++) {
         double again = all_calls ? (double)replay_cpu_ns * (double)calls[p] / (double)all_calls : 0;

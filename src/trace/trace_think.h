@@ -4,7 +4,7 @@
  * the order they started, less what an untraced replay spends on each one's calls; each
  * process's think time then spread over its own threads' gaps (one scale per process), and
  * what they cannot hold (a process that makes no recorded call: all of it) spent on its
- * own thread before its exit, so that processes that worked side by side in the program do
+ * own thread over its life, so that processes that worked side by side in the program do
  * so in the replay. Computing only: record calls it and writes the result.
  */
 #ifndef FSBENCH_TRACE_THINK_H
