@@ -252,7 +252,7 @@ struct os_task_cpu *os_taskcpu_stop(struct os_taskcpu *l, size_t *n, char *why, 
     struct os_task_cpu *t = l->t;
     if (l->lost || !l->n) {
         snprintf(why, len, l->lost ? "the kernel's reports overflowed the socket"
-                                   : "no report came (not allowed to listen?)");
+                                   : "taskstats sent nothing: listening needs root");
         free(t);
         t = NULL;
     } else {
