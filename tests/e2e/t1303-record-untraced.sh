@@ -158,12 +158,31 @@ ok "$([ "${pms:-0}" -ge 100 ] && within "$pt" "$pms" 50 130; echo $?)" \
     "the parent's is its own: $pt ms for $pms ms"
 like "$(cat "$S/sidethink.err")" "record:   t1 trace_prog: CPU [0-9.]+ s, think [0-9.]+ s \([0-9.]+ s beside the others\)" \
     "record's summary gives the think time per process"
-like "$("$FSBENCH" trace stats "$S/sidethink.fsbt")" "think time per process .*: t0 trace_prog [0-9.]+ s of CPU, [0-9.]+ s think \(0.000 s beside\); t1 trace_prog" \
+like "$("$FSBENCH" trace stats "$S/sidethink.fsbt")" "think time per process .*: t0 trace_prog [0-9.]+ s of CPU, [0-9.]+ s think \([0-9.]+ s beside\); t1 trace_prog" \
     "trace stats gives it per process"
+# not root: the kernel sends no task's times, and one line says so (one scale for all)
+mkdir -p "$S/nobody/d"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chown -R 65534:65534 "$S/nobody"
+    chmod o+x "$S" # only to reach its own directory
+fi
+# shellcheck disable=SC2016 # the inner shell expands them
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'test -w "$1" && test -x "$2"' sh \
+        "$S/nobody/d" "$FSBENCH"; then
+    (cd "$S/nobody/d" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$FSBENCH" record -o "$S/nobody/t.fsbt" --untraced-run -- sh -c 'echo a >x') \
+        >/dev/null 2>"$S/nobody.err"
+    like "$(cat "$S/nobody.err")" "record: think time per process: not known \(taskstats sent nothing: listening needs root\): one scale for all threads" \
+        "not root: the think time per process is not known, and record says why"
+else
+    skip "not root, no setpriv, or nobody cannot reach the scratch directory or fsbench"
+fi
+
 # replayed with original timing: about the larger of the two, not their sum (where the
 # machine has a processor to spare: on a loaded one the two spins cannot overlap)
 best=999999
-for i in 1 2 3; do
+for _ in 1 2 3; do
     rm -rf "$S/sider"
     w=$("$FSBENCH" trace replay "$S/sidethink.fsbt" "$S/sider" --timing original 2>&1 |
         sed -n 's/.* in \([0-9.]*\) s (the replay.*/\1/p')
