@@ -43,7 +43,9 @@
 #include "trace/trace_prescan.h"
 #include "trace/trace_read.h"
 #include "trace/trace_record.h"
+#include "trace/trace_think.h"
 #include "trace/trace_write.h"
+#include "os/taskcpu.h"
 
 /* Entries below DIR the scan takes at most (about 40 bytes each). */
 #define PRESCAN_MAX ((uint64_t)50 * 1000 * 1000)
@@ -51,6 +53,15 @@
 #define RECORD_NICE (-10)
 /* Calls of the trace replayed under strace to measure the tracer (the first ones). */
 #define MIRROR_CALLS ((uint64_t)100000)
+/* --untraced-run: each task of the untraced run as the kernel reported it at its exit
+ * (every task of the machine that ended meanwhile; NULL with why when not known). */
+struct plain_tasks {
+    struct os_task_cpu *t;
+    size_t n;
+    int32_t self;
+    char why[256];
+};
+
 /* Calls replayed untraced (--untraced-run) to measure the replay's own CPU time. */
 #define PLAIN_CALLS ((uint64_t)2000000)
 
@@ -176,6 +187,29 @@ static void summary(const char *out, const struct trace_info *in, uint64_t skipp
            trace_count_str(in->count[TK_MMAP], a, sizeof a), in->count[TK_MMAP] == 1 ? "" : "s");
 }
 
+/* --untraced-run: how the think time was given to the processes (or why it was not). */
+static void summary_procs(const struct trace_info *in, const char *why)
+{
+    if (why) {
+        inform("record: think time per process: not known (%s): one scale for all threads",
+               why);
+        return;
+    }
+    inform("record: think time per process (its CPU time run untraced less an untraced "
+           "replay's for its calls; over its threads' gaps, the rest on its own thread "
+           "over its life, beside the others):");
+    for (uint32_t i = 0; i < in->nprocs; i++) {
+        const struct trace_proc *p = &in->procs[i];
+        if (i == 12 && in->nprocs > 13) {
+            inform("record:   ... and %u more processes", in->nprocs - 12);
+            break;
+        }
+        inform("record:   t%u %s: CPU %.3f s, think %.3f s (%.3f s beside the others)",
+               p->leader, p->comm[0] ? text_shown(p->comm) : "?", (double)p->cpu_ns / 1e9,
+               (double)p->think_ns / 1e9, (double)p->tail_ns / 1e9);
+    }
+}
+
 /* Writes the info block and the initial state after the calls and renames the trace into
  * place (rc < 0: discards it). 0 or -1. */
 static int finish(struct trace_writer *w, const struct trace_info *info,
@@ -245,15 +279,68 @@ static int plain_think(const char *out, const char *root, const struct trace_rec
     return measured;
 }
 
+/* --untraced-run: the think time per process (trace_think.h) from the untraced run's tasks,
+ * in place of one scale for all. 0, or -1 with why (the one scale stays). */
+static int per_process(const char *out, const struct trace_recorder *rec,
+                       const struct plain_tasks *tasks, struct trace_info *info, char *why,
+                       size_t len)
+{
+    if (!tasks->t) {
+        snprintf(why, len, "%s", tasks->why);
+        return -1;
+    }
+    uint32_t nth = info->nthreads;
+    struct think_thread *th = calloc(nth ? nth : 1, sizeof *th);
+    uint64_t *room = calloc(nth ? nth : 1, sizeof *room);
+    uint64_t *span = calloc(nth ? nth : 1, sizeof *span);
+    struct think_task *tk = calloc(tasks->n ? tasks->n : 1, sizeof *tk);
+    struct trace_file *t = th && room && span && tk ? trace_open(out) : NULL;
+    int rc = -1;
+    if (!t) {
+        snprintf(why, len, "the trace could not be read again");
+    } else if (trace_think_rooms(t, info, room, span, why, len) == 0) {
+        for (uint32_t i = 0; i < nth; i++) {
+            trace_rec_proc(rec, i, &th[i].leader, &th[i].comm, &th[i].calls);
+            th[i].room_ns = room[i];
+            th[i].span_ns = span[i];
+        }
+        for (size_t i = 0; i < tasks->n; i++) {
+            tk[i] = (struct think_task){.pid = tasks->t[i].pid, .tgid = tasks->t[i].tgid,
+                                        .ppid = tasks->t[i].ppid, .cpu_ns = tasks->t[i].cpu_ns};
+            memcpy(tk[i].comm, tasks->t[i].comm, sizeof tk[i].comm);
+        }
+        double again = info->plain_replay_calls
+                           ? (double)info->plain_replay_cpu_ns * (double)info->ncalls /
+                                 (double)info->plain_replay_calls
+                           : 0;
+        rc = trace_think_per_process(info, th, tk, tasks->n, tasks->self, info->plain_cpu_ns,
+                                     (uint64_t)again, why, len);
+    }
+    if (t)
+        trace_close(t);
+    free(th);
+    free(room);
+    free(span);
+    free(tk);
+    return rc;
+}
+
 /* --untraced-run: CMD run once untraced, its standard streams on /dev/null, from the
  * directory record runs in: its CPU time (with the children it waited for) and wall time
- * into info. Its exit status as the shell gives it, or -1. */
-static int run_plain(char *const argv[], struct trace_info *info)
+ * into info, each of its processes' into tasks. Its exit status as the shell gives it, or
+ * -1. */
+static int run_plain(char *const argv[], struct trace_info *info, struct plain_tasks *tasks)
 {
     struct timespec t0, t1;
+    struct os_taskcpu *l = os_taskcpu_start(tasks->why, sizeof tasks->why);
     clock_gettime(CLOCK_MONOTONIC, &t0);
     struct rusage ru;
     int st = prog_run_quiet(argv, 1, &ru);
+    int e = errno;
+    if (l)
+        tasks->t = os_taskcpu_stop(l, &tasks->n, tasks->why, sizeof tasks->why);
+    tasks->self = os_taskcpu_self();
+    errno = e;
     if (st < 0)
         return error_errno("record: --untraced-run: running %s", text_shown(argv[0]));
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -267,14 +354,15 @@ static int run_plain(char *const argv[], struct trace_info *info)
 }
 
 /* --untraced-run: DIR copied aside, CMD run untraced, DIR put back. 0, or -1 after error(). */
-static int untraced_run(const char *root, char *const argv[], struct trace_info *plain)
+static int untraced_run(const char *root, char *const argv[], struct trace_info *plain,
+                        struct plain_tasks *tasks)
 {
     struct record_snapshot snap;
     char why[512];
     if (record_snapshot_take(&snap, root, why, sizeof why) < 0)
         return error("record: --untraced-run: %s cannot be copied aside: %s", text_shown(root),
                      why);
-    int st = run_plain(argv, plain);
+    int st = run_plain(argv, plain, tasks);
     if (record_snapshot_restore(&snap, why, sizeof why) < 0)
         return error("record: --untraced-run: %s could not be put back as it was (%s); what it "
                      "held before is kept in %s", text_shown(root), why, text_shown(snap.path));
@@ -360,7 +448,9 @@ int cmd_record(int argc, char **argv)
         errno = 0; /* not allowed: the gaps then carry more of the machine's load */
     /* 1b. --untraced-run: the program once untraced, DIR put back after it */
     struct trace_info plain_info = {0};
-    if (plain && untraced_run(root, argv + optind, &plain_info) < 0) {
+    struct plain_tasks tasks = {0};
+    if (plain && untraced_run(root, argv + optind, &plain_info, &tasks) < 0) {
+        free(tasks.t);
         trace_prescan_free(pre);
         return EXIT_RUN_FAILED;
     }
@@ -415,13 +505,18 @@ int cmd_record(int argc, char **argv)
     char why[512] = "";
     bool again = rc == 0 && measure_tracer(out, rec, &info, why, sizeof why) == 0;
     int plain_measured = 0;
+    char proc_why[512] = "";
+    bool per_failed = false;
     if (rc == 0 && plain) {
         info.plain_cpu_ns = plain_info.plain_cpu_ns;
         info.plain_wall_ns = plain_info.plain_wall_ns;
         why[0] = '\0';
         plain_measured = plain_think(out, root, rec, &info, why, sizeof why);
         again = true;
+        if (per_process(out, rec, &tasks, &info, proc_why, sizeof proc_why) < 0)
+            per_failed = true;
     }
+    free(tasks.t);
     if (again)
         rc = rewrite(out, &info, pre);
     uint64_t ngaps, total;
@@ -430,8 +525,11 @@ int cmd_record(int argc, char **argv)
     uint64_t think = plain || info.cpu_ns ? info.think_ns : total > off ? total - off : 0;
     trace_rec_free(rec);
     trace_prescan_free(pre);
-    if (rc == 0)
+    if (rc == 0) {
         summary(out, &info, skipped, think, why, plain ? 1 + plain_measured : 0);
+        if (plain)
+            summary_procs(&info, per_failed ? proc_why : NULL);
+    }
     trace_info_free(&info);
     if (rc < 0)
         return EXIT_RUN_FAILED;

@@ -178,6 +178,19 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
                                       (json_int_t)in->plain_wall_ns, "replay_cpu_ns",
                                       (json_int_t)in->plain_replay_cpu_ns, "replay_calls",
                                       (json_int_t)in->plain_replay_calls));
+    if (in->nprocs) {
+        /* format 5: the think time per process */
+        json_t *pa = json_array();
+        for (uint32_t i = 0; i < in->nprocs; i++) {
+            const struct trace_proc *p = &in->procs[i];
+            json_array_append_new(
+                pa, json_pack("{s:I, s:s, s:I, s:I, s:I}", "leader", (json_int_t)p->leader,
+                              "comm", p->comm, "untraced_cpu_ns", (json_int_t)p->cpu_ns,
+                              "think_ns", (json_int_t)p->think_ns, "beside_ns",
+                              (json_int_t)p->tail_ns));
+        }
+        json_object_set_new(th, "processes", pa);
+    }
     if (!o)
         return error("trace stats: out of memory");
     int rc = json_dumpf(o, stdout, JSON_INDENT(2) | JSON_SORT_KEYS) == 0 ? 0 : -1;
@@ -230,6 +243,22 @@ static void print_text(const char *path, const struct trace_info *in, const stru
                "%.3f s for %s calls)\n",
                (double)in->think_ns / 1e9, (double)in->cpu_ns / 1e9,
                (double)in->mirror_cpu_ns / 1e9, trace_count_str(in->mirror_calls, a, sizeof a));
+    if (in->nprocs) {
+        printf("think time per process (its CPU time run untraced less an untraced replay's "
+               "for its calls; over its threads' gaps, the rest on its own thread over its "
+               "life, beside the others):");
+        for (uint32_t i = 0; i < in->nprocs; i++) {
+            const struct trace_proc *p = &in->procs[i];
+            if (i == 16) {
+                printf(" ... and %u more", in->nprocs - i);
+                break;
+            }
+            printf("%s t%u %s %.3f s of CPU, %.3f s think (%.3f s beside)", i ? ";" : "",
+                   p->leader, p->comm[0] ? text_shown(p->comm) : "?", (double)p->cpu_ns / 1e9,
+                   (double)p->think_ns / 1e9, (double)p->tail_ns / 1e9);
+        }
+        printf("\n");
+    }
     printf("think time a replay with original timing spends: %.3f s", (double)s->think_ns / 1e9);
     for (uint32_t i = 0; i < in->nthreads && i < TRACE_STATS_THREADS; i++)
         printf("%s t%u %.3f s", i ? "," : " (by thread:", i, (double)s->thread_think_ns[i] / 1e9);

@@ -424,12 +424,13 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
     }
     unsigned ti = thread_of(rp, r);
     struct rp_thread *t = &rp->th[ti];
+    uint64_t think = 0;
     if (c->kind == TK_EXIT) {
         if (t->live)
             t->live--;
-        return 0;
+        if (rp->timing != REPLAY_ORIGINAL)
+            return 0;
     }
-    uint64_t think = 0;
     uint32_t mode = c->mode;
     if (!rp->keep_setid && (mode & (S_ISUID | S_ISGID)) &&
         (c->kind == TK_OPEN || c->kind == TK_MKDIR || c->kind == TK_CHMOD ||
@@ -445,14 +446,25 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
             uint64_t gap = last && c->start_ns > last ? c->start_ns - last : 0;
             /* the program's own time: the gap less what it waited (for a child, a pipe)
              * and the tracer's part, a gap per stop (trace_record.h) */
-            think = trace_think_ns(rp->info, gap, rp->away_ns[r], rp->away_stops[r]);
+            think = trace_thread_think_ns(rp->info, r, gap, rp->away_ns[r],
+                                          rp->away_stops[r]);
             rp->away_ns[r] = rp->away_stops[r] = 0;
-            if (think > TRACE_THINK_MAX_NS) {
-                think = TRACE_THINK_MAX_NS; /* said in the note */
-                rp->capped++;
-            }
             rp->rec_end[r] = c->start_ns + c->dur_ns;
         }
+        /* format 5: what its process's gaps could not hold (a process that makes no
+         * call: its CPU time) is worked on its own thread over its life, before each of
+         * its records (its pipes' reads and writes, its exit) as the time between them,
+         * beside the others; its parent's wait waits for it */
+        if (c->kind != TK_SPAWN)
+            think += trace_tail_think_ns(rp->info, r, rp->tail_prev[r], c->start_ns,
+                                         c->kind == TK_EXIT, &rp->tail_spent[r]);
+        rp->tail_prev[r] = c->start_ns;
+        if (think > TRACE_THINK_MAX_NS) {
+            think = TRACE_THINK_MAX_NS; /* said in the note */
+            rp->capped++;
+        }
+        if (c->kind == TK_EXIT && !think)
+            return 0;
     }
     uint32_t slot = c->slot, slot2 = c->slot2;
     int64_t result = c->result;
@@ -569,6 +581,8 @@ static void free_replay(struct replay *rp, struct rp_chunk *chunks)
     free(rp->rep_end);
     free(rp->away_ns);
     free(rp->away_stops);
+    free(rp->tail_prev);
+    free(rp->tail_spent);
     free(rp->map);
     free(chunks);
     rp_deps_free(rp);
@@ -593,16 +607,21 @@ static int prepare(struct replay *rp, struct phase_ctx *ctx, struct rp_chunk **c
     rp->wbuf = malloc(buf);
     rp->wbuf_len = buf;
     rp->map = malloc(in->nthreads * sizeof *rp->map);
-    *chunks = calloc(RP_POOL_CHUNKS, sizeof **chunks);
+    /* not zeroed: a chunk's fields are set as it is taken and filled (chunk_get,
+     * dispatch), and 6 MiB zeroed is a short trace's replay's largest fixed cost */
+    *chunks = malloc(RP_POOL_CHUNKS * sizeof **chunks);
     if (rp->timing == REPLAY_ORIGINAL) {
         rp->rec_end = calloc(in->nthreads, sizeof *rp->rec_end);
         rp->rep_end = calloc(in->nthreads, sizeof *rp->rep_end);
         rp->away_ns = calloc(in->nthreads, sizeof *rp->away_ns);
         rp->away_stops = calloc(in->nthreads, sizeof *rp->away_stops);
+        rp->tail_prev = calloc(in->nthreads, sizeof *rp->tail_prev);
+        rp->tail_spent = calloc(in->nthreads, sizeof *rp->tail_spent);
     }
     if (!rp->th || !rp->slots || !rp->wbuf || !rp->map || !*chunks ||
         (rp->timing == REPLAY_ORIGINAL &&
-         (!rp->rec_end || !rp->rep_end || !rp->away_ns || !rp->away_stops)) ||
+         (!rp->rec_end || !rp->rep_end || !rp->away_ns || !rp->away_stops || !rp->tail_prev ||
+          !rp->tail_spent)) ||
         (rp->nthreads > 1 && rp_deps_init(rp) < 0))
         return phase_fail(ctx, "prepare", "the replay", -ENOMEM);
     memset(rp->th, 0, thsz);

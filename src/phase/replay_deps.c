@@ -33,15 +33,19 @@ int rp_deps_init(struct replay *rp)
     struct rp_deps *d = &rp->deps;
     uint32_t ns = rp->nslots ? rp->nslots : 1;
     uint32_t rec = rp->info->nslots ? rp->info->nslots : 1;
-    d->nbuckets = NBUCKETS;
-    d->tab = calloc(NBUCKETS * WAYS, sizeof *d->tab);
+    /* the table sized to the trace (a short one's replay starts without zeroing megabytes
+     * it never uses): a bucket (four ways) per record, as many as can be in flight, from
+     * 256 to NBUCKETS (the pool holds 16,384 records) */
+    d->nbuckets = 256;
+    while (d->nbuckets < NBUCKETS && d->nbuckets < rp->info->nrecords)
+        d->nbuckets *= 2;
+    d->tab = calloc(d->nbuckets * WAYS, sizeof *d->tab);
     d->slot_last = malloc(ns * sizeof *d->slot_last);
     d->slot_path = calloc(ns, sizeof *d->slot_path);
     d->rthread_last = malloc(rp->info->nthreads * sizeof *d->rthread_last);
     d->rec2rep = malloc(rec * sizeof *d->rec2rep);
     d->fifo = malloc(ns * sizeof *d->fifo);
-    d->chans = calloc(RP_CHANS, sizeof *d->chans);
-    if (!d->tab || !d->chans || !d->slot_last || !d->slot_path || !d->rthread_last || !d->rec2rep ||
+    if (!d->tab || !d->slot_last || !d->slot_path || !d->rthread_last || !d->rec2rep ||
         !d->fifo)
         return -1;
     for (uint32_t i = 0; i < rec; i++)
@@ -277,9 +281,13 @@ static bool changes_object(const struct rp_call *c)
 /* ---- pipes and socket pairs ---- */
 
 /* The channel of key (found, or a new one; the oldest made is reused past RP_CHANS, and a
- * read of it then waits for nothing that came before: rare, and said nowhere). */
+ * read of it then waits for nothing that came before: rare, and said nowhere). NULL when
+ * the table cannot be made. */
 static struct rp_chan *chan_get(struct rp_deps *d, uint64_t key)
 {
+    /* made at the first pipe (most traces have none) */
+    if (!d->chans && !(d->chans = calloc(RP_CHANS, sizeof *d->chans)))
+        return NULL;
     for (unsigned i = 0; i < d->nchans; i++)
         if (d->chans[i].key == key)
             return &d->chans[i];
@@ -297,6 +305,8 @@ static struct rp_chan *chan_get(struct rp_deps *d, uint64_t key)
 static void use_chan(struct replay *rp, struct dlist *l, const struct rp_call *c, uint64_t me)
 {
     struct rp_chan *ch = chan_get(&rp->deps, (c->off << 1 | ((c->flags & TRP_SOCKET) ? 1 : 0)) + 1);
+    if (!ch)
+        return; /* no memory for the pipes: their order is not kept */
     if (c->flags & TRP_WRITE) {
         ch->written += c->size;
         if (ch->len == RP_CHAN_WRITES) {

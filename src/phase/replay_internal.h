@@ -180,6 +180,10 @@ struct replay {
      * waited (not think time), and the tracer's other stops in it (one gap each) */
     uint64_t *away_ns;
     uint64_t *away_stops;
+    /* and (format 5) the recorded start of its last record, and the part of its process's
+     * tail worked so far (trace_tail_think_ns) */
+    uint64_t *tail_prev;
+    uint64_t *tail_spent;
     /* recorded thread -> replay thread (UINT32_MAX: not seen yet) */
     uint32_t *map;
     struct rp_deps deps;

@@ -147,13 +147,18 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
     return rc;
 }
 
-/* The replay threads' CPU time `trace replay` says (ns), or 0. */
-static uint64_t threads_cpu(const char *said)
+/* The replay threads' CPU time `trace replay` says into *ns (0.000 s for a short replay
+ * too): 0, or -1 when it says none. */
+static int threads_cpu(const char *said, uint64_t *ns)
 {
     const char *k = "the replay threads' CPU time ";
     const char *p = strstr(said, k);
-    double s = p ? strtod(p + strlen(k), NULL) : 0;
-    return s > 0 ? (uint64_t)(s * 1e9) : 0;
+    char *end = NULL;
+    double s = p ? strtod(p + strlen(k), &end) : 0;
+    if (!p || end == p + strlen(k) || s < 0)
+        return -1;
+    *ns = (uint64_t)(s * 1e9);
+    return 0;
 }
 
 /* A new empty directory beside near (in its parent, when on near's file system), for a
@@ -205,7 +210,7 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
         snprintf(why, len, "its replay ended with status %d", st);
         rc = -1;
     }
-    if (rc == 0 && !(*cpu_ns = threads_cpu(said)) && st == 0) {
+    if (rc == 0 && threads_cpu(said, cpu_ns) < 0 && st == 0) {
         snprintf(why, len, "its replay did not say its CPU time");
         rc = -1;
     }

@@ -272,6 +272,12 @@ void trace_info_free(struct trace_info *info)
     free(info->root);
     free(info->tracer);
     info->command = info->root = info->tracer = NULL;
+    free(info->procs);
+    free(info->thread_proc);
+    free(info->thread_scale_ppm);
+    info->procs = NULL;
+    info->thread_proc = info->thread_scale_ppm = NULL;
+    info->nprocs = info->nthread_think = 0;
 }
 
 uint64_t trace_think_ns(const struct trace_info *in, uint64_t gap, uint64_t away_ns,
@@ -281,4 +287,39 @@ uint64_t trace_think_ns(const struct trace_info *in, uint64_t gap, uint64_t away
     double tracer = (double)in->tracer_gap_ns * ((double)away_stops + 1);
     double think = own > tracer ? (own - tracer) * ((double)in->think_scale_ppm / 1e6) : 0;
     return think < 1.8e19 ? (uint64_t)think : UINT64_MAX;
+}
+
+uint64_t trace_thread_think_ns(const struct trace_info *in, uint32_t thread, uint64_t gap,
+                               uint64_t away_ns, uint64_t away_stops)
+{
+    if (thread >= in->nthread_think)
+        return trace_think_ns(in, gap, away_ns, away_stops);
+    struct trace_info one = {.tracer_gap_ns = in->tracer_gap_ns,
+                             .think_scale_ppm = in->thread_scale_ppm[thread]};
+    return trace_think_ns(&one, gap, away_ns, away_stops);
+}
+
+uint64_t trace_exit_think_ns(const struct trace_info *in, uint32_t thread)
+{
+    if (thread >= in->nthread_think || in->thread_proc[thread] >= in->nprocs)
+        return 0;
+    const struct trace_proc *p = &in->procs[in->thread_proc[thread]];
+    return p->leader == thread ? p->tail_ns : 0;
+}
+
+uint64_t trace_tail_think_ns(const struct trace_info *in, uint32_t thread, uint64_t prev,
+                             uint64_t at, bool end, uint64_t *spent)
+{
+    uint64_t tail = trace_exit_think_ns(in, thread);
+    if (!tail || *spent >= tail)
+        return 0;
+    uint64_t span = in->procs[in->thread_proc[thread]].span_ns, give;
+    if (end || !span)
+        give = end ? tail - *spent : 0;
+    else
+        give = (uint64_t)((double)tail * (double)(at > prev ? at - prev : 0) / (double)span);
+    if (give > tail - *spent)
+        give = tail - *spent;
+    *spent += give;
+    return give;
 }

@@ -27,6 +27,10 @@
 /* The longest think time a replay waits (original timing): a longer one (a program that
  * slept, or a crafted trace) is cut to this, and the replay's note says how many were. */
 #define TRACE_THINK_MAX_NS ((uint64_t)60 * 1000000000u)
+/* Format 5's think time per process: at most so many processes and threads (a trace with
+ * more keeps one scale for all). */
+#define TRACE_PROCS_MAX 4096u
+#define TRACE_PROC_THREADS_MAX 16384u
 
 /* The kinds of record. The numbers are part of the file format (version 3; version 2 had
  * every kind but TK_CHAN, TK_WAIT and TK_AWAY, version 1 also no TK_MMAP, and a reader
@@ -208,6 +212,20 @@ struct trace_entry {
     uint32_t target_len;
 };
 
+/* Format 5: one process of the recorded program (its threads share it) and the think time
+ * given to it from its own CPU time run untraced (record --untraced-run). */
+struct trace_proc {
+    uint32_t leader;     /* the recorded thread that leads it */
+    char comm[16];       /* its command name (the kernel's comm; "" when not seen) */
+    uint64_t cpu_ns;     /* its CPU time in the untraced run (0: no process matched) */
+    uint64_t think_ns;   /* its think time in all: over its threads' gaps (their scale),
+                          * and tail_ns of it over its leader's life */
+    uint64_t tail_ns;    /* what its gaps could not hold (a process that makes no call:
+                          * all of it), worked on its leader's thread over its life,
+                          * beside the others */
+    uint64_t span_ns;    /* its leader's life: from its spawn (or the start) to its exit */
+};
+
 /* What a trace holds, from its info section (trace_read.h). */
 struct trace_info {
     char *command;              /* the recorded command line, shell-quoted (owned) */
@@ -252,6 +270,14 @@ struct trace_info {
     uint64_t plain_wall_ns;        /* its wall-clock time */
     uint64_t plain_replay_cpu_ns;  /* an untraced replay's CPU for plain_replay_calls calls */
     uint64_t plain_replay_calls;
+    /* Format 5 (0 / NULL where the think time is not given per process): the program's
+     * processes, and for each recorded thread its process (an index of procs) and the
+     * scale of its think times (in place of think_scale_ppm). Owned. */
+    uint32_t nprocs;
+    struct trace_proc *procs;
+    uint32_t nthread_think;        /* nthreads, or 0 */
+    uint32_t *thread_proc;
+    uint32_t *thread_scale_ppm;
     uint64_t count[TK_CALL_KINDS]; /* calls per kind */
     uint64_t bytes_read, bytes_written;
     uint64_t nstate;            /* entries of the initial state */
@@ -289,11 +315,23 @@ void trace_call_bytes(const struct trace_call *c, uint64_t *rd, uint64_t *wr);
  * scaled by in->think_scale_ppm; 0 where nothing is left. Not cut to TRACE_THINK_MAX_NS. */
 uint64_t trace_think_ns(const struct trace_info *in, uint64_t gap, uint64_t away_ns,
                         uint64_t away_stops);
+/* The same for a call of recorded thread thread: its process's scale where the trace gives
+ * one per process (format 5), else the trace's. */
+uint64_t trace_thread_think_ns(const struct trace_info *in, uint32_t thread, uint64_t gap,
+                               uint64_t away_ns, uint64_t away_stops);
+/* The think time of thread's process its gaps could not hold (format 5: its tail_ns, where
+ * thread leads it; 0 for others): in all, the part worked before a record of thread at
+ * `at` ns whose previous record (or spawn) was at prev (the tail spread over the leader's
+ * life, span_ns, in proportion to the time; at its exit, end, what is left), *spent
+ * keeping the part given so far. */
+uint64_t trace_exit_think_ns(const struct trace_info *in, uint32_t thread);
+uint64_t trace_tail_think_ns(const struct trace_info *in, uint32_t thread, uint64_t prev,
+                             uint64_t at, bool end, uint64_t *spent);
 /* Whether p (n bytes) is a path a trace may hold (the rules at the top). */
 bool trace_path_valid(const char *p, size_t n);
 /* n with thousands separated by commas ("41,200") into buf: returns buf. */
 char *trace_count_str(uint64_t n, char *buf, size_t len);
-/* Frees the strings of info. */
+/* Frees the strings and tables of info. */
 void trace_info_free(struct trace_info *info);
 
 #endif

@@ -315,6 +315,27 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
         for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
             n += trace_put_varint(out + n, u[i]);
     }
+    if (info->format == 0 || info->format >= 5) {
+        /* the think time per process: the processes, then each thread's process and scale */
+        bool per = info->nprocs && info->nprocs <= TRACE_PROCS_MAX &&
+                   info->nthread_think == info->nthreads &&
+                   info->nthreads <= TRACE_PROC_THREADS_MAX;
+        n += trace_put_varint(out + n, per ? info->nprocs : 0);
+        for (uint32_t i = 0; per && i < info->nprocs; i++) {
+            const struct trace_proc *p = &info->procs[i];
+            n += trace_put_varint(out + n, p->leader);
+            n += put_bytes(out + n, p->comm, strnlen(p->comm, sizeof p->comm - 1));
+            n += trace_put_varint(out + n, p->cpu_ns);
+            n += trace_put_varint(out + n, p->think_ns);
+            n += trace_put_varint(out + n, p->tail_ns);
+            n += trace_put_varint(out + n, p->span_ns);
+        }
+        n += trace_put_varint(out + n, per ? info->nthreads : 0);
+        for (uint32_t i = 0; per && i < info->nthreads; i++) {
+            n += trace_put_varint(out + n, info->thread_proc[i]);
+            n += trace_put_varint(out + n, info->thread_scale_ppm[i]);
+        }
+    }
     unsigned kinds = info->format == 1 ? TRACE_V1_CALL_KINDS : TK_CALL_KINDS;
     n += trace_put_varint(out + n, kinds);
     for (unsigned k = 0; k < kinds; k++)
@@ -338,8 +359,52 @@ static char *dup_text(const char *s, size_t n)
     return d;
 }
 
-long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,
-                       char *why, size_t whylen)
+/* Format 5's processes and threads' scales (trace_encode_info). 0, or -1 with why. */
+static int decode_procs(struct cur *k, struct trace_info *info, char *why, size_t whylen)
+{
+    uint64_t np = get(k, "processes");
+    if (np > TRACE_PROCS_MAX) {
+        snprintf(why, whylen, "its info block holds %" PRIu64 " processes (at most %u)", np,
+                 TRACE_PROCS_MAX);
+        return -1;
+    }
+    if (np && !(info->procs = calloc(np, sizeof *info->procs))) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    info->nprocs = (uint32_t)np;
+    for (uint64_t i = 0; i < np && !k->cut && !k->bad; i++) {
+        struct trace_proc *p = &info->procs[i];
+        p->leader = (uint32_t)get(k, "processes");
+        const char *c = "";
+        uint32_t cl = get_bytes(k, &c, sizeof p->comm, "process name");
+        memcpy(p->comm, c, cl);
+        p->cpu_ns = get(k, "processes");
+        p->think_ns = get(k, "processes");
+        p->tail_ns = get(k, "processes");
+        p->span_ns = get(k, "processes");
+    }
+    uint64_t nt = get(k, "threads");
+    if (nt > TRACE_PROC_THREADS_MAX || (nt && !np)) {
+        snprintf(why, whylen, "its info block holds %" PRIu64 " threads' think times", nt);
+        return -1;
+    }
+    if (nt && (!(info->thread_proc = calloc(nt, sizeof *info->thread_proc)) ||
+               !(info->thread_scale_ppm = calloc(nt, sizeof *info->thread_scale_ppm)))) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
+    info->nthread_think = (uint32_t)nt;
+    for (uint64_t i = 0; i < nt && !k->cut && !k->bad; i++) {
+        uint64_t p = get(k, "threads"), s = get(k, "threads");
+        info->thread_proc[i] = p < np ? (uint32_t)p : UINT32_MAX;
+        info->thread_scale_ppm[i] = s <= 1000000 ? (uint32_t)s : 1000000;
+    }
+    return 0;
+}
+
+static long decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,
+                        char *why, size_t whylen)
 {
     memset(info, 0, sizeof *info);
     struct cur k = {.p = p, .n = n};
@@ -369,6 +434,8 @@ long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trac
         for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
             *u[i] = get(&k, "header");
     }
+    if (version >= 5 && decode_procs(&k, info, why, whylen) < 0)
+        return -1;
     /* format 1 counts its 38 kinds, formats 2 and 3 one more (mmap); the kinds a block does not
      * count it holds none of */
     uint64_t nkinds = get(&k, "kinds");
@@ -409,6 +476,8 @@ long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trac
         return -1;
     }
     info->nthreads = (uint32_t)small[0];
+    if (info->nthread_think && info->nthread_think != info->nthreads)
+        info->nthread_think = 0; /* not this trace's threads: one scale for all */
     info->nslots = (uint32_t)small[1];
     info->max_concurrency = (uint32_t)(small[2] ? small[2] : 1);
     info->command = dup_text(cmd, lc);
@@ -420,4 +489,13 @@ long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trac
         return -1;
     }
     return (long)k.at;
+}
+
+long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,
+                       char *why, size_t whylen)
+{
+    long r = decode_info(p, n, version, info, why, whylen);
+    if (r < 0)
+        trace_info_free(info);
+    return r;
 }

@@ -19,7 +19,8 @@
 /* No record, entry or info block is longer (the decoder needs this much contiguous input,
  * or the end of the stream). */
 #define TRACE_RECORD_MAX 16384
-#define TRACE_INFO_MAX (3 * TRACE_TEXT_MAX + 4096)
+#define TRACE_INFO_MAX (3 * TRACE_TEXT_MAX + 4096 + TRACE_PROCS_MAX * 64 + \
+                        TRACE_PROC_THREADS_MAX * 16)
 
 /* What a record may refer to, from the trace's info block; and the previous record's
  * start, which the next one's is relative to. */
@@ -46,7 +47,8 @@ long trace_decode_entry(const uint8_t *p, size_t n, struct trace_entry *e, char 
 
 /* The info block (every field of struct trace_info but the state counts, which follow
  * it: nstate and state_bytes are its last fields; the untraced run's four from format 4,
- * written unless info->format is 1-3). The encoder needs TRACE_INFO_MAX bytes.
+ * written unless info->format is 1-3; the processes and threads' think scales from format
+ * 5, unless it is 1-4). The encoder needs TRACE_INFO_MAX bytes.
  * The decoder allocates info's strings (trace_info_free). */
 size_t trace_encode_info(const struct trace_info *info, uint8_t *out);
 long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,

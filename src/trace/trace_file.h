@@ -18,10 +18,11 @@
 
 #define TRACE_MAGIC "FSBTRACE"
 #define TRACE_END_MAGIC "FSBTEND"
-#define TRACE_FORMAT_VERSION 4u
+#define TRACE_FORMAT_VERSION 5u
 /* The oldest format this fsbench still reads (format 1: no TK_MMAP; format 2: no TK_CHAN,
  * TK_WAIT or TK_AWAY, so think time is the whole gap between a thread's calls less one
- * tracer's gap; format 3: no untraced run's figures in the info block). */
+ * tracer's gap; format 3: no untraced run's figures in the info block; format 4: no think
+ * time per process). */
 #define TRACE_FORMAT_OLDEST 1u
 #define TRACE_HEADER_LEN 16u
 #define TRACE_FOOTER_LEN 48u

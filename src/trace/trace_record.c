@@ -364,6 +364,20 @@ void trace_rec_gaps(const struct trace_recorder *r, uint64_t below_ns, uint64_t 
     }
 }
 
+void trace_rec_proc(const struct trace_recorder *r, uint32_t thread, uint32_t *leader,
+                    const char **comm, uint64_t *calls)
+{
+    if (thread >= r->info.nthreads) {
+        *leader = thread;
+        *comm = "";
+        *calls = 0;
+        return;
+    }
+    *leader = r->proc[thread].leader;
+    *comm = r->proc[r->proc[thread].leader].comm;
+    *calls = r->proc[thread].calls;
+}
+
 void trace_rec_quick(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns)
 {
     *n = r->gaps->quick_n;
@@ -431,6 +445,7 @@ void trace_rec_free(struct trace_recorder *r)
     free(r->free_slots);
     free(r->line);
     free(r->gaps);
+    free(r->proc);
     free(r);
 }
 

@@ -85,6 +85,11 @@ void trace_rec_gaps(const struct trace_recorder *r, uint64_t below_ns, uint64_t 
  * between the mean gap and this mean is the tracer's fixed part of a gap plus the
  * program's think time, whatever the machine's load did to both. */
 void trace_rec_quick(const struct trace_recorder *r, uint64_t *n, uint64_t *total_ns);
+/* Recorded thread thread's process: the recorded thread that leads it (thread itself for
+ * a process), its command name as the kernel names it (the base name of its last execve,
+ * else its parent's; "" when none was seen) and the calls thread made. */
+void trace_rec_proc(const struct trace_recorder *r, uint32_t thread, uint32_t *leader,
+                    const char **comm, uint64_t *calls);
 void trace_rec_free(struct trace_recorder *r);
 
 #endif

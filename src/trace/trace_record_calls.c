@@ -421,7 +421,7 @@ static int h_clone(struct trace_recorder *r, struct task *t, const struct strace
     int64_t res;
     if (!rec_result(l, &res) || res <= 0)
         return 0;
-    bool files = false, fs = false;
+    bool files = false, fs = false, thread = false;
     for (int i = 0; i < a->n && how != 2; i++) {
         /* clone(..., flags=A|B, ...) or clone3({flags=A|B, ...}, size) */
         struct strace_span s = a->a[i];
@@ -437,9 +437,10 @@ static int h_clone(struct trace_recorder *r, struct task *t, const struct strace
         struct strace_span fl = {f + 6, (size_t)(e - f - 6)};
         files = strace_arg_has(fl, "CLONE_FILES");
         fs = strace_arg_has(fl, "CLONE_FS");
+        thread = strace_arg_has(fl, "CLONE_THREAD");
         break;
     }
-    return rec_spawn(r, t, l, (long)res, files, fs);
+    return rec_spawn(r, t, l, (long)res, thread, files, fs);
 }
 
 static int h_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l,
@@ -448,7 +449,10 @@ static int h_exec(struct trace_recorder *r, struct task *t, const struct strace_
     int64_t res;
     if (!rec_result(l, &res) || res != 0)
         return 0;
-    return rec_exec(r, t, l);
+    /* execve("path", ...), execveat(dirfd, "path", ...) */
+    char name[TRACE_PATH_MAX];
+    bool named = a->n > how && strace_arg_string(a->a[how], name, sizeof name) > 0;
+    return rec_exec(r, t, l, named ? name : NULL);
 }
 
 static int h_chdir(struct trace_recorder *r, struct task *t, const struct strace_line *l,

@@ -114,6 +114,17 @@ struct trace_recorder {
     /* a clone seen: its child's kept lines are fed to it after the call (trace_record.c) */
     bool adopt_pending;
     long adopt_tid;
+    /* per recorded thread: the recorded thread that leads its process (itself for a
+     * process), that process's command name (as the kernel's comm: the base name of its
+     * last execve, else its parent's) and the calls the thread made */
+    struct rec_proc *proc;
+    size_t proc_cap;
+};
+
+struct rec_proc {
+    uint32_t leader;
+    char comm[16];
+    uint64_t calls;
 };
 
 /* trace_record_state.c */
@@ -144,9 +155,11 @@ int rec_fd_release(struct trace_recorder *r, struct task *t, const struct strace
 /* A clone, fork or vfork of t returned child tid `child` (its kept lines are then adopted:
  * r->adopt_pending). */
 int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line *l, long child,
-              bool share_files, bool share_fs);
-/* A successful execve of t: close-on-exec descriptors are dropped. */
-int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l);
+              bool thread, bool share_files, bool share_fs);
+/* A successful execve of t, of the file named name (its base name becomes the process's
+ * command name): close-on-exec descriptors are dropped. */
+int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+             const char *name);
 
 /* trace_record_chan.c */
 /* A read or write (kind) that moved res bytes on descriptor argument a, outside the

@@ -54,7 +54,20 @@ struct task *rec_task_new(struct trace_recorder *r, long tid, struct fdtab *fds,
         return NULL;
     }
     t->tid = tid;
+    if (r->info.nthreads == r->proc_cap) {
+        size_t cap = r->proc_cap ? r->proc_cap * 2 : 64;
+        struct rec_proc *p = realloc(r->proc, cap * sizeof *p);
+        if (!p) {
+            free(t);
+            error("out of memory");
+            return NULL;
+        }
+        r->proc = p;
+        r->proc_cap = cap;
+    }
     t->thread = r->info.nthreads++;
+    /* a process of its own until rec_spawn says otherwise */
+    r->proc[t->thread] = (struct rec_proc){.leader = t->thread};
     t->fds = fds;
     t->fs = fs;
     struct task **b = rec_bucket(r, tid);
@@ -174,6 +187,7 @@ int rec_emit(struct trace_recorder *r, struct task *t, const struct strace_line 
         t->away_ns = t->stops = 0;
     }
     if (c->kind < TK_CALL_KINDS) {
+        r->proc[t->thread].calls++;
         bool counted = !(r->o.gaps_of_started && t->thread == 0);
         if (t->last_end && c->start_ns > t->last_end) {
             /* the gap less the time the thread waited, and the tracer's stops in it:
@@ -289,8 +303,17 @@ int rec_fdtab_put(struct trace_recorder *r, struct task *t, const struct strace_
     return rc;
 }
 
-int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l)
+int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line *l,
+             const char *name)
 {
+    if (name && t->thread < r->info.nthreads) {
+        const char *b = strrchr(name, '/');
+        b = b ? b + 1 : name;
+        struct rec_proc *p = &r->proc[r->proc[t->thread].leader];
+        size_t n = strlen(b) < sizeof p->comm - 1 ? strlen(b) : sizeof p->comm - 1;
+        memcpy(p->comm, b, n);
+        p->comm[n] = '\0';
+    }
     struct fdtab *ft = t->fds;
     for (size_t fd = 0; fd < ft->cap; fd++)
         if (ft->e[fd].cloexec && rec_fd_release(r, t, l, (long)fd) < 0)
@@ -300,7 +323,7 @@ int rec_exec(struct trace_recorder *r, struct task *t, const struct strace_line 
 
 
 int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line *l, long child,
-              bool share_files, bool share_fs)
+              bool thread, bool share_files, bool share_fs)
 {
     struct task *old = rec_find(r, child);
     if (old) /* a thread we thought alive: its exit was not seen */
@@ -321,6 +344,12 @@ int rec_spawn(struct trace_recorder *r, struct task *t, const struct strace_line
     struct task *c = rec_task_new(r, child, ft, fs);
     if (!c)
         return -1;
+    /* a thread belongs to its creator's process; a process is named as its parent until
+     * it runs another program */
+    const struct rec_proc *mine = &r->proc[r->proc[t->thread].leader];
+    if (thread)
+        r->proc[c->thread].leader = mine->leader;
+    memcpy(r->proc[c->thread].comm, mine->comm, sizeof mine->comm);
     if (rec_implicit(r, c, l, TK_SPAWN, 0, 0, t->thread) < 0)
         return -1;
     if (!share_files) {

@@ -82,9 +82,9 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             /* last holds the end + 1 (0: the thread not seen yet) */
             uint64_t prev = last[c.thread] - 1;
             if (c.kind < TK_CALL_KINDS && last[c.thread]) {
-                uint64_t th = trace_think_ns(trace_file_info(t),
-                                             c.start_ns > prev ? c.start_ns - prev : 0,
-                                             away[c.thread], stops[c.thread]);
+                uint64_t th = trace_thread_think_ns(trace_file_info(t), c.thread,
+                                                    c.start_ns > prev ? c.start_ns - prev : 0,
+                                                    away[c.thread], stops[c.thread]);
                 s->think_ns += th;
                 if (c.thread < TRACE_STATS_THREADS)
                     s->thread_think_ns[c.thread] += th;
@@ -106,6 +106,12 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             s->spawns++;
         } else if (c.kind == TK_EXIT) {
             s->exits++;
+            /* format 5: a process's think time its gaps could not hold (the replay works it
+             * over the process's life; counted here at its exit) */
+            uint64_t th = c.thread < nth ? trace_exit_think_ns(trace_file_info(t), c.thread) : 0;
+            s->think_ns += th;
+            if (c.thread < TRACE_STATS_THREADS)
+                s->thread_think_ns[c.thread] += th;
         } else if (c.kind == TK_INHERIT) {
             s->inherits++;
         } else if (c.kind == TK_DROP) {

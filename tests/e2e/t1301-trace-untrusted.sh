@@ -51,10 +51,10 @@ if [ -n "$GOOD" ]; then
     like "$ERR" 'cut\.fsbt: its end is missing' "a cut trace: its end is missing"
     one_line "cut"
     cp "$GOOD" "$S/newer.fsbt"
-    printf '\x05' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
+    printf '\x06' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
     run_fsbench run --replay "$S/newer.fsbt" --no-save -q
     is "$RC" 1 "a newer format: exit 1"
-    like "$ERR" 'trace format 5, where this fsbench reads format 4 \(made by a newer fsbench\?\)' \
+    like "$ERR" 'trace format 6, where this fsbench reads format 5 \(made by a newer fsbench\?\)' \
         "a newer format: said so"
     # bytes flipped in the compressed sections: refused (or still whole), never a crash
     bad=0 crashed=0
@@ -168,6 +168,12 @@ if [ -x "$CRAFT" ]; then
         "and says its waits were not recorded"
     run_fsbench trace replay "$S/v2.fsbt" "$S/v2r" --timing original
     is "$RC" 0 "a format 2 trace replays with original timing"
+    # a trace of format 4 (before the think time per process): one scale for all threads
+    "$CRAFT" v4 "$S/v4.fsbt"
+    run_fsbench trace stats "$S/v4.fsbt"
+    like "$OUT" "\(format 4\)" "trace stats reads a format 4 trace and names its format"
+    run_fsbench trace replay "$S/v4.fsbt" "$S/v4r" --timing original
+    is "$RC" 0 "a format 4 trace replays with original timing"
     # an away record: of a 500 ms gap the thread waited 400 ms; 100 ms is think time
     "$CRAFT" away "$S/away.fsbt" 500000000 400000000
     "$FSBENCH" trace stats --json "$S/away.fsbt" >"$S/away.json"

@@ -56,7 +56,7 @@ is "$(ls -A "$S/p")" "root" "nothing left beside the directory (its copy, the re
 like "$(cat "$S/change.err")" "record: the program's own time between calls: [0-9.]+ s \(its CPU time run untraced, [0-9.]+ s in [0-9.]+ s, less that of an untraced replay of [0-9,]+ of its calls, [0-9.]+ s, for all of them; traced it used [0-9.]+ s\)" \
     "record says the think time came from the untraced run, with its figures"
 run_fsbench trace stats "$S/change.fsbt"
-like "$OUT" '\(format 4\)' "the trace is format 4"
+like "$OUT" '\(format 5\)' "the trace is format 5"
 like "$OUT" 'think time: [0-9.]+ s in all \(the program.s CPU time run untraced [0-9.]+ s in [0-9.]+ s, an untraced replay.s [0-9.]+ s for [0-9,]+ calls; traced: the program.s [0-9.]+ s\)' \
     "trace stats says which estimate the trace holds"
 "$FSBENCH" trace stats --json "$S/change.fsbt" >"$S/change.json"
@@ -141,5 +141,61 @@ read -r pms cms <"$S/twothink.log"
 t12=$(($(jq '.think.by_thread_ns[1] + .think.by_thread_ns[2]' "$S/twothink.json") / 1000000))
 ok "$([ "${cms:-0}" -ge 200 ] && within "$t12" "$cms" 50 130; echo $?)" \
     "two children's think times are their untraced CPU time: $t12 ms for $cms ms"
+
+# a child that spins with no call at all beside its parent, which thinks with calls: each
+# process's think time is its own, and the child's runs on its own thread beside the
+# parent's (dpkg-deb's decompressor beside tar), not in the parent's gaps after it
+known sidethink "${TRACED_PROG[@]}" sidethink 25
+is "$?" 0 "record --untraced-run of a child spinning beside its parent exits 0"
+read -r pms cms <"$S/sidethink.log"
+"$FSBENCH" trace stats --json "$S/sidethink.fsbt" >"$S/sidethink.json"
+is "$(jq '.think.processes | length' "$S/sidethink.json")" 2 "trace stats --json: two processes"
+side=$(($(jq '.think.processes[1].beside_ns' "$S/sidethink.json") / 1000000))
+pt=$(($(jq '.think.processes[0].think_ns' "$S/sidethink.json") / 1000000))
+ok "$([ "${cms:-0}" -ge 100 ] && within "$side" "$cms" 50 130; echo $?)" \
+    "the child's think time is its own, beside the parent: $side ms for $cms ms"
+ok "$([ "${pms:-0}" -ge 100 ] && within "$pt" "$pms" 50 130; echo $?)" \
+    "the parent's is its own: $pt ms for $pms ms"
+like "$(cat "$S/sidethink.err")" "record:   t1 trace_prog: CPU [0-9.]+ s, think [0-9.]+ s \([0-9.]+ s beside the others\)" \
+    "record's summary gives the think time per process"
+like "$("$FSBENCH" trace stats "$S/sidethink.fsbt")" "think time per process .*: t0 trace_prog [0-9.]+ s of CPU, [0-9.]+ s think \([0-9.]+ s beside\); t1 trace_prog" \
+    "trace stats gives it per process"
+# not root: the kernel sends no task's times, and one line says so (one scale for all)
+mkdir -p "$S/nobody/d"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+    chown -R 65534:65534 "$S/nobody"
+    chmod o+x "$S" # only to reach its own directory
+fi
+# shellcheck disable=SC2016 # the inner shell expands them
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null &&
+    setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'test -w "$1" && test -x "$2"' sh \
+        "$S/nobody/d" "$FSBENCH"; then
+    (cd "$S/nobody/d" && setpriv --reuid=65534 --regid=65534 --clear-groups \
+        "$FSBENCH" record -o "$S/nobody/t.fsbt" --untraced-run -- sh -c 'echo a >x') \
+        >/dev/null 2>"$S/nobody.err"
+    like "$(cat "$S/nobody.err")" "record: think time per process: not known \(taskstats sent nothing: listening needs root\): one scale for all threads" \
+        "not root: the think time per process is not known, and record says why"
+else
+    skip "not root, no setpriv, or nobody cannot reach the scratch directory or fsbench"
+fi
+
+# replayed with original timing: about the larger of the two, not their sum (where the
+# machine has a processor to spare: on a loaded one the two spins cannot overlap)
+best=999999
+for _ in 1 2 3; do
+    rm -rf "$S/sider"
+    w=$("$FSBENCH" trace replay "$S/sidethink.fsbt" "$S/sider" --timing original 2>&1 |
+        sed -n 's/.* in \([0-9.]*\) s (the replay.*/\1/p')
+    w=$(awk -v w="${w:-999}" 'BEGIN { printf "%d", w * 1000 }')
+    [ "$w" -lt "$best" ] && best=$w
+done
+sum=$((side + pt))
+if [ $((best * 10)) -le $((sum * 8)) ]; then
+    ok 0 "replayed with original timing in $best ms: beside, not after (the two think $pt + $side ms)"
+elif awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n - 1.5) }'; then
+    skip "the machine is busy (load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) processors): the replay took $best ms for $pt + $side ms"
+else
+    ok 1 "replayed with original timing in $best ms: beside, not after (the two think $pt + $side ms)"
+fi
 
 done_testing

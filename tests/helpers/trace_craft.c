@@ -8,6 +8,7 @@
  *   trace_craft v1 FILE       mkdir "a" and "b" 1 ms apart, written in format 1 (the
  *                             format before mmap records): older traces must still read
  *   trace_craft v2 FILE       the same in format 2 (the format before away records)
+ *   trace_craft v4 FILE       the same in format 4 (the format before think time per process)
  *   trace_craft away FILE NS W  as gap, with an away record before mkdir "b": W of the NS
  *                             nanoseconds the thread waited (think time NS - W)
  *   trace_craft tiny FILE N GAP  one thread: N stats of "." GAP ns apart (each call 1 us):
@@ -58,11 +59,11 @@ int main(int argc, char **argv)
         return trace_writer_commit(w) < 0 ? 1 : 0;
     }
     bool plain = !strcmp(argv[1], "gap") || !strcmp(argv[1], "v1") || !strcmp(argv[1], "v2") ||
-                 !strcmp(argv[1], "away");
+                 !strcmp(argv[1], "v4") || !strcmp(argv[1], "away");
     if (argc < 3 || (!plain && strcmp(argv[1], "setid")) ||
         (!strcmp(argv[1], "gap") && argc != 4) || (!strcmp(argv[1], "away") && argc != 5)) {
         fprintf(stderr, "usage: trace_craft gap FILE NS | trace_craft away FILE NS W | "
-                        "trace_craft tiny FILE N GAP | trace_craft setid|v1|v2 FILE\n");
+                        "trace_craft tiny FILE N GAP | trace_craft setid|v1|v2|v4 FILE\n");
         return 2;
     }
     struct trace_writer *w = trace_writer_open(argv[2]);
@@ -76,6 +77,8 @@ int main(int argc, char **argv)
             info.format = 1;
         if (!strcmp(argv[1], "v2"))
             info.format = 2;
+        if (!strcmp(argv[1], "v4"))
+            info.format = 4;
         rc |= put(w, (struct trace_call){.kind = TK_MKDIR, .start_ns = 1000, .dur_ns = 1000,
                                          .mode = 0755},
                   "a");

@@ -30,7 +30,11 @@
  *                          stats of "/" (outside the directory: traced, not recorded): a
  *                          program whose traced CPU time is mostly the tracer's stops at
  *                          its many cheap calls; prints its CPU time in user mode (ms)
- * think, callthink, childthink and twothink also append what they print to the file
+ *   trace_prog sidethink N  a parent forks a child that spins N x 20 ms in user mode and
+ *                          makes no call at all, thinks as `think N` does beside it, then
+ *                          waits for it; prints its own CPU time and its child's (ms): a
+ *                          replay must run the child's time beside the parent's, not after
+ * think, callthink, childthink, twothink and sidethink also append what they print to the file
  * $TRACE_PROG_LOG names, if set (a run whose standard output is /dev/null is known too).
  *   trace_prog mapread N   maps "m/r" (which must hold N KiB) read-only, reads every page
  *                          through the map (no read call at all) and prints their sum of
@@ -305,6 +309,33 @@ static int child_think(int nchildren)
     return 0;
 }
 
+/* A child spinning with no call while its parent thinks with calls beside it. */
+static int side_think(void)
+{
+    unsigned long want = spin_20ms();
+    pid_t pid = fork();
+    if (pid < 0)
+        die("fork");
+    if (pid == 0) {
+        for (int i = 0; i < n_files; i++)
+            spin(want);
+        _exit(0);
+    }
+    think_calls();
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        die("wait");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        fprintf(stderr, "trace_prog: the child failed\n");
+        return 1;
+    }
+    struct rusage self, kids;
+    if (getrusage(RUSAGE_SELF, &self) < 0 || getrusage(RUSAGE_CHILDREN, &kids) < 0)
+        die("getrusage");
+    say("%ld %ld\n", ru_ms(&self), ru_ms(&kids));
+    return 0;
+}
+
 /* Thinks as think_calls does, with 400 cheap calls after each 20 ms. */
 static int call_think(void)
 {
@@ -371,7 +402,7 @@ static int mapped(int write_it)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|callthink|childthink|twothink|mapread|mapwrite N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|callthink|childthink|twothink|sidethink|mapread|mapwrite N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
@@ -388,6 +419,8 @@ int main(int argc, char **argv)
         return child_think(1);
     if (!strcmp(argv[1], "twothink"))
         return child_think(2);
+    if (!strcmp(argv[1], "sidethink"))
+        return side_think();
     if (!strcmp(argv[1], "mapread"))
         return mapped(0);
     if (!strcmp(argv[1], "mapwrite"))

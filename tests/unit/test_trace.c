@@ -369,6 +369,21 @@ static void test_file_copy(void **state)
     in.plain_wall_ns = 9000;
     in.plain_replay_cpu_ns = 10000;
     in.plain_replay_calls = 11000;
+    /* format 5: the think time per process */
+    struct trace_proc procs[2] = {{.leader = 0, .comm = "sh", .cpu_ns = 100, .think_ns = 90},
+                                  {.leader = 1, .comm = "0123456789abcde", .cpu_ns = 300,
+                                   .think_ns = 280, .tail_ns = 280, .span_ns = 1000}};
+    uint32_t tp[8], ts[8];
+    assert_true(in.nthreads <= 8);
+    for (uint32_t i = 0; i < in.nthreads; i++) {
+        tp[i] = i == 1;
+        ts[i] = i == 1 ? 0 : 250000;
+    }
+    in.nprocs = 2;
+    in.procs = procs;
+    in.nthread_think = in.nthreads;
+    in.thread_proc = tp;
+    in.thread_scale_ppm = ts;
     uint64_t off, len;
     trace_file_calls_section(t, &off, &len);
     assert_true(len > 0);
@@ -398,13 +413,67 @@ static void test_file_copy(void **state)
     assert_int_equal(c->mirror_cpu_ns, 6000);
     assert_int_equal(c->think_ns, 7000);
     assert_int_equal(c->think_scale_ppm, 500000);
-    assert_int_equal(c->format, 4);
+    assert_int_equal(c->format, 5);
     assert_int_equal(c->plain_cpu_ns, 8000);
     assert_int_equal(c->plain_wall_ns, 9000);
     assert_int_equal(c->plain_replay_cpu_ns, 10000);
     assert_int_equal(c->plain_replay_calls, 11000);
+    assert_int_equal(c->nprocs, 2);
+    assert_string_equal(c->procs[1].comm, "0123456789abcde"); /* 15 bytes, as the kernel's */
+    assert_int_equal(c->procs[1].cpu_ns, 300);
+    assert_int_equal(c->procs[1].tail_ns, 280);
+    assert_int_equal(c->procs[0].think_ns, 90);
+    assert_int_equal(c->nthread_think, c->nthreads);
+    /* thread 1 leads the process that thinks beside the others: before its exit; others
+     * at their process's scale */
+    assert_int_equal(trace_exit_think_ns(c, 1), 280);
+    assert_int_equal(trace_exit_think_ns(c, 0), 0);
+    assert_int_equal(c->procs[1].span_ns, 1000);
+    /* worked over its leader's life as the time between its records, the rest at its exit */
+    uint64_t spent = 0;
+    assert_int_equal(trace_tail_think_ns(c, 1, 0, 250, false, &spent), 70);
+    assert_int_equal(trace_tail_think_ns(c, 1, 250, 500, false, &spent), 70);
+    assert_int_equal(trace_tail_think_ns(c, 1, 500, 5000, false, &spent), 140);
+    assert_int_equal(trace_tail_think_ns(c, 1, 5000, 6000, true, &spent), 0);
+    spent = 0;
+    assert_int_equal(trace_tail_think_ns(c, 1, 0, 100, false, &spent), 28);
+    assert_int_equal(trace_tail_think_ns(c, 1, 100, 100, true, &spent), 252);
+    assert_int_equal(trace_tail_think_ns(c, 0, 0, 1000, true, &spent), 0);
+    assert_int_equal(trace_thread_think_ns(c, 0, 12345 + 1000000, 0, 0), 250000);
+    assert_int_equal(trace_thread_think_ns(c, 1, 12345 + 1000000, 0, 0), 0);
     trace_close(t);
     unlink(copy);
+}
+
+/* Written as format 4 (before the think time per process), an info block with processes
+ * reads back without them, and one scale for all threads. */
+static void test_file_format4(void **state)
+{
+    struct tfile *f = *state;
+    struct trace_writer *w = trace_writer_open(f->path);
+    assert_non_null(w);
+    struct trace_proc p = {.leader = 0, .comm = "a", .cpu_ns = 5, .think_ns = 5, .tail_ns = 5};
+    uint32_t tp = 0, ts = 1000000;
+    struct trace_info in = {.command = "c", .root = "/r", .tracer = "t", .nthreads = 1,
+                            .nslots = 1, .ncalls = 1, .nrecords = 1, .plain_cpu_ns = 8000,
+                            .nprocs = 1, .procs = &p, .nthread_think = 1, .thread_proc = &tp,
+                            .thread_scale_ppm = &ts, .think_scale_ppm = 500000, .format = 4};
+    in.count[TK_SYNC] = 1;
+    struct trace_call c = {.kind = TK_SYNC};
+    assert_int_equal(trace_writer_call(w, &c), 0);
+    assert_int_equal(trace_writer_info(w, &in), 0);
+    assert_int_equal(trace_writer_commit(w), 0);
+    struct trace_file *t = trace_open(f->path);
+    assert_non_null(t);
+    assert_int_equal(trace_check(t), 0);
+    const struct trace_info *r = trace_file_info(t);
+    assert_int_equal(r->format, 4);
+    assert_int_equal(r->plain_cpu_ns, 8000);
+    assert_int_equal(r->nprocs, 0);
+    assert_int_equal(r->nthread_think, 0);
+    assert_int_equal(trace_exit_think_ns(r, 0), 0);
+    assert_int_equal(trace_thread_think_ns(r, 0, 1000, 0, 0), 500);
+    trace_close(t);
 }
 
 /* Written as format 3 (before the untraced run's figures), the same info block reads back
@@ -956,6 +1025,21 @@ static void test_rec_processes(void **state)
     feed(r, "12 2.0 +++ exited with 0 +++");
     feed(r, "11 2.1 +++ exited with 0 +++");
     assert_int_equal(trace_rec_finish(r, &in), 0);
+    /* the processes: the child runs /bin/x (named "x" from then on), the thread is its
+     * creator's process; the calls each thread made */
+    uint32_t lead;
+    const char *comm;
+    uint64_t calls;
+    trace_rec_proc(r, 1, &lead, &comm, &calls);
+    assert_int_equal(lead, 1);
+    assert_string_equal(comm, "x");
+    assert_int_equal(calls, 2);
+    trace_rec_proc(r, 2, &lead, &comm, &calls);
+    assert_int_equal(lead, 0);
+    assert_int_equal(calls, 1);
+    trace_rec_proc(r, 0, &lead, &comm, &calls);
+    assert_int_equal(lead, 0);
+    assert_string_equal(comm, ""); /* its own execve was not seen */
     trace_rec_free(r);
     int k = 0;
     assert_int_equal(s.c[k++].kind, TK_OPEN);  /* a: slot 0, close-on-exec */
@@ -1176,6 +1260,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_counts, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_format3, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_copy, file_setup, file_teardown),
+        cmocka_unit_test_setup_teardown(test_file_format4, file_setup, file_teardown),
         cmocka_unit_test(test_strace_lines),
         cmocka_unit_test(test_rec_descriptors),
         cmocka_unit_test(test_rec_processes),
