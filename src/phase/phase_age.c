@@ -26,8 +26,9 @@
  *
  * With params->age_profile set, the phase ages to that profile instead (phase/age.h): it
  * stops on convergence (params->age_converge), the written or the fullness target, and its
- * note gives the stop, the distance from the profile and the free space before and after.
- * With params->age_replay set, it ages by replaying that trace (phase_age_replay.c), with a
+ * note gives the stop, the distance from the profile and the free space before and after;
+ * the same figures go into the phase's own object (res->age_profile, age_figures.c) for
+ * the run's JSON. With params->age_replay set, it ages by replaying that trace (phase_age_replay.c), with a
  * profile beside it until it converges to the profile, measured the same way.
  */
 #include <errno.h>
