@@ -22,7 +22,7 @@ int cli_age_report(FILE *f, const struct run_set *rs)
                    "step's median wall with its interval):\n",
                 steps);
         hist_report_text(f, &sr, &h, "age step");
-        report_aging_steps(f, rs); /* aging by replay: the free space beside */
+        report_aging_steps(f, rs); /* aging's free space beside (replay or profile) */
     }
     hist_free(&h);
     series_free(&sr);

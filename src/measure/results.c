@@ -55,6 +55,8 @@ void phase_result_free(struct phase_result *pr)
     pr->nstalls = 0;
     age_replay_result_free(pr->age_replay);
     pr->age_replay = NULL;
+    age_replay_result_free(pr->age_profile);
+    pr->age_profile = NULL;
 }
 
 void age_replay_result_free(struct age_replay_result *a)
@@ -102,8 +104,14 @@ int phase_result_copy(struct phase_result *dst, const struct phase_result *src)
     *dst = *src;
     void *tl, *st, *rk;
     dst->age_replay = NULL;
+    dst->age_profile = NULL;
     if (src->age_replay && !(dst->age_replay = age_replay_result_dup(src->age_replay))) {
         dst->timeline = NULL, dst->stalls = NULL, dst->ranks = NULL;
+        return -1;
+    }
+    if (src->age_profile && !(dst->age_profile = age_replay_result_dup(src->age_profile))) {
+        dst->timeline = NULL, dst->stalls = NULL, dst->ranks = NULL;
+        phase_result_free(dst);
         return -1;
     }
     if (dup_array(&tl, src->timeline, src->timeline_len, sizeof *src->timeline) < 0) {

@@ -118,13 +118,16 @@ struct age_bucket_figure {
 
 #define AGE_BUCKET_FIGURES 48
 
-/* What aging by replay (--age-replay) measured, for the run's JSON and the store. */
+/* What aging measured, for the run's JSON and the store: by replay (--age-replay; the
+ * phase's age_replay) or by a profile's engine (--age-profile; the phase's age_profile, with
+ * the same figures but no trace or repetitions: trace "", nreps 0, and ops instead). */
 struct age_replay_result {
-    char trace[RES_NAME_MAX];   /* the trace's file name */
+    char trace[RES_NAME_MAX];   /* the trace's file name; "" for profile aging */
     char profile[RES_NAME_MAX]; /* "" without --age-profile */
     char stop[48];              /* "converged", "repetitions done", ... */
     unsigned first, last;       /* repetition numbers (r0001 ...) of this phase */
-    uint64_t bytes_written;     /* by all its repetitions */
+    uint64_t bytes_written;     /* by all its repetitions (profile aging: by its ops) */
+    uint64_t ops;               /* profile aging: the operations it made (replay: 0) */
     double fs_bytes, fullness;  /* the file system's size; its fullness at the end (0..1) */
     struct age_free_figures free_before, free_after;
     uint64_t files;             /* files the repetitions left */
@@ -171,6 +174,8 @@ struct phase_result {
 
     /* Aging by replay's own figures (owned; NULL for every other phase). */
     struct age_replay_result *age_replay;
+    /* Profile aging's own figures (--age-profile; owned; NULL for every other phase). */
+    struct age_replay_result *age_profile;
 };
 
 /* All phases of one run, in order. */

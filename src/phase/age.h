@@ -92,6 +92,15 @@ int age_free_reached(struct phase_ctx *ctx, struct age_free_check *c, double wri
 /* "31% of free space in extents under 1.0 MiB (target 30%)". Returns buf. */
 char *age_free_text(const struct age_free_check *c, char *buf, size_t len);
 
+/* The phase's own figures (age_figures.c): a free-space measure's; the buckets of p with
+ * h's shares now (and p's as targets where targets); and profile aging's whole object from
+ * its outcome o, with stop as the stop ("failed" where the run failed). */
+void age_free_figures(struct age_free_figures *d, const struct freefrag *f);
+void age_bucket_figures(struct age_replay_result *a, const struct ageprof *p, bool targets,
+                        const struct ageprof_hist *h);
+void age_profile_figures(struct age_replay_result *a, const struct ageprof *p,
+                         const struct age_outcome *o, const char *stop);
+
 /* Lines "  sizes  4K  target 25.0%  now 24.6%  -0.4" for every bucket, into f. */
 void age_print_buckets(FILE *f, const struct ageprof *p, const struct age_outcome *o);
 

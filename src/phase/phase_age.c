@@ -26,8 +26,9 @@
  *
  * With params->age_profile set, the phase ages to that profile instead (phase/age.h): it
  * stops on convergence (params->age_converge), the written or the fullness target, and its
- * note gives the stop, the distance from the profile and the free space before and after.
- * With params->age_replay set, it ages by replaying that trace (phase_age_replay.c), with a
+ * note gives the stop, the distance from the profile and the free space before and after;
+ * the same figures go into the phase's own object (res->age_profile, age_figures.c) for
+ * the run's JSON. With params->age_replay set, it ages by replaying that trace (phase_age_replay.c), with a
  * profile beside it until it converges to the profile, measured the same way.
  */
 #include <errno.h>
@@ -230,6 +231,19 @@ static dev_t aged_dev;
 static ino_t aged_ino;
 static int aged_known;
 
+/* The phase's own figures for the run's JSON (phase_result.age_profile), as far as the
+ * engine got: without memory, the note alone (the figures are a copy of what it says). */
+static void attach_figures(struct phase_ctx *ctx, const struct ageprof *p,
+                           const struct age_outcome *o, const char *stop)
+{
+    struct age_replay_result *a = malloc(sizeof *a);
+    if (!a)
+        return;
+    age_profile_figures(a, p, o, stop ? stop : "stopped");
+    age_replay_result_free(ctx->res->age_profile);
+    ctx->res->age_profile = a;
+}
+
 /* The age phase with a profile: age_profile_run, then the note and (with progress) the
  * per-bucket table on stderr. more_bytes > 0 (an age step): write that much more, whatever
  * the distance. */
@@ -260,8 +274,12 @@ static int age_by_profile(struct phase_ctx *ctx, double more_bytes)
         b.converge = 0;
     }
     struct age_outcome o;
+    memset(&o, 0, sizeof o);
     int rc = age_profile_run(ctx, &prof, &b, &o);
-    if (rc < 0 || ctx->res->status == PHASE_SKIPPED)
+    if (ctx->res->status == PHASE_SKIPPED)
+        return rc;
+    attach_figures(ctx, &prof, &o, rc < 0 ? "failed" : o.why);
+    if (rc < 0)
         return rc;
     char wr[32], before[300], after[300], lbl[32];
     unsigned wd = o.dist.worst_dim, wb = o.dist.worst_bucket;

@@ -218,19 +218,6 @@ static void write_note(struct phase_ctx *ctx, const struct replay_measure *m, un
         snprintf(ctx->res->note + at, room, "; last: %s", replay_note);
 }
 
-/* A free-space measure's figures for the run's JSON. */
-static void free_figures(struct age_free_figures *d, const struct freefrag *f)
-{
-    memset(d, 0, sizeof *d);
-    d->known = f->known;
-    snprintf(d->source, sizeof d->source, "%s", f->known ? f->source : "");
-    snprintf(d->why, sizeof d->why, "%s", f->known ? "" : f->why);
-    d->extents = f->extents;
-    d->bytes = f->bytes;
-    d->largest = f->largest;
-    d->small_share = f->known ? freefrag_share_below(f, 1u << 20) : 0;
-}
-
 /* Adds one repetition's figures to a (*cap: the room of a->reps). 0, or -1 after phase_fail
  * (no memory). */
 static int add_rep(struct phase_ctx *ctx, struct age_replay_result *a, size_t *cap,
@@ -262,19 +249,14 @@ static void fill_result(struct phase_ctx *ctx, struct age_replay_result *a,
     a->fullness = fstatvfs(ctx->ws_fd, &sv) == 0 && fs_size > 0
                       ? 1.0 - (double)sv.f_bavail * (double)sv.f_frsize / fs_size
                       : 0;
-    free_figures(&a->free_before, &m->o.free_before);
-    free_figures(&a->free_after, &m->o.free_after);
+    age_free_figures(&a->free_before, &m->o.free_before);
+    age_free_figures(&a->free_after, &m->o.free_after);
     a->files = m->o.hist.files;
     bool dist = m->has_prof && m->o.hist.files;
     a->distance = dist ? m->o.dist.max_abs : -1;
     for (unsigned d = 0; d < AGEPROF_DIMS; d++)
         a->dim_distance[d] = dist ? m->o.dist.dim_max[d] : -1;
-    a->nbuckets = 0;
-    for (unsigned d = 0; d < AGEPROF_DIMS; d++)
-        for (unsigned b = 0; b < m->prof.dist[d].n && a->nbuckets < AGE_BUCKET_FIGURES; b++)
-            a->buckets[a->nbuckets++] = (struct age_bucket_figure){
-                d, m->prof.dist[d].lo[b], m->has_prof ? m->prof.dist[d].share[b] : -1,
-                m->o.hist.files ? (double)m->o.hist.count[d][b] / (double)m->o.hist.files : 0};
+    age_bucket_figures(a, &m->prof, m->has_prof, &m->o.hist);
 }
 
 /* Loads the profile into m (or tree capture's buckets without one). 0, or -1 with the

@@ -35,13 +35,14 @@ void report_failures(FILE *out, const struct run_set *rs);
 /* Runs on several MPI ranks (rs->ranks.count): placement, and per phase the aggregate
  * beside the slowest and fastest rank (report_ranks.c). */
 void report_ranks(FILE *out, const struct run_set *rs, const char *config);
-/* Per run, aging by replay's repetitions: bytes and distance each (report_aging.c). */
+/* Per run, aging by replay's repetitions (bytes and distance each) and profile aging's
+ * figures (ops, stop, distance per dimension, free space before and after) (report_aging.c). */
 void report_aging(FILE *out, const struct run_set *rs, const char *config);
-/* A set of --age-steps aged by replay: per step (configuration) its repetitions, the bytes
- * written in all so far, the free space after it and the distance (report_aging.c). Nothing
- * when no run holds aging by replay's figures. */
+/* A set of --age-steps aged by replay or by a profile: per step (configuration) its
+ * repetitions (profile: its ops), the bytes written in all so far, the free space after it
+ * and the distance (report_aging.c). Nothing when no run holds aging's figures. */
 void report_aging_steps(FILE *out, const struct run_set *rs);
-/* The same as an HTML table (id age-replay-steps), for the steps' history page. */
+/* The same as an HTML table (id age-replay-steps, or age-profile-steps), for the steps' history page. */
 void report_aging_steps_html(FILE *out, const struct run_set *rs);
 
 #endif

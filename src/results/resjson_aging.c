@@ -1,7 +1,9 @@
-/* resjson_aging.c — a phase's "age_replay" object: what aging by replay (--age-replay)
- * measured (measure/results.h's struct age_replay_result), written beside the phase's other
- * members and read back, so the store keeps it (in the phase's detail) and `report` and
- * `export` give it. docs/json-schema.md describes the members.
+/* resjson_aging.c — a phase's "age_replay" and "age_profile" objects: what aging by replay
+ * (--age-replay) or by a profile's engine (--age-profile) measured (measure/results.h's
+ * struct age_replay_result; the two share their members' shapes and these writers and
+ * readers, replay adding its trace and repetitions, the profile engine its ops), written
+ * beside the phase's other members and read back, so the store keeps them (in the phase's
+ * detail) and `report` and `export` give them. docs/json-schema.md describes the members.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -70,19 +72,23 @@ static json_t *buckets_json(const struct age_replay_result *a)
     return arr;
 }
 
-int resjson_put_phase_aging(json_t *o, const struct phase_result *pr)
+/* The object of one kind of aging: the members both kinds share, then replay's trace and
+ * repetitions or the profile engine's operations. */
+static json_t *aging_json(const struct age_replay_result *a, bool replay)
 {
-    const struct age_replay_result *a = pr->age_replay;
-    if (!a)
-        return 0;
     json_t *j = json_object();
     int bad = !j;
-    bad |= RESJSON_PUT_STR(j, "trace", a->trace);
+    if (replay)
+        bad |= RESJSON_PUT_STR(j, "trace", a->trace);
     bad |= resjson_put(j, "profile", a->profile[0] ? resjson_str(a->profile, sizeof a->profile)
                                                     : json_null());
-    bad |= resjson_put(j, "repetitions", json_integer((json_int_t)a->nreps));
-    bad |= resjson_put(j, "first", json_integer(a->first));
-    bad |= resjson_put(j, "last", json_integer(a->last));
+    if (replay) {
+        bad |= resjson_put(j, "repetitions", json_integer((json_int_t)a->nreps));
+        bad |= resjson_put(j, "first", json_integer(a->first));
+        bad |= resjson_put(j, "last", json_integer(a->last));
+    } else {
+        bad |= resjson_put(j, "ops", resjson_u64(a->ops));
+    }
     bad |= resjson_put(j, "bytes_written", resjson_u64(a->bytes_written));
     bad |= resjson_put(j, "fs_bytes", resjson_real(a->fs_bytes));
     bad |= resjson_put(j, "fullness", resjson_real(a->fullness));
@@ -99,9 +105,20 @@ int resjson_put_phase_aging(json_t *o, const struct phase_result *pr)
     } else {
         bad |= resjson_put(j, "distance_by", json_null());
     }
-    bad |= resjson_put(j, "per_repetition", reps_json(a));
+    if (replay)
+        bad |= resjson_put(j, "per_repetition", reps_json(a));
     bad |= resjson_put(j, "buckets", buckets_json(a));
-    return resjson_put(o, "age_replay", resjson_done(j, bad));
+    return resjson_done(j, bad);
+}
+
+int resjson_put_phase_aging(json_t *o, const struct phase_result *pr)
+{
+    int bad = 0;
+    if (pr->age_replay)
+        bad |= resjson_put(o, "age_replay", aging_json(pr->age_replay, true));
+    if (pr->age_profile)
+        bad |= resjson_put(o, "age_profile", aging_json(pr->age_profile, false));
+    return bad;
 }
 
 /* ---- reading ---- */
@@ -167,14 +184,17 @@ static int read_bucket(const struct resjson_rctx *sub, const json_t *e, void *el
     return 0;
 }
 
-/* Fills a from j (the "age_replay" object). 0, or -1 after error(). */
-static int read_aging(const struct resjson_rctx *c, const json_t *j, struct age_replay_result *a)
+/* Fills a from j (the "age_replay" object, or with !replay the "age_profile" one). 0, or -1
+ * after error(). */
+static int read_aging(const struct resjson_rctx *c, const json_t *j, struct age_replay_result *a,
+                      bool replay)
 {
     const json_t *pv = json_object_get(j, "profile");
-    if (RESJSON_GET_STR(c, j, "trace", a->trace) < 0 ||
+    if ((replay && (RESJSON_GET_STR(c, j, "trace", a->trace) < 0 ||
+                    resjson_get_uint(c, j, "first", &a->first) < 0 ||
+                    resjson_get_uint(c, j, "last", &a->last) < 0)) ||
+        (!replay && resjson_get_u64(c, j, "ops", &a->ops) < 0) ||
         (pv && !json_is_null(pv) && RESJSON_GET_STR(c, j, "profile", a->profile) < 0) ||
-        resjson_get_uint(c, j, "first", &a->first) < 0 ||
-        resjson_get_uint(c, j, "last", &a->last) < 0 ||
         resjson_get_u64(c, j, "bytes_written", &a->bytes_written) < 0 ||
         resjson_get_nonneg(c, j, "fs_bytes", &a->fs_bytes, 1e18) < 0 ||
         resjson_get_nonneg(c, j, "fullness", &a->fullness, 1) < 0 ||
@@ -207,27 +227,36 @@ static int read_aging(const struct resjson_rctx *c, const json_t *j, struct age_
         memcpy(a->buckets, v, n * sizeof *a->buckets);
     a->nbuckets = rc == 0 ? n : 0;
     free(v);
-    if (rc < 0)
-        return -1;
+    if (rc < 0 || !replay)
+        return rc;
     rc = resjson_read_objects(c, j, "per_repetition", sizeof *a->reps, &v, &a->nreps, read_rep);
     a->reps = v;
     return rc;
 }
 
-int resjson_read_phase_aging(const struct resjson_rctx *c, const json_t *o,
-                             struct phase_result *pr)
+/* Reads o's member key (one kind of aging) into *out when o has it. 0, or -1 after error(). */
+static int read_kind(const struct resjson_rctx *c, const json_t *o, const char *key,
+                     struct age_replay_result **out, bool replay)
 {
     const json_t *j;
-    if (resjson_get_object(c, o, "age_replay", &j) < 0)
+    if (resjson_get_object(c, o, key, &j) < 0)
         return -1;
     if (!j)
         return 0;
     struct age_replay_result *a = calloc(1, sizeof *a);
     if (!a)
         return error("out of memory");
-    pr->age_replay = a; /* freed with the phase, also when the reading fails */
+    *out = a; /* freed with the phase, also when the reading fails */
     char path[RESJSON_PATH_MAX];
-    resjson_child_path(path, sizeof path, c, "age_replay");
+    resjson_child_path(path, sizeof path, c, key);
     struct resjson_rctx sub = {c->file, path};
-    return read_aging(&sub, j, a);
+    return read_aging(&sub, j, a, replay);
+}
+
+int resjson_read_phase_aging(const struct resjson_rctx *c, const json_t *o,
+                             struct phase_result *pr)
+{
+    if (read_kind(c, o, "age_replay", &pr->age_replay, true) < 0)
+        return -1;
+    return read_kind(c, o, "age_profile", &pr->age_profile, false);
 }

@@ -104,8 +104,8 @@ int resjson_put_phase_ranks(json_t *o, const struct phase_result *pr);
 int resjson_read_phase_ranks(const struct resjson_rctx *c, const json_t *o,
                              struct phase_result *pr);
 
-/* ---- aging by replay's figures (resjson_aging.c) ---- */
-/* Adds a phase's "age_replay" object when it has one: 1 on failure, else 0. */
+/* ---- aging's figures, by replay or by profile (resjson_aging.c) ---- */
+/* Adds a phase's "age_replay" or "age_profile" object when it has one: 1 on failure, else 0. */
 int resjson_put_phase_aging(json_t *o, const struct phase_result *pr);
 /* Reads it back (absent: none). 0, or -1 after error(). */
 int resjson_read_phase_aging(const struct resjson_rctx *c, const json_t *o,

@@ -63,6 +63,18 @@ is "$(ops "$N2")" "$(ops "$N1")" "same seed: the same operations and distance"
 is "$(age_field "$SCRATCH/c2.json" files) $(age_field "$SCRATCH/c2.json" bytes_written)" \
     "$(age_field "$SCRATCH/c1.json" files) $(age_field "$SCRATCH/c1.json" bytes_written)" \
     "same seed: the same files created and bytes written"
+# The same figures as an object of their own (phases[0].age_profile).
+AP='.runs[0].phases[0].age_profile'
+is "$(jq -r "$AP | \"\(.profile)|\(.stop)|\(.ops)|\(has(\"trace\"))|\(has(\"per_repetition\"))\"" "$SCRATCH/c1.json")" \
+    "tiny|converged|$(ops "$N1" | cut -d' ' -f1)|false|false" \
+    "age_profile: profile, stop and ops as the note says; no trace or repetitions"
+is "$(jq -r "$AP | .distance <= 0.01 and ([.buckets[] | (.now - .target) | fabs <= 0.01] | all)" "$SCRATCH/c1.json")" \
+    true "age_profile: the distance and every bucket within 1 % of its target"
+is "$(jq -r "$AP | [.free_before.source, .free_after.source, (.fullness > 0 and .fullness < 1), (.distance_by | keys | join(\",\"))] | join(\"|\")" "$SCRATCH/c1.json")" \
+    "GETFSMAP|GETFSMAP|true|ages,depths,sizes" "age_profile: free space before and after, fullness, distance by dimension"
+is "$(jq -c "$AP | [.ops, .bytes_written, .files, .distance, [.buckets[].now]]" "$SCRATCH/c2.json")" \
+    "$(jq -c "$AP | [.ops, .bytes_written, .files, .distance, [.buckets[].now]]" "$SCRATCH/c1.json")" \
+    "age_profile: the same seed gives the same figures"
 
 # 3. The written target stops it (convergence off).
 run_fsbench run age "${IMG[@]}" --phases age --age-profile tiny --age-converge 0 \
@@ -71,6 +83,8 @@ is "$RC" 0 "written: exits 0"
 clean_target written
 like "$(age_note "$SCRATCH/w.json")" '^profile tiny: written target reached after' \
     "written: the written target is named"
+is "$(jq -r '.runs[0].phases[0].age_profile | "\(.stop)|\(.bytes_written > 0)"' "$SCRATCH/w.json")" \
+    "written target reached|true" "age_profile: the written stop"
 
 # 4. The fullness target stops it before the profile's 40 % are reached.
 run_fsbench run age "${IMG[@]}" --phases age --age-profile tiny --age-fullness 0.2 -q \

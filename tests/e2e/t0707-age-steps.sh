@@ -5,7 +5,9 @@
 # age phase's note, and the line each run prints), that every run of every step has probe
 # results, the series view at the end, and compare and report of the saved set; bad uses
 # are refused in one line; a writing probe (extract of a fresh tree after each step) works
-# in a directory of its own, removed after each run.
+# in a directory of its own, removed after each run. Steps aged by a profile: each step's
+# figures in its age phase's age_profile object, and the steps table of a profile's aging
+# at the run's end, in the stored set's show, compare and report -o.
 . "$(dirname "$0")/../lib/tap.sh"
 need_root
 need_cmd mkfs.ext4
@@ -118,13 +120,64 @@ rm -f "$K"
 # Steps aged by a profile: each step's first round ages to its written total, the later
 # rounds skip (the profile's writes count into the steps' total).
 run_fsbench run --image 128M --image-dir "$SCRATCH/img" --fs ext4 --phases age,sync \
-    --age-profile tiny --age-steps 0.25,0.5 --runs 2 --no-save --json "$SCRATCH/pf.json"
+    --age-profile tiny --age-steps 0.25,0.5 --runs 2 --db "$DB" --label pf --json "$SCRATCH/pf.json"
 is "$RC" 0 "steps with a profile: exits 0"
 pn() { jq -r "[.runs[] | select(.config == \"$1\") | .phases[0].note][$2]" "$SCRATCH/pf.json"; }
 like "$(pn aged-0.5x 0)" '^step to 0\.5x: [0-9.]+ MiB in all \(0\.5[0-4]x the fs\); profile tiny: ' \
     "profile step 2: its total in all"
 like "$(pn aged-0.25x 1)" '^aged to 0\.25x already' "profile step 1, round 2: skipped"
 like "$(pn aged-0.5x 1)" '^aged to 0\.5x already' "profile step 2, round 2: skipped"
+
+# Each step's aging in an object of its own (phases[0].age_profile): the first round's
+# only; its ops and bytes as the note says, the free space before and after, the buckets.
+PJ=$SCRATCH/pf.json
+is "$(jq -c '[.runs[].phases[0] | has("age_profile")]' "$PJ")" "[true,false,true,false]" \
+    "age_profile: in each step's first run, not in the skipped rounds"
+pa() { jq -r "[.runs[] | select(.config == \"$1\")][0].phases[0].age_profile | $2" "$PJ"; }
+for c in aged-0.25x aged-0.5x; do
+    n=$(pn $c 0)
+    is "$(pa $c '"\(.profile)|\(.stop)|\(.ops)"')" \
+        "tiny|written target reached|$(printf '%s\n' "$n" | sed -nE 's/.* after ([0-9]+) ops;.*/\1/p')" \
+        "$c: age_profile's profile, stop and ops are the note's"
+    is "$(pa $c '"\(.free_before.source)|\(.free_after.source)|\(.free_after.extents > 0)|\(.fullness > 0 and .fullness < 1)"')" \
+        "GETFSMAP|GETFSMAP|true|true" "$c: free space before and after, and the fullness"
+    is "$(pa $c '[.buckets[] | .dimension] | unique | join(",")'),$(pa $c '[.buckets[].target] | add | . * 1000 | round')" \
+        "ages,depths,sizes,3000" "$c: every bucket of the three dimensions, with the profile's targets"
+    is "$(pa $c '.distance == ([.distance_by[]] | max)')" true "$c: the distance is the worst dimension's"
+done
+b1=$(pa aged-0.25x .bytes_written)
+b2=$(pa aged-0.5x .bytes_written)
+ok $(awk -v a="$b1" -v b="$b2" -v f="$(pa aged-0.5x .fs_bytes)" \
+    'BEGIN {exit !((a + b) / f >= 0.5 && (a + b) / f < 0.55)}'; echo $?) \
+    "the steps' bytes_written ($b1 + $b2) add up to 0.5x the fs"
+
+# At the run's end, the steps table for a profile's aging: its ops, the total, the free space.
+like "$OUT" '^aging by profile along the steps \(after each step' "the run's end: the profile steps' table"
+like "$OUT" '  step +ops +MiB in all +free extents +largest +under 1 MiB +distance' "with its columns"
+row=$(printf '%s\n' "$OUT" | grep -E '^  aged-0\.5x +[0-9]+ ')
+total=$(awk -v a="$b1" -v b="$b2" 'BEGIN {printf "%.1f", (a + b) / 1048576}')
+like "$row" "^  aged-0\\.5x +$(pa aged-0.5x .ops) +$total +$(pa aged-0.5x .free_after.extents) +[0-9.]+ MiB +[0-9]+% +[0-9.]+%\$" \
+    "the 0.5x row: its ops, the MiB in all, the free extents after it ($row)"
+
+# Stored: export gives the objects back; show, compare and report -o show them.
+run_fsbench export pf --db "$DB" --json
+is "$RC" 0 "export of the profile steps set exits 0"
+is "$(printf '%s\n' "$OUT" | jq -c '[.runs[].phases[0].age_profile | select(.) | [.ops, .bytes_written, .distance, .free_after]]')" \
+    "$(jq -c '[.runs[].phases[0].age_profile | select(.) | [.ops, .bytes_written, .distance, .free_after]]' "$PJ")" \
+    "export --json: the age_profile objects as the run wrote them"
+run_fsbench show pf --db "$DB"
+like "$OUT" "  age by profile tiny in run 3: $(pa aged-0.5x .ops) ops, [0-9.]+ MiB written, $(pa aged-0.5x .files) files, fs [0-9]+% full, stop: written target reached" \
+    "show: the profile aging's line"
+like "$OUT" '    distance [0-9.]+% \(sizes [0-9.]+%, ages [0-9.]+%, depths [0-9.]+%\); free space before: [0-9]+ extents, .*; after: [0-9]+ extents, largest [0-9.]+ MiB, [0-9]+% under 1 MiB \(GETFSMAP\)' \
+    "show: its distance by dimension and the free space"
+run_fsbench compare pf --db "$DB"
+like "$OUT" "aged-0\\.5x +$(pa aged-0.5x .ops) +$total " "compare of the stored set: the steps table's row"
+run_fsbench report pf --db "$DB" -o "$SCRATCH/pf.html"
+is "$RC" 0 "report -o of the profile steps exits 0"
+is "$(sed -n '/<table id="age-profile-steps">/,/<\/table>/p' "$SCRATCH/pf.html" | grep -c '^<tr><td>aged-')" 2 \
+    "report -o: the profile steps' table, a row per step"
+like "$(grep -F '<tr><td>aged-0.5x</td>' "$SCRATCH/pf.html")" "<td>$(pa aged-0.5x .ops)</td><td>$total</td><td>$(pa aged-0.5x .free_after.extents)</td>" \
+    "report -o: the 0.5x row's ops, total and free extents"
 is "$(awk -v s="$SCRATCH/img" 'index($5, s) == 1' /proc/self/mountinfo)$(losetup -a | grep -F "$SCRATCH/img")" \
     "" "writing probe: no mount or loop device left"
 done_testing
