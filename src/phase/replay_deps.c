@@ -16,8 +16,12 @@
  *
  * Memory is bounded: the table has 4 ways per bucket and forgets a resource whose every
  * recorded user has completed; when a bucket's four are all busy the dispatcher waits
- * (rp_deps_of returns -2). A resource with more than four concurrent shared users turns
- * the next one into an exclusive use (more order than needed, never less).
+ * (rp_deps_of returns -2). A resource keeps a shared user per replay thread (up to
+ * RP_READERS_MAX): with four, as it was, the fifth of six threads reading the same
+ * directory at once (make -j2's compilers, every name looked up in ".") was made
+ * exclusive, and every later lookup waited for it: the replay's processes ran one after
+ * the other where the program's ran side by side. More threads than RP_READERS_MAX using
+ * one resource at once: the next is made exclusive (more order than needed, never less).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -39,7 +43,9 @@ int rp_deps_init(struct replay *rp)
     d->nbuckets = 256;
     while (d->nbuckets < NBUCKETS && d->nbuckets < rp->info->nrecords)
         d->nbuckets *= 2;
-    d->tab = calloc(d->nbuckets * WAYS, sizeof *d->tab);
+    d->readers = rp->nthreads < RP_READERS_MAX ? (rp->nthreads ? rp->nthreads : 1) : RP_READERS_MAX;
+    d->res_size = sizeof(struct rp_res) + d->readers * sizeof(uint64_t);
+    d->tab = calloc(d->nbuckets * WAYS, d->res_size);
     d->slot_last = malloc(ns * sizeof *d->slot_last);
     d->slot_path = calloc(ns, sizeof *d->slot_path);
     d->rthread_last = malloc(rp->info->nthreads * sizeof *d->rthread_last);
@@ -119,11 +125,17 @@ static void need(const struct replay *rp, struct dlist *l, uint64_t d)
     l->out[l->n++] = d;
 }
 
+/* Entry i of the table (entries are res_size bytes: the readers follow). */
+static struct rp_res *res_at(const struct rp_deps *d, size_t i)
+{
+    return (struct rp_res *)(void *)((char *)d->tab + i * d->res_size);
+}
+
 static bool idle(const struct replay *rp, const struct rp_res *e)
 {
     if (!rp_dep_done(rp, e->writer))
         return false;
-    for (int i = 0; i < 4; i++)
+    for (unsigned i = 0; i < rp->deps.readers; i++)
         if (!rp_dep_done(rp, e->reader[i]))
             return false;
     return true;
@@ -132,18 +144,21 @@ static bool idle(const struct replay *rp, const struct rp_res *e)
 /* The entry of resource h: found, or a free way taken for it; NULL when all are busy. */
 static struct rp_res *res_get(struct replay *rp, uint64_t h)
 {
-    struct rp_res *b = &rp->deps.tab[(h & (rp->deps.nbuckets - 1)) * WAYS];
+    const struct rp_deps *d = &rp->deps;
+    size_t b = (h & (d->nbuckets - 1)) * WAYS;
     for (int i = 0; i < WAYS; i++)
-        if (b[i].hash == h)
-            return &b[i];
-    for (int i = 0; i < WAYS; i++)
-        if (!b[i].hash || idle(rp, &b[i])) {
-            b[i].hash = h;
-            b[i].writer = RP_NO_DEP;
-            for (int k = 0; k < 4; k++)
-                b[i].reader[k] = RP_NO_DEP;
-            return &b[i];
+        if (res_at(d, b + i)->hash == h)
+            return res_at(d, b + i);
+    for (int i = 0; i < WAYS; i++) {
+        struct rp_res *e = res_at(d, b + i);
+        if (!e->hash || idle(rp, e)) {
+            e->hash = h;
+            e->writer = RP_NO_DEP;
+            for (unsigned k = 0; k < d->readers; k++)
+                e->reader[k] = RP_NO_DEP;
+            return e;
         }
+    }
     return NULL;
 }
 
@@ -156,7 +171,7 @@ static int use(struct replay *rp, struct dlist *l, uint64_t h, bool excl, uint64
     need(rp, l, e->writer);
     if (!excl) {
         int free_at = -1;
-        for (int i = 0; i < 4; i++) {
+        for (int i = 0; i < (int)rp->deps.readers; i++) {
             if (e->reader[i] != RP_NO_DEP && RP_DEP_THREAD(e->reader[i]) == l->self) {
                 e->reader[i] = me;
                 return 0;
@@ -168,9 +183,10 @@ static int use(struct replay *rp, struct dlist *l, uint64_t h, bool excl, uint64
             e->reader[free_at] = me;
             return 0;
         }
-        /* four other readers still running: this one orders after them all */
+        /* as many other readers as it keeps, still running: this one orders after them
+         * all */
     }
-    for (int i = 0; i < 4; i++) {
+    for (unsigned i = 0; i < rp->deps.readers; i++) {
         need(rp, l, e->reader[i]);
         e->reader[i] = RP_NO_DEP;
     }

@@ -125,14 +125,20 @@ struct rp_chan {
 };
 
 /* The resource table of the dispatcher (replay_deps.c). */
+/* Shared users a resource keeps, one per replay thread up to this many: a replay thread's
+ * calls run in order, so its latest use stands for its earlier ones; a reader beyond them
+ * (more threads than this, all using it at once) is made exclusive. */
+#define RP_READERS_MAX 16
 struct rp_res {
     uint64_t hash;              /* 0: free */
     uint64_t writer;            /* RP_NO_DEP: none */
-    uint64_t reader[4];
+    uint64_t reader[];          /* rp_deps.readers of them */
 };
 struct rp_deps {
-    struct rp_res *tab;         /* nbuckets x 4 ways */
+    struct rp_res *tab;         /* nbuckets x 4 ways, each entry res_size bytes */
     size_t nbuckets;
+    unsigned readers;           /* per entry: the replay threads, at most RP_READERS_MAX */
+    size_t res_size;
     uint64_t *slot_last;        /* per slot: its last call */
     uint64_t *slot_path;        /* per slot: the hash of the path it was opened as */
     uint64_t *rthread_last;     /* per recorded thread: its last call */

@@ -34,7 +34,12 @@
  *                          makes no call at all, thinks as `think N` does beside it, then
  *                          waits for it; prints its own CPU time and its child's (ms): a
  *                          replay must run the child's time beside the parent's, not after
- * think, callthink, childthink, twothink and sidethink also append what they print to the file
+ *   trace_prog sixthink N   a parent forks six children at once; each spins N x 20 ms in
+ *                          user mode, looking a name of its own and "." up after each 20 ms
+ *                          (make -j2's compilers), the parent waits for them; prints its own
+ *                          CPU time and its children's (ms): a replay must run the six
+ *                          side by side, not one after the other
+ * think, callthink, childthink, twothink, sidethink and sixthink also append what they print to the file
  * $TRACE_PROG_LOG names, if set (a run whose standard output is /dev/null is known too).
  *   trace_prog mapread N   maps "m/r" (which must hold N KiB) read-only, reads every page
  *                          through the map (no read call at all) and prints their sum of
@@ -336,6 +341,43 @@ static int side_think(void)
     return 0;
 }
 
+/* Six children spinning at once, each with lookups in "." between its spins. */
+static int six_think(void)
+{
+    unsigned long want = spin_20ms();
+    pid_t pid[6];
+    for (int c = 0; c < 6; c++) {
+        if ((pid[c] = fork()) < 0)
+            die("fork");
+        if (pid[c] == 0) {
+            char name[16];
+            snprintf(name, sizeof name, "six%d", c);
+            struct stat st;
+            for (int i = 0; i < n_files; i++) {
+                spin(want);
+                (void)stat(name, &st);
+                if (stat(".", &st) < 0)
+                    die(".");
+            }
+            _exit(0);
+        }
+    }
+    for (int c = 0; c < 6; c++) {
+        int status;
+        if (waitpid(pid[c], &status, 0) < 0)
+            die("wait");
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+            fprintf(stderr, "trace_prog: a child failed\n");
+            return 1;
+        }
+    }
+    struct rusage self, kids;
+    if (getrusage(RUSAGE_SELF, &self) < 0 || getrusage(RUSAGE_CHILDREN, &kids) < 0)
+        die("getrusage");
+    say("%ld %ld\n", ru_ms(&self), ru_ms(&kids));
+    return 0;
+}
+
 /* Thinks as think_calls does, with 400 cheap calls after each 20 ms. */
 static int call_think(void)
 {
@@ -402,7 +444,7 @@ static int mapped(int write_it)
 int main(int argc, char **argv)
 {
     if (argc != 3 || (n_files = atoi(argv[2])) <= 0) {
-        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|callthink|childthink|twothink|sidethink|mapread|mapwrite N\n");
+        fprintf(stderr, "usage: trace_prog threads|fork|pipe|think|callthink|childthink|twothink|sidethink|sixthink|mapread|mapwrite N\n");
         return 2;
     }
     if (!strcmp(argv[1], "threads"))
@@ -421,6 +463,8 @@ int main(int argc, char **argv)
         return child_think(2);
     if (!strcmp(argv[1], "sidethink"))
         return side_think();
+    if (!strcmp(argv[1], "sixthink"))
+        return six_think();
     if (!strcmp(argv[1], "mapread"))
         return mapped(0);
     if (!strcmp(argv[1], "mapwrite"))

@@ -399,21 +399,26 @@ static void test_original_timing(void **state)
 struct depfix {
     struct trace_info info;
     struct replay rp;
-    struct rp_thread th[2];
-    uint64_t pos[2];
+    struct rp_thread th[RP_READERS_MAX + 2];
+    uint64_t pos[RP_READERS_MAX + 2];
     char arena[256];
 };
 
-static void depfix_init(struct depfix *d)
+static void depfix_init_n(struct depfix *d, unsigned n)
 {
     memset(d, 0, sizeof *d);
-    d->info.nthreads = 2;
+    d->info.nthreads = n;
     d->info.nslots = 4;
     d->rp.info = &d->info;
-    d->rp.nthreads = 2;
+    d->rp.nthreads = n;
     d->rp.nslots = d->info.nslots * 2 + 256;
     d->rp.th = d->th;
     assert_int_equal(rp_deps_init(&d->rp), 0);
+}
+
+static void depfix_init(struct depfix *d)
+{
+    depfix_init_n(d, 2);
 }
 
 /* Dispatches a call of thread t (slots renamed as the dispatcher does): its deps' count;
@@ -526,6 +531,45 @@ static void test_chan_deps(void **state)
     rp_deps_free(&d.rp);
 }
 
+/* make -j2: six replay threads (compilers side by side) each look names up in "." while
+ * the others' lookups have not run yet: none waits for another (with four shared users
+ * kept per resource the fifth was made exclusive and every later lookup waited for it,
+ * the processes one after the other); a change of "." still waits for them all. Past
+ * RP_READERS_MAX threads at once a reader is made exclusive (more order, never less). */
+static void test_shared_readers(void **state)
+{
+    (void)state;
+    struct depfix d;
+    depfix_init_n(&d, 6);
+    uint64_t out[8];
+    for (int round = 0; round < 3; round++)
+        for (unsigned t = 0; t < 6; t++) {
+            char name[16];
+            snprintf(name, sizeof name, "f%u.c", t);
+            assert_int_equal(dep(&d, t, (struct rp_call){.kind = TK_STAT}, name, NULL), 0);
+            assert_int_equal(dep(&d, t, (struct rp_call){.kind = TK_STAT}, ".", NULL), 0);
+        }
+    /* a chmod of "." by thread 0: after the lookups of the five others */
+    struct rp_call ch = {.kind = TK_CHMOD, .rthread = 0, .path = 0, .path2 = UINT32_MAX,
+                         .path_len = 1};
+    snprintf(d.arena, sizeof d.arena, ".");
+    assert_int_equal(rp_deps_of(&d.rp, &ch, d.arena, 0, d.pos[0]++, out, 8), 5);
+    rp_deps_free(&d.rp);
+    /* one thread more than the resource keeps: the last reader orders after the others */
+    unsigned n = RP_READERS_MAX + 1;
+    depfix_init_n(&d, n);
+    for (unsigned t = 0; t + 1 < n; t++)
+        assert_int_equal(dep(&d, t, (struct rp_call){.kind = TK_STAT}, "x", NULL), 0);
+    uint64_t many[RP_READERS_MAX + 2];
+    struct rp_call st = {.kind = TK_STAT, .rthread = n - 1, .path = 0, .path2 = UINT32_MAX,
+                         .path_len = 1};
+    snprintf(d.arena, sizeof d.arena, "x");
+    assert_int_equal(rp_deps_of(&d.rp, &st, d.arena, n - 1, d.pos[n - 1]++, many,
+                                RP_READERS_MAX + 2),
+                     RP_READERS_MAX);
+    rp_deps_free(&d.rp);
+}
+
 static void test_null_engine(void **state)
 {
     struct fix *f = *state;
@@ -550,7 +594,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
         T(test_basic),     T(test_divergence),      T(test_no_escape),   T(test_rename_dir),
         T(test_threads),   T(test_original_timing), T(test_null_engine), T(test_deps),
-        T(test_chan_deps),
+        T(test_chan_deps), T(test_shared_readers),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
