@@ -31,6 +31,7 @@
 #include "cli/run_options.h"
 #include "run/duration.h"
 #include "run/run_consent.h"
+#include "run/run_launch.h"
 #include "run/run_resume.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
@@ -75,9 +76,7 @@ struct jctx {
     int nja[JOB_MAX_JOBS];
     struct job_rounds_common first; /* job 0's rounds, stop rule (interleave: every job's) */
     /* MODE_ROUNDS: every job's options, alive while the nested calls last */
-    struct runner_opts *ro[JOB_MAX_JOBS];
-    struct cli_output *out[JOB_MAX_JOBS];
-    const char *tree_arg[JOB_MAX_JOBS];
+    struct run_launch *l[JOB_MAX_JOBS];
     struct job_rounds jr;
     char json[4096]; /* MODE_RUN: this job's --json file */
     struct run_preflight_bad bad;      /* the configurations that failed the pre-flight */
@@ -259,18 +258,21 @@ static int run_rounds(struct jctx *c)
 {
     static struct runner_opts outer;
     const char *names[JOB_MAX_JOBS];
-    for (size_t i = 0; i < c->n; i++)
+    struct runner_opts *ros[JOB_MAX_JOBS];
+    for (size_t i = 0; i < c->n; i++) {
         names[i] = job_name(c->jf, i);
-    job_rounds_setup(&c->jr, &outer, &c->first, c->ro, names, c->left_out, c->n);
+        ros[i] = c->l[i]->ro;
+    }
+    job_rounds_setup(&c->jr, &outer, &c->first, ros, names, c->left_out, c->n);
     int rc = EXIT_OK;
     for (size_t i = 0; i < c->n; i++) {
-        struct runner_opts *ro = c->ro[i];
-        if (!c->left_out[i] && !ro->tree.prof && c->tree_arg[i] &&
-            !strncmp(c->tree_arg[i], "tar:", 4) &&
-            !(ro->tar = tarsrc_open(c->tree_arg[i] + 4, NULL)))
+        struct runner_opts *ro = ros[i];
+        const char *tree_arg = c->l[i]->tree_arg;
+        if (!c->left_out[i] && !ro->tree.prof && tree_arg && !strncmp(tree_arg, "tar:", 4) &&
+            !(ro->tar = tarsrc_open(tree_arg + 4, NULL)))
             rc = EXIT_RUN_FAILED;
     }
-    struct cli_output *out = c->out[0];
+    struct run_launch *out = c->l[0];
     const char *base = strrchr(c->jf->path, '/');
     static char scen[64];
     snprintf(scen, sizeof scen, "%.*s", (int)strcspn(base ? base + 1 : c->jf->path, "."),
@@ -282,13 +284,13 @@ static int run_rounds(struct jctx *c)
     out->set.job_hash = c->jf->hash;
     out->set.run = rounds_run;
     out->set.run_arg = c;
-    out->set.args_json = run_options_args_json(c->user_argc, c->user_argv);
+    out->set.args_json = out->args_json ? out->args_json(c->user_argc, c->user_argv) : NULL;
     out->set.resume = run_resuming(&out->set.resume_id);
     if (rc == EXIT_OK)
-        rc = cli_run_and_report(&outer, out);
+        rc = run_launch_make(out, &outer);
     for (size_t i = 0; i < c->n; i++) {
-        tarsrc_close(c->ro[i]->tar);
-        c->ro[i]->tar = NULL;
+        tarsrc_close(ros[i]->tar);
+        ros[i]->tar = NULL;
     }
     return rc;
 }
@@ -305,7 +307,7 @@ static bool cl_has(const struct cmdline *cl, const char *name)
 /* The JSON file job c->job writes: out->json, or out.JOB.json when the file has several
  * jobs run one after the other (interleaved, they are one run set: one file); into c->json.
  * NULL when none or standard output. */
-static const char *job_json(struct jctx *c, const struct cli_output *out)
+static const char *job_json(struct jctx *c, const struct run_launch *out)
 {
     if (!out->set.json || !strcmp(out->set.json, "-"))
         return NULL;
@@ -323,7 +325,7 @@ static const char *job_json(struct jctx *c, const struct cli_output *out)
  * the reason in why, or NULL when there is none. A JSON file is replaced only when the
  * command line says so (--json, --force); a results database only grows, but an existing
  * empty file would become one. */
-static const char *replaced_output(struct jctx *c, const struct cli_output *out, char *why,
+static const char *replaced_output(struct jctx *c, const struct run_launch *out, char *why,
                                    size_t len)
 {
     struct stat st;
@@ -347,7 +349,7 @@ static const char *replaced_output(struct jctx *c, const struct cli_output *out,
 
 /* --dry-run: where the results of job c->job would go, and what they would replace. */
 static void print_outputs(struct jctx *c, const struct runner_opts *ro,
-                          const struct cli_output *out)
+                          const struct run_launch *out)
 {
     bool from_job_json = c->from_file && !c->builtin && out->set.json && !cl_has(c->cl, "json");
     bool from_job_db = c->from_file && !c->builtin && out->set.db && !cl_has(c->cl, "db");
@@ -389,11 +391,13 @@ static bool not_resumed(const struct jctx *c, size_t i)
     return r && c->n > 1 && !c->jf->interleave && strcmp(job_name(c->jf, i), r->scenario);
 }
 
-static int run_job(struct jctx *c, size_t i, const struct run_hook *h);
+static int run_job(struct jctx *c, size_t i, const struct run_launch_hook *h);
 
-static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg)
+static int ready(void *arg, struct run_launch *out)
 {
     struct jctx *c = arg;
+    struct runner_opts *ro = out->ro;
+    const char *tree_arg = out->tree_arg;
     switch (c->mode) {
     case MODE_CHECK: {
         char why[4200];
@@ -402,7 +406,7 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
         if (c->job == 0)
             job_rounds_common_of(&c->first, ro);
         bool rounds = c->jf->interleave && c->n > 1;
-        if (out->bisect && c->n > 1)
+        if (out->ask && c->n > 1)
             return error("--bisect-good: the job file has %zu jobs; a bisection's candidate "
                          "is one set of one job",
                          c->n),
@@ -474,15 +478,13 @@ static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, cons
             out->set.job_text = c->jf->text;
             out->set.job_hash = c->jf->hash;
         }
-        return RUN_HOOK_GO;
+        return RUN_LAUNCH_GO;
     }
     case MODE_ROUNDS:
         c->left_out[c->job] = run_preflight_drop(ro, bad_job(c), &c->bad) < 0;
-        c->ro[c->job] = ro;
-        c->out[c->job] = out;
-        c->tree_arg[c->job] = tree_arg;
+        c->l[c->job] = out;
         if (c->job + 1 < c->n) {
-            struct run_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry,
+            struct run_launch_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry,
                                  .mpi_first = true};
             c->job++;
             return run_job(c, c->job, &h);
@@ -517,7 +519,7 @@ static int job_request(const struct jctx *c, size_t i, struct run_request *rq)
 }
 
 /* Runs job i (or checks it, prints its plan: c->mode) with hook h: the exit status. */
-static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
+static int run_job(struct jctx *c, size_t i, const struct run_launch_hook *h)
 {
     struct run_request *rq = malloc(sizeof *rq);
     if (!rq)
@@ -530,7 +532,7 @@ static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
 }
 
 /* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
-static int preflight_all(struct jctx *c, const struct run_hook *h)
+static int preflight_all(struct jctx *c, const struct run_launch_hook *h)
 {
     enum mode was = c->mode;
     c->mode = MODE_PREFLIGHT;
@@ -547,7 +549,7 @@ static int preflight_all(struct jctx *c, const struct run_hook *h)
 
 static int run_jobs(struct jctx *c, const struct cmdline *cl)
 {
-    struct run_hook h = {.ready = ready, .arg = c, .dry_run = cl->dry};
+    struct run_launch_hook h = {.ready = ready, .arg = c, .dry_run = cl->dry};
     char why[1024];
     /* nothing runs until every job checks */
     c->mode = MODE_CHECK;
