@@ -1,10 +1,10 @@
 /* cmd_run.c — `fsbench run [OPTIONS]`: the options parsed into a request (run_options.h:
- * the one table of run's options), checked together (run/run_checks.h: what needs only
- * the runner's options), the files it reads opened (run/run_inputs.h), then the phases
- * run through the runner, the report printed, JSON written, and every finished run saved
- * in the results store. A scenario (`fsbench run basic`, or none) is a shipped job file
- * and goes through cmd_run_job.c, which parses the job's keys into the same request and
- * calls cmd_run_request().
+ * the one table of run's options), the tree and the phases resolved and checked, then the
+ * request handed to run/ as plain options (run/run_launch.h: checked together, the target
+ * set up, the files it reads opened, the phases run, every finished run saved) with the
+ * callbacks that print the report and write JSON (cli_run.h). A scenario (`fsbench run
+ * basic`, or none) is a shipped job file and goes through cmd_run_job.c, which parses the
+ * job's keys into the same request and calls cmd_run_request().
  */
 #include <stdio.h>
 #include <stdlib.h>

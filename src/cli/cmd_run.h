@@ -1,6 +1,6 @@
 /* cmd_run.h — `fsbench run` split for job files: the run of a parsed request
- * (run_options.h) with hooks that let cmd_run_job.c check a job without running it, print
- * the plan, or run it as one job of a file.
+ * (run_options.h) with the hook of run/run_jobs.h (run/run_launch.h's) that checks a job
+ * without running it, prints the plan, or runs it as one job of a file.
  */
 #ifndef FSBENCH_CMD_RUN_H
 #define FSBENCH_CMD_RUN_H
