@@ -184,27 +184,36 @@ static int report_set(FILE *rep, const struct runner_opts *ro, const struct cli_
     return rc;
 }
 
-/* What run_session_make reports through. */
-struct report_ctx {
-    const struct cli_output *out;
-    FILE *rep;
-    bool cb_ran;
-};
-
 static int runs_done(void *arg, struct runner_opts *ro, struct run_set *rs,
                      const struct runner_auto *ra, int rc, struct run_bisect *bisect)
 {
-    struct report_ctx *c = arg;
+    struct cli_reporter *c = arg;
     return report_set(c->rep, ro, c->out, rs, ra, rc, c->cb_ran, bisect);
 }
 
 static void saved(void *arg, const struct run_set *rs, unsigned n, bool partial)
 {
-    struct report_ctx *c = arg;
+    struct cli_reporter *c = arg;
     if (c->rep && c->out->format == REPORT_TABLE)
         fprintf(c->out->compilebench ? stderr : c->rep, "saved as '%s' (%u run%s%s)\n",
                 rs->label, n, n == 1 ? "" : "s",
                 partial ? ", and the phases of the one interrupted" : "");
+}
+
+void cli_run_reporter(struct cli_reporter *c, const struct cli_output *out,
+                     const struct runner_opts *ro, struct run_session_report *rep)
+{
+    /* with --json - the JSON alone goes to standard output: the table to stderr (or, with
+     * --quiet, nowhere), so `fsbench run --json - | jq` works */
+    bool json_stdout = out->set.json && !strcmp(out->set.json, "-");
+    *c = (struct cli_reporter){out, json_stdout ? (out->quiet ? NULL : stderr) : stdout, false};
+    for (size_t i = 0; i < ro->nphases; i++)
+        c->cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
+    *rep = (struct run_session_report){runs_done, saved, c, NULL, NULL};
+    if (out->compilebench && c->cb_ran)
+        rep->cb_out = c->rep;
+    if (ro->nconfigs && ro->configs[0].age_step && out->format == REPORT_TABLE)
+        rep->steps_out = c->rep;
 }
 
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
@@ -212,16 +221,8 @@ int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out)
     struct run_session_opts so = out->set;
     so.meta = out->meta;
     so.nmeta = out->nmeta;
-    /* with --json - the JSON alone goes to standard output: the table to stderr (or, with
-     * --quiet, nowhere), so `fsbench run --json - | jq` works */
-    bool json_stdout = out->set.json && !strcmp(out->set.json, "-");
-    struct report_ctx c = {out, json_stdout ? (out->quiet ? NULL : stderr) : stdout, false};
-    for (size_t i = 0; i < ro->nphases; i++)
-        c.cb_ran |= !strncmp(ro->phases[i]->name, "cb_", 3);
-    struct run_session_report rep = {runs_done, saved, &c, NULL, NULL};
-    if (out->compilebench && c.cb_ran)
-        rep.cb_out = c.rep;
-    if (ro->nconfigs && ro->configs[0].age_step && out->format == REPORT_TABLE)
-        rep.steps_out = c.rep;
+    struct cli_reporter c;
+    struct run_session_report rep;
+    cli_run_reporter(&c, out, ro, &rep);
     return run_session_make(ro, &so, out->bisect, &rep);
 }

@@ -44,6 +44,19 @@ int cli_signals_install(void);
 /* The columns a report on f may fill: the terminal's width, 80 when f is no terminal. */
 unsigned cli_report_width(FILE *f);
 
+/* How a set is reported (cli_run_reporter() fills it): the report's stream, and whether
+ * compilebench's phases ran. Alive while the set is made. */
+struct cli_reporter {
+    const struct cli_output *out;
+    FILE *rep; /* the report's stream; NULL: none (--json - with -q) */
+    bool cb_ran;
+};
+
+/* Fills rep (run/run_session.h) with the callbacks that print the report of the set ro is
+ * about to make, as out says (its format, -q, -v, --json); c holds their state. */
+void cli_run_reporter(struct cli_reporter *c, const struct cli_output *out,
+                      const struct runner_opts *ro, struct run_session_report *rep);
+
 /* Runs ro and reports; returns the process exit status. */
 int cli_run_and_report(struct runner_opts *ro, const struct cli_output *out);
 

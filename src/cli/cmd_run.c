@@ -1,34 +1,27 @@
 /* cmd_run.c — `fsbench run [OPTIONS]`: the options parsed into a request (run_options.h:
- * the one table of run's options), checked together (run/run_checks.h: what needs only
- * the runner's options), the files it reads opened (run/run_inputs.h), then the phases
- * run through the runner, the report printed, JSON written, and every finished run saved
- * in the results store. A scenario (`fsbench run basic`, or none) is a shipped job file
- * and goes through cmd_run_job.c, which parses the job's keys into the same request and
- * calls cmd_run_request().
+ * the one table of run's options), the tree and the phases resolved and checked, then the
+ * request handed to run/ as plain options (run/run_launch.h: checked together, the target
+ * set up, the files it reads opened, the phases run, every finished run saved) with the
+ * callbacks that print the report and write JSON (cli_run.h). A scenario (`fsbench run
+ * basic`, or none) is a shipped job file and goes through cmd_run_job.c, which parses the
+ * job's keys into the same request and calls cmd_run_request().
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/err.h"
-#include "base/outfile.h"
 #include "base/text.h"
 #include "cli/cli.h"
 #include "run/run_resume.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
-#include "run/age_steps.h"
 #include "run/job_builtin.h"
-#include "run/run_checks.h"
-#include "run/run_inputs.h"
-#include "run/run_mpi.h"
-#include "run/run_preflight.h"
-#include "run/run_target.h"
+#include "run/run_launch.h"
 #include "report/report.h"
 #include "run/runner.h"
 #include "run/scenario.h"
-#include "run/sizing.h"
 #include "tree/shape.h"
 
 const char *cmd_run_default_phases(void)
@@ -114,98 +107,45 @@ static int request_check_alone(struct run_request *rq)
     return 0;
 }
 
-int cmd_run_request(struct run_request *rq, const struct run_hook *hook)
+/* How a run's set is reported: its report's options (cli_output) and the state of their
+ * callbacks, filled when run/ makes the set. */
+struct run_report {
+    struct cli_output out;
+    struct cli_reporter c;
+};
+
+static void report_for(void *arg, const struct runner_opts *ro,
+                       const struct run_session_opts *set, const struct run_bisect_ask *ask,
+                       struct run_session_report *rep)
+{
+    struct run_report *r = arg;
+    r->out.set = *set;
+    r->out.bisect = ask;
+    cli_run_reporter(&r->c, &r->out, ro, rep);
+}
+
+int cmd_run_request(struct run_request *rq, const struct run_launch_hook *hook)
 {
     int trc = request_check_alone(rq);
     if (trc || rq->options_only)
         return trc;
-    trc = run_checks_together(&rq->ro, &rq->ta, rq->phases, rq->age_replay, rq->max_runs);
-    if (trc)
-        return trc;
-    const char *profile = rq->profile, *replay = rq->replay;
-    const char *size_arg = rq->size_arg, *label = rq->label, *json = rq->json, *db = rq->db;
-    bool quiet = rq->quiet, cb_format = rq->cb_format, save = rq->save;
-    bool scaled = run_request_given(rq, "scale");
-    unsigned long max_runs = rq->max_runs;
-    int argc = rq->argc;
-    char **argv = rq->argv;
-    rq->ro.order_seed = rq->seed;
-    trc = run_mpi_check(&rq->mo, &rq->ro, rq->ta.image || rq->ta.spec.device, profile);
-    if (trc)
-        return trc;
-    trc = run_target_setup(&rq->ta, &rq->ro, hook && hook->dry_run);
-    if (trc)
-        return trc;
-    if (rq->age_steps) {
-        char steps[512], kv[600];
-        if ((trc = age_steps_apply(rq->age_steps, &rq->ro, steps, sizeof steps)))
-            return trc;
-        /* the set says it is a series of steps: compare and report show it as one */
-        snprintf(kv, sizeof kv, "age-steps=%s", steps);
-        if (meta_add_arg(rq->meta, &rq->nmeta, kv, "--age-steps") < 0)
-            return EXIT_USAGE;
-    }
-    if (run_bisect_asked(&rq->bisect) || rq->bisect.exit_status || rq->bisect.phase ||
-        rq->bisect.metric) {
-        if ((trc = run_bisect_check(&rq->bisect, &rq->ro, rq->ro.nconfigs, max_runs, rq->label)))
-            return trc;
-    } else if (rq->ro.until_verdict &&
-               (trc = run_checks_until_verdict(&rq->ro, max_runs, hook && hook->ready))) {
-        return trc;
-    }
-    if (size_arg) {
-        if (scaled)
-            return error("--size and --scale exclude each other"), EXIT_USAGE;
-        if (!rq->ro.tree.prof)
-            return error("--size needs a tree profile, not an archive"), EXIT_USAGE;
-        trc = sizing_apply(size_arg, &rq->ro.tree, rq->ro.phases, rq->ro.nphases, rq->ro.dir,
-                           rq->ta.spec.image_bytes);
-        if (trc)
-            return trc;
-    }
-    if (run_session_check_label(label))
-        return EXIT_USAGE;
-    /* where the results go, checked before anything runs (not after the last run) */
-    if (json && outfile_check(json, "--json") < 0)
-        return EXIT_USAGE;
-    if (save && db && outfile_check_dir(db, "--db") < 0)
-        return EXIT_USAGE;
-    struct cli_output out = {
-        .set = {.label = label, .scenario = "custom", .db = db, .save = save, .json = json,
-                .argc = argc, .argv = argv},
-        .format = (enum report_format)rq->format, .compilebench = cb_format,
-        .quiet = quiet, .wide = rq->wide, .skip_bad = rq->skip_bad,
+    struct run_report r = {
+        .out = {.format = (enum report_format)rq->format, .compilebench = rq->cb_format,
+                .quiet = rq->quiet, .wide = rq->wide, .skip_bad = rq->skip_bad},
     };
-    if (run_bisect_asked(&rq->bisect))
-        out.bisect = &rq->bisect;
-    memcpy(out.meta, rq->meta, rq->nmeta * sizeof rq->meta[0]);
-    out.nmeta = rq->nmeta;
-    bool mpi_first = hook && hook->mpi_first;
-    if (mpi_first && run_mpi_setup(&rq->mo, &rq->ro, &out.set) < 0)
-        return EXIT_RUN_FAILED;
-    if (hook && hook->ready) {
-        int h = hook->ready(hook->arg, &rq->ro, &out, profile);
-        if (h != RUN_HOOK_GO)
-            return h;
-    }
-    /* --resume: the stored plan, checked before the pre-flight touches anything (a job
-     * file's jobs are checked by its ready()) */
-    if (!hook && run_resuming(NULL) &&
-        run_resume_check_plan(run_resuming(NULL), &rq->ro, true) < 0)
-        return EXIT_USAGE;
-    /* a job file's jobs had their pre-flight before the first of them ran */
-    if (!hook && (trc = run_preflight(&rq->ro, profile, rq->skip_bad)) != EXIT_OK)
-        return trc;
-    out.set.args_json = run_options_args_json(out.set.argc, out.set.argv);
-    out.set.resume = run_resuming(&out.set.resume_id);
-    if (!mpi_first && run_mpi_setup(&rq->mo, &rq->ro, &out.set) < 0)
-        return EXIT_RUN_FAILED;
-    if (run_inputs_open(&rq->ro, replay, rq->age_replay, profile,
-                        run_request_given(rq, "threads")))
-        return EXIT_RUN_FAILED;
-    int rc = cli_run_and_report(&rq->ro, &out);
-    run_inputs_close(&rq->ro);
-    return rc;
+    struct run_launch l = {
+        .ro = &rq->ro, .ta = &rq->ta, .mo = &rq->mo,
+        .tree_arg = rq->profile, .replay = rq->replay, .phases = rq->phases,
+        .size_arg = rq->size_arg, .scaled = run_request_given(rq, "scale"),
+        .threads_given = run_request_given(rq, "threads"),
+        .age_steps = rq->age_steps, .age_replay = rq->age_replay,
+        .max_runs = rq->max_runs, .seed = rq->seed, .bisect = &rq->bisect,
+        .meta = rq->meta, .nmeta = &rq->nmeta, .quiet = rq->quiet, .skip_bad = rq->skip_bad,
+        .set = {.label = rq->label, .scenario = "custom", .db = rq->db, .save = rq->save,
+                .json = rq->json, .argc = rq->argc, .argv = rq->argv},
+        .args_json = run_options_args_json, .report = report_for, .report_arg = &r,
+    };
+    return run_launch(&l, hook);
 }
 
 

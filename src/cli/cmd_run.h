@@ -1,6 +1,6 @@
 /* cmd_run.h — `fsbench run` split for job files: the run of a parsed request
- * (run_options.h) with hooks that let cmd_run_job.c check a job without running it, print
- * the plan, or run it as one job of a file.
+ * (run_options.h) with the hook of run/run_jobs.h (run/run_launch.h's) that checks a job
+ * without running it, prints the plan, or runs it as one job of a file.
  */
 #ifndef FSBENCH_CMD_RUN_H
 #define FSBENCH_CMD_RUN_H
@@ -10,26 +10,13 @@
 
 #include "cli/cli_run.h"
 #include "cli/run_options.h"
+#include "run/run_launch.h"
 #include "run/runner.h"
-
-/* ready()'s answer to go on with the run; anything else is the exit status. */
-#define RUN_HOOK_GO (-1)
-
-struct run_hook {
-    bool dry_run;      /* --dry-run: a device without --destroy-data is shown, not refused */
-    bool mpi_first;    /* set up the MPI ranks (their directories and hooks) before ready(),
-                          which keeps ro to run later (interleaved jobs) */
-    /* Called when every option is checked and nothing is touched yet, with what would run
-     * and tree_arg (the --tree value: a profile, SHAPE.ini or tar:FILE). It may change out.
-     * Returns RUN_HOOK_GO to run, else the exit status to return. */
-    int (*ready)(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg);
-    void *arg;
-};
 
 /* Runs what rq says (its options parsed, each checked alone), after checking them together;
  * with rq->options_only it stops there (EXIT_OK or EXIT_USAGE). hook: NULL, or a job file's.
  * The process exit status. */
-int cmd_run_request(struct run_request *rq, const struct run_hook *hook);
+int cmd_run_request(struct run_request *rq, const struct run_launch_hook *hook);
 /* `fsbench run` from a command line alone (no job file). The process exit status. */
 int cmd_run_with(int argc, char **argv);
 

@@ -1,44 +1,35 @@
 /* cmd_run_job.c — `fsbench run FILE.ini`, `fsbench run --job FILE`, a shipped job by name
  * (every scenario is one: `fsbench run basic`, and `fsbench run` with neither a job nor
- * --phases runs jobs/basic.ini), and `--dry-run`: loads the job file (run/job.h), checks
- * every job in full before any runs, then runs the jobs in file order, or with
- * `interleave = jobs` as configurations of one run set in rounds (run/job_rounds.h), or
- * prints the plan.
+ * --phases runs jobs/basic.ini), and `--dry-run`: the command line split (the job file,
+ * --dry-run, --check, the options), the job file loaded (run/job.h) with the command line's
+ * options folded into its stored text, and each job's request made; run/run_jobs.h checks
+ * every job in full before any runs, then runs them in file order, or with
+ * `interleave = jobs` as configurations of one run set in rounds, or prints the plan.
  *
  * A job is parsed into one request (run_options.h) from its keys and then the command
  * line's own options, each through the table of run's options, and run by
- * cmd_run_request() with hooks: the same row checks a job key and a command-line option,
- * and an option given on the command line replaces the file's key of the same name (every
- * value of a repeated one). No argument list is made from a job.
+ * cmd_run_request() with run_jobs' hook: the same row checks a job key and a command-line
+ * option, and an option given on the command line replaces the file's key of the same
+ * name (every value of a repeated one). No argument list is made from a job.
  *
  * A job file is someone else's data: it cannot consent to destroying data (destroy-data
- * and force are command-line options only, refused as keys), a device it names is shown
- * by --dry-run and announced by the run, and the outputs it names (json, db) are listed by
- * --dry-run and never replace an existing file unless the command line says so (--json
- * there, or --force). Its relative paths are resolved against its own directory.
+ * and force are command-line options only, refused as keys). Its relative paths are
+ * resolved against its own directory.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/err.h"
 #include "cli/cli.h"
-#include "phase/phase.h"
 #include "cli/cmd_run.h"
 #include "cli/run_options.h"
-#include "run/duration.h"
 #include "run/run_consent.h"
+#include "run/run_jobs.h"
 #include "run/run_resume.h"
 #include "run/job.h"
 #include "run/job_builtin.h"
-#include "results/store.h"
-#include "run/job_rounds.h"
-#include "run/run_plan.h"
-#include "run/run_preflight.h"
-#include "tree/tarsrc.h"
 
 #define MAX_ARGS 256
 /* The scenario `fsbench run` runs when given none. */
@@ -60,36 +51,24 @@ struct cmdline {
     const char *bad_arg; /* and the argument it was in; NULL: none */
 };
 
-enum mode { MODE_CHECK, MODE_PREFLIGHT, MODE_PLAN, MODE_RUN, MODE_ROUNDS };
-
-struct jctx {
-    enum mode mode;
+/* What a job's request is made from: the command line and each job's keys. */
+struct jobs_cli {
     const struct cmdline *cl;
-    const struct job_file *jf;
-    bool from_file;
-    bool builtin; /* a shipped job run by name: its errors are the command line's */
     int user_argc; /* the command line, stored with the results */
     char **user_argv;
-    size_t n, job;
+    size_t n;
     struct job_arg *ja[JOB_MAX_JOBS]; /* each job's keys, [global]'s it does not set first */
     int nja[JOB_MAX_JOBS];
-    struct job_rounds_common first; /* job 0's rounds, stop rule (interleave: every job's) */
-    /* MODE_ROUNDS: every job's options, alive while the nested calls last */
-    struct runner_opts *ro[JOB_MAX_JOBS];
-    struct cli_output *out[JOB_MAX_JOBS];
-    const char *tree_arg[JOB_MAX_JOBS];
-    struct job_rounds jr;
-    char json[4096]; /* MODE_RUN: this job's --json file */
-    struct run_preflight_bad bad;      /* the configurations that failed the pre-flight */
-    bool skip_bad;               /* --skip-bad (the command line's or a job's) */
-    bool left_out[JOB_MAX_JOBS]; /* jobs none of whose configurations can run */
-    /* MODE_CHECK: each job's --label (NULL: its own JOB-DATE-TIME); MODE_RUN: the label a
-     * job shares with another, made its own ("L-JOB": a label names one set) */
-    const char *label[JOB_MAX_JOBS];
-    char own_label[RES_NAME_MAX];
-    double est_s;     /* MODE_PLAN: the jobs' estimated durations summed */
-    bool est_unknown; /* ... one of them could not be estimated */
 };
+
+/* Whether the command line gave option name. */
+static bool cl_has(const struct cmdline *cl, const char *name)
+{
+    for (size_t i = 0; i < cl->nnames; i++)
+        if (!strcmp(cl->names[i], name))
+            return true;
+    return false;
+}
 
 static bool ends_with(const char *s, const char *suffix)
 {
@@ -215,287 +194,10 @@ static int load(const struct cmdline *cl, const struct job_keys *keys, struct jo
     return error("%s: no such job file, nor a shipped job (see fsbench list)", cl->file);
 }
 
-/* One line for a job that does not check: at the key its message names ("--tree: ..."),
- * else at the job's [header]. */
-static void job_error(const struct jctx *c, size_t i, const char *msg)
-{
-    if (!c->from_file || c->builtin) {
-        error("%s", msg);
-        return;
-    }
-    const struct job_section *sec = c->jf->nsec > 1 ? &c->jf->sec[i + 1] : &c->jf->sec[0];
-    const char *file = sec->file;
-    int line = sec->line ? sec->line : 1;
-    const char *first = NULL;
-    for (int k = 0; k < c->nja[i]; k++) {
-        char pat[128];
-        int n = snprintf(pat, sizeof pat, "--%s", c->ja[i][k].key);
-        for (const char *h = strstr(msg, pat); h; h = strstr(h + 1, pat)) {
-            char next = h[n];
-            if ((next >= 'a' && next <= 'z') || next == '-')
-                continue;
-            if (!first || h < first) {
-                first = h;
-                file = c->ja[i][k].file;
-                line = c->ja[i][k].line;
-            }
-            break;
-        }
-    }
-    error("%s:%d: job %s: %s", file, line, job_name(c->jf, i), msg);
-}
-
-static int rounds_run(void *arg, const struct runner_opts *ro, struct run_set *rs,
-                      struct runner_auto *ra)
-{
-    struct jctx *c = arg;
-    memset(ra, 0, sizeof *ra);
-    ra->rounds = c->jr.runs;
-    return job_rounds_run(&c->jr, ro, rs);
-}
-
-/* Every job's options are alive (nested calls): runs them in rounds as one set. */
-static int run_rounds(struct jctx *c)
-{
-    static struct runner_opts outer;
-    const char *names[JOB_MAX_JOBS];
-    for (size_t i = 0; i < c->n; i++)
-        names[i] = job_name(c->jf, i);
-    job_rounds_setup(&c->jr, &outer, &c->first, c->ro, names, c->left_out, c->n);
-    int rc = EXIT_OK;
-    for (size_t i = 0; i < c->n; i++) {
-        struct runner_opts *ro = c->ro[i];
-        if (!c->left_out[i] && !ro->tree.prof && c->tree_arg[i] &&
-            !strncmp(c->tree_arg[i], "tar:", 4) &&
-            !(ro->tar = tarsrc_open(c->tree_arg[i] + 4, NULL)))
-            rc = EXIT_RUN_FAILED;
-    }
-    struct cli_output *out = c->out[0];
-    const char *base = strrchr(c->jf->path, '/');
-    static char scen[64];
-    snprintf(scen, sizeof scen, "%.*s", (int)strcspn(base ? base + 1 : c->jf->path, "."),
-             base ? base + 1 : c->jf->path);
-    out->set.scenario = scen;
-    out->set.argc = c->user_argc;
-    out->set.argv = c->user_argv;
-    out->set.job_text = c->jf->text;
-    out->set.job_hash = c->jf->hash;
-    out->set.run = rounds_run;
-    out->set.run_arg = c;
-    out->set.args_json = run_options_args_json(c->user_argc, c->user_argv);
-    out->set.resume = run_resuming(&out->set.resume_id);
-    if (rc == EXIT_OK)
-        rc = cli_run_and_report(&outer, out);
-    for (size_t i = 0; i < c->n; i++) {
-        tarsrc_close(c->ro[i]->tar);
-        c->ro[i]->tar = NULL;
-    }
-    return rc;
-}
-
-/* Whether the command line gave option name. */
-static bool cl_has(const struct cmdline *cl, const char *name)
-{
-    for (size_t i = 0; i < cl->nnames; i++)
-        if (!strcmp(cl->names[i], name))
-            return true;
-    return false;
-}
-
-/* The JSON file job c->job writes: out->json, or out.JOB.json when the file has several
- * jobs run one after the other (interleaved, they are one run set: one file); into c->json.
- * NULL when none or standard output. */
-static const char *job_json(struct jctx *c, const struct cli_output *out)
-{
-    if (!out->set.json || !strcmp(out->set.json, "-"))
-        return NULL;
-    if (c->n == 1 || c->jf->interleave)
-        return out->set.json;
-    const char *dot = strrchr(out->set.json, '.'), *slash = strrchr(out->set.json, '/');
-    int stem = dot && (!slash || dot > slash) ? (int)(dot - out->set.json)
-                                              : (int)strlen(out->set.json);
-    snprintf(c->json, sizeof c->json, "%.*s.%s%s", stem, out->set.json, job_name(c->jf, c->job),
-             out->set.json + stem);
-    return c->json;
-}
-
-/* An output the job file names (not the command line) that would replace an existing file:
- * the reason in why, or NULL when there is none. A JSON file is replaced only when the
- * command line says so (--json, --force); a results database only grows, but an existing
- * empty file would become one. */
-static const char *replaced_output(struct jctx *c, const struct cli_output *out, char *why,
-                                   size_t len)
-{
-    struct stat st;
-    if (!c->from_file || c->builtin || run_consent()->force)
-        return NULL;
-    const char *json = job_json(c, out);
-    if (json && !cl_has(c->cl, "json") && lstat(json, &st) == 0) {
-        snprintf(why, len, "json = %s: the file exists, and a job file does not replace a file: "
-                 "remove it, or give --json or --force on the command line", json);
-        return why;
-    }
-    if (out->set.save && out->set.db && !cl_has(c->cl, "db") && lstat(out->set.db, &st) == 0 &&
-        (!S_ISREG(st.st_mode) || st.st_size == 0)) {
-        snprintf(why, len, "db = %s: the file exists and is not a results database: a job "
-                 "file does not replace a file (give --db or --force on the command line)",
-                 out->set.db);
-        return why;
-    }
-    return NULL;
-}
-
-/* --dry-run: where the results of job c->job would go, and what they would replace. */
-static void print_outputs(struct jctx *c, const struct runner_opts *ro,
-                          const struct cli_output *out)
-{
-    bool from_job_json = c->from_file && !c->builtin && out->set.json && !cl_has(c->cl, "json");
-    bool from_job_db = c->from_file && !c->builtin && out->set.db && !cl_has(c->cl, "db");
-    char def[4096], why[4200];
-    if (ro->tspec && ro->tspec->device)
-        printf("  device: %s: mkfs overwrites everything on it%s\n", ro->tspec->device,
-               ro->tspec->destroy_data     ? " (--destroy-data given on the command line)"
-               : run_consent()->destroy_data ? "; the run refuses: the command line does not "
-                                               "name it (--device DEV or --destroy-data=DEV)"
-                                             : "; the run refuses without --destroy-data on the "
-                                               "command line");
-    const char *db = out->set.db;
-    if (!db && store_default_path(def, sizeof def) == 0)
-        db = def;
-    if (!out->set.save)
-        printf("  results: not saved (no-save)\n");
-    else
-        printf("  results: saved in %s%s\n", db ? db : "the default results database",
-               from_job_db ? " (named by the job file)" : "");
-    const char *json = job_json(c, out);
-    if (out->set.json)
-        printf("  json: %s%s\n", json ? json : "standard output",
-               from_job_json ? " (named by the job file)" : "");
-    if (replaced_output(c, out, why, sizeof why))
-        printf("  REFUSED when run: %s\n", why);
-}
-
-/* The job name the pre-flight's lines and list use: none when the file has one job. */
-static const char *bad_job(const struct jctx *c)
-{
-    return c->n > 1 ? job_name(c->jf, c->job) : NULL;
-}
-
-/* --resume of one job of a file whose jobs run one after the other: only that job (the
- * stored set's scenario is its name). */
-static bool not_resumed(const struct jctx *c, size_t i)
-{
-    const struct run_set *r = run_resuming(NULL);
-    return r && c->n > 1 && !c->jf->interleave && strcmp(job_name(c->jf, i), r->scenario);
-}
-
-static int run_job(struct jctx *c, size_t i, const struct run_hook *h);
-
-static int ready(void *arg, struct runner_opts *ro, struct cli_output *out, const char *tree_arg)
-{
-    struct jctx *c = arg;
-    switch (c->mode) {
-    case MODE_CHECK: {
-        char why[4200];
-        if (!c->cl->dry && replaced_output(c, out, why, sizeof why))
-            return error("%s", why), EXIT_USAGE;
-        if (c->job == 0)
-            job_rounds_common_of(&c->first, ro);
-        bool rounds = c->jf->interleave && c->n > 1;
-        if (out->bisect && c->n > 1)
-            return error("--bisect-good: the job file has %zu jobs; a bisection's candidate "
-                         "is one set of one job",
-                         c->n),
-                   EXIT_USAGE;
-        c->label[c->job] = out->set.label;
-        /* --resume: the stored plan (interleaved jobs: checked as one set when they run) */
-        const struct run_set *resumed = run_resuming(NULL);
-        if (resumed && !rounds && !not_resumed(c, c->job) &&
-            run_resume_check_plan(resumed, ro, true) < 0)
-            return EXIT_USAGE;
-        /* jobs one after the other: each its own set, its own configurations to compare */
-        if (ro->until_verdict && !rounds && ro->nconfigs < 2 && c->builtin)
-            return error("--runs until-verdict compares configurations with the first: give "
-                         "two or more (--fs, --mount-opts, or jobs with interleave = jobs)"),
-                   EXIT_USAGE;
-        if (ro->until_verdict && !rounds && ro->nconfigs < 2)
-            return error("runs = until-verdict compares configurations with the first: give "
-                         "the job two or more (fs, mount-opts), or interleave the jobs "
-                         "(interleave = jobs in [global])"),
-                   EXIT_USAGE;
-        if (rounds && job_rounds_check(&c->first, ro) < 0)
-            return EXIT_USAGE;
-        return EXIT_OK;
-    }
-    case MODE_PREFLIGHT:
-        c->skip_bad |= out->skip_bad;
-        run_preflight_check(ro, tree_arg, bad_job(c), &c->bad);
-        return EXIT_OK;
-    case MODE_PLAN:
-        if (run_plan_print(stdout, job_name(c->jf, c->job), ro, tree_arg) < 0)
-            return EXIT_RUN_FAILED;
-        print_outputs(c, ro, out);
-        if (!c->est_unknown) {
-            double est;
-            run_plan_estimate(stdout, job_name(c->jf, c->job), ro, out->set.db, &est);
-            if (est < 0)
-                c->est_unknown = true;
-            else
-                c->est_s += est;
-        }
-        return EXIT_OK;
-    case MODE_RUN: {
-        if (run_preflight_drop(ro, bad_job(c), &c->bad) < 0)
-            return EXIT_OK; /* none of its configurations can run: said already */
-        /* the job's header goes where its table goes (stderr with --json -) */
-        FILE *hf = out->set.json && !strcmp(out->set.json, "-") ? (out->quiet ? NULL : stderr)
-                                                                : stdout;
-        if (c->n > 1 && hf)
-            fprintf(hf, "%s== job %s (%zu of %zu) ==\n", c->job ? "\n" : "",
-                    job_name(c->jf, c->job), c->job + 1, c->n);
-        fflush(stdout);
-        out->set.scenario = job_name(c->jf, c->job);
-        /* jobs one after the other are sets of their own: a label two of them share (the
-         * command line's --label, say) names each as LABEL-JOB */
-        bool shared = false;
-        for (size_t i = 0; out->set.label && i < c->n; i++)
-            shared |= i != c->job && c->label[i] && !strcmp(c->label[i], out->set.label);
-        if (shared && !run_resuming(NULL)) {
-            snprintf(c->own_label, sizeof c->own_label, "%.*s-%s", RES_NAME_MAX / 2,
-                     out->set.label, job_name(c->jf, c->job));
-            out->set.label = c->own_label;
-        }
-        out->set.argc = c->user_argc;
-        out->set.argv = c->user_argv;
-        /* one JSON file per job: out.json -> out.JOB.json */
-        if (c->n > 1 && job_json(c, out) == c->json)
-            out->set.json = c->json;
-        if (c->from_file) {
-            out->set.job_text = c->jf->text;
-            out->set.job_hash = c->jf->hash;
-        }
-        return RUN_HOOK_GO;
-    }
-    case MODE_ROUNDS:
-        c->left_out[c->job] = run_preflight_drop(ro, bad_job(c), &c->bad) < 0;
-        c->ro[c->job] = ro;
-        c->out[c->job] = out;
-        c->tree_arg[c->job] = tree_arg;
-        if (c->job + 1 < c->n) {
-            struct run_hook h = {.ready = ready, .arg = c, .dry_run = c->cl->dry,
-                                 .mpi_first = true};
-            c->job++;
-            return run_job(c, c->job, &h);
-        }
-        return run_rounds(c);
-    }
-    return EXIT_USAGE;
-}
-
 /* Job i's request: its keys (each through its row, from the job file), then the command
  * line's options and positionals (from this argv, or a stored set's). 0, or EXIT_USAGE
  * after error() naming the option (job_error() finds its line). */
-static int job_request(const struct jctx *c, size_t i, struct run_request *rq)
+static int job_request(const struct jobs_cli *c, size_t i, struct run_request *rq)
 {
     if (run_request_init(rq, c->user_argc, c->user_argv))
         return EXIT_USAGE;
@@ -516,9 +218,10 @@ static int job_request(const struct jctx *c, size_t i, struct run_request *rq)
     return 0;
 }
 
-/* Runs job i (or checks it, prints its plan: c->mode) with hook h: the exit status. */
-static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
+/* Job i's request made and run with hook h (run_jobs.h's launch): the exit status. */
+static int launch_job(void *arg, size_t i, const struct run_launch_hook *h)
 {
+    struct jobs_cli *c = arg;
     struct run_request *rq = malloc(sizeof *rq);
     if (!rq)
         return error("out of memory"), EXIT_RUN_FAILED;
@@ -527,98 +230,6 @@ static int run_job(struct jctx *c, size_t i, const struct run_hook *h)
         rc = cmd_run_request(rq, h);
     free(rq);
     return rc;
-}
-
-/* The pre-flight of every job (but those a --resume leaves alone), and its verdict. */
-static int preflight_all(struct jctx *c, const struct run_hook *h)
-{
-    enum mode was = c->mode;
-    c->mode = MODE_PREFLIGHT;
-    for (c->job = 0; c->job < c->n && !phase_interrupt; c->job++) {
-        if (not_resumed(c, c->job))
-            continue;
-        int rc = run_job(c, c->job, h);
-        if (rc != EXIT_OK)
-            return rc;
-    }
-    c->mode = was;
-    return run_preflight_verdict(&c->bad, c->skip_bad);
-}
-
-static int run_jobs(struct jctx *c, const struct cmdline *cl)
-{
-    struct run_hook h = {.ready = ready, .arg = c, .dry_run = cl->dry};
-    char why[1024];
-    /* nothing runs until every job checks */
-    c->mode = MODE_CHECK;
-    for (c->job = 0; c->job < c->n; c->job++) {
-        err_capture_begin(why, sizeof why);
-        int rc = run_job(c, c->job, &h);
-        err_capture_end();
-        if (rc != EXIT_OK) {
-            job_error(c, c->job, why[0] ? why : "not a valid job (see above)");
-            return rc;
-        }
-    }
-    /* every job checks: now every configuration of every job is tried for real, before
-     * the first run of any (with --dry-run, after the plan and only when --check asks) */
-    int rc = cl->dry ? EXIT_OK : preflight_all(c, &h);
-    if (rc != EXIT_OK)
-        return rc;
-    if (cl->dry) {
-        c->mode = MODE_PLAN;
-        if (c->from_file)
-            printf("job file %s (sha256 %.16s...): %zu job%s%s\n", c->jf->path, c->jf->hash, c->n,
-                   c->n == 1 ? "" : "s",
-                   c->jf->interleave && c->n > 1
-                       ? ", interleaved: one run set, the jobs as its configurations, every "
-                         "job once a round in a seeded random order"
-                       : ", run one after the other in file order");
-        for (c->job = 0; c->job < c->n; c->job++) {
-            rc = run_job(c, c->job, &h);
-            if (rc != EXIT_OK)
-                return rc;
-        }
-        if (c->jf->interleave && c->n > 1 && c->first.until_verdict)
-            printf("rounds: until every phase of every job has a verdict against the first job "
-                   "(a difference, or none of %g%% or more), at most %u, each running all %zu jobs\n",
-                   c->first.min_effect * 100, c->first.runs, c->n);
-        else if (c->jf->interleave && c->n > 1)
-            printf("rounds: %u, each running all %zu jobs: %u runs in all\n", c->first.runs,
-                   c->n, c->first.runs * (unsigned)c->n);
-        if (c->n > 1 && !c->est_unknown) {
-            char t[64];
-            printf("estimated duration in all: %s (%zu jobs%s)\n",
-                   duration_text(t, sizeof t, c->est_s), c->n,
-                   c->jf->interleave ? ", interleaved" : ", one after the other");
-        }
-        if (cl->check) {
-            fflush(stdout);
-            if ((rc = preflight_all(c, &h)) != EXIT_OK)
-                return rc;
-            printf("pre-flight: %zu of %zu configuration%s can run (each file system made, "
-                   "mounted with its options and unmounted once)\n",
-                   c->bad.total - c->bad.n, c->bad.total, c->bad.total == 1 ? "" : "s");
-        }
-        printf(cl->check ? "dry run: nothing was run or stored\n"
-                         : "dry run: nothing was run, created or changed\n");
-        return EXIT_OK;
-    }
-    if (c->jf->interleave && c->n > 1) {
-        c->mode = MODE_ROUNDS;
-        c->job = 0;
-        h.mpi_first = true; /* each job's ranks set up before its options are kept */
-        return run_job(c, 0, &h);
-    }
-    c->mode = MODE_RUN;
-    for (c->job = 0; c->job < c->n; c->job++) {
-        if (not_resumed(c, c->job))
-            continue;
-        rc = run_job(c, c->job, &h);
-        if (rc != EXIT_OK)
-            return rc;
-    }
-    return EXIT_OK;
 }
 
 int cmd_run_job(int argc, char **argv)
@@ -640,15 +251,12 @@ int cmd_run_job(int argc, char **argv)
     bool builtin;
     if (load(&cl, &keys, &jf, &builtin) < 0)
         return EXIT_USAGE;
-    struct jctx *c = calloc(1, sizeof *c);
+    struct jobs_cli *c = calloc(1, sizeof *c);
     if (!c) {
         job_free(&jf);
         return error("out of memory"), EXIT_RUN_FAILED;
     }
-    c->jf = &jf;
     c->cl = &cl;
-    c->from_file = cl.file != NULL;
-    c->builtin = builtin;
     c->user_argc = argc;
     c->user_argv = argv;
     /* the stored text is what runs: the command line's options folded in */
@@ -667,12 +275,7 @@ int cmd_run_job(int argc, char **argv)
         return EXIT_RUN_FAILED;
     }
     /* --resume: the plan stored with the set, or none */
-    const struct run_set *resumed = run_resuming(NULL);
-    if (resumed && resumed->job_hash[0] && strcmp(resumed->job_hash, jf.hash)) {
-        error("--resume: %s is not the job file '%s' ran (sha256 %.16s..., now %.16s...): the "
-              "plan changed, so the set cannot be finished in the same rounds; `fsbench "
-              "export %s --job` gives the stored one back",
-              jf.path, resumed->label, resumed->job_hash, jf.hash, resumed->label);
+    if (run_jobs_check_resume(&jf) < 0) {
         free(c);
         job_free(&jf);
         return EXIT_USAGE;
@@ -683,11 +286,17 @@ int cmd_run_job(int argc, char **argv)
         int n = job_args(&jf, i, &keys, cl.names, &c->ja[i]);
         if (n < 0)
             rc = EXIT_RUN_FAILED;
-        else if ((c->nja[i] = n, c->from_file ? run_consent_check_job(&jf, i, &keys) : 0) < 0)
+        else if ((c->nja[i] = n, cl.file ? run_consent_check_job(&jf, i, &keys) : 0) < 0)
             rc = EXIT_USAGE;
     }
+    struct run_jobs_opts o = {
+        .jf = &jf, .from_file = cl.file != NULL, .builtin = builtin, .dry = cl.dry,
+        .check = cl.check, .cl_json = cl_has(&cl, "json"), .cl_db = cl_has(&cl, "db"),
+        .argc = argc, .argv = argv, .ja = c->ja, .nja = c->nja,
+        .launch = launch_job, .arg = c,
+    };
     if (rc == EXIT_OK)
-        rc = run_jobs(c, &cl);
+        rc = run_jobs(&o);
     for (size_t i = 0; i < c->n; i++)
         job_args_free(c->ja[i], c->nja[i]);
     free(c);

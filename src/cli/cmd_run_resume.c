@@ -13,9 +13,11 @@
  * run_consent.h), a set that runs on a device needs that device named and consented to on
  * this command line again, and the plan they make must be the one the set stored
  * (run_resume_check_plan).
+ *
+ * This file parses --resume's own options; the set is loaded and its arguments run again
+ * by run/run_resume_finish.c, with this file's consent strip and run's entry points.
  */
 #include <getopt.h>
-#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,46 +84,6 @@ static int strip_consent(int argc, char **argv)
     return n;
 }
 
-/* The stored arguments into a new argv: "run", them, then extra[] (NULL-ended). */
-static char **build_argv(const char *json, const char *const *extra, int *argc)
-{
-    json_error_t je;
-    json_t *a = json_loads(json, 0, &je);
-    if (!json_is_array(a)) {
-        json_decref(a);
-        error("--resume: the stored arguments are damaged");
-        return NULL;
-    }
-    size_t n = json_array_size(a), nx = 0;
-    while (extra[nx])
-        nx++;
-    char **v = calloc(n + nx + 2, sizeof *v);
-    int k = 0;
-    if (v) {
-        v[k++] = strdup("run");
-        for (size_t i = 0; i < n; i++) {
-            const char *s = json_string_value(json_array_get(a, i));
-            v[k++] = strdup(s ? s : "");
-        }
-        for (size_t i = 0; i < nx; i++)
-            v[k++] = strdup(extra[i]);
-    }
-    json_decref(a);
-    for (int i = 0; v && i < k; i++)
-        if (!v[i]) {
-            for (int j = 0; j < k; j++)
-                free(v[j]);
-            free(v);
-            v = NULL;
-        }
-    if (!v)
-        error("out of memory");
-    else
-        k = strip_consent(k, v);
-    *argc = k;
-    return v;
-}
-
 /* path made absolute against the current directory into buf (it stays as it is when it
  * is "-" or already absolute). */
 static const char *absolute(const char *path, char *buf, size_t len)
@@ -143,35 +105,10 @@ static void usage(void)
            "needs the device and the consent on this command line again\n");
 }
 
-/* Whether the set holds every run it planned (its failed configurations' rounds aside). */
-static int finish(const char *label, const char *db, const char *const *extra)
+/* The stored arguments run again: a job file's through cmd_run_job, else cmd_run_with. */
+static int run_stored(int argc, char **argv)
 {
-    struct store_set_info info;
-    struct run_set *set = NULL;
-    size_t kept = 0;
-    int rc = run_resume_load(label, db, &set, &info, &kept);
-    if (rc != RUN_RESUME_GO)
-        return rc;
-    int argc;
-    char **argv = build_argv(set->args, extra, &argc);
-    rc = argv ? EXIT_OK : EXIT_RUN_FAILED;
-    if (rc == EXIT_OK && set->cwd[0] && chdir(set->cwd) < 0) {
-        error_errno("--resume: cannot go to %s, where '%s' was run", set->cwd, label);
-        rc = EXIT_RUN_FAILED;
-    }
-    if (rc == EXIT_OK) {
-        inform("resuming '%s' (%s): %zu of %u runs made; making the rest", label, info.state, kept,
-               info.planned);
-        run_resume_set(set, info.id);
-        rc = cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv) : cmd_run_with(argc, argv);
-        run_resume_set(NULL, 0);
-    }
-    for (int i = 0; argv && i < argc; i++)
-        free(argv[i]);
-    free(argv);
-    run_set_free(set);
-    free(set);
-    return rc;
+    return cmd_run_job_wanted(argc, argv) ? cmd_run_job(argc, argv) : cmd_run_with(argc, argv);
 }
 
 int cmd_run_resume(int argc, char **argv)
@@ -239,5 +176,6 @@ int cmd_run_resume(int argc, char **argv)
         extra[nx++] = db;
     }
     extra[nx] = NULL;
-    return finish(label, db, extra);
+    struct run_resume_args how = {strip_consent, run_stored};
+    return run_resume_finish(label, db, extra, &how);
 }

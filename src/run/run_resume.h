@@ -57,4 +57,18 @@ struct run_set *run_resuming(int64_t *id);
  * running the stored arguments. */
 void run_resume_set(struct run_set *set, int64_t id);
 
+/* How --resume's stored arguments are run, above run/: strip takes options out of argv
+ * (argc entries, argv[0] "run": consent, which a set never stores), returning the new count;
+ * run runs them (the process exit status). */
+struct run_resume_args {
+    int (*strip)(int argc, char **argv);
+    int (*run)(int argc, char **argv);
+};
+/* Finishes the set labelled label (db: its store, NULL the default): loaded
+ * (run_resume_load), its stored arguments (then extra, NULL-ended) stripped and run by how
+ * in the directory they ran in, the set made known to the run meanwhile. The process exit
+ * status. */
+int run_resume_finish(const char *label, const char *db, const char *const *extra,
+                      const struct run_resume_args *how);
+
 #endif
