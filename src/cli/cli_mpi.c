@@ -33,14 +33,14 @@ int cli_mpi_option(const char *name, const char *arg, struct mpirun_opts *mo)
         return 0;
     }
     if (!strcmp(name, "rank-shift")) {
-        static const struct cli_range shift = {1, 1000000, CLI_WHOLE, NULL, NULL};
-        if (cli_option_number("--rank-shift", arg, &shift, &d) < 0)
+        static const struct num_range shift = {1, 1000000, NUM_WHOLE, NULL, NULL};
+        if (num_option("--rank-shift", arg, &shift, &d) < 0)
             return -1;
         mo->shift = (unsigned long)d;
         return 0;
     }
-    static const struct cli_range stonewall = {0, 86400, CLI_LO_OPEN, "seconds", NULL};
-    if (cli_option_number("--stonewall", arg, &stonewall, &d) < 0)
+    static const struct num_range stonewall = {0, 86400, NUM_LO_OPEN, "seconds", NULL};
+    if (num_option("--stonewall", arg, &stonewall, &d) < 0)
         return -1;
     mo->stonewall_s = d;
     return 0;

@@ -162,7 +162,7 @@ const struct cli_opts cli_opts_compare = {
 
 int cmd_compare(int argc, char **argv)
 {
-    static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+    static const struct num_range min_effect = {0, 100, NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct cmp_policy policy = {0};
     const char *db = NULL, *phase = NULL, *json = NULL, *csv = NULL;
@@ -202,7 +202,7 @@ int cmd_compare(int argc, char **argv)
             break;
         case 'e':
             effect_given = true;
-            if (cli_option_number("compare: --min-effect", optarg, &min_effect,
+            if (num_option("compare: --min-effect", optarg, &min_effect,
                                   &opt.min_effect) < 0)
                 return EXIT_USAGE;
             break;

@@ -37,26 +37,26 @@
 
 /* ---- the ranges the table checks ---------------------------------------------------- */
 
-static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-static const struct cli_range range_min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
-static const struct cli_range range_negligible = {0, 3600, 0, NULL, NULL};
-static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
+static const struct num_range range_positive = {0, INFINITY, NUM_LO_OPEN, NULL, NULL};
+static const struct num_range range_min_effect = {0, 100, NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
+static const struct num_range range_negligible = {0, 3600, 0, NULL, NULL};
+static const struct num_range range_percent = {0, 100, NUM_LO_OPEN | NUM_HI_OPEN | NUM_PERCENT,
                                                NULL, NULL};
-static const struct cli_range range_max_runs = {1, 100000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_warmup = {0, 1000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_threads = {1, RUNNER_MAX_THREADS, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_initial = {1, 1000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
-static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
-static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
-static const struct cli_range range_age_converge = {0, 50, CLI_PERCENT, NULL, NULL};
-static const struct cli_range range_age_replay_times = {1, 100000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
-static const struct cli_range range_stall = {0.001, 86400, 0, "seconds", NULL};
-static const struct cli_range range_replay_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
+static const struct num_range range_max_runs = {1, 100000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_warmup = {0, 1000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_threads = {1, RUNNER_MAX_THREADS, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_initial = {1, 1000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_random = {1, 1000000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
+static const struct num_range range_age_written = {0, 50, 0, NULL, NULL};
+static const struct num_range range_age_fullness = {0, 1, NUM_HI_OPEN, NULL, NULL};
+static const struct num_range range_age_converge = {0, 50, NUM_PERCENT, NULL, NULL};
+static const struct num_range range_age_replay_times = {1, 100000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_fsync_rounds = {1, 100, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_interval = {1, 60000, NUM_WHOLE, "ms", NULL};
+static const struct num_range range_stall = {0.001, 86400, 0, "seconds", NULL};
+static const struct num_range range_replay_threads = {1, REPLAY_THREADS_MAX, NUM_WHOLE, NULL, NULL};
 
 /* ---- the values the table checks -------------------------------------------------- */
 
@@ -98,7 +98,7 @@ SETTER(set_scale) { rq->scale = num; rq->scale_arg = text; return 0; }
 SETTER(set_size) { rq->size_arg = text; return 0; }
 SETTER(set_seed)
 {
-    if (cli_parse_u64(text, &rq->seed) < 0)
+    if (num_parse_u64(text, &rq->seed) < 0)
         return error("--seed: '%s' is not a whole number", text), EXIT_USAGE;
     return 0;
 }
@@ -239,12 +239,12 @@ SETTER(set_cb_program_cpu)
     if (ok) {
         memcpy(file, text, fl);
         file[fl] = '\0';
-        ok = cli_number(file, &range_program_cpu, &f) == 0 &&
-             (!comma || cli_number(comma + 1, &range_program_cpu, &e) == 0);
+        ok = num_parse(file, &range_program_cpu, &f) == 0 &&
+             (!comma || num_parse(comma + 1, &range_program_cpu, &e) == 0);
     }
     if (!ok)
         return error("--cb-program-cpu: '%s' is not FILE or FILE,ENTRY, each %s (e.g. 16,2)",
-                     text, cli_range_text(&range_program_cpu, why, sizeof why)),
+                     text, num_range_text(&range_program_cpu, why, sizeof why)),
                EXIT_USAGE;
     rq->ro.params.cb_cpu_file_ns = (uint32_t)(f * 1e3 + 0.5);
     rq->ro.params.cb_cpu_entry_ns = (uint32_t)(e * 1e3 + 0.5);
@@ -282,7 +282,7 @@ SETTER(set_age_free_target)
         n = sizeof pct - 1;
     memcpy(pct, text, n);
     pct[n] = 0;
-    if (cli_parse_percent(pct, &share) < 0 ||
+    if (num_parse_percent(pct, &share) < 0 ||
         (colon && (target_parse_size(colon + 1, &below) < 0 || below < 8192 ||
                    below > (1u << 30) || (below & (below - 1)))))
         return error("--age-free-target: '%s' is not PCT[:SIZE] (a percentage above 0 and "

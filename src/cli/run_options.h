@@ -90,7 +90,7 @@ struct run_option {
     const char *key;          /* its job-file key, or NULL: the command line's only */
     enum run_kind kind;
     const char *arg;          /* the value's name in the help ("N", "DIR"); NULL: a flag */
-    const struct cli_range *range;   /* NUMBER, DURATION: checked by the table (NULL: by
+    const struct num_range *range;   /* NUMBER, DURATION: checked by the table (NULL: by
                                         the setter) */
     const char *const *values;       /* ENUM: the values; NUMBER, SIZE: other words */
     const char *bad;          /* ENUM: the message for another value, a format taking the

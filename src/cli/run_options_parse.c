@@ -166,7 +166,7 @@ int run_request_set(struct run_request *rq, const struct run_option *o, const ch
     double num = 0;
     char dashed[64];
     snprintf(dashed, sizeof dashed, "--%s", o->name);
-    if (value && o->range && cli_option_number(dashed, value, o->range, &num) < 0)
+    if (value && o->range && num_option(dashed, value, o->range, &num) < 0)
         return EXIT_USAGE;
     if (value && o->kind == RUN_KIND_ENUM && o->values) {
         size_t k = 0;
