@@ -35,14 +35,4 @@ int cli_bad_option(const char *cmd, int c, char **argv);
  * argument it was in (argv[optind - 1] then). */
 int cli_bad_option_was(const char *cmd, int c, int opt, const char *arg);
 
-struct runner_opts;
-/* --runs S: "auto", "until-verdict" or a whole number from 1 to 100000, into ro (the last
- * --runs given wins). 0, or -1 after error(). */
-int cli_option_runs(const char *s, struct runner_opts *ro);
-
-struct profile;
-/* 0 if profile p at scale (given as arg) stays within TREE_FILES_MAX files, else -1 after
- * error() naming the option, the tree and the largest scale that would do. */
-int cli_check_scale(const char *arg, const struct profile *p, double scale);
-
 #endif

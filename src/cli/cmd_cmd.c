@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "run/run_bisect.h"
+#include "run/run_request.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "base/err.h"
@@ -268,7 +269,7 @@ static int cmd_cmd_run(int argc, char **argv)
             cmds[ncmds++] = optarg;
             break;
         case 'n':
-            if (cli_option_runs(optarg, &ro) < 0)
+            if (run_request_runs(optarg, &ro) < 0)
                 return EXIT_USAGE;
             break;
         case OPT_MAX_RUNS:

@@ -1,4 +1,4 @@
-/* cmd_run.c — `fsbench run [OPTIONS]`: the options parsed into a request (run_options.h:
+/* cmd_run.c — `fsbench run [OPTIONS]`: the options parsed into a request (run/run_request.h:
  * the one table of run's options), the tree and the phases resolved and checked, then the
  * request handed to run/ as plain options (run/run_launch.h: checked together, the target
  * set up, the files it reads opened, the phases run, every finished run saved) with the
@@ -16,7 +16,8 @@
 #include "run/run_resume.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "cli/run_usage.h"
+#include "run/run_request.h"
 #include "run/job_builtin.h"
 #include "run/run_launch.h"
 #include "report/report.h"
@@ -71,7 +72,7 @@ static int request_check_alone(struct run_request *rq)
         return error("--tree: unknown profile '%s' (see 'fsbench list')", profile), EXIT_USAGE;
     }
     if (run_request_given(rq, "scale") && rq->ro.tree.prof &&
-        cli_check_scale(rq->scale_arg, rq->ro.tree.prof, rq->scale) < 0)
+        tree_check_scale(rq->scale_arg, rq->ro.tree.prof, rq->scale) < 0)
         return EXIT_USAGE;
     rq->ro.tree.scale = rq->scale;
     rq->ro.tree.seed = rq->seed;
@@ -130,7 +131,7 @@ int cmd_run_request(struct run_request *rq, const struct run_launch_hook *hook)
     if (trc || rq->options_only)
         return trc;
     struct run_report r = {
-        .out = {.format = (enum report_format)rq->format, .compilebench = rq->cb_format,
+        .out = {.format = rq->format == RUN_FORMAT_SEEDS ? REPORT_SEEDS : REPORT_TABLE, .compilebench = rq->cb_format,
                 .quiet = rq->quiet, .wide = rq->wide, .skip_bad = rq->skip_bad},
     };
     struct run_launch l = {

@@ -1,5 +1,5 @@
 /* cmd_run.h — `fsbench run` split for job files: the run of a parsed request
- * (run_options.h) with the hook of run/run_jobs.h (run/run_launch.h's) that checks a job
+ * (run/run_request.h) with the hook of run/run_jobs.h (run/run_launch.h's) that checks a job
  * without running it, prints the plan, or runs it as one job of a file.
  */
 #ifndef FSBENCH_CMD_RUN_H
@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "cli/cli_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "run/run_launch.h"
 #include "run/runner.h"
 

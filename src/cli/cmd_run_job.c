@@ -6,7 +6,7 @@
  * every job in full before any runs, then runs them in file order, or with
  * `interleave = jobs` as configurations of one run set in rounds, or prints the plan.
  *
- * A job is parsed into one request (run_options.h) from its keys and then the command
+ * A job is parsed into one request (run/run_request.h) from its keys and then the command
  * line's own options, each through the table of run's options, and run by
  * cmd_run_request() with run_jobs' hook: the same row checks a job key and a command-line
  * option, and an option given on the command line replaces the file's key of the same
@@ -24,7 +24,7 @@
 #include "base/err.h"
 #include "cli/cli.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "run/run_consent.h"
 #include "run/run_jobs.h"
 #include "run/run_resume.h"

@@ -123,7 +123,7 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     } else if (!(spec->prof = profile_find(pos[0]))) {
         return error("unknown profile '%s' (see 'fsbench list')", pos[0]), EXIT_USAGE;
     }
-    if (scaled && spec->prof && cli_check_scale(scale_arg, spec->prof, scale) < 0)
+    if (scaled && spec->prof && tree_check_scale(scale_arg, spec->prof, scale) < 0)
         return EXIT_USAGE;
     spec->scale = scale;
     spec->seed = seed;

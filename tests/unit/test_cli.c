@@ -16,7 +16,7 @@
 #include "cli/cli.h"
 #include "run/run_consent.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 
 static void ok_positive(const char *s, double want)
 {

@@ -9,7 +9,7 @@
 
 #include "base/err.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "phase/phase_registry.h"
 #include "phase/workload.h"
 #include "run/job.h"
@@ -17,7 +17,7 @@
 #include "run/job_internal.h"
 #include "run/scenario.h"
 
-/* The job keys made from the table of run's options (run_options.h): keys without the
+/* The job keys made from the table of run's options (run/run_request.h): keys without the
  * consent refusal and the paths, run_keys with them (set in main). */
 static struct job_keys keys, run_keys;
 

@@ -1,7 +1,7 @@
-/* run_options.c — THE table of `fsbench run`'s options: one row each, in the order of
+/* run_request_table.c — THE table of `fsbench run`'s options: one row each, in the order of
  * `run --help`. The command line, a job file's keys, `run --help`, the consent scan, what a
  * stored set keeps, the man page's and the completion's drift test all read this table
- * (run_options.h); nothing else lists run's options.
+ * (run_request.h); nothing else lists run's options.
  *
  * To add an option (say --age-steps N, a whole number from 1 to 100, default 10, a job key,
  * in the workloads section):
@@ -17,7 +17,7 @@
  * A value the table checks (a range, an enum's values) needs no code in the setter; a
  * consent (RUN_KIND_CONSENT) needs none at all: run_consent.c reads it, from argv alone.
  */
-#include "cli/run_options.h"
+#include "run/run_request.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -25,12 +25,10 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "cli/cli_mpi.h"
 #include "engine/engine.h"
 #include "phase/cb_listing.h"
 #include "phase/replay.h"
 #include "phase/tarcalls.h"
-#include "report/report.h"
 #include "stats/compare.h"
 #include "target/target.h"
 #include "tree/ageprof.h"
@@ -102,7 +100,20 @@ SETTER(set_seed)
         return error("--seed: '%s' is not a whole number", text), EXIT_USAGE;
     return 0;
 }
-SETTER(set_runs) { return cli_option_runs(text, &rq->ro) < 0 ? EXIT_USAGE : 0; }
+int run_request_runs(const char *s, struct runner_opts *ro)
+{
+    static const struct num_range runs = {1, 100000, NUM_WHOLE, NULL, "auto or until-verdict"};
+    ro->runs_auto = !strcmp(s, "auto");
+    ro->until_verdict = !strcmp(s, "until-verdict");
+    if (ro->runs_auto || ro->until_verdict)
+        return 0;
+    double d;
+    if (num_option("--runs", s, &runs, &d) < 0)
+        return -1;
+    ro->runs = (unsigned)d;
+    return 0;
+}
+SETTER(set_runs) { return run_request_runs(text, &rq->ro) < 0 ? EXIT_USAGE : 0; }
 SETTER(set_precision) { rq->ro.precision = num; return 0; }
 SETTER(set_min_effect) { rq->ro.min_effect = num; return 0; }
 SETTER(set_negligible) { rq->ro.negligible_s = num; return 0; }
@@ -151,7 +162,7 @@ SETTER(set_threads) { rq->ro.threads = (unsigned)num; return 0; }
 SETTER(set_format)
 {
     rq->cb_format = !strcmp(text, "compilebench");
-    rq->format = rq->cb_format ? REPORT_TABLE : report_format_find(text);
+    rq->format = rq->cb_format ? RUN_FORMAT_TABLE : (int)num; /* format_values' order */
     return 0;
 }
 SETTER(set_json) { rq->json = text; return 0; }
@@ -305,7 +316,36 @@ SETTER(set_replay_timing)
 }
 SETTER(set_replay_threads) { rq->ro.params.replay_threads = (unsigned)num; return 0; }
 SETTER(set_replay_keep_setid) { rq->ro.params.replay_keep_setid = true; return 0; }
-SETTER(set_mpi) { return cli_mpi_option(o->name, text, &rq->mo) < 0 ? EXIT_USAGE : 0; }
+/* --ranks-dir, --rank-shift, --stonewall: many ranks (the MPI build; the plain build refuses
+ * them in run/run_mpi.c) */
+SETTER(set_mpi)
+{
+    const char *name = o->name, *arg = text;
+    struct mpirun_opts *mo = &rq->mo;
+    double d;
+    mo->given = true;
+    if (!strcmp(name, "ranks-dir")) {
+        if (!strcmp(arg, "unique"))
+            mo->placement = MPIRUN_UNIQUE;
+        else if (!strcmp(arg, "shared"))
+            mo->placement = MPIRUN_SHARED;
+        else
+            return error("--ranks-dir: '%s' is not unique or shared", arg), EXIT_USAGE;
+        return 0;
+    }
+    if (!strcmp(name, "rank-shift")) {
+        static const struct num_range shift = {1, 1000000, NUM_WHOLE, NULL, NULL};
+        if (num_option("--rank-shift", arg, &shift, &d) < 0)
+            return EXIT_USAGE;
+        mo->shift = (unsigned long)d;
+        return 0;
+    }
+    static const struct num_range stonewall = {0, 86400, NUM_LO_OPEN, "seconds", NULL};
+    if (num_option("--stonewall", arg, &stonewall, &d) < 0)
+        return EXIT_USAGE;
+    mo->stonewall_s = d;
+    return 0;
+}
 
 /* ---- the table ------------------------------------------------------------------- */
 
