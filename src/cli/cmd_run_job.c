@@ -138,7 +138,7 @@ static void scan(int argc, char **argv, struct cmdline *cl)
     cl->names[cl->nnames] = NULL;
     /* no job, no scenario, no phases: the default scenario's job */
     if (!cl->file && !cl->npos && !cl->phases && !cl->help)
-        cl->file = CMD_RUN_DEFAULT_JOB;
+        cl->file = RUN_DEFAULT_JOB;
 }
 
 bool cmd_run_job_wanted(int argc, char **argv)
@@ -162,7 +162,7 @@ static int check_value(void *arg, const char *key, const char *value, char *why,
     if (rc == EXIT_OK)
         rc = run_request_set(&rq, o, value, RUN_FROM_JOB);
     if (rc == EXIT_OK)
-        rc = cmd_run_request(&rq, NULL);
+        rc = run_request_check(&rq);
     err_capture_end();
     if (rc == EXIT_OK)
         return 0;

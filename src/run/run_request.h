@@ -155,7 +155,7 @@ enum run_source {
 };
 
 /* Everything `fsbench run`'s options say, parsed and checked one by one (what needs two
- * options together is checked by cmd_run_request()). */
+ * options together is checked by run_request_check()). */
 struct run_request {
     struct runner_opts ro;
     struct target_args ta;
@@ -193,6 +193,16 @@ int run_request_set(struct run_request *rq, const struct run_option *o, const ch
                     enum run_source src);
 /* The row's given flag (set by the user, not the default). */
 bool run_request_given(const struct run_request *rq, const char *name);
+
+/* run_request_check.c: the checks of rq that need the options together but no other system
+ * than the file system: one scenario at most, the tree and the phases resolved (into rq->ro)
+ * and what the phases need of the options. 0, or EXIT_USAGE after error(). */
+int run_request_check(struct run_request *rq);
+/* The phases of the default scenario, RUN_DEFAULT_JOB (built in): what a run without a
+ * phase list runs. NULL after error(). */
+const char *run_request_default_phases(void);
+/* The shipped job whose phases are the default scenario's (jobs/basic.ini). */
+#define RUN_DEFAULT_JOB "basic"
 
 /* What run_request_argv() found besides options. */
 enum { RUN_ARGV_OK = 0, RUN_ARGV_HELP = -2, RUN_ARGV_BAD = -3 };

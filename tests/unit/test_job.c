@@ -520,7 +520,7 @@ static void test_scenario_jobs(void **state)
     assert_ptr_equal(ph[0], phase_find("extract"));
     assert_ptr_equal(ph[8], phase_find("sync"));
     /* a job without phases runs basic's */
-    const char *def = cmd_run_default_phases();
+    const char *def = run_request_default_phases();
     assert_non_null(def);
     assert_string_equal(def, "extract,sync,dropcaches,walk,statwalk,read,copy,delete,sync");
 
