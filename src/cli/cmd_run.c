@@ -1,10 +1,11 @@
 /* cmd_run.c — `fsbench run [OPTIONS]`: the options parsed into a request (run/run_request.h:
- * the one table of run's options), checked alone (run/run_request_check.c: the tree and
- * the phases resolved), then the request handed to run/ as plain options (run/run_launch.h: checked together, the target
- * set up, the files it reads opened, the phases run, every finished run saved) with the
- * callbacks that print the report and write JSON (cli_run.h). A scenario (`fsbench run
- * basic`, or none) is a shipped job file and goes through cmd_run_job.c, which parses the
- * job's keys into the same request and calls cmd_run_request().
+ * the one table of run's options), checked together (run/run_request_check.c: the tree and
+ * the phases resolved), then handed to run/ as plain options (run/run_launch.h: checked
+ * with the system, the target set up, the files it reads opened, the phases run, every
+ * finished run saved) with the callbacks that print the report and write JSON (cli_run.h).
+ * A scenario (`fsbench run basic`, or none) is a shipped job file and goes through
+ * cmd_run_job.c and run/run_job_request.c, which parse the job's keys into the same request
+ * and call cmd_run_request().
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,8 +45,8 @@ int cmd_run_request(struct run_request *rq, const struct run_launch_hook *hook)
     if (trc || rq->options_only)
         return trc;
     struct run_report r = {
-        .out = {.format = rq->format == RUN_FORMAT_SEEDS ? REPORT_SEEDS : REPORT_TABLE, .compilebench = rq->cb_format,
-                .quiet = rq->quiet, .wide = rq->wide, .skip_bad = rq->skip_bad},
+        .out = {.format = rq->format == RUN_FORMAT_SEEDS ? REPORT_SEEDS : REPORT_TABLE,
+                .compilebench = rq->cb_format, .quiet = rq->quiet, .wide = rq->wide, .skip_bad = rq->skip_bad},
     };
     struct run_launch l = {
         .ro = &rq->ro, .ta = &rq->ta, .mo = &rq->mo,
