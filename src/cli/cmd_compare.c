@@ -22,7 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_age_report.h"
+#include "report/report_age_series.h"
 #include "run/age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
@@ -131,7 +131,7 @@ static int print_text(const struct cmp_result *res, const struct run_set *sets, 
     fputc('\n', stdout);
     cmp_report_plain(stdout, res);
     /* one set of --age-steps: its steps as a series too */
-    if (n == 1 && cli_age_report(stdout, &sets[0]) < 0)
+    if (n == 1 && report_age_series(stdout, &sets[0]) < 0)
         status = EXIT_RUN_FAILED;
     if (verbose) {
         fputc('\n', stdout);

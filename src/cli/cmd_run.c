@@ -26,7 +26,7 @@
  * callbacks, filled when run/ makes the set. */
 struct run_report {
     struct cli_output out;
-    struct cli_reporter c;
+    struct report_run c;
 };
 
 static void report_for(void *arg, const struct runner_opts *ro,
