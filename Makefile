@@ -116,7 +116,7 @@ $(BUILD)/tests/%: tests/helpers/%.c | $(BUILD)/tests
 $(BUILD)/tests/trace_craft: tests/helpers/trace_craft.c $(BUILD)/libfsbench.a | $(BUILD)/tests
 	$(CC) $(CPPFLAGS) $(TEST_OS) $(CFLAGS) -o $@ $< $(BUILD)/libfsbench.a $(LDFLAGS) $(LDLIBS)
 
-# run_options_print prints the table of run's options (src/cli/run_options.c) as the help,
+# run_options_print prints the table of run's options (src/run/run_request_table.c) as the help,
 # the man page and the completion must say it: t0013 compares them, and completion-run
 # rewrites the completion's generated block from it.
 $(BUILD)/tests/run_options_print: tests/helpers/run_options_print.c $(BUILD)/libfsbench.a | $(BUILD)/tests

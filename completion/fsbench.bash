@@ -60,7 +60,7 @@ _fsbench_dirs()
 }
 
 # BEGIN run's option values: made from the table of run's options
-# (src/cli/run_options.c) by `make completion-run`; t0013 checks it.
+# (src/run/run_request_table.c) by `make completion-run`; t0013 checks it.
 # _fsbench_run_value OPTION: offers OPTION's values (none for a number); 1 when
 # the option is not one of these (a path, a list, a flag).
 _fsbench_run_value()

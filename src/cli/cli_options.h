@@ -1,4 +1,4 @@
-/* cli_options.h — the long options of every command but run (whose table is run_options.c),
+/* cli_options.h — the long options of every command but run (whose table is run/run_request_table.c),
  * one table a command: its getopt_long reads it, and cli_opts_all lists them all so that
  * t0014 can hold each command's --help, its man page section and the completion to it. */
 #ifndef FSBENCH_CLI_OPTIONS_H

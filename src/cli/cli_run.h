@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "report/report.h"
+#include "report/report_run.h"
 #include "run/run_session.h"
 #include "run/runner.h"
 
@@ -41,20 +42,13 @@ struct cli_output {
  * EXIT_RUN_FAILED after error(). */
 int cli_signals_install(void);
 
-/* The columns a report on f may fill: the terminal's width, 80 when f is no terminal. */
+/* The columns a report on f may fill: report_term_width(). */
 unsigned cli_report_width(FILE *f);
 
-/* How a set is reported (cli_run_reporter() fills it): the report's stream, and whether
- * compilebench's phases ran. Alive while the set is made. */
-struct cli_reporter {
-    const struct cli_output *out;
-    FILE *rep; /* the report's stream; NULL: none (--json - with -q) */
-    bool cb_ran;
-};
-
 /* Fills rep (run/run_session.h) with the callbacks that print the report of the set ro is
- * about to make, as out says (its format, -q, -v, --json); c holds their state. */
-void cli_run_reporter(struct cli_reporter *c, const struct cli_output *out,
+ * about to make (report/report_run.h), as out says (its format, -q, -v, --json); c holds
+ * their state. */
+void cli_run_reporter(struct report_run *c, const struct cli_output *out,
                       const struct runner_opts *ro, struct run_session_report *rep);
 
 /* Runs ro and reports; returns the process exit status. */

@@ -16,6 +16,7 @@
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "run/run_bisect.h"
+#include "run/run_request.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "base/err.h"
@@ -245,10 +246,10 @@ static int cmd_cmd_run(int argc, char **argv)
     size_t ncmds = 0;
     struct cli_output out = {.set = {.save = true, .scenario = "cmd", .argc = argc, .argv = argv},
                              .format = REPORT_TABLE};
-    static const struct cli_range max_range = {1, 100000, CLI_WHOLE, NULL, NULL};
-    static const struct cli_range effect_range = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
-    static const struct cli_range precision_range = {
-        0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+    static const struct num_range max_range = {1, 100000, NUM_WHOLE, NULL, NULL};
+    static const struct num_range effect_range = {0, 100, NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
+    static const struct num_range precision_range = {
+        0, 100, NUM_LO_OPEN | NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
     double d;
     unsigned long long seed = 1;
     int c;
@@ -268,26 +269,26 @@ static int cmd_cmd_run(int argc, char **argv)
             cmds[ncmds++] = optarg;
             break;
         case 'n':
-            if (cli_option_runs(optarg, &ro) < 0)
+            if (run_request_runs(optarg, &ro) < 0)
                 return EXIT_USAGE;
             break;
         case OPT_MAX_RUNS:
-            if (cli_option_number("--max-runs", optarg, &max_range, &d) < 0)
+            if (num_option("--max-runs", optarg, &max_range, &d) < 0)
                 return EXIT_USAGE;
             max_runs = (unsigned)d;
             break;
         case OPT_MIN_EFFECT:
-            if (cli_option_number("--min-effect", optarg, &effect_range, &ro.min_effect) < 0)
+            if (num_option("--min-effect", optarg, &effect_range, &ro.min_effect) < 0)
                 return EXIT_USAGE;
             break;
         case OPT_NEGLIGIBLE: {
-            static const struct cli_range negligible_range = {0, 3600, 0, NULL, NULL};
-            if (cli_option_number("--negligible", optarg, &negligible_range, &ro.negligible_s) < 0)
+            static const struct num_range negligible_range = {0, 3600, 0, NULL, NULL};
+            if (num_option("--negligible", optarg, &negligible_range, &ro.negligible_s) < 0)
                 return EXIT_USAGE;
             break;
         }
         case OPT_PRECISION:
-            if (cli_option_number("--precision", optarg, &precision_range, &ro.precision) < 0)
+            if (num_option("--precision", optarg, &precision_range, &ro.precision) < 0)
                 return EXIT_USAGE;
             break;
         case OPT_PREPARE: ro.prepare = optarg; break;
@@ -307,7 +308,7 @@ static int cmd_cmd_run(int argc, char **argv)
             break;
         }
         case 'S':
-            if (cli_parse_u64(optarg, &seed) < 0)
+            if (num_parse_u64(optarg, &seed) < 0)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case OPT_BISECT_GOOD: bisect.good = optarg; break;

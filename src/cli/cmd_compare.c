@@ -22,7 +22,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_age_report.h"
+#include "report/report_age_series.h"
 #include "run/age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
@@ -131,7 +131,7 @@ static int print_text(const struct cmp_result *res, const struct run_set *sets, 
     fputc('\n', stdout);
     cmp_report_plain(stdout, res);
     /* one set of --age-steps: its steps as a series too */
-    if (n == 1 && cli_age_report(stdout, &sets[0]) < 0)
+    if (n == 1 && report_age_series(stdout, &sets[0]) < 0)
         status = EXIT_RUN_FAILED;
     if (verbose) {
         fputc('\n', stdout);
@@ -162,7 +162,7 @@ const struct cli_opts cli_opts_compare = {
 
 int cmd_compare(int argc, char **argv)
 {
-    static const struct cli_range min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+    static const struct num_range min_effect = {0, 100, NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct cmp_policy policy = {0};
     const char *db = NULL, *phase = NULL, *json = NULL, *csv = NULL;
@@ -202,7 +202,7 @@ int cmd_compare(int argc, char **argv)
             break;
         case 'e':
             effect_given = true;
-            if (cli_option_number("compare: --min-effect", optarg, &min_effect,
+            if (num_option("compare: --min-effect", optarg, &min_effect,
                                   &opt.min_effect) < 0)
                 return EXIT_USAGE;
             break;

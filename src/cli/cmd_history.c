@@ -48,13 +48,13 @@ enum { OPT_DB = 256, OPT_PHASE, OPT_METRIC, OPT_BY, OPT_ALLOW, OPT_ALPHA, OPT_MI
 /* --fail-on regression[=PCT]: the threshold as a fraction into *pct. 0, or -1 after error(). */
 static int parse_fail_on(const char *s, double *pct)
 {
-    static const struct cli_range r = {0, 1000, CLI_PERCENT, NULL, NULL};
+    static const struct num_range r = {0, 1000, NUM_PERCENT, NULL, NULL};
     if (!strcmp(s, "regression")) {
         *pct = 0;
         return 0;
     }
     if (!strncmp(s, "regression=", 11))
-        return cli_option_number("history: --fail-on regression=PCT", s + 11, &r, pct);
+        return num_option("history: --fail-on regression=PCT", s + 11, &r, pct);
     return error("history: --fail-on: '%s' is not regression or regression=PCT",
                  text_shown(s));
 }
@@ -101,8 +101,8 @@ const struct cli_opts cli_opts_history = {
 
 int cmd_history(int argc, char **argv)
 {
-    static const struct cli_range alpha_r = {0, 50, CLI_LO_OPEN | CLI_PERCENT, NULL, NULL};
-    static const struct cli_range seg_r = {2, 1000, CLI_WHOLE, NULL, NULL};
+    static const struct num_range alpha_r = {0, 50, NUM_LO_OPEN | NUM_PERCENT, NULL, NULL};
+    static const struct num_range seg_r = {2, 1000, NUM_WHOLE, NULL, NULL};
     struct run_series_args sa = {0};
     struct cp_options cpo;
     cp_options_default(&cpo);
@@ -121,11 +121,11 @@ int cmd_history(int argc, char **argv)
         case OPT_BY: sa.by = optarg; break;
         case OPT_ALLOW: sa.allow_different = true; break;
         case OPT_ALPHA:
-            if (cli_option_number("history: --alpha", optarg, &alpha_r, &cpo.alpha) < 0)
+            if (num_option("history: --alpha", optarg, &alpha_r, &cpo.alpha) < 0)
                 return EXIT_USAGE;
             break;
         case OPT_MINSEG:
-            if (cli_option_number("history: --min-segment", optarg, &seg_r, &d) < 0)
+            if (num_option("history: --min-segment", optarg, &seg_r, &d) < 0)
                 return EXIT_USAGE;
             cpo.min_seg = (size_t)d;
             break;

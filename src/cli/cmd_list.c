@@ -14,7 +14,7 @@
 #include "cli/cli_options.h"
 #include "cli/cli_run.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "engine/engine.h"
 #include "base/err.h"
 #include "base/units.h"

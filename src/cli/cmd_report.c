@@ -135,7 +135,7 @@ int cmd_report(int argc, char **argv)
     struct cmp_options opt = {CMP_WALL, 0.95, 0.05};
     struct html_opts ho = {0};
     const char *db = NULL, *outpath = NULL;
-    static const struct cli_range points = {16, 100000, CLI_WHOLE, NULL, NULL};
+    static const struct num_range points = {16, 100000, NUM_WHOLE, NULL, NULL};
     bool conf_given = false;
     double d;
     int c;
@@ -171,7 +171,7 @@ int cmd_report(int argc, char **argv)
                        EXIT_USAGE;
             break;
         case 'p':
-            if (cli_option_number("report: --points", optarg, &points, &d) < 0)
+            if (num_option("report: --points", optarg, &points, &d) < 0)
                 return EXIT_USAGE;
             ho.points = (unsigned long)d;
             break;

@@ -1,5 +1,5 @@
 /* cmd_run.h — `fsbench run` split for job files: the run of a parsed request
- * (run_options.h) with the hook of run/run_jobs.h (run/run_launch.h's) that checks a job
+ * (run/run_request.h) with the hook of run/run_jobs.h (run/run_launch.h's) that checks a job
  * without running it, prints the plan, or runs it as one job of a file.
  */
 #ifndef FSBENCH_CMD_RUN_H
@@ -9,7 +9,7 @@
 #include <stdio.h>
 
 #include "cli/cli_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "run/run_launch.h"
 #include "run/runner.h"
 
@@ -26,12 +26,6 @@ int cmd_run_with(int argc, char **argv);
 bool cmd_run_job_wanted(int argc, char **argv);
 /* Runs a job file (or prints the plan with --dry-run): the process exit status. */
 int cmd_run_job(int argc, char **argv);
-/* The phases of the default scenario, jobs/basic.ini (built in): what a run without a
- * phase list runs. NULL after error(). */
-const char *cmd_run_default_phases(void);
-/* The shipped job whose phases are the default scenario's. */
-#define CMD_RUN_DEFAULT_JOB "basic"
-
 /* cmd_run_resume.c: `fsbench run --resume LABEL`. */
 bool cmd_run_resume_wanted(int argc, char **argv);
 int cmd_run_resume(int argc, char **argv);

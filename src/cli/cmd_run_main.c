@@ -11,7 +11,7 @@
 #include "run/run_consent.h"
 #include "cli/cli_mpi.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 
 /* A job file, or the options alone. */
 static int run_main(int argc, char **argv)

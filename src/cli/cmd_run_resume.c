@@ -27,7 +27,7 @@
 #include "cli/cli.h"
 #include "run/run_resume.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "results/store.h"
 
 /* What --resume may be given with, but consent (any option of kind consent). */

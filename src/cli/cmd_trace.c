@@ -409,7 +409,7 @@ const struct cli_opts cli_opts_trace = {
 
 int cmd_trace(int argc, char **argv)
 {
-    static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
+    static const struct num_range range_threads = {1, REPLAY_THREADS_MAX, NUM_WHOLE, NULL, NULL};
     bool json = false, sparse = false, keep_setid = false;
     unsigned timing = REPLAY_AFAP, threads = 0;
     int part = PART_ALL;
@@ -430,7 +430,7 @@ int cmd_trace(int argc, char **argv)
                        EXIT_USAGE;
             break;
         case 'j':
-            if (cli_option_number("--threads", optarg, &range_threads, &d) < 0)
+            if (num_option("--threads", optarg, &range_threads, &d) < 0)
                 return EXIT_USAGE;
             threads = (unsigned)d;
             break;
@@ -442,7 +442,7 @@ int cmd_trace(int argc, char **argv)
                        EXIT_USAGE;
             break;
         case 'L':
-            if (cli_parse_u64(optarg, &limit) < 0)
+            if (num_parse_u64(optarg, &limit) < 0)
                 return error("trace: --limit: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case 'S': sparse = true; break;

@@ -79,25 +79,25 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
            -1) {
         switch (c) {
         case 'j': {
-            static const struct cli_range jr = {1, TREE_MAKE_MAX_THREADS, CLI_WHOLE, NULL, NULL};
+            static const struct num_range jr = {1, TREE_MAKE_MAX_THREADS, NUM_WHOLE, NULL, NULL};
             double d;
             if (!threads)
                 return error("tree %s: -j is for tree make", argv[0]), EXIT_USAGE;
-            if (cli_option_number("--threads", optarg, &jr, &d) < 0)
+            if (num_option("--threads", optarg, &jr, &d) < 0)
                 return EXIT_USAGE;
             *threads = (unsigned)d;
             break;
         }
         case 's': {
-            static const struct cli_range sr = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-            if (cli_option_number("--scale", optarg, &sr, &scale) < 0)
+            static const struct num_range sr = {0, INFINITY, NUM_LO_OPEN, NULL, NULL};
+            if (num_option("--scale", optarg, &sr, &scale) < 0)
                 return EXIT_USAGE;
             scale_arg = optarg;
             scaled = 1;
             break;
         }
         case 'S':
-            if (cli_parse_u64(optarg, &seed) < 0)
+            if (num_parse_u64(optarg, &seed) < 0)
                 return error("--seed: '%s' is not a whole number", optarg), EXIT_USAGE;
             break;
         case 'z': size = optarg; break;
@@ -123,7 +123,7 @@ static int parse_spec(int argc, char **argv, struct tree_spec *spec, const char 
     } else if (!(spec->prof = profile_find(pos[0]))) {
         return error("unknown profile '%s' (see 'fsbench list')", pos[0]), EXIT_USAGE;
     }
-    if (scaled && spec->prof && cli_check_scale(scale_arg, spec->prof, scale) < 0)
+    if (scaled && spec->prof && tree_check_scale(scale_arg, spec->prof, scale) < 0)
         return EXIT_USAGE;
     spec->scale = scale;
     spec->seed = seed;

@@ -2,7 +2,7 @@
  * is touched: what the phases need of the options and of the target (an age replay, a
  * file system of their own), the engines available here, the rounds --runs gives, and
  * what --runs until-verdict needs. The request they come from is the command line's
- * (cli/run_options.h); these checks need only what it made: the runner's options.
+ * (run/run_request.h); these checks need only what it made: the runner's options.
  */
 #ifndef FSBENCH_RUN_CHECKS_H
 #define FSBENCH_RUN_CHECKS_H

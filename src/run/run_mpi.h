@@ -1,7 +1,7 @@
 /* run_mpi.h — what a run does differently as one rank of many (mpirun -np N, the MPI build;
  * see src/mpi/mpi_run.h): its options checked against the ranks, and the runner handed to
  * the MPI layer. In the plain build a run with MPI options is refused with one line. The
- * options themselves are parsed in cli/cli_mpi.c.
+ * options themselves are rows of run_request_table.c.
  */
 #ifndef FSBENCH_RUN_MPI_H
 #define FSBENCH_RUN_MPI_H

@@ -723,3 +723,14 @@ uint64_t tree_file_count(const struct tree_spec *spec)
         return UINT64_MAX;
     return (uint64_t)n;
 }
+
+int tree_check_scale(const char *arg, const struct profile *p, double scale)
+{
+    double files = (double)p->files * scale;
+    if (files <= (double)TREE_FILES_MAX)
+        return 0;
+    return error("--scale: '%s' would make the tree %s %.3g files, more than the %llu a tree "
+                 "may hold (at most --scale %.6g)",
+                 arg, p->name, files, (unsigned long long)TREE_FILES_MAX,
+                 (double)TREE_FILES_MAX / (double)p->files);
+}

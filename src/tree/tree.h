@@ -58,6 +58,9 @@ struct tree_gen;
 /* Most files a tree may have: tree_open() refuses a scale past it, and the options that
  * set a scale check it first (a usage error, not a failed run). */
 #define TREE_FILES_MAX ((uint64_t)1 << 40)
+/* 0 if profile p at scale (given as arg, for the message) stays within TREE_FILES_MAX files,
+ * else -1 after error() naming --scale, the tree and the largest scale that would do. */
+int tree_check_scale(const char *arg, const struct profile *p, double scale);
 /* data_len of a file: min(size, TREE_DATA_LEN), at least 1. The period is odd on purpose,
  * so that the repetitions of a large file never line up with block boundaries and a
  * deduplicating file system sees no identical blocks within ~4 GiB of one file. */

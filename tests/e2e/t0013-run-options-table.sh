@@ -1,5 +1,5 @@
 #!/bin/bash
-# The one table of run's options (issue 31, src/cli/run_options.c): `run --help`, the man
+# The one table of run's options (issue 31, src/run/run_request_table.c): `run --help`, the man
 # page's RUN OPTIONS and the bash completion's run values are checked against it, so that
 # any drift fails here: the help is the table's (and names each option), every option is
 # named in the man page (and every option a RUN OPTIONS entry heads is one), every value of

@@ -5,7 +5,7 @@
  * not its value checks, which would run the option parser), and when it loads, every job's
  * argument list is built and the command line's options are folded into its text. */
 #include "fuzz_util.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "run/job.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

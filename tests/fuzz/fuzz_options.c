@@ -31,11 +31,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             abort();
         break;
     case 1:
-        if (cli_parse_positive(s, &d) == 0 && !(d > 0 && isfinite(d)))
+        if (num_parse_positive(s, &d) == 0 && !(d > 0 && isfinite(d)))
             abort();
         break;
     case 2:
-        if (cli_parse_percent(s, &d) == 0 && !(d > 0 && d < 1))
+        if (num_parse_percent(s, &d) == 0 && !(d > 0 && d < 1))
             abort();
         break;
     case 3: {
@@ -47,9 +47,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         break;
     }
     default:
-        if (cli_parse_count(s, &c) == 0 && c == 0)
+        if (num_parse_count(s, &c) == 0 && c == 0)
             abort();
-        cli_parse_u64(s, &ull);
+        num_parse_u64(s, &ull);
         break;
     }
     free(s);

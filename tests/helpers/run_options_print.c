@@ -1,4 +1,4 @@
-/* run_options_print.c — prints the table of `fsbench run`'s options (src/cli/run_options.c)
+/* run_options_print.c — prints the table of `fsbench run`'s options (src/run/run_request_table.c)
  * in the forms the help, the man page and the bash completion take, so that a test
  * (tests/e2e/t0013-run-options-table.sh) fails when one of them drifts from the table, and
  * `make completion-run` rewrites the completion's generated block.
@@ -14,7 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/run_options.h"
+#include "cli/run_usage.h"
+#include "run/run_request.h"
 
 static const char *const kind_names[] = {
     [RUN_KIND_FLAG] = "flag",       [RUN_KIND_NUMBER] = "number", [RUN_KIND_DURATION] = "duration",
@@ -88,7 +89,7 @@ static bool is_number(const struct run_option *o)
 static void print_completion(void)
 {
     printf("# BEGIN run's option values: made from the table of run's options\n"
-           "# (src/cli/run_options.c) by `make completion-run`; t0013 checks it.\n"
+           "# (src/run/run_request_table.c) by `make completion-run`; t0013 checks it.\n"
            "# _fsbench_run_value OPTION: offers OPTION's values (none for a number); 1 when\n"
            "# the option is not one of these (a path, a list, a flag).\n"
            "_fsbench_run_value()\n"

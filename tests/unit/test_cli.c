@@ -16,21 +16,21 @@
 #include "cli/cli.h"
 #include "run/run_consent.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 
 static void ok_positive(const char *s, double want)
 {
     double v = -42;
-    if (cli_parse_positive(s, &v) != 0)
-        fail_msg("cli_parse_positive(\"%s\") rejected", s);
+    if (num_parse_positive(s, &v) != 0)
+        fail_msg("num_parse_positive(\"%s\") rejected", s);
     assert_true(v == want);
 }
 
 static void bad_positive(const char *s)
 {
     double v = -42;
-    if (cli_parse_positive(s, &v) != -1)
-        fail_msg("cli_parse_positive(\"%s\") accepted (%g)", s ? s : "(null)", v);
+    if (num_parse_positive(s, &v) != -1)
+        fail_msg("num_parse_positive(\"%s\") accepted (%g)", s ? s : "(null)", v);
     assert_true(v == -42);
 }
 
@@ -60,16 +60,16 @@ static void test_parse_positive(void **state)
 static void ok_count(const char *s, unsigned long want)
 {
     unsigned long v = 4242;
-    if (cli_parse_count(s, &v) != 0)
-        fail_msg("cli_parse_count(\"%s\") rejected", s);
+    if (num_parse_count(s, &v) != 0)
+        fail_msg("num_parse_count(\"%s\") rejected", s);
     assert_int_equal(v, want);
 }
 
 static void bad_count(const char *s)
 {
     unsigned long v = 4242;
-    if (cli_parse_count(s, &v) != -1)
-        fail_msg("cli_parse_count(\"%s\") accepted (%lu)", s ? s : "(null)", v);
+    if (num_parse_count(s, &v) != -1)
+        fail_msg("num_parse_count(\"%s\") accepted (%lu)", s ? s : "(null)", v);
     assert_int_equal(v, 4242);
 }
 
@@ -96,16 +96,16 @@ static void test_parse_count(void **state)
 static void ok_u64(const char *s, unsigned long long want)
 {
     unsigned long long v = 4242;
-    if (cli_parse_u64(s, &v) != 0)
-        fail_msg("cli_parse_u64(\"%s\") rejected", s);
+    if (num_parse_u64(s, &v) != 0)
+        fail_msg("num_parse_u64(\"%s\") rejected", s);
     assert_true(v == want);
 }
 
 static void bad_u64(const char *s)
 {
     unsigned long long v = 4242;
-    if (cli_parse_u64(s, &v) != -1)
-        fail_msg("cli_parse_u64(\"%s\") accepted (%llu)", s ? s : "(null)", v);
+    if (num_parse_u64(s, &v) != -1)
+        fail_msg("num_parse_u64(\"%s\") accepted (%llu)", s ? s : "(null)", v);
     assert_true(v == 4242);
 }
 
@@ -128,28 +128,28 @@ static void test_parse_u64(void **state)
     bad_u64(NULL);
 }
 
-static const struct cli_range closed01 = {0, 1, CLI_HI_OPEN, NULL, NULL};  /* --age-fullness */
-static const struct cli_range closed050 = {0, 50, 0, NULL, NULL};           /* --age-written */
-static const struct cli_range whole0 = {0, 1000, CLI_WHOLE, NULL, NULL};    /* --warmup */
-static const struct cli_range whole1 = {1, 64, CLI_WHOLE, NULL, NULL};      /* --threads */
-static const struct cli_range open_pos = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-static const struct cli_range secs = {0.001, 86400, 0, "seconds", NULL};
-static const struct cli_range pct = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+static const struct num_range closed01 = {0, 1, NUM_HI_OPEN, NULL, NULL};  /* --age-fullness */
+static const struct num_range closed050 = {0, 50, 0, NULL, NULL};           /* --age-written */
+static const struct num_range whole0 = {0, 1000, NUM_WHOLE, NULL, NULL};    /* --warmup */
+static const struct num_range whole1 = {1, 64, NUM_WHOLE, NULL, NULL};      /* --threads */
+static const struct num_range open_pos = {0, INFINITY, NUM_LO_OPEN, NULL, NULL};
+static const struct num_range secs = {0.001, 86400, 0, "seconds", NULL};
+static const struct num_range pct = {0, 100, NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
 
-static void ok_num(const char *s, const struct cli_range *r, double want)
+static void ok_num(const char *s, const struct num_range *r, double want)
 {
     double v = -42;
-    if (cli_number(s, r, &v) != 0)
-        fail_msg("cli_number(\"%s\") rejected", s);
+    if (num_parse(s, r, &v) != 0)
+        fail_msg("num_parse(\"%s\") rejected", s);
     if (v != want)
-        fail_msg("cli_number(\"%s\") = %.17g, want %.17g", s, v, want);
+        fail_msg("num_parse(\"%s\") = %.17g, want %.17g", s, v, want);
 }
 
-static void bad_num(const char *s, const struct cli_range *r)
+static void bad_num(const char *s, const struct num_range *r)
 {
     double v = -42;
-    if (cli_number(s, r, &v) != -1)
-        fail_msg("cli_number(\"%s\") accepted (%g)", s ? s : "(null)", v);
+    if (num_parse(s, r, &v) != -1)
+        fail_msg("num_parse(\"%s\") accepted (%g)", s ? s : "(null)", v);
     assert_true(v == -42);
 }
 
@@ -203,7 +203,7 @@ static void test_number_syntax(void **state)
         bad_num(bad[i], &open_pos);
     bad_num(NULL, &open_pos);
     double v = -42;
-    assert_int_equal(cli_number("1", NULL, &v), -1);
+    assert_int_equal(num_parse("1", NULL, &v), -1);
     /* whole numbers: digits only */
     ok_num("007", &whole1, 7);
     bad_num("1.0", &whole1);
@@ -231,10 +231,10 @@ static void test_number_percent(void **state)
     bad_num("5%", &closed050);
 }
 
-static void text_is(const struct cli_range *r, const char *want)
+static void text_is(const struct num_range *r, const char *want)
 {
     char buf[160];
-    const char *got = cli_range_text(r, buf, sizeof buf);
+    const char *got = num_range_text(r, buf, sizeof buf);
     if (strcmp(got, want))
         fail_msg("range text '%s', want '%s'", got, want);
 }
@@ -248,27 +248,27 @@ static void test_number_text(void **state)
     text_is(&open_pos, "a positive number");
     text_is(&secs, "a number of seconds from 0.001 to 86400");
     text_is(&pct, "a percentage from 0 to below 100 (like 5 or 2.5%)");
-    const struct cli_range runs = {1, 100000, CLI_WHOLE, NULL, "auto"};
+    const struct num_range runs = {1, 100000, NUM_WHOLE, NULL, "auto"};
     text_is(&runs, "a whole number from 1 to 100000 or auto");
-    const struct cli_range stonewall = {0, 86400, CLI_LO_OPEN, "seconds", NULL};
+    const struct num_range stonewall = {0, 86400, NUM_LO_OPEN, "seconds", NULL};
     text_is(&stonewall, "a number of seconds above 0 and at most 86400");
-    const struct cli_range open2 = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
+    const struct num_range open2 = {0, 100, NUM_LO_OPEN | NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
     text_is(&open2, "a percentage above 0 and below 100 (like 5 or 2.5%)");
-    const struct cli_range atleast = {2, INFINITY, CLI_WHOLE, NULL, NULL};
+    const struct num_range atleast = {2, INFINITY, NUM_WHOLE, NULL, NULL};
     text_is(&atleast, "a whole number of at least 2");
 }
 
-/* cli_option_number: the value on success, one line naming the option and value else. */
+/* num_option: the value on success, one line naming the option and value else. */
 static void test_option_number(void **state)
 {
     (void)state;
     char msg[256] = "";
     double v = -42;
     err_capture_begin(msg, sizeof msg);
-    assert_int_equal(cli_option_number("--age-fullness", "0", &closed01, &v), 0);
+    assert_int_equal(num_option("--age-fullness", "0", &closed01, &v), 0);
     assert_true(v == 0);
     assert_string_equal(msg, "");
-    assert_int_equal(cli_option_number("--age-fullness", "1", &closed01, &v), -1);
+    assert_int_equal(num_option("--age-fullness", "1", &closed01, &v), -1);
     err_capture_end();
     assert_true(v == 0);
     assert_string_equal(msg, "--age-fullness: '1' is not a number from 0 to below 1");

@@ -9,7 +9,7 @@
 
 #include "base/err.h"
 #include "cli/cmd_run.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "phase/phase_registry.h"
 #include "phase/workload.h"
 #include "run/job.h"
@@ -17,7 +17,7 @@
 #include "run/job_internal.h"
 #include "run/scenario.h"
 
-/* The job keys made from the table of run's options (run_options.h): keys without the
+/* The job keys made from the table of run's options (run/run_request.h): keys without the
  * consent refusal and the paths, run_keys with them (set in main). */
 static struct job_keys keys, run_keys;
 
@@ -520,7 +520,7 @@ static void test_scenario_jobs(void **state)
     assert_ptr_equal(ph[0], phase_find("extract"));
     assert_ptr_equal(ph[8], phase_find("sync"));
     /* a job without phases runs basic's */
-    const char *def = cmd_run_default_phases();
+    const char *def = run_request_default_phases();
     assert_non_null(def);
     assert_string_equal(def, "extract,sync,dropcaches,walk,statwalk,read,copy,delete,sync");
 

@@ -1,4 +1,4 @@
-/* test_run_options.c — unit tests of the table of run's options (src/cli/run_options.c):
+/* test_run_options.c — unit tests of the table of run's options (src/run/run_request_table.c):
  * every row is whole (unique names, a help line that fits, values for an enum, no setter
  * for consent), the defaults parse into what run used before the table, the table checks
  * ranges and values with the messages the command line gave, a one-value option given
@@ -7,7 +7,7 @@
 #include "testutil.h"
 
 #include "base/err.h"
-#include "cli/run_options.h"
+#include "run/run_request.h"
 #include "engine/engine.h"
 #include "report/report.h"
 

@@ -1,34 +1,41 @@
-/* run_options.h — the one table of `fsbench run`'s options (fio's options table is the
+/* run_request.h — the one table of `fsbench run`'s options (fio's options table is the
  * model), and the request they are parsed into.
  *
- * Each option is one row of run_options[] (run_options.c): its long name, short name,
- * job-file key, kind, value check (range or values), default, help line and help section.
- * Everything else is made from that row: the getopt_long table, the job-file keys
- * (run/job.h's struct job_keys), `run --help`, the consent scan, what a stored set keeps,
- * and the drift test of the man page and the bash completion (tests/e2e/t0013).
+ * Why it lives in run/, below cli/: a run's options come from two places, a command line
+ * (read in cli/, cmd_run.c) and a job file's keys (read in run/, run_jobs.c and
+ * run_job_request.c), and both are parsed through this one table into one struct
+ * run_request. The table therefore belongs below both readers; cli/ keeps reading argv,
+ * `run --help` (cli/run_usage.c) and the dispatch.
  *
- * A command line (run_request_argv) and a job file's keys (cmd_run_job.c) are both parsed
- * into one struct run_request through run_request_set(): the table checks the value
- * (range, values), refuses a second different value of a one-value option, and calls the
- * row's setter. No argument list is rebuilt from a job.
+ * Each option is one row of run_options[] (run_request_table.c): its long name, short name,
+ * job-file key, kind, value check (range or values), default, help line and help section.
+ * Everything else is made from that row (run_request_forms.c): the getopt_long table, the
+ * job-file keys (run/job.h's struct job_keys), the consent scan, what a stored set keeps;
+ * `run --help` (cli/run_usage.c) and the drift test of the man page and the bash completion
+ * (tests/e2e/t0013) read it too.
+ *
+ * A command line (run_request_argv) and a job file's keys (run_job_request.c) are both
+ * parsed into one struct run_request through run_request_set() (run_request.c): the table
+ * checks the value (range, values), refuses a second different value of a one-value option,
+ * and calls the row's setter. No argument list is rebuilt from a job.
  *
  * Consent (kind RUN_KIND_CONSENT: --destroy-data, --force, --age-host-fs) is taken from this
- * process's argv alone (run_consent.h): run_request_set() refuses it from any other source,
- * a job file refuses it as a key, and a stored set's arguments lose it (by the kind, not by
- * a list of names).
+ * process's argv alone (run_consent.h): run_request_set() refuses it from any source but
+ * RUN_FROM_ARGV, a job file refuses it as a key, and a stored set's arguments lose it (by
+ * the kind, not by a list of names).
  */
-#ifndef FSBENCH_RUN_OPTIONS_H
-#define FSBENCH_RUN_OPTIONS_H
+#ifndef FSBENCH_RUN_REQUEST_H
+#define FSBENCH_RUN_REQUEST_H
 
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
-#include "cli/cli.h"
-#include "run/run_bisect.h"
+#include "base/number.h"
 #include "mpi/mpi_run.h"
 #include "results/meta.h"
 #include "run/job.h"
+#include "run/run_bisect.h"
 #include "run/run_target.h"
 #include "run/runner.h"
 #include "target/target.h"
@@ -90,7 +97,7 @@ struct run_option {
     const char *key;          /* its job-file key, or NULL: the command line's only */
     enum run_kind kind;
     const char *arg;          /* the value's name in the help ("N", "DIR"); NULL: a flag */
-    const struct cli_range *range;   /* NUMBER, DURATION: checked by the table (NULL: by
+    const struct num_range *range;   /* NUMBER, DURATION: checked by the table (NULL: by
                                         the setter) */
     const char *const *values;       /* ENUM: the values; NUMBER, SIZE: other words */
     const char *bad;          /* ENUM: the message for another value, a format taking the
@@ -127,10 +134,17 @@ const struct job_keys *run_options_job_keys(void);
 /* Whether a job key's value is a path (job_keys.is_path): resolved against the job file. */
 bool run_option_is_path(const char *key, const char *value, size_t *skip);
 
-/* Prints `fsbench run --help` from the table. */
-void run_options_usage(FILE *out);
+/* --runs S: "auto", "until-verdict" or a whole number from 1 to 100000, into ro (the last
+ * --runs given wins); the row's setter, and `fsbench cmd --runs`. 0, or -1 after error(). */
+int run_request_runs(const char *s, struct runner_opts *ro);
+/* The number of rows (the NULL row left out). */
+size_t run_options_count(void);
 
 /* ---- the request ------------------------------------------------------------------ */
+
+/* --format's values but compilebench (which sets cb_format, and the table): the order of
+ * report/report.h's enum report_format, which cli/ hands the request's format to. */
+enum { RUN_FORMAT_TABLE, RUN_FORMAT_SEEDS };
 
 /* Where a value comes from. */
 enum run_source {
@@ -141,7 +155,7 @@ enum run_source {
 };
 
 /* Everything `fsbench run`'s options say, parsed and checked one by one (what needs two
- * options together is checked by cmd_run_request()). */
+ * options together is checked by run_request_check()). */
 struct run_request {
     struct runner_opts ro;
     struct target_args ta;
@@ -152,7 +166,7 @@ struct run_request {
     const char *age_steps, *age_replay; /* --age-steps, --age-replay as given */
     double scale;
     unsigned long long seed;
-    int format;
+    int format;    /* RUN_FORMAT_*: report/'s enum report_format, in its order */
     bool cb_format; /* --format compilebench */
     bool save, quiet, wide, skip_bad;
     struct run_meta meta[RES_META_MAX];
@@ -179,6 +193,16 @@ int run_request_set(struct run_request *rq, const struct run_option *o, const ch
                     enum run_source src);
 /* The row's given flag (set by the user, not the default). */
 bool run_request_given(const struct run_request *rq, const char *name);
+
+/* run_request_check.c: the checks of rq that need the options together but no other system
+ * than the file system: one scenario at most, the tree and the phases resolved (into rq->ro)
+ * and what the phases need of the options. 0, or EXIT_USAGE after error(). */
+int run_request_check(struct run_request *rq);
+/* The phases of the default scenario, RUN_DEFAULT_JOB (built in): what a run without a
+ * phase list runs. NULL after error(). */
+const char *run_request_default_phases(void);
+/* The shipped job whose phases are the default scenario's (jobs/basic.ini). */
+#define RUN_DEFAULT_JOB "basic"
 
 /* What run_request_argv() found besides options. */
 enum { RUN_ARGV_OK = 0, RUN_ARGV_HELP = -2, RUN_ARGV_BAD = -3 };

@@ -1,7 +1,7 @@
-/* run_options.c — THE table of `fsbench run`'s options: one row each, in the order of
+/* run_request_table.c — THE table of `fsbench run`'s options: one row each, in the order of
  * `run --help`. The command line, a job file's keys, `run --help`, the consent scan, what a
  * stored set keeps, the man page's and the completion's drift test all read this table
- * (run_options.h); nothing else lists run's options.
+ * (run_request.h); nothing else lists run's options.
  *
  * To add an option (say --age-steps N, a whole number from 1 to 100, default 10, a job key,
  * in the workloads section):
@@ -17,7 +17,7 @@
  * A value the table checks (a range, an enum's values) needs no code in the setter; a
  * consent (RUN_KIND_CONSENT) needs none at all: run_consent.c reads it, from argv alone.
  */
-#include "cli/run_options.h"
+#include "run/run_request.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -25,38 +25,36 @@
 #include <string.h>
 
 #include "base/err.h"
-#include "cli/cli_mpi.h"
 #include "engine/engine.h"
 #include "phase/cb_listing.h"
 #include "phase/replay.h"
 #include "phase/tarcalls.h"
-#include "report/report.h"
 #include "stats/compare.h"
 #include "target/target.h"
 #include "tree/ageprof.h"
 
 /* ---- the ranges the table checks ---------------------------------------------------- */
 
-static const struct cli_range range_positive = {0, INFINITY, CLI_LO_OPEN, NULL, NULL};
-static const struct cli_range range_min_effect = {0, 100, CLI_HI_OPEN | CLI_PERCENT, NULL, NULL};
-static const struct cli_range range_negligible = {0, 3600, 0, NULL, NULL};
-static const struct cli_range range_percent = {0, 100, CLI_LO_OPEN | CLI_HI_OPEN | CLI_PERCENT,
+static const struct num_range range_positive = {0, INFINITY, NUM_LO_OPEN, NULL, NULL};
+static const struct num_range range_min_effect = {0, 100, NUM_HI_OPEN | NUM_PERCENT, NULL, NULL};
+static const struct num_range range_negligible = {0, 3600, 0, NULL, NULL};
+static const struct num_range range_percent = {0, 100, NUM_LO_OPEN | NUM_HI_OPEN | NUM_PERCENT,
                                                NULL, NULL};
-static const struct cli_range range_max_runs = {1, 100000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_warmup = {0, 1000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_threads = {1, RUNNER_MAX_THREADS, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_initial = {1, 1000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_random = {1, 1000000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
-static const struct cli_range range_age_written = {0, 50, 0, NULL, NULL};
-static const struct cli_range range_age_fullness = {0, 1, CLI_HI_OPEN, NULL, NULL};
-static const struct cli_range range_age_converge = {0, 50, CLI_PERCENT, NULL, NULL};
-static const struct cli_range range_age_replay_times = {1, 100000, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_fsync_rounds = {1, 100, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, CLI_WHOLE, NULL, NULL};
-static const struct cli_range range_interval = {1, 60000, CLI_WHOLE, "ms", NULL};
-static const struct cli_range range_stall = {0.001, 86400, 0, "seconds", NULL};
-static const struct cli_range range_replay_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
+static const struct num_range range_max_runs = {1, 100000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_warmup = {0, 1000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_threads = {1, RUNNER_MAX_THREADS, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_initial = {1, 1000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_random = {1, 1000000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_program_cpu = {0, 10000, 0, "microseconds", NULL};
+static const struct num_range range_age_written = {0, 50, 0, NULL, NULL};
+static const struct num_range range_age_fullness = {0, 1, NUM_HI_OPEN, NULL, NULL};
+static const struct num_range range_age_converge = {0, 50, NUM_PERCENT, NULL, NULL};
+static const struct num_range range_age_replay_times = {1, 100000, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_fsync_rounds = {1, 100, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_queue_depth = {1, ENG_MAX_QUEUE_DEPTH, NUM_WHOLE, NULL, NULL};
+static const struct num_range range_interval = {1, 60000, NUM_WHOLE, "ms", NULL};
+static const struct num_range range_stall = {0.001, 86400, 0, "seconds", NULL};
+static const struct num_range range_replay_threads = {1, REPLAY_THREADS_MAX, NUM_WHOLE, NULL, NULL};
 
 /* ---- the values the table checks -------------------------------------------------- */
 
@@ -98,11 +96,24 @@ SETTER(set_scale) { rq->scale = num; rq->scale_arg = text; return 0; }
 SETTER(set_size) { rq->size_arg = text; return 0; }
 SETTER(set_seed)
 {
-    if (cli_parse_u64(text, &rq->seed) < 0)
+    if (num_parse_u64(text, &rq->seed) < 0)
         return error("--seed: '%s' is not a whole number", text), EXIT_USAGE;
     return 0;
 }
-SETTER(set_runs) { return cli_option_runs(text, &rq->ro) < 0 ? EXIT_USAGE : 0; }
+int run_request_runs(const char *s, struct runner_opts *ro)
+{
+    static const struct num_range runs = {1, 100000, NUM_WHOLE, NULL, "auto or until-verdict"};
+    ro->runs_auto = !strcmp(s, "auto");
+    ro->until_verdict = !strcmp(s, "until-verdict");
+    if (ro->runs_auto || ro->until_verdict)
+        return 0;
+    double d;
+    if (num_option("--runs", s, &runs, &d) < 0)
+        return -1;
+    ro->runs = (unsigned)d;
+    return 0;
+}
+SETTER(set_runs) { return run_request_runs(text, &rq->ro) < 0 ? EXIT_USAGE : 0; }
 SETTER(set_precision) { rq->ro.precision = num; return 0; }
 SETTER(set_min_effect) { rq->ro.min_effect = num; return 0; }
 SETTER(set_negligible) { rq->ro.negligible_s = num; return 0; }
@@ -151,7 +162,7 @@ SETTER(set_threads) { rq->ro.threads = (unsigned)num; return 0; }
 SETTER(set_format)
 {
     rq->cb_format = !strcmp(text, "compilebench");
-    rq->format = rq->cb_format ? REPORT_TABLE : report_format_find(text);
+    rq->format = rq->cb_format ? RUN_FORMAT_TABLE : (int)num; /* format_values' order */
     return 0;
 }
 SETTER(set_json) { rq->json = text; return 0; }
@@ -239,12 +250,12 @@ SETTER(set_cb_program_cpu)
     if (ok) {
         memcpy(file, text, fl);
         file[fl] = '\0';
-        ok = cli_number(file, &range_program_cpu, &f) == 0 &&
-             (!comma || cli_number(comma + 1, &range_program_cpu, &e) == 0);
+        ok = num_parse(file, &range_program_cpu, &f) == 0 &&
+             (!comma || num_parse(comma + 1, &range_program_cpu, &e) == 0);
     }
     if (!ok)
         return error("--cb-program-cpu: '%s' is not FILE or FILE,ENTRY, each %s (e.g. 16,2)",
-                     text, cli_range_text(&range_program_cpu, why, sizeof why)),
+                     text, num_range_text(&range_program_cpu, why, sizeof why)),
                EXIT_USAGE;
     rq->ro.params.cb_cpu_file_ns = (uint32_t)(f * 1e3 + 0.5);
     rq->ro.params.cb_cpu_entry_ns = (uint32_t)(e * 1e3 + 0.5);
@@ -282,7 +293,7 @@ SETTER(set_age_free_target)
         n = sizeof pct - 1;
     memcpy(pct, text, n);
     pct[n] = 0;
-    if (cli_parse_percent(pct, &share) < 0 ||
+    if (num_parse_percent(pct, &share) < 0 ||
         (colon && (target_parse_size(colon + 1, &below) < 0 || below < 8192 ||
                    below > (1u << 30) || (below & (below - 1)))))
         return error("--age-free-target: '%s' is not PCT[:SIZE] (a percentage above 0 and "
@@ -305,7 +316,36 @@ SETTER(set_replay_timing)
 }
 SETTER(set_replay_threads) { rq->ro.params.replay_threads = (unsigned)num; return 0; }
 SETTER(set_replay_keep_setid) { rq->ro.params.replay_keep_setid = true; return 0; }
-SETTER(set_mpi) { return cli_mpi_option(o->name, text, &rq->mo) < 0 ? EXIT_USAGE : 0; }
+/* --ranks-dir, --rank-shift, --stonewall: many ranks (the MPI build; the plain build refuses
+ * them in run/run_mpi.c) */
+SETTER(set_mpi)
+{
+    const char *name = o->name, *arg = text;
+    struct mpirun_opts *mo = &rq->mo;
+    double d;
+    mo->given = true;
+    if (!strcmp(name, "ranks-dir")) {
+        if (!strcmp(arg, "unique"))
+            mo->placement = MPIRUN_UNIQUE;
+        else if (!strcmp(arg, "shared"))
+            mo->placement = MPIRUN_SHARED;
+        else
+            return error("--ranks-dir: '%s' is not unique or shared", arg), EXIT_USAGE;
+        return 0;
+    }
+    if (!strcmp(name, "rank-shift")) {
+        static const struct num_range shift = {1, 1000000, NUM_WHOLE, NULL, NULL};
+        if (num_option("--rank-shift", arg, &shift, &d) < 0)
+            return EXIT_USAGE;
+        mo->shift = (unsigned long)d;
+        return 0;
+    }
+    static const struct num_range stonewall = {0, 86400, NUM_LO_OPEN, "seconds", NULL};
+    if (num_option("--stonewall", arg, &stonewall, &d) < 0)
+        return EXIT_USAGE;
+    mo->stonewall_s = d;
+    return 0;
+}
 
 /* ---- the table ------------------------------------------------------------------- */
 

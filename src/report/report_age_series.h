@@ -1,8 +1,8 @@
-/* cli_age_report.h — the series view of an --age-steps set (run/age_steps.h), printed at
+/* report_age_series.h — the series view of an --age-steps set (run/age_steps.h), printed at
  * the end of `fsbench run` and by `fsbench compare` on such a set.
  */
-#ifndef FSBENCH_CLI_AGE_REPORT_H
-#define FSBENCH_CLI_AGE_REPORT_H
+#ifndef FSBENCH_REPORT_AGE_SERIES_H
+#define FSBENCH_REPORT_AGE_SERIES_H
 
 #include <stdio.h>
 
@@ -11,6 +11,6 @@
 /* The set's steps as a series (stats/history.h: each step's median with its interval, the
  * change points) printed on f under a heading; nothing when the set has no steps (no meta
  * "age-steps"). 0, or -1 after error(). */
-int cli_age_report(FILE *f, const struct run_set *rs);
+int report_age_series(FILE *f, const struct run_set *rs);
 
 #endif

@@ -1,6 +1,6 @@
-/* cli_age_report.c — an --age-steps set's steps printed as a series (see
- * cli_age_report.h); the steps themselves are run/age_steps.c's. */
-#include "cli/cli_age_report.h"
+/* report_age_series.c — an --age-steps set's steps printed as a series (see
+ * report_age_series.h); the steps themselves are run/age_steps.c's. */
+#include "report/report_age_series.h"
 
 #include <stdio.h>
 
@@ -9,7 +9,7 @@
 #include "run/age_steps.h"
 #include "stats/history.h"
 
-int cli_age_report(FILE *f, const struct run_set *rs)
+int report_age_series(FILE *f, const struct run_set *rs)
 {
     const char *steps = age_steps_of(rs);
     if (!steps)
