@@ -25,6 +25,7 @@
 #include "base/outfile.h"
 #include "base/text.h"
 #include "report/report.h"
+#include "report/report_job.h"
 #include "report/runs_list.h"
 #include "results/resjson.h"
 #include "results/set_csv.h"
@@ -270,17 +271,8 @@ int cmd_show(int argc, char **argv)
     report_run_set_fit(stdout, &rs, (enum report_format)f, &lo);
     if (f == REPORT_TABLE)
         report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
-    if (rs.job_text[0] && f == REPORT_TABLE) {
-        printf("\njob file, sha256 %s (fsbench export %s --job writes it):\n",
-               text_shown(rs.job_hash), text_shown(argv[optind]));
-        for (char *l = rs.job_text; *l;) {
-            size_t n = strcspn(l, "\n");
-            bool nl = l[n] == '\n';
-            l[n] = '\0'; /* rs is ours: each line is printed (escaped) on its own */
-            printf("  %s\n", text_shown(l));
-            l += n + nl;
-        }
-    }
+    if (f == REPORT_TABLE)
+        report_job_text(stdout, &rs, argv[optind]); /* the job file it ran, if any */
     run_set_free(&rs);
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
