@@ -1,25 +1,22 @@
 /* cmd_trace.c — `fsbench trace stats FILE [--json]`: what a trace made by `fsbench record`
  * holds (its calls per kind and as the operation kinds a replay reports, bytes, threads,
  * duration, what was left out, the initial state). The whole trace is read, so this is
- * also the check of a trace someone sent.
+ * also the check of a trace someone sent. Also `trace dump` and `trace replay`. This file
+ * parses; report/trace_print.c prints the stats and the dump, run/run_trace_replay.c
+ * replays.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "base/err.h"
 #include "base/text.h"
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "engine/engine.h"
-#include "measure/measure.h"
 #include "phase/replay.h"
 #include "report/trace_print.h"
+#include "run/run_trace_replay.h"
 #include "trace/trace_read.h"
 #include "trace/trace_stats.h"
 
@@ -48,64 +45,6 @@ static void trace_usage(FILE *out)
                  "                    every mode, and said)\n");
 }
 
-/* `trace replay FILE DIR`: the replay phase run once outside the runner, its result left. */
-enum { PART_ALL, PART_STATE, PART_CALLS };
-
-static int replay_into(struct trace_file *t, const char *dir, unsigned timing, unsigned threads,
-                       int part, uint64_t limit, bool sparse, bool keep_setid)
-{
-    if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-        return error_errno("trace replay: cannot create %s", text_shown(dir));
-    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0)
-        return error_errno("trace replay: cannot open %s", text_shown(dir));
-    struct stat st;
-    if (part != PART_CALLS && fstatat(fd, PHASE_TREE_DIR, &st, AT_SYMLINK_NOFOLLOW) == 0) {
-        close(fd);
-        return error("trace replay: %s/%s exists: give a directory without it",
-                     text_shown(dir), PHASE_TREE_DIR);
-    }
-    unsigned n = replay_threads_wanted(trace_file_info(t), threads);
-    struct opstats *ops = calloc(n, sizeof *ops);
-    struct eng_worker *w = calloc(n, sizeof *w);
-    int rc = -1;
-    if (!ops || !w) {
-        error("out of memory");
-        goto out;
-    }
-    for (unsigned i = 0; i < n; i++)
-        w[i].st = &ops[i];
-    struct phase_params params = {.replay = t, .replay_timing = timing, .replay_threads = n,
-                                  .replay_limit = limit, .replay_sparse = sparse,
-                                  .replay_keep_setid = keep_setid};
-    struct phase_result res = {0};
-    struct phase_ctx ctx = {.eng = &engine_posix, .w = &w[0], .ws_fd = fd, .res = &res,
-                            .params = &params, .workers = w, .nworkers = n};
-    snprintf(res.name, sizeof res.name, "replay");
-    if (part != PART_CALLS && phase_replay_setup(&ctx) < 0) {
-        error("trace replay: %s", res.note);
-        goto out;
-    }
-    if (part == PART_STATE) {
-        rc = 0;
-        goto out;
-    }
-    uint64_t t0 = meas_now_ns();
-    rc = phase_replay(&ctx);
-    double secs = (double)(meas_now_ns() - t0) / 1e9;
-    if (rc < 0)
-        error("trace replay: %s", res.note);
-    else
-        printf("replayed into %s/%s in %.3f s (the replay threads' CPU time %.3f s): %s\n",
-               text_shown(dir), PHASE_TREE_DIR, secs, ctx.helper_user_s + ctx.helper_sys_s,
-               text_shown(res.note));
-out:
-    free(ops);
-    free(w);
-    close(fd);
-    return rc;
-}
-
 /* trace's options: the one table its getopt_long reads (t0014 holds its --help, the
  * man page and the completion to it) */
 const struct cli_opts cli_opts_trace = {
@@ -128,7 +67,7 @@ int cmd_trace(int argc, char **argv)
     static const struct cli_range range_threads = {1, REPLAY_THREADS_MAX, CLI_WHOLE, NULL, NULL};
     bool json = false, sparse = false, keep_setid = false;
     unsigned timing = REPLAY_AFAP, threads = 0;
-    int part = PART_ALL;
+    int part = RUN_TRACE_PART_ALL;
     unsigned long long limit = 0;
     double d;
     int c;
@@ -152,7 +91,7 @@ int cmd_trace(int argc, char **argv)
             break;
         case 'P':
             if (!strcmp(optarg, "state") || !strcmp(optarg, "calls"))
-                part = optarg[0] == 's' ? PART_STATE : PART_CALLS;
+                part = optarg[0] == 's' ? RUN_TRACE_PART_STATE : RUN_TRACE_PART_CALLS;
             else
                 return error("trace: --part: '%s' is neither state nor calls", optarg),
                        EXIT_USAGE;
@@ -182,8 +121,8 @@ int cmd_trace(int argc, char **argv)
         return EXIT_RUN_FAILED;
     if (!strcmp(verb, "replay")) {
         int r = trace_check(t) < 0 ? -1
-                                   : replay_into(t, argv[optind + 2], timing, threads, part,
-                                                 limit, sparse, keep_setid);
+                                   : run_trace_replay(t, argv[optind + 2], timing, threads,
+                                                      part, limit, sparse, keep_setid);
         trace_close(t);
         return r < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }
