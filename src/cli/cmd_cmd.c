@@ -5,18 +5,16 @@
  * children: wall, user, sys, context switches, faults, block I/O. A failing command fails the
  * run with its exit status and the last line of its stderr; finished runs stay saved.
  */
-#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "run/run_bisect.h"
 #include "run/run_request.h"
+#include "run/run_cmd.h"
 #include "cli/cli_run.h"
 #include "results/meta.h"
 #include "base/err.h"
@@ -98,40 +96,6 @@ static int shell_quote(char *buf, size_t len, size_t *used, const char *arg)
     return 0;
 }
 
-/* Whether the program after -- can be run at all: a path must name an executable file, a
- * bare name one in PATH (or be one of the shell's special built-ins: it runs under sh -c).
- * 0, or -1 after the one line that says why (before anything is run). */
-static int cmd_program_check(const char *prog)
-{
-    static const char *const builtins[] = {":", ".", "cd", "command", "eval", "exec", "exit",
-                                           "export", "set", "ulimit", "umask", "[", NULL};
-    struct stat st;
-    if (strchr(prog, '/')) {
-        if (stat(prog, &st) < 0)
-            return error("cmd: cannot run %s: %s", text_shown(prog), strerror(errno));
-        if (!S_ISREG(st.st_mode) || access(prog, X_OK) < 0)
-            return error("cmd: cannot run %s: %s", text_shown(prog),
-                         S_ISDIR(st.st_mode) ? "a directory" : "not executable");
-        return 0;
-    }
-    for (size_t i = 0; builtins[i]; i++)
-        if (!strcmp(prog, builtins[i]))
-            return 0;
-    const char *path = getenv("PATH");
-    if (!path || !*path)
-        path = "/usr/local/bin:/usr/bin:/bin";
-    while (*path) {
-        size_t n = strcspn(path, ":");
-        char cand[4096];
-        if (snprintf(cand, sizeof cand, "%.*s/%s", (int)(n ? n : 1), n ? path : ".", prog) <
-                (int)sizeof cand &&
-            stat(cand, &st) == 0 && S_ISREG(st.st_mode) && access(cand, X_OK) == 0)
-            return 0;
-        path += n + (path[n] == ':');
-    }
-    return error("cmd: cannot run %s: no such program in PATH", text_shown(prog));
-}
-
 enum {
     OPT_NO_SAVE = 256,
     OPT_PREPARE,
@@ -149,52 +113,18 @@ enum {
     OPT_BISECT_EXIT
 };
 
-/* The commands cmd_cmd_run parsed (ncmds of them, in cmds) checked together with the rest
- * of its options, made the configurations of ro, and run and reported. The exit status. */
+/* The commands cmd_cmd_run parsed (ncmds of them, in cmds) made the configurations of ro
+ * (run/run_cmd.h), and run and reported. The exit status. */
 static int cmd_cmd_commands(struct runner_opts *ro, struct cli_output *out,
                             struct run_bisect_ask *bisect, const char **cmds, size_t ncmds,
                             unsigned max_runs, unsigned long long seed)
 {
-    if (ncmds == 0)
-        return error("cmd: no command given (--cmd STRING or -- COMMAND ARGS...); try "
-                     "'fsbench cmd --help'"), EXIT_USAGE;
-    if (run_session_check_label(out->set.label))
-        return EXIT_USAGE;
-    if (ro->runs_auto || ro->until_verdict)
-        ro->runs = max_runs;
-    if (run_bisect_asked(bisect) || bisect->exit_status || bisect->phase || bisect->metric) {
-        int brc = run_bisect_check(bisect, ro, ncmds, max_runs, out->set.label);
-        if (brc)
-            return brc;
-        out->bisect = run_bisect_asked(bisect) ? bisect : NULL;
-    }
-    if (ro->until_verdict && max_runs < SEQ_FIRST_LOOK)
-        return error("--max-runs %u: --runs until-verdict needs at least %d (a verdict needs %d "
-                     "pairs)",
-                     max_runs, SEQ_FIRST_LOOK, SEQ_FIRST_LOOK),
-               EXIT_USAGE;
-    if (ro->until_verdict && ro->no_interleave)
-        return error("--runs until-verdict pairs the commands' runs of each round: it needs "
-                     "them interleaved (drop --no-interleave)"),
-               EXIT_USAGE;
-    if (ro->until_verdict && ncmds < 2)
-        return error("--runs until-verdict compares commands with the first: give two or more "
-                     "(--cmd, repeated)"),
-               EXIT_USAGE;
-    for (size_t i = 0; i < ncmds; i++) {
-        struct runner_config *rc = &ro->configs[ro->nconfigs++];
-        rc->command = cmds[i];
-        /* the command names its configuration, escaped: a name holds no line break */
-        text_escape(rc->name, sizeof rc->name, cmds[i]);
-        for (size_t j = 0; j < i; j++)
-            if (!strcmp(ro->configs[j].name, rc->name))
-                snprintf(rc->name, sizeof rc->name, "#%zu %.58s", i + 1, text_shown(cmds[i]));
-    }
-    ro->order_seed = seed;
-    int n = scenario_resolve("cmd", ro->phases, SCENARIO_MAX_PHASES);
-    if (n < 0)
-        return EXIT_RUN_FAILED;
-    ro->nphases = (size_t)n;
+    bool bisecting = false;
+    int rc = run_cmd_configs(ro, out->set.label, bisect, &bisecting, cmds, ncmds, max_runs,
+                             seed);
+    if (rc)
+        return rc;
+    out->bisect = bisecting ? bisect : NULL;
     return cli_run_and_report(ro, out);
 }
 
@@ -335,7 +265,7 @@ static int cmd_cmd_run(int argc, char **argv)
         }
     }
     static char tail_cmd[4096];
-    if (optind < argc && cmd_program_check(argv[optind]) < 0)
+    if (optind < argc && run_cmd_program_check(argv[optind]) < 0)
         return EXIT_RUN_FAILED;
     if (optind < argc) {
         size_t used = 0;

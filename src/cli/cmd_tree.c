@@ -21,6 +21,7 @@
 #include "base/err.h"
 #include "measure/measure.h"
 #include "phase/phase.h"
+#include "report/tree_print.h"
 #include "tree/ageprof.h"
 #include "tree/shape.h"
 #include "run/sizing.h"
@@ -221,18 +222,6 @@ static int tree_make(int argc, char **argv)
     return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }
 
-static void print_bucket_label(char *buf, size_t len, unsigned i)
-{
-    static const char *const unit[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-    if (i == 0) {
-        snprintf(buf, len, "0 B");
-        return;
-    }
-    unsigned lo = i - 1; /* [2^lo, 2^i) */
-    snprintf(buf, len, "%4u %-3s - %4u %-3s", 1u << (lo % 10), unit[lo / 10], 1u << (i % 10),
-             unit[i / 10]);
-}
-
 static int tree_stats(int argc, char **argv)
 {
     struct tree_spec spec;
@@ -246,46 +235,14 @@ static int tree_stats(int argc, char **argv)
             return EXIT_RUN_FAILED;
         struct tarent_totals tt;
         tarsrc_measure(tar, &tt);
-        printf("archive    %s\n", tarsrc_path(tar));
-        printf("entries    %llu\n", (unsigned long long)tt.entries);
-        printf("files      %llu (and %llu hard links)\n", (unsigned long long)tt.files,
-               (unsigned long long)tt.hardlinks);
-        printf("dirs       %llu\n", (unsigned long long)tt.dirs);
-        printf("symlinks   %llu\n", (unsigned long long)tt.symlinks);
-        printf("bytes      %llu (%.1f MB)\n", (unsigned long long)tt.bytes,
-               (double)tt.bytes / 1e6);
-        printf("refused    %llu\n", (unsigned long long)tt.refused);
+        tree_print_archive(tarsrc_path(tar), &tt);
         tarsrc_close(tar);
         return EXIT_OK;
     }
     struct tree_totals t;
     if (tree_measure(&spec, &t) < 0)
         return EXIT_RUN_FAILED;
-    printf("profile    %s x%g seed %llu\n", spec.prof->name, spec.scale,
-           (unsigned long long)spec.seed);
-    printf("files      %llu\n", (unsigned long long)t.files);
-    printf("dirs       %llu\n", (unsigned long long)t.dirs);
-    printf("symlinks   %llu\n", (unsigned long long)t.symlinks);
-    printf("bytes      %llu (%.1f MB)\n", (unsigned long long)t.bytes, (double)t.bytes / 1e6);
-    printf("max depth  %u\n", t.max_depth);
-    printf("largest    %llu bytes\n", (unsigned long long)t.max_file_size);
-    printf("mean size  %.0f bytes\n", t.files ? (double)t.bytes / (double)t.files : 0.0);
-    printf("file sizes:\n");
-    uint64_t most = 1;
-    for (unsigned i = 0; i < TREE_HIST_BUCKETS; i++)
-        if (t.size_hist[i] > most)
-            most = t.size_hist[i];
-    for (unsigned i = 0; i < TREE_HIST_BUCKETS; i++) {
-        if (!t.size_hist[i])
-            continue;
-        char label[48], bar[41];
-        print_bucket_label(label, sizeof label, i);
-        size_t w = (size_t)((double)t.size_hist[i] * 40 / (double)most + 0.5);
-        memset(bar, '#', w);
-        bar[w] = '\0';
-        printf("  %-19s %10llu %6.2f%% %s\n", label, (unsigned long long)t.size_hist[i],
-               100.0 * (double)t.size_hist[i] / (double)(t.files ? t.files : 1), bar);
-    }
+    tree_print_totals(&spec, &t);
     return EXIT_OK;
 }
 
