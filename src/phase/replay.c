@@ -493,9 +493,9 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         struct rp_call *k = &ch->call[ch->n];
         *k = (struct rp_call){
             .kind = c->kind, .opk = (uint8_t)trace_op_kind(c->kind, c->flags),
-            .rk = (uint8_t)trace_kind_result(c->kind), .rthread = r, .seq = seq, .result = result, .slot = slot,
-            .slot2 = slot2, .size = c->size, .off = c->off, .off2 = c->off2,
-            .soff = c->soff, .flags = c->flags, .mode = mode, .aux = c->aux,
+            .rk = (uint8_t)trace_kind_result(c->kind), .rthread = r, .seq = seq,
+            .result = result, .slot = slot, .slot2 = slot2, .size = c->size, .off = c->off,
+            .off2 = c->off2, .soff = c->soff, .flags = c->flags, .mode = mode, .aux = c->aux,
             .path = UINT32_MAX, .path2 = UINT32_MAX, .path_len = c->path_len,
             .path2_len = c->path2_len, .think_ns = think, .start_ns = c->start_ns,
             .dep = ch->ndeps,
