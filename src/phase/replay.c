@@ -31,6 +31,7 @@
 #include "os/cputime.h"
 #include "phase/replay_internal.h"
 #include "phase/workload.h"
+#include "trace/trace_stats.h"
 
 #define NO_THREAD UINT32_MAX
 #define BUF_MIN ((size_t)64 * 1024)
@@ -184,6 +185,11 @@ static void wait_dep(struct replay *rp, uint64_t d)
 static void complete(struct rp_thread *me)
 {
     uint64_t n = atomic_load_explicit(&me->done, memory_order_relaxed) + 1;
+    if (me->rp->nthreads == 1) {
+        /* no other replay thread waits on it: no fence, no look at the waiters */
+        atomic_store_explicit(&me->done, n, memory_order_relaxed);
+        return;
+    }
     atomic_store(&me->done, n);
     if (atomic_load(&me->waiters) && n >= atomic_load(&me->wake_at)) {
         atomic_store(&me->wake_at, UINT64_MAX);
@@ -486,9 +492,10 @@ static int dispatch(struct replay *rp, const struct trace_call *c, uint64_t seq)
         }
         struct rp_call *k = &ch->call[ch->n];
         *k = (struct rp_call){
-            .kind = c->kind, .rthread = r, .seq = seq, .result = result, .slot = slot,
-            .slot2 = slot2, .size = c->size, .off = c->off, .off2 = c->off2,
-            .soff = c->soff, .flags = c->flags, .mode = mode, .aux = c->aux,
+            .kind = c->kind, .opk = (uint8_t)trace_op_kind(c->kind, c->flags),
+            .rk = (uint8_t)trace_kind_result(c->kind), .rthread = r, .seq = seq,
+            .result = result, .slot = slot, .slot2 = slot2, .size = c->size, .off = c->off,
+            .off2 = c->off2, .soff = c->soff, .flags = c->flags, .mode = mode, .aux = c->aux,
             .path = UINT32_MAX, .path2 = UINT32_MAX, .path_len = c->path_len,
             .path2_len = c->path2_len, .think_ns = think, .start_ns = c->start_ns,
             .dep = ch->ndeps,

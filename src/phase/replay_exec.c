@@ -29,7 +29,6 @@
 #include "os/rawsys.h"
 #include "os/replaysys.h"
 #include "phase/replay_internal.h"
-#include "trace/trace_stats.h"
 
 /* ---- the directory cache ---- */
 
@@ -103,8 +102,11 @@ static void publish(struct replay *rp, const char *path, size_t n)
 }
 
 /* The descriptor of path's parent directory (the root for a name in it), and in *name the
- * last component. A descriptor >= 0, or -errno (the parent cannot be opened). */
-static int parent_fd(struct rp_thread *me, const char *path, uint32_t len, const char **name)
+ * last component. A descriptor >= 0, or -errno (the parent cannot be opened). A lookup
+ * past the last call's directory stamps *tp (when not stamped yet) as it starts: a call
+ * whose parent cannot be had is timed from there, and the common case reads no clock. */
+static int parent_fd(struct rp_thread *me, const char *path, uint32_t len, const char **name,
+                     uint64_t *tp)
 {
     uint32_t k = len;
     while (k > 0 && path[k - 1] != '/')
@@ -113,12 +115,14 @@ static int parent_fd(struct rp_thread *me, const char *path, uint32_t len, const
     if (k == 0)
         return me->rp->root;
     uint32_t plen = k - 1;
-    uint64_t h = key_hash(path, plen);
     /* the directory of the last call, most of the time (tar, cp, rm work a directory at a
-     * time): checked first */
+     * time): checked first, by its name alone (no hash) */
     struct rp_dircache_ent *m = &me->cache[me->mru];
-    if (m->path && m->hash == h && m->len == plen && !memcmp(m->path, path, plen))
+    if (m->path && m->len == plen && !memcmp(m->path, path, plen))
         return m->fd;
+    if (!*tp)
+        *tp = meas_op_clock();
+    uint64_t h = key_hash(path, plen);
     struct rp_dircache_ent *victim = &me->cache[0];
     for (int i = 0; i < RP_DIRCACHE; i++) {
         struct rp_dircache_ent *e = &me->cache[i];
@@ -162,24 +166,26 @@ static void describe(char *out, size_t len, long v, enum trace_result rk)
         snprintf(out, len, "%ld", v);
 }
 
-/* Compares the result got (a value or -errno) with the recorded one. */
-static void check(struct rp_thread *me, const struct rp_call *c, const char *base, long got)
+/* Whether the result got (a value or -errno) is the recorded one. */
+static inline bool same_result(const struct rp_call *c, long got)
 {
-    enum trace_result rk = trace_kind_result(c->kind);
     int64_t want = c->result;
-    bool same;
     if (want < 0)
-        same = got < 0 && trace_err_from_errno((int)-got) == (enum trace_err)-want;
-    else if (got < 0)
-        same = false;
-    else if (c->kind == TK_GETDENTS) /* entries' layout differs: only "more" or "the end" */
-        same = (got == 0) == (want == 0);
-    else if (rk == TR_COUNT || rk == TR_OFFSET)
-        same = got == want;
-    else
-        same = true;
-    if (same)
-        return;
+        return got < 0 && trace_err_from_errno((int)-got) == (enum trace_err)-want;
+    if (got < 0)
+        return false;
+    if (c->kind == TK_GETDENTS) /* entries' layout differs: only "more" or "the end" */
+        return (got == 0) == (want == 0);
+    if (c->rk == TR_COUNT || c->rk == TR_OFFSET)
+        return got == want;
+    return true;
+}
+
+/* Counts a call whose result differs from the recorded one, and says the first. */
+static void diverged(struct rp_thread *me, const struct rp_call *c, const char *base, long got)
+{
+    enum trace_result rk = (enum trace_result)c->rk;
+    int64_t want = c->result;
     me->diverged[c->kind]++;
     if (me->first.seq && me->first.seq < c->seq)
         return;
@@ -326,8 +332,8 @@ static long path_call(struct rp_thread *me, const struct rp_call *c, const char 
                       const char *path2, uint64_t *t0)
 {
     const char *name;
-    uint64_t tp = meas_op_clock();
-    int pfd = parent_fd(me, path, c->path_len, &name);
+    uint64_t tp = 0; /* stamped by a lookup of a parent that is not the last call's */
+    int pfd = parent_fd(me, path, c->path_len, &name, &tp);
     if (pfd < 0) {
         /* the path walk failed, as the kernel's would have for the program: issued */
         *t0 = tp;
@@ -368,10 +374,10 @@ static long path_call(struct rp_thread *me, const struct rp_call *c, const char 
     case TK_LINK: {
         /* the second path's parent may be the same cached directory as the first's */
         const char *name2;
-        int pfd2 = parent_fd(me, path2, c->path2_len, &name2);
+        int pfd2 = parent_fd(me, path2, c->path2_len, &name2, &tp);
         /* a miss on the second may have evicted the first: look it up again */
         if (pfd2 >= 0)
-            pfd = parent_fd(me, path, c->path_len, &name);
+            pfd = parent_fd(me, path, c->path_len, &name, &tp);
         if (pfd2 < 0 || pfd < 0) {
             *t0 = tp;
             return pfd2 < 0 ? pfd2 : pfd;
@@ -511,7 +517,7 @@ void rp_exec(struct rp_thread *me, const struct rp_call *c, const char *base)
     bool call = c->kind < TK_CALL_KINDS;
     if (!call && c->kind != TK_INHERIT && c->kind != TK_DROP)
         return; /* spawn, exit: bookkeeping of the dispatcher and timing */
-    enum op_kind ok = trace_op_kind(c->kind, c->flags);
+    enum op_kind ok = (enum op_kind)c->opk;
     if (!rp->real) {
         /* the null engine: the harness alone, every call counted, none made */
         if (call) {
@@ -543,5 +549,6 @@ void rp_exec(struct rp_thread *me, const struct rp_call *c, const char *base)
         opstats_record(me->t.w->st, ok, t0, meas_op_clock(), bytes);
         me->issued[c->kind]++;
     }
-    check(me, c, base, got);
+    if (!same_result(c, got))
+        diverged(me, c, base, got);
 }

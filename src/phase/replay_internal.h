@@ -38,6 +38,10 @@
 /* A call as handed to a replay thread. */
 struct rp_call {
     uint8_t kind;
+    /* worked out by the dispatcher, so that the replay thread does not between its calls:
+     * the op kind it is measured as (trace_op_kind) and how its result is compared
+     * (trace_kind_result) */
+    uint8_t opk, rk;
     uint32_t rthread;           /* the recorded thread */
     uint64_t seq;               /* its record number in the trace (1-based) */
     int64_t result;             /* the recorded result */
