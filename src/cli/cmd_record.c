@@ -12,8 +12,9 @@
  *
  * With --untraced-run the command runs untraced before all that (DIR copied aside first and
  * put back after; a short program a few times, the least CPU time kept: run/record_untraced.h),
- * and the think time in all is its CPU time there less what a replay spends on its calls,
- * priced by costs per kind of call measured here (run/record_think.h): under the tracer a
+ * and the think time in all is its CPU time there less what a replay spends on its calls
+ * (priced by costs per kind of call measured here, or an untraced replay's CPU time where
+ * that is more: run/record_think.h): under the tracer a
  * program's CPU time grows with every stop. Not the default: CMD then runs more than once,
  * and whatever it does outside DIR (a network, a log, another directory) happens again.
  *

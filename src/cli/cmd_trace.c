@@ -187,6 +187,7 @@ static int print_json(const struct trace_info *in, const struct trace_stats *s)
                                 json_integer((json_int_t)in->calib.call_ns[i]));
         json_object_set_new(un, "calls_cost_ns", json_integer((json_int_t)in->calib_calls_ns));
         json_object_set_new(un, "runs", json_integer((json_int_t)in->plain_runs));
+        json_object_set_new(un, "replays", json_integer((json_int_t)in->plain_replays));
         json_object_set_new(un, "cost_per_call_ns", per);
         json_object_set_new(un, "read_ns_per_mib",
                             json_integer((json_int_t)in->calib.read_ns_per_mib));
@@ -249,13 +250,14 @@ static void print_text(const char *path, const struct trace_info *in, const stru
            (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
     if (in->plain_cpu_ns && in->format >= 6) {
         printf("think time: %.3f s in all (the program's CPU time run untraced %.3f s in "
-               "%.3f s, the least of %llu run%s, less what a replay spends on its %s calls, "
-               "%.3f s, priced by the recording machine's costs; traced: the program's "
-               "%.3f s)\n",
+               "%.3f s, the least of %llu run%s, less the larger of its %s calls' price by "
+               "the recording machine's costs, %.3f s, and an untraced replay's CPU time, "
+               "%.3f s, the least of %llu; traced: the program's %.3f s)\n",
                (double)in->think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
                (double)in->plain_wall_ns / 1e9, (unsigned long long)in->plain_runs,
                in->plain_runs == 1 ? "" : "s", trace_count_str(in->ncalls, a, sizeof a),
-               (double)in->calib_calls_ns / 1e9, (double)in->cpu_ns / 1e9);
+               (double)in->calib_calls_ns / 1e9, (double)in->plain_replay_cpu_ns / 1e9,
+               (unsigned long long)in->plain_replays, (double)in->cpu_ns / 1e9);
         printf("cost per call (CPU time on the recording's file system):");
         for (unsigned i = 0; i < CAL_CLASSES; i++)
             printf("%s %s %.1f us", i ? "," : "", trace_calib_name(i),
@@ -411,7 +413,7 @@ static int replay_into(struct trace_file *t, const char *dir, unsigned timing, u
     if (rc < 0)
         error("trace replay: %s", res.note);
     else
-        printf("replayed into %s/%s in %.3f s (the replay threads' CPU time %.3f s): %s\n",
+        printf("replayed into %s/%s in %.3f s (the replay threads' CPU time %.6f s): %s\n",
                text_shown(dir), PHASE_TREE_DIR, secs, ctx.helper_user_s + ctx.helper_sys_s,
                text_shown(res.note));
 out:

@@ -34,16 +34,21 @@ void report_record_summary(const char *out, const struct trace_info *in, uint64_
     inform("record: initial state: %s entr%s (%s of files)%s",
            trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
            skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
-    if (plain == 2)
+    if (plain == 2) {
+        uint64_t off = in->plain_replay_cpu_ns > in->calib_calls_ns ? in->plain_replay_cpu_ns
+                                                                     : in->calib_calls_ns;
         inform("record: the program's own time between calls: %.3f s (its CPU time run "
                "untraced, %.3f s in %.3f s (the least of %llu run%s), less what a replay "
-               "spends on its %s calls, "
-               "%.3f s, priced one by one by this machine's costs per kind of call; traced "
-               "it used %.3f s)",
+               "spends on its %s calls, %.3f s: the larger of their price by this machine's "
+               "costs per kind of call, %.3f s, and an untraced replay's CPU time, %.3f s "
+               "(the least of %llu); traced it used %.3f s)",
                (double)think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
                (double)in->plain_wall_ns / 1e9, (unsigned long long)in->plain_runs,
                in->plain_runs == 1 ? "" : "s", trace_count_str(in->ncalls, a, sizeof a),
-               (double)in->calib_calls_ns / 1e9, (double)in->cpu_ns / 1e9);
+               (double)off / 1e9, (double)in->calib_calls_ns / 1e9,
+               (double)in->plain_replay_cpu_ns / 1e9, (unsigned long long)in->plain_replays,
+               (double)in->cpu_ns / 1e9);
+    }
     else if (plain == 1)
         inform("record: the program's own time between calls: %.3f s (its CPU time run "
                "untraced, %.3f s in %.3f s: %s)",

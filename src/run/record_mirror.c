@@ -146,3 +146,79 @@ int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, cha
     }
     return rc;
 }
+
+/* The replay threads' CPU time `trace replay` says into *ns (0.000 s for a short replay
+ * too): 0, or -1 when it says none. */
+static int threads_cpu(const char *said, uint64_t *ns)
+{
+    const char *k = "the replay threads' CPU time ";
+    const char *p = strstr(said, k);
+    char *end = NULL;
+    double s = p ? strtod(p + strlen(k), &end) : 0;
+    if (!p || end == p + strlen(k) || s < 0)
+        return -1;
+    *ns = (uint64_t)(s * 1e9);
+    return 0;
+}
+
+/* A new empty directory beside near (in its parent, when on near's file system), for a
+ * workspace on the same kind of file system; "" when there is none (then $TMPDIR's). */
+static void dir_beside(const char *near, char *out, size_t len)
+{
+    out[0] = '\0';
+    struct stat a, b;
+    const char *slash = near ? strrchr(near, '/') : NULL;
+    if (!slash || slash == near || stat(near, &a) < 0)
+        return;
+    snprintf(out, len, "%.*s", (int)(slash - near), near);
+    if (stat(out, &b) < 0 || a.st_dev != b.st_dev || access(out, W_OK) < 0) {
+        out[0] = '\0';
+        return;
+    }
+    size_t n = strlen(out);
+    snprintf(out + n, len - n, "/.fsbench-replay.XXXXXX");
+    if (!mkdtemp(out))
+        out[0] = '\0';
+}
+
+int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint64_t *cpu_ns,
+                        char *why, size_t len)
+{
+    *cpu_ns = 0;
+    char self[PATH_MAX], lim[32], dir[PATH_MAX];
+    struct workspace ws;
+    dir_beside(near, dir, sizeof dir);
+    if (mirror_open(self, &ws, dir[0] ? dir : NULL, why, len) < 0) {
+        if (dir[0])
+            rmdir(dir);
+        return -1;
+    }
+    int rc = 0;
+    snprintf(lim, sizeof lim, "%llu", (unsigned long long)limit);
+    char *calls[] = {self, "trace", "--part", "calls", "--limit", lim, "--",
+                     "replay", (char *)path, ws.path, NULL};
+    int st = lay_state(self, path, ws.path, why, len);
+    if (st != 0)
+        rc = -1;
+    /* the CPU time of the threads that make the calls, as `trace replay` says it: not the
+     * process's, whose main thread starts, reads and decodes the trace alongside them (a
+     * replay with original timing spends the think time on the calls' threads, beside
+     * it). Status 1: some calls diverged (a fifo or device the initial state does not
+     * hold): the calls were still made, and their CPU time counts */
+    char said[1024];
+    if (rc == 0 && (st = prog_run_output(calls, said, sizeof said)) != 0 && st != 1) {
+        snprintf(why, len, "its replay ended with status %d", st);
+        rc = -1;
+    }
+    if (rc == 0 && threads_cpu(said, cpu_ns) < 0 && st == 0) {
+        snprintf(why, len, "its replay did not say its CPU time");
+        rc = -1;
+    }
+    if (ws_close(&ws) < 0 && rc == 0) {
+        snprintf(why, len, "its temporary directory could not be removed");
+        rc = -1;
+    }
+    if (dir[0])
+        rmdir(dir);
+    return rc;
+}

@@ -2,7 +2,9 @@
  * each gap measured by a traced replay of the trace (record_mirror.h), and with
  * --untraced-run the program's own CPU time (record_untraced.h) less what a replay spends
  * on its calls, priced one by one by a table measured here (record_calib.h,
- * trace_calib.h), given to each process (trace_think.h).
+ * trace_calib.h) and raised to an untraced replay's CPU time where that is more (the
+ * replay's own work per call, which the table does not hold), given to each process
+ * (trace_think.h).
  */
 #ifndef FSBENCH_RECORD_THINK_H
 #define FSBENCH_RECORD_THINK_H

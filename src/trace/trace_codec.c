@@ -324,6 +324,7 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
         n += trace_put_varint(out + n, info->calib.write_ns_per_mib);
         n += trace_put_varint(out + n, info->calib_calls_ns);
         n += trace_put_varint(out + n, info->plain_runs);
+        n += trace_put_varint(out + n, info->plain_replays);
     }
     if (info->format == 0 || info->format >= 5) {
         /* the think time per process: the processes, then each thread's process and scale */
@@ -461,6 +462,7 @@ static long decode_info(const uint8_t *p, size_t n, unsigned version, struct tra
         info->calib.write_ns_per_mib = get(&k, "calibration");
         info->calib_calls_ns = get(&k, "calibration");
         info->plain_runs = get(&k, "calibration");
+        info->plain_replays = get(&k, "calibration");
     }
     if (version >= 5 && decode_procs(&k, info, why, whylen) < 0)
         return -1;

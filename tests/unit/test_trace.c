@@ -376,6 +376,7 @@ static void test_file_copy(void **state)
     in.calib.write_ns_per_mib = 300000;
     in.calib_calls_ns = 4242;
     in.plain_runs = 3;
+    in.plain_replays = 2;
     /* format 5: the think time per process */
     struct trace_proc procs[2] = {{.leader = 0, .comm = "sh", .cpu_ns = 100, .think_ns = 90},
                                   {.leader = 1, .comm = "0123456789abcde", .cpu_ns = 300,
@@ -427,6 +428,7 @@ static void test_file_copy(void **state)
     assert_int_equal(c->calib.write_ns_per_mib, 300000);
     assert_int_equal(c->calib_calls_ns, 4242);
     assert_int_equal(c->plain_runs, 3);
+    assert_int_equal(c->plain_replays, 2);
     assert_int_equal(c->plain_cpu_ns, 8000);
     assert_int_equal(c->plain_wall_ns, 9000);
     assert_int_equal(c->plain_replay_cpu_ns, 10000);
