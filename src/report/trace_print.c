@@ -11,6 +11,7 @@
 #include "base/err.h"
 #include "base/text.h"
 #include "measure/results.h"
+#include "trace/trace_calib.h"
 #include "trace/trace_read.h"
 #include "trace/trace_stats.h"
 
@@ -143,6 +144,21 @@ int trace_print_json(const struct trace_info *in, const struct trace_stats *s)
                                       (json_int_t)in->plain_wall_ns, "replay_cpu_ns",
                                       (json_int_t)in->plain_replay_cpu_ns, "replay_calls",
                                       (json_int_t)in->plain_replay_calls));
+    if (in->plain_cpu_ns && in->format >= 6) {
+        /* format 6: the calls priced one by one, and the table */
+        json_t *un = json_object_get(th, "untraced"), *per = json_object();
+        for (unsigned i = 0; i < CAL_CLASSES; i++)
+            json_object_set_new(per, trace_calib_name(i),
+                                json_integer((json_int_t)in->calib.call_ns[i]));
+        json_object_set_new(un, "calls_cost_ns", json_integer((json_int_t)in->calib_calls_ns));
+        json_object_set_new(un, "runs", json_integer((json_int_t)in->plain_runs));
+        json_object_set_new(un, "replays", json_integer((json_int_t)in->plain_replays));
+        json_object_set_new(un, "cost_per_call_ns", per);
+        json_object_set_new(un, "read_ns_per_mib",
+                            json_integer((json_int_t)in->calib.read_ns_per_mib));
+        json_object_set_new(un, "write_ns_per_mib",
+                            json_integer((json_int_t)in->calib.write_ns_per_mib));
+    }
     if (in->nprocs) {
         /* format 5: the think time per process */
         json_t *pa = json_array();
@@ -198,7 +214,23 @@ void trace_print_text(const char *path, const struct trace_info *in,
            (double)in->tracer_gap_ns / 1e3, (double)in->tracer_dur_ns / 1e3,
            (double)in->calib_gap_ns / 1e3, (double)in->gap_p10_ns / 1e3,
            (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
-    if (in->plain_cpu_ns)
+    if (in->plain_cpu_ns && in->format >= 6) {
+        printf("think time: %.3f s in all (the program's CPU time run untraced %.3f s in "
+               "%.3f s, the least of %llu run%s, less the larger of its %s calls' price by "
+               "the recording machine's costs, %.3f s, and an untraced replay's CPU time, "
+               "%.3f s, the least of %llu; traced: the program's %.3f s)\n",
+               (double)in->think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
+               (double)in->plain_wall_ns / 1e9, (unsigned long long)in->plain_runs,
+               in->plain_runs == 1 ? "" : "s", trace_count_str(in->ncalls, a, sizeof a),
+               (double)in->calib_calls_ns / 1e9, (double)in->plain_replay_cpu_ns / 1e9,
+               (unsigned long long)in->plain_replays, (double)in->cpu_ns / 1e9);
+        printf("cost per call (CPU time on the recording's file system):");
+        for (unsigned i = 0; i < CAL_CLASSES; i++)
+            printf("%s %s %.1f us", i ? "," : "", trace_calib_name(i),
+                   (double)in->calib.call_ns[i] / 1e3);
+        printf("; read %.2f ms/MiB, write %.2f ms/MiB\n",
+               (double)in->calib.read_ns_per_mib / 1e6, (double)in->calib.write_ns_per_mib / 1e6);
+    } else if (in->plain_cpu_ns)
         printf("think time: %.3f s in all (the program's CPU time run untraced %.3f s in "
                "%.3f s, an untraced replay's %.3f s for %s calls; traced: the program's %.3f s)\n",
                (double)in->think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,

@@ -31,10 +31,11 @@ struct record_mirror {
 int record_mirror(const char *path, uint64_t limit, struct record_mirror *m, char *why,
                   size_t len);
 
-/* The same replay untraced (record --untraced-run: what a replay spends itself on the calls),
- * in a workspace beside the directory near (on its file system where it may; NULL: under
- * $TMPDIR): the CPU time, user and kernel, of the threads that made the calls (not the
- * reading and decoding of the trace beside them), into *cpu_ns. 0, or -1 with why. */
+/* The same replay untraced (record --untraced-run: what a replay spends itself on the calls,
+ * its own work per call with them), in a workspace beside the directory near (on its file
+ * system where it may; NULL: under $TMPDIR): the CPU time, user and kernel, of the threads
+ * that made the calls (not the reading and decoding of the trace beside them), into
+ * *cpu_ns. 0, or -1 with why. */
 int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint64_t *cpu_ns,
                         char *why, size_t len);
 

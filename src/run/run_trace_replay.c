@@ -63,7 +63,7 @@ int run_trace_replay(struct trace_file *t, const char *dir, unsigned timing, uns
     if (rc < 0)
         error("trace replay: %s", res.note);
     else
-        printf("replayed into %s/%s in %.3f s (the replay threads' CPU time %.3f s): %s\n",
+        printf("replayed into %s/%s in %.3f s (the replay threads' CPU time %.6f s): %s\n",
                text_shown(dir), PHASE_TREE_DIR, secs, ctx.helper_user_s + ctx.helper_sys_s,
                text_shown(res.note));
 out:

@@ -226,6 +226,33 @@ struct trace_proc {
     uint64_t span_ns;    /* its leader's life: from its spawn (or the start) to its exit */
 };
 
+/* The classes of call a table prices (each kind of call counts in one). */
+enum trace_calib_class {
+    CAL_OPEN,     /* open of an existing file */
+    CAL_CREATE,   /* open that creates the file */
+    CAL_CLOSE,
+    CAL_STAT,     /* a lookup by path: stat, access, readlink, a failed open */
+    CAL_FSTAT,    /* a call on a descriptor that moves no data: fstat, lseek, dup, fcntl */
+    CAL_READ,     /* read, pread, a mapped range (its call; the bytes below) */
+    CAL_WRITE,    /* write, pwrite (its call; the bytes below) */
+    CAL_GETDENTS, /* one getdents64 of a 32 KiB buffer */
+    CAL_MKDIR,
+    CAL_RMDIR,
+    CAL_UNLINK,
+    CAL_RENAME,   /* rename, link, symlink */
+    CAL_FSYNC,    /* fsync, fdatasync, sync_file_range, syncfs, sync */
+    CAL_SETATTR,  /* chmod, chown, utimens, truncate, fallocate and their descriptor kin */
+    CAL_CLASSES
+};
+
+/* What each class of call costs a replay on the recording's machine and file system
+ * (trace_calib.h; format 6). */
+struct trace_calib {
+    uint64_t call_ns[CAL_CLASSES]; /* CPU time per call, user and kernel */
+    uint64_t read_ns_per_mib;      /* and per MiB moved, read and written */
+    uint64_t write_ns_per_mib;
+};
+
 /* What a trace holds, from its info section (trace_read.h). */
 struct trace_info {
     char *command;              /* the recorded command line, shell-quoted (owned) */
@@ -270,6 +297,16 @@ struct trace_info {
     uint64_t plain_wall_ns;        /* its wall-clock time */
     uint64_t plain_replay_cpu_ns;  /* an untraced replay's CPU for plain_replay_calls calls */
     uint64_t plain_replay_calls;
+    /* Format 6: the calls priced one by one (record --untraced-run): the table measured on
+     * the recording's machine and file system, and what it says a replay spends on all the
+     * calls (calib_calls_ns); taken off plain_cpu_ns is the larger of that and
+     * plain_replay_cpu_ns (then the least of plain_replays untraced replays, for all
+     * plain_replay_calls = ncalls calls). All 0: not measured. */
+    struct trace_calib calib;
+    uint64_t calib_calls_ns;
+    uint64_t plain_runs;           /* the untraced runs made (plain_cpu_ns: the least's) */
+    uint64_t plain_replays;        /* the untraced replays made (plain_replay_cpu_ns: the
+                                    * least's, scaled to all calls; 0: none) */
     /* Format 5 (0 / NULL where the think time is not given per process): the program's
      * processes, and for each recorded thread its process (an index of procs) and the
      * scale of its think times (in place of think_scale_ppm). Owned. */

@@ -315,6 +315,17 @@ size_t trace_encode_info(const struct trace_info *info, uint8_t *out)
         for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
             n += trace_put_varint(out + n, u[i]);
     }
+    if (info->format == 0 || info->format >= 6) {
+        /* the table of costs per class of call, and the calls' cost by it */
+        n += trace_put_varint(out + n, CAL_CLASSES);
+        for (unsigned i = 0; i < CAL_CLASSES; i++)
+            n += trace_put_varint(out + n, info->calib.call_ns[i]);
+        n += trace_put_varint(out + n, info->calib.read_ns_per_mib);
+        n += trace_put_varint(out + n, info->calib.write_ns_per_mib);
+        n += trace_put_varint(out + n, info->calib_calls_ns);
+        n += trace_put_varint(out + n, info->plain_runs);
+        n += trace_put_varint(out + n, info->plain_replays);
+    }
     if (info->format == 0 || info->format >= 5) {
         /* the think time per process: the processes, then each thread's process and scale */
         bool per = info->nprocs && info->nprocs <= TRACE_PROCS_MAX &&
@@ -433,6 +444,25 @@ static long decode_info(const uint8_t *p, size_t n, unsigned version, struct tra
                          &info->plain_replay_calls};
         for (size_t i = 0; i < sizeof u / sizeof u[0]; i++)
             *u[i] = get(&k, "header");
+    }
+    if (version >= 6) {
+        /* a newer table may price more classes: those this one does not know are skipped */
+        uint64_t ncls = get(&k, "calibration");
+        if (ncls > 64) {
+            snprintf(why, whylen, "its info block prices %" PRIu64 " classes of call (at most 64)",
+                     ncls);
+            return -1;
+        }
+        for (uint64_t i = 0; i < ncls; i++) {
+            uint64_t v = get(&k, "calibration");
+            if (i < CAL_CLASSES)
+                info->calib.call_ns[i] = v;
+        }
+        info->calib.read_ns_per_mib = get(&k, "calibration");
+        info->calib.write_ns_per_mib = get(&k, "calibration");
+        info->calib_calls_ns = get(&k, "calibration");
+        info->plain_runs = get(&k, "calibration");
+        info->plain_replays = get(&k, "calibration");
     }
     if (version >= 5 && decode_procs(&k, info, why, whylen) < 0)
         return -1;

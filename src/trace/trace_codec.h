@@ -48,7 +48,8 @@ long trace_decode_entry(const uint8_t *p, size_t n, struct trace_entry *e, char 
 /* The info block (every field of struct trace_info but the state counts, which follow
  * it: nstate and state_bytes are its last fields; the untraced run's four from format 4,
  * written unless info->format is 1-3; the processes and threads' think scales from format
- * 5, unless it is 1-4). The encoder needs TRACE_INFO_MAX bytes.
+ * 5, unless it is 1-4; the table of costs per class of call and the calls' cost by it from
+ * format 6, unless it is 1-5). The encoder needs TRACE_INFO_MAX bytes.
  * The decoder allocates info's strings (trace_info_free). */
 size_t trace_encode_info(const struct trace_info *info, uint8_t *out);
 long trace_decode_info(const uint8_t *p, size_t n, unsigned version, struct trace_info *info,

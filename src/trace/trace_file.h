@@ -18,7 +18,7 @@
 
 #define TRACE_MAGIC "FSBTRACE"
 #define TRACE_END_MAGIC "FSBTEND"
-#define TRACE_FORMAT_VERSION 5u
+#define TRACE_FORMAT_VERSION 6u
 /* The oldest format this fsbench still reads (format 1: no TK_MMAP; format 2: no TK_CHAN,
  * TK_WAIT or TK_AWAY, so think time is the whole gap between a thread's calls less one
  * tracer's gap; format 3: no untraced run's figures in the info block; format 4: no think

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/err.h"
+#include "trace/trace_gaps.h"
 
 enum op_kind trace_op_kind(unsigned kind, uint32_t flags)
 {
@@ -62,14 +63,8 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
     if (!st)
         return error("%s", why);
     uint32_t nth = trace_file_info(t)->nthreads;
-    uint64_t *last = calloc(nth ? nth : 1, sizeof *last); /* per thread: end of its last */
-    /* and what it waited since, and the tracer's other stops (TK_AWAY) */
-    uint64_t *away = calloc(nth ? nth : 1, sizeof *away);
-    uint64_t *stops = calloc(nth ? nth : 1, sizeof *stops);
-    if (!last || !away || !stops) {
-        free(last);
-        free(away);
-        free(stops);
+    struct trace_gaps *g = trace_gaps_new(nth);
+    if (!g) {
         trace_stream_close(st);
         return error("trace stats: out of memory");
     }
@@ -78,25 +73,19 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
     int r;
     while ((r = trace_next_call(st, &c)) > 0) {
         seq++;
-        if (c.thread < nth && (c.kind < TK_CALL_KINDS || c.kind == TK_SPAWN)) {
-            /* last holds the end + 1 (0: the thread not seen yet) */
-            uint64_t prev = last[c.thread] - 1;
-            if (c.kind < TK_CALL_KINDS && last[c.thread]) {
-                uint64_t th = trace_thread_think_ns(trace_file_info(t), c.thread,
-                                                    c.start_ns > prev ? c.start_ns - prev : 0,
-                                                    away[c.thread], stops[c.thread]);
+        struct trace_gap gp;
+        if (trace_gaps_feed(g, &c, &gp)) {
+            if (gp.call) {
+                uint64_t th = trace_thread_think_ns(trace_file_info(t), c.thread, gp.gap_ns,
+                                                    gp.away_ns, gp.stops);
                 s->think_ns += th;
                 if (c.thread < TRACE_STATS_THREADS)
                     s->thread_think_ns[c.thread] += th;
             }
-            if (c.kind < TK_CALL_KINDS)
-                away[c.thread] = stops[c.thread] = 0;
-            if (last[c.thread] && c.start_ns > prev && c.start_ns - prev > s->longest_gap_ns) {
-                s->longest_gap_ns = c.start_ns - prev;
+            if (gp.gap_ns > s->longest_gap_ns) {
+                s->longest_gap_ns = gp.gap_ns;
                 s->longest_gap_seq = seq;
             }
-            uint64_t end = c.start_ns + (c.kind == TK_SPAWN ? 0 : c.dur_ns);
-            last[c.thread] = (end >= c.start_ns && end < UINT64_MAX ? end : c.start_ns) + 1;
         }
         if (c.kind < TK_CALL_KINDS) {
             s->calls[c.kind]++;
@@ -125,15 +114,9 @@ int trace_stats_compute(struct trace_file *t, struct trace_stats *s)
             s->aways++;
             s->away_ns += c.dur_ns;
             s->away_stops += c.size;
-            if (c.thread < nth) {
-                away[c.thread] += c.dur_ns;
-                stops[c.thread] += c.size;
-            }
         }
     }
-    free(last);
-    free(away);
-    free(stops);
+    trace_gaps_free(g);
     if (r < 0)
         error("%s", trace_stream_error(st));
     trace_stream_close(st);

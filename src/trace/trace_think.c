@@ -10,33 +10,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-int trace_think_rooms(struct trace_file *t, const struct trace_info *info, uint64_t *room,
-                      uint64_t *span, char *why, size_t len)
+#include "trace/trace_gaps.h"
+
+int trace_think_rooms(struct trace_file *t, const struct trace_info *info,
+                      const struct trace_calib *k, uint64_t *room, uint64_t *span,
+                      uint64_t *cost, char *why, size_t len)
 {
     uint32_t nth = info->nthreads;
     struct trace_stream *st = trace_calls_open(t, why, len);
     if (!st)
         return -1;
-    uint64_t *last = calloc(nth ? nth : 1, sizeof *last); /* the end + 1; 0: not seen */
-    uint64_t *away = calloc(nth ? nth : 1, sizeof *away);
-    uint64_t *stops = calloc(nth ? nth : 1, sizeof *stops);
-    if (!last || !away || !stops) {
-        free(last);
-        free(away);
-        free(stops);
+    struct trace_gaps *g = trace_gaps_new(nth);
+    uint64_t *born = calloc(nth ? nth : 1, sizeof *born);
+    if (!g || !born) {
+        trace_gaps_free(g);
+        free(born);
         trace_stream_close(st);
         snprintf(why, len, "out of memory");
         return -1;
     }
     memset(room, 0, nth * sizeof *room);
     memset(span, 0, nth * sizeof *span);
-    uint64_t *born = calloc(nth ? nth : 1, sizeof *born);
-    if (!born) {
-        free(last), free(away), free(stops);
-        trace_stream_close(st);
-        snprintf(why, len, "out of memory");
-        return -1;
-    }
+    if (cost)
+        memset(cost, 0, nth * sizeof *cost);
     struct trace_info one = {.tracer_gap_ns = info->tracer_gap_ns, .think_scale_ppm = 1000000};
     struct trace_call c;
     int r;
@@ -47,23 +43,13 @@ int trace_think_rooms(struct trace_file *t, const struct trace_info *info, uint6
             born[c.thread] = c.start_ns;
         else if (c.kind != TK_AWAY && c.start_ns > born[c.thread])
             span[c.thread] = c.start_ns - born[c.thread];
-        if (c.kind == TK_AWAY) {
-            away[c.thread] += c.dur_ns;
-            stops[c.thread] += c.size;
-        } else if (c.kind == TK_SPAWN) {
-            last[c.thread] = c.start_ns + 1;
-        } else if (c.kind < TK_CALL_KINDS) {
-            uint64_t prev = last[c.thread] - 1;
-            if (last[c.thread])
-                room[c.thread] += trace_think_ns(&one, c.start_ns > prev ? c.start_ns - prev : 0,
-                                                 away[c.thread], stops[c.thread]);
-            away[c.thread] = stops[c.thread] = 0;
-            last[c.thread] = c.start_ns + c.dur_ns + 1;
-        }
+        if (k && cost)
+            cost[c.thread] += trace_calib_call_ns(k, &c);
+        struct trace_gap gp;
+        if (trace_gaps_feed(g, &c, &gp) && gp.call)
+            room[c.thread] += trace_think_ns(&one, gp.gap_ns, gp.away_ns, gp.stops);
     }
-    free(last);
-    free(away);
-    free(stops);
+    trace_gaps_free(g);
     free(born);
     if (r < 0)
         snprintf(why, len, "%s", trace_stream_error(st));
@@ -178,8 +164,10 @@ int trace_think_per_process(struct trace_info *info, const struct think_thread *
     uint32_t *tproc = calloc(nth, sizeof *tproc), *tscale = calloc(nth, sizeof *tscale);
     uint32_t *pidx = calloc(nth, sizeof *pidx);
     uint64_t *calls = calloc(np, sizeof *calls), *room = calloc(np, sizeof *room);
-    if (!procs || !tproc || !tscale || !pidx || !calls || !room) {
+    uint64_t *cost = calloc(np, sizeof *cost);
+    if (!procs || !tproc || !tscale || !pidx || !calls || !room || !cost) {
         free(u), free(procs), free(tproc), free(tscale), free(pidx), free(calls), free(room);
+        free(cost);
         snprintf(why, len, "out of memory");
         return -1;
     }
@@ -199,6 +187,7 @@ int trace_think_per_process(struct trace_info *info, const struct think_thread *
         tproc[i] = p;
         calls[p] += th[i].calls;
         room[p] += th[i].room_ns;
+        cost[p] += th[i].cost_ns;
         all_calls += th[i].calls;
     }
     /* the kernel samples each task's time: scaled to the run's total, which is exact */
@@ -226,11 +215,14 @@ int trace_think_per_process(struct trace_info *info, const struct think_thread *
             a = uproc_find(u, nu, a->ppid);
         procs[a && a->matched >= 0 ? a->matched : 0].cpu_ns += (uint64_t)((double)u[j].cpu_ns * f);
     }
-    /* each process's think time: its CPU time less the replay's for its calls; over its
-     * threads' gaps at one scale, what they cannot hold over its life */
+    /* each process's think time: its CPU time less the replay's for its calls (their
+     * calibrated cost, or a share of a replay's CPU time); over its threads' gaps at one
+     * scale, what they cannot hold over its life */
     uint64_t think = 0;
     for (uint32_t p = 0; p < np; p++) {
-        double again = all_calls ? (double)replay_cpu_ns * (double)calls[p] / (double)all_calls : 0;
+        double again = (double)cost[p];
+        if (all_calls)
+            again += (double)replay_cpu_ns * (double)calls[p] / (double)all_calls;
         double want = (double)procs[p].cpu_ns - again;
         if (want < 0)
             want = 0;
@@ -245,7 +237,7 @@ int trace_think_per_process(struct trace_info *info, const struct think_thread *
                 tscale[i] = (uint32_t)(scale * 1e6);
         think += procs[p].think_ns;
     }
-    free(u), free(pidx), free(calls), free(room);
+    free(u), free(pidx), free(calls), free(room), free(cost);
     free(info->procs), free(info->thread_proc), free(info->thread_scale_ppm);
     info->procs = procs;
     info->nprocs = np;

@@ -189,7 +189,7 @@ int trace_writer_info(struct trace_writer *w, const struct trace_info *info)
     if (!b)
         return error("trace: out of memory");
     size_t n = trace_encode_info(info, b);
-    w->format = info->format >= 1 && info->format <= 4 ? info->format : 0;
+    w->format = info->format >= 1 && info->format < TRACE_FORMAT_VERSION ? info->format : 0;
     int rc = 0;
     for (size_t off = 0; off < n && rc == 0;) {
         size_t k = n - off < BUF_LEN - w->used ? n - off : BUF_LEN - w->used;

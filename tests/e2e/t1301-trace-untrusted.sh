@@ -51,10 +51,10 @@ if [ -n "$GOOD" ]; then
     like "$ERR" 'cut\.fsbt: its end is missing' "a cut trace: its end is missing"
     one_line "cut"
     cp "$GOOD" "$S/newer.fsbt"
-    printf '\x06' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
+    printf '\x07' | dd of="$S/newer.fsbt" bs=1 seek=8 conv=notrunc status=none
     run_fsbench run --replay "$S/newer.fsbt" --no-save -q
     is "$RC" 1 "a newer format: exit 1"
-    like "$ERR" 'trace format 6, where this fsbench reads format 5 \(made by a newer fsbench\?\)' \
+    like "$ERR" 'trace format 7, where this fsbench reads format 6 \(made by a newer fsbench\?\)' \
         "a newer format: said so"
     # bytes flipped in the compressed sections: refused (or still whole), never a crash
     bad=0 crashed=0

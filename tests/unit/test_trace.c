@@ -369,6 +369,14 @@ static void test_file_copy(void **state)
     in.plain_wall_ns = 9000;
     in.plain_replay_cpu_ns = 10000;
     in.plain_replay_calls = 11000;
+    /* format 6: the table of costs per call, the calls' price by it, the untraced runs */
+    for (unsigned i = 0; i < CAL_CLASSES; i++)
+        in.calib.call_ns[i] = 1000 + i;
+    in.calib.read_ns_per_mib = 200000;
+    in.calib.write_ns_per_mib = 300000;
+    in.calib_calls_ns = 4242;
+    in.plain_runs = 3;
+    in.plain_replays = 2;
     /* format 5: the think time per process */
     struct trace_proc procs[2] = {{.leader = 0, .comm = "sh", .cpu_ns = 100, .think_ns = 90},
                                   {.leader = 1, .comm = "0123456789abcde", .cpu_ns = 300,
@@ -413,7 +421,14 @@ static void test_file_copy(void **state)
     assert_int_equal(c->mirror_cpu_ns, 6000);
     assert_int_equal(c->think_ns, 7000);
     assert_int_equal(c->think_scale_ppm, 500000);
-    assert_int_equal(c->format, 5);
+    assert_int_equal(c->format, 6);
+    assert_int_equal(c->calib.call_ns[CAL_OPEN], 1000 + CAL_OPEN);
+    assert_int_equal(c->calib.call_ns[CAL_SETATTR], 1000 + CAL_SETATTR);
+    assert_int_equal(c->calib.read_ns_per_mib, 200000);
+    assert_int_equal(c->calib.write_ns_per_mib, 300000);
+    assert_int_equal(c->calib_calls_ns, 4242);
+    assert_int_equal(c->plain_runs, 3);
+    assert_int_equal(c->plain_replays, 2);
     assert_int_equal(c->plain_cpu_ns, 8000);
     assert_int_equal(c->plain_wall_ns, 9000);
     assert_int_equal(c->plain_replay_cpu_ns, 10000);
@@ -443,6 +458,41 @@ static void test_file_copy(void **state)
     assert_int_equal(trace_thread_think_ns(c, 1, 12345 + 1000000, 0, 0), 0);
     trace_close(t);
     unlink(copy);
+}
+
+/* Written as format 5 (before the calls were priced), an info block with a table reads
+ * back with the processes and without the table. */
+static void test_file_format5(void **state)
+{
+    struct tfile *f = *state;
+    struct trace_writer *w = trace_writer_open(f->path);
+    assert_non_null(w);
+    struct trace_proc p = {.leader = 0, .comm = "a", .cpu_ns = 5, .think_ns = 5, .tail_ns = 5};
+    uint32_t tp = 0, ts = 1000000;
+    struct trace_info in = {.command = "c", .root = "/r", .tracer = "t", .nthreads = 1,
+                            .nslots = 1, .ncalls = 1, .nrecords = 1, .plain_cpu_ns = 8000,
+                            .plain_replay_cpu_ns = 900, .plain_replay_calls = 1,
+                            .nprocs = 1, .procs = &p, .nthread_think = 1, .thread_proc = &tp,
+                            .thread_scale_ppm = &ts, .calib_calls_ns = 77, .plain_runs = 2,
+                            .format = 5};
+    in.calib.call_ns[CAL_OPEN] = 1234;
+    in.count[TK_SYNC] = 1;
+    struct trace_call c = {.kind = TK_SYNC};
+    assert_int_equal(trace_writer_call(w, &c), 0);
+    assert_int_equal(trace_writer_info(w, &in), 0);
+    assert_int_equal(trace_writer_commit(w), 0);
+    struct trace_file *t = trace_open(f->path);
+    assert_non_null(t);
+    assert_int_equal(trace_check(t), 0);
+    const struct trace_info *r = trace_file_info(t);
+    assert_int_equal(r->format, 5);
+    assert_int_equal(r->plain_replay_cpu_ns, 900);
+    assert_int_equal(r->nprocs, 1);
+    assert_int_equal(r->procs[0].think_ns, 5);
+    assert_int_equal(r->calib.call_ns[CAL_OPEN], 0);
+    assert_int_equal(r->calib_calls_ns, 0);
+    assert_int_equal(r->plain_runs, 0);
+    trace_close(t);
 }
 
 /* Written as format 4 (before the think time per process), an info block with processes
@@ -1260,6 +1310,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_file_counts, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_format3, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_copy, file_setup, file_teardown),
+        cmocka_unit_test_setup_teardown(test_file_format5, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_format4, file_setup, file_teardown),
         cmocka_unit_test(test_strace_lines),
         cmocka_unit_test(test_rec_descriptors),
