@@ -101,11 +101,10 @@ struct cur {
     const char *bad;
 };
 
-static uint64_t get(struct cur *k, const char *what)
+/* A value of more than one byte, or the input's end: the general decoder. */
+static uint64_t get_long(struct cur *k, const char *what)
 {
     uint64_t v = 0;
-    if (k->cut || k->bad)
-        return 0;
     long r = trace_get_varint(k->p + k->at, k->n - k->at, &v);
     if (r == 0)
         k->cut = 1;
@@ -114,6 +113,17 @@ static uint64_t get(struct cur *k, const char *what)
     else
         k->at += (size_t)r;
     return v;
+}
+
+/* The next value. Most of a call's fields (thread, kind's flags, small sizes and slots) fit
+ * in one byte; that case is taken inline, as it is the replay's dispatcher's hottest work. */
+static inline uint64_t get(struct cur *k, const char *what)
+{
+    if (k->cut || k->bad)
+        return 0;
+    if (k->at < k->n && !(k->p[k->at] & 0x80))
+        return k->p[k->at++];
+    return get_long(k, what);
 }
 
 /* A length and that many bytes: points *s into the input. */
