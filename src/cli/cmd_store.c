@@ -26,6 +26,7 @@
 #include "base/text.h"
 #include "report/report.h"
 #include "report/report_job.h"
+#include "report/report_run.h"
 #include "report/runs_list.h"
 #include "results/resjson.h"
 #include "results/set_csv.h"
@@ -210,7 +211,7 @@ int cmd_runs(int argc, char **argv)
         free(l.v);
         return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }
-    runs_list_print(&l, cli_report_width(stdout), wide);
+    runs_list_print(&l, report_term_width(stdout), wide);
     free(l.v);
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
@@ -267,7 +268,7 @@ int cmd_show(int argc, char **argv)
     int rc = load_label("show", db, argv[optind], &rs);
     if (rc != EXIT_OK)
         return rc;
-    struct report_layout lo = {.width = cli_report_width(stdout), .wide = wide};
+    struct report_layout lo = {.width = report_term_width(stdout), .wide = wide};
     report_run_set_fit(stdout, &rs, (enum report_format)f, &lo);
     if (f == REPORT_TABLE)
         report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
