@@ -23,11 +23,6 @@ int cli_signals_install(void)
     return sig_install(&phase_interrupt);
 }
 
-unsigned cli_report_width(FILE *f)
-{
-    return report_term_width(f);
-}
-
 void cli_run_reporter(struct report_run *c, const struct cli_output *out,
                       const struct runner_opts *ro, struct run_session_report *rep)
 {

@@ -42,9 +42,6 @@ struct cli_output {
  * EXIT_RUN_FAILED after error(). */
 int cli_signals_install(void);
 
-/* The columns a report on f may fill: report_term_width(). */
-unsigned cli_report_width(FILE *f);
-
 /* Fills rep (run/run_session.h) with the callbacks that print the report of the set ro is
  * about to make (report/report_run.h), as out says (its format, -q, -v, --json); c holds
  * their state. */

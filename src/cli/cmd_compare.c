@@ -1,5 +1,6 @@
 /* cmd_compare.c — `fsbench compare`: loads run sets (labels from the store, or JSON
- * files), builds the comparison and prints it as a verdict table or in ministat's format.
+ * files), builds the comparison and prints it as a verdict table or in ministat's format
+ * (what it prints and writes: report/compare_print.c).
  *
  *   fsbench compare [--db FILE] [--metric M] [--confidence 90|95|99] [--min-effect PCT]
  *                   [--format text|ministat] [--phase NAME] [--verbose]
@@ -22,7 +23,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "report/report_age_series.h"
+#include "report/compare_print.h"
 #include "run/age_steps.h"
 #include "cli/cli_inputs.h"
 #include "stats/compare.h"
@@ -61,20 +62,6 @@ static const char compare_usage[] =
     "                     runs used and the different-work reasons\n"
     "  --csv FILE         the same, one CSV line a verdict (- for standard output)\n";
 
-/* Writes the verdicts to path ("-": standard output) with fn. 0, or -1 after error(). */
-static int write_out(const char *path, const char *what, const struct cmp_result *res,
-                     int (*fn)(FILE *, const struct cmp_result *))
-{
-    struct outfile o;
-    if (outfile_open(&o, path, what) < 0)
-        return -1;
-    if (fn(o.f, res) < 0) {
-        outfile_discard(&o);
-        return -1;
-    }
-    return outfile_commit(&o);
-}
-
 /* --json and --csv: at most one on standard output, not with ministat's, not the same
  * file, each a file that can be written. 0, or -1 after error(). */
 static int check_outputs(const char *json, const char *csv, bool ministat)
@@ -97,47 +84,6 @@ static int check_outputs(const char *json, const char *csv, bool ministat)
         (csv && outfile_check(csv, "compare: --csv") < 0))
         return -1;
     return 0;
-}
-
-/* --format ministat: one phase (--phase, else the first) as ministat prints it. Exit status. */
-static int print_ministat(const struct cmp_result *res, const char *phase, double confidence)
-{
-    int p = 0;
-    if (phase && (p = cmp_find_phase(res, phase)) < 0) {
-        error("compare: --phase: no phase '%s' in '%s'", phase, res->groups[0].name);
-        return EXIT_USAGE;
-    }
-    if (res->nphases == 0) {
-        error("compare: '%s' has no phases", res->groups[0].name);
-        return EXIT_USAGE;
-    }
-    if (cmp_report_ministat(stdout, res, (size_t)p, confidence * 100))
-        return EXIT_USAGE;
-    /* standard output is ministat's, byte for byte: what differs goes to stderr */
-    cmp_report_differs(stderr, res);
-    return EXIT_OK;
-}
-
-/* --format text: the summary, failures and verdicts in words (with -v every figure), and
- * one set of --age-steps as a series. Exit status. */
-static int print_text(const struct cmp_result *res, const struct run_set *sets, size_t n,
-                      const char *phase, bool verbose)
-{
-    int status = EXIT_OK;
-    if (phase)
-        warning("compare: --phase applies to --format ministat only; ignored");
-    cmp_report_summary(stdout, res);
-    cmp_report_failures(stdout, res);
-    fputc('\n', stdout);
-    cmp_report_plain(stdout, res);
-    /* one set of --age-steps: its steps as a series too */
-    if (n == 1 && report_age_series(stdout, &sets[0]) < 0)
-        status = EXIT_RUN_FAILED;
-    if (verbose) {
-        fputc('\n', stdout);
-        cmp_report_text(stdout, res);
-    }
-    return status;
 }
 
 /* compare's options: the one table its getopt_long reads (t0014 holds its --help, the
@@ -262,12 +208,12 @@ int cmd_compare(int argc, char **argv)
             status = EXIT_USAGE;
     }
     if (status == EXIT_OK && ministat)
-        status = print_ministat(&res, phase, opt.confidence);
+        status = compare_print_ministat(&res, phase, opt.confidence);
     else if (status == EXIT_OK && !json_out && !csv_out)
-        status = print_text(&res, sets, n, phase, verbose);
-    if (status == EXIT_OK && json && write_out(json, "compare: --json", &res, cmp_report_json) < 0)
+        status = compare_print_text(&res, sets, n, phase, verbose);
+    if (status == EXIT_OK && json && compare_write_out(json, "compare: --json", &res, cmp_report_json) < 0)
         status = EXIT_RUN_FAILED;
-    if (status == EXIT_OK && csv && write_out(csv, "compare: --csv", &res, cmp_report_csv) < 0)
+    if (status == EXIT_OK && csv && compare_write_out(csv, "compare: --csv", &res, cmp_report_csv) < 0)
         status = EXIT_RUN_FAILED;
     if (status == EXIT_OK && outcheck_stdout(NULL) < 0)
         status = EXIT_RUN_FAILED;

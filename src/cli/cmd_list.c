@@ -24,6 +24,7 @@
 #include "run/job_builtin.h"
 #include "tree/tree.h"
 #include "report/list_print.h"
+#include "report/report_run.h"
 
 /* list's options: the one table its getopt_long reads (t0014 holds its --help, the man
  * page and the completion to it) */
@@ -72,6 +73,6 @@ int cmd_list(int argc, char **argv)
                EXIT_USAGE;
     if (names)
         return list_print_names(names) < 0 ? EXIT_USAGE : EXIT_OK;
-    unsigned width = wide ? 0 : cli_report_width(stdout);
+    unsigned width = wide ? 0 : report_term_width(stdout);
     return list_print_all(width, wide, run_options_job_keys()) < 0 ? EXIT_RUN_FAILED : EXIT_OK;
 }

@@ -7,7 +7,8 @@
  * Exit statuses: 0; 2 for bad options and unknown labels; 1 when the store, a file or the
  * chart library cannot be read or the page cannot be written.
  *
- * The page is written to a temporary file beside FILE and renamed over it when whole
+ * This file reads the options and builds the comparison; the page is written by
+ * report/report_page.c, to a temporary file beside FILE and renamed over it when whole
  * (base/outfile.h): a failure removes nothing fsbench did not make, and FILE is never the
  * results database itself.
  */
@@ -22,11 +23,9 @@
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "cli/cli_inputs.h"
-#include "run/age_steps.h"
 #include "report/html.h"
-#include "report/html_history.h"
+#include "report/report_page.h"
 #include "run/run_series.h"
-#include "stats/history.h"
 #include "results/store.h"
 #include "stats/compare.h"
 
@@ -60,52 +59,6 @@ static bool several_groups(const struct run_set *sets, size_t n)
         if (strcmp(sets[0].runs[i].config, sets[0].runs[0].config))
             return true;
     return false;
-}
-
-/* report --history: the series of the pattern and the labels after it, as one page. */
-static int report_history(const char *db, const char *outpath, const char *pattern,
-                          char **more, size_t nmore, const struct run_series_args *sa,
-                          const char *phase)
-{
-    if (!outpath)
-        return error("report: -o FILE.html is needed (- for stdout)"), EXIT_USAGE;
-    if (store_check_output(db, outpath, "report: -o") < 0)
-        return EXIT_USAGE;
-    char **args = calloc(nmore + 1, sizeof *args);
-    if (!args)
-        return error("out of memory"), EXIT_RUN_FAILED;
-    args[0] = (char *)pattern;
-    for (size_t i = 0; i < nmore; i++)
-        args[i + 1] = more[i];
-    struct series sr;
-    struct hist_result h;
-    memset(&h, 0, sizeof h);
-    int status = run_series_load("report", sa, args, nmore + 1, &sr);
-    free(args);
-    if (status == EXIT_OK && sr.nphases == 0) {
-        error("report: the series holds no measured run");
-        status = EXIT_USAGE;
-    }
-    if (status == EXIT_OK) {
-        int hr = hist_build(&sr, NULL, phase, &h);
-        if (hr > 0)
-            error("report: --phase: no phase '%s' in the series", phase);
-        status = hr == 0 ? EXIT_OK : hr > 0 ? EXIT_USAGE : EXIT_RUN_FAILED;
-    }
-    struct outfile of;
-    if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
-        status = EXIT_RUN_FAILED;
-    if (status == EXIT_OK) {
-        if (report_html_history(of.f, &sr, &h, run_series_order(sa), NULL) < 0) {
-            outfile_discard(&of);
-            status = EXIT_RUN_FAILED;
-        } else if (outfile_commit(&of) < 0) {
-            status = EXIT_RUN_FAILED;
-        }
-    }
-    hist_free(&h);
-    series_free(&sr);
-    return status;
 }
 
 /* report's options: the one table its getopt_long reads (t0014 holds its --help, the
@@ -181,7 +134,7 @@ int cmd_report(int argc, char **argv)
     }
     size_t n = (size_t)(argc - optind);
     if (history)
-        return report_history(db, outpath, history, argv + optind, n,
+        return report_page_history(db, outpath, history, argv + optind, n,
                               &(struct run_series_args){db, by, metric, allow}, phase);
     if (by || phase || allow)
         return error("report: --by, --phase and --allow-different-work go with --history"),
@@ -215,32 +168,8 @@ int cmd_report(int argc, char **argv)
         else
             have_cmp = true;
     }
-    /* one set of --age-steps: the page of its steps as a series (performance vs age) */
-    struct series steps_sr = {0};
-    struct hist_result steps_h = {0};
-    bool steps = status == EXIT_OK && n == 1 && age_steps_of(&sets[0]) &&
-                 age_steps_series(&sets[0], &steps_sr, &steps_h) == 0;
-    struct outfile of;
-    if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
-        status = EXIT_RUN_FAILED;
-    if (status == EXIT_OK && steps) {
-        if (report_html_history_steps(of.f, &steps_sr, &steps_h, "age step", NULL, &sets[0]) <
-            0) {
-            outfile_discard(&of);
-            status = EXIT_RUN_FAILED;
-        } else if (outfile_commit(&of) < 0) {
-            status = EXIT_RUN_FAILED;
-        }
-    } else if (status == EXIT_OK) {
-        if (report_html(of.f, in, n, have_cmp ? &res : NULL, &ho) < 0) {
-            outfile_discard(&of); /* only fsbench's temporary goes: FILE is as it was */
-            status = EXIT_RUN_FAILED;
-        } else if (outfile_commit(&of) < 0) {
-            status = EXIT_RUN_FAILED;
-        }
-    }
-    hist_free(&steps_h);
-    series_free(&steps_sr);
+    if (status == EXIT_OK)
+        status = report_page_write(outpath, sets, in, n, have_cmp ? &res : NULL, &ho);
     cmp_result_free(&res);
     cli_inputs_free(sets, in, n);
     return status;

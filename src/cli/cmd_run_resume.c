@@ -14,14 +14,14 @@
  * this command line again, and the plan they make must be the one the set stored
  * (run_resume_check_plan).
  *
- * This file parses --resume's own options; the set is loaded and its arguments run again
- * by run/run_resume_finish.c, with this file's consent strip and run's entry points.
+ * This file parses --resume's own options; the set is loaded, the consent words taken out
+ * of its arguments and those run again by run/run_resume_finish.c, through this file's
+ * run_stored (run's entry points, which report in cli/).
  */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "base/err.h"
 #include "cli/cli.h"
@@ -48,51 +48,6 @@ bool cmd_run_resume_wanted(int argc, char **argv)
         if (!strcmp(argv[i], "--resume") || !strncmp(argv[i], "--resume=", 9))
             return true;
     return false;
-}
-
-/* Takes the consent options out of argv (argc entries, argv[0] "run"; the stored arguments:
- * a set never stores them, so they were put there by hand), each said in a warning. The
- * new count. */
-static int strip_consent(int argc, char **argv)
-{
-    bool drop[RES_ARGS_MAX / 2 + 2] = {false};
-    if ((size_t)argc > sizeof drop / sizeof drop[0])
-        return argc;
-    struct run_args it;
-    struct run_arg a;
-    run_args_begin(&it, argc, argv);
-    while (run_args_next(&it, &a)) {
-        /* by the option's kind: every consent, whatever its name */
-        if (!a.opt || a.opt->kind != RUN_KIND_CONSENT)
-            continue;
-        for (int k = a.from; k < a.to; k++) {
-            drop[k] = true;
-            warning("--resume: the stored arguments hold '%s': left out (consent comes from "
-                    "the command line alone)",
-                    argv[k]);
-        }
-    }
-    run_args_end(&it);
-    int n = 0;
-    for (int i = 0; i < argc; i++) {
-        if (drop[i])
-            free(argv[i]);
-        else
-            argv[n++] = argv[i];
-    }
-    argv[n] = NULL;
-    return n;
-}
-
-/* path made absolute against the current directory into buf (it stays as it is when it
- * is "-" or already absolute). */
-static const char *absolute(const char *path, char *buf, size_t len)
-{
-    char cwd[4096];
-    if (!path || !strcmp(path, "-") || path[0] == '/' || !getcwd(cwd, sizeof cwd))
-        return path;
-    snprintf(buf, len, "%s/%s", cwd, path);
-    return buf;
 }
 
 static void usage(void)
@@ -147,7 +102,7 @@ int cmd_run_resume(int argc, char **argv)
                        EXIT_USAGE;
             label = optarg;
         } else if (!strcmp(name, "db")) {
-            db = absolute(optarg, dbabs, sizeof dbabs);
+            db = run_resume_absolute(optarg, dbabs, sizeof dbabs);
         } else if (consent || !strcmp(name, "device")) {
             continue; /* run_consent() has it, from this argv */
         } else if (nx + 2 + 5 < sizeof extra / sizeof extra[0]) { /* 5: label, db, end */
@@ -158,7 +113,7 @@ int cmd_run_resume(int argc, char **argv)
             nx++;
             if (optarg)
                 extra[nx++] =
-                    !strcmp(name, "json") ? absolute(optarg, jsonabs, sizeof jsonabs) : optarg;
+                    !strcmp(name, "json") ? run_resume_absolute(optarg, jsonabs, sizeof jsonabs) : optarg;
         }
     }
     opterr = saved;
@@ -176,6 +131,6 @@ int cmd_run_resume(int argc, char **argv)
         extra[nx++] = db;
     }
     extra[nx] = NULL;
-    struct run_resume_args how = {strip_consent, run_stored};
+    struct run_resume_args how = {run_stored};
     return run_resume_finish(label, db, extra, &how);
 }

@@ -1,36 +1,27 @@
 /* cmd_store.c — the sub-commands over the results store: runs (also runs --labels, the labels
  * alone for scripts and the bash completion), show, export, import and forget (see cli.h).
- * Each parses its own options, opens the database (--db FILE, else the default path), does
- * one thing, and returns an exit status; messages are one line,
- * "fsbench: <command>: <what was wrong>". Commands that only read never create a database
- * (a missing one is an empty store) and open it read-only, so a results.db the user may
- * not write is read. What came from the store or an import is printed with its control
- * characters escaped; a label kept (import) is a name text_check_name() accepts; written
- * files go through outfile (a temporary and a rename), never onto the database itself.
+ * Each parses its own options and calls what does its one thing: the store's work (the
+ * database path, --db FILE else the default, opened; a label checked and loaded; export's
+ * CSV and job file; import and forget) is run/run_store_ops.c's, what it prints report/'s.
+ * Messages are one line, "fsbench: <command>: <what was wrong>".
  */
 #include <getopt.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cli_options.h"
-#include "cli/cli_run.h"
-#include "run/run_store.h"
+#include "run/run_store_ops.h"
 #include "base/err.h"
 #include "base/outcheck.h"
 #include "base/outfile.h"
-#include "base/text.h"
 #include "report/report.h"
 #include "report/report_job.h"
+#include "report/report_run.h"
 #include "report/runs_list.h"
 #include "results/resjson.h"
-#include "results/set_csv.h"
 #include "measure/results.h"
-#include "results/spool.h"
 #include "results/store.h"
 
 #define OPT_DB 1000
@@ -43,93 +34,6 @@ static int usage_error(const char *cmd, const char *what)
 {
     error("%s: %s; try 'fsbench %s --help'", cmd, what, cmd);
     return EXIT_USAGE;
-}
-
-/* The database path: --db, else the default. 0 or -1 after error(). */
-static int db_path(const char *cmd, const char *db, char *buf, size_t len)
-{
-    if (db) {
-        if (!*db)
-            return error("%s: --db needs a file name", cmd);
-        snprintf(buf, len, "%s", db);
-        return 0;
-    }
-    if (store_default_path(buf, len) < 0)
-        return error("%s: no default results database (HOME is not set); use --db FILE", cmd);
-    return 0;
-}
-
-enum open_how { OPEN_READ, OPEN_CHANGE, OPEN_CREATE };
-
-/* Opens the store: read-only (OPEN_READ), to change an existing one (OPEN_CHANGE: forget)
- * or made as needed (OPEN_CREATE: import). Unless created, a missing file gives NULL with
- * *missing set and no message. */
-static struct store *open_store(const char *cmd, const char *db, enum open_how how,
-                                bool *missing)
-{
-    char path[4096];
-    *missing = false;
-    if (db_path(cmd, db, path, sizeof path) < 0)
-        return NULL;
-    if (how != OPEN_CREATE && access(path, F_OK) != 0) {
-        *missing = true;
-        return NULL;
-    }
-    return how == OPEN_READ ? store_open_read(path) : run_store_open_write(path);
-}
-
-/* The store path --db names or the default, for store_check_output(). */
-static const char *db_or_default(const char *db)
-{
-    return db && *db ? db : NULL;
-}
-
-static int check_label(const char *cmd, const char *label)
-{
-    if (!*label)
-        return usage_error(cmd, "the label is empty");
-    if (strlen(label) >= RES_NAME_MAX) {
-        error("%s: label '%.20s...' is longer than %d bytes", cmd, label, RES_NAME_MAX - 1);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
-/* A label to keep (import): check_label's rules and a name others can type and print. */
-static int check_new_label(const char *cmd, const char *label, const char *from)
-{
-    int rc = check_label(cmd, label);
-    if (rc != EXIT_OK)
-        return rc;
-    char why[128];
-    if (text_check_name(label, why, sizeof why) < 0) {
-        error("%s: %s%slabel '%s' %s: give another with --label NAME", cmd, from ? from : "",
-              from ? ": " : "", label, why);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
-}
-
-/* Loads a label for show/export: EXIT_OK with *rs filled, or the exit status. */
-static int load_label(const char *cmd, const char *db, const char *label, struct run_set *rs)
-{
-    int rc = check_label(cmd, label);
-    if (rc != EXIT_OK)
-        return rc;
-    bool missing;
-    struct store *s = open_store(cmd, db, OPEN_READ, &missing);
-    if (!s && !missing)
-        return EXIT_RUN_FAILED;
-    memset(rs, 0, sizeof *rs);
-    rc = s ? store_load_label(s, label, rs) : 1;
-    store_close(s);
-    if (rc < 0)
-        return EXIT_RUN_FAILED;
-    if (rc == 1) {
-        error("%s: no run set labelled '%s'; 'fsbench runs' lists them", cmd, label);
-        return EXIT_USAGE;
-    }
-    return EXIT_OK;
 }
 
 /* ---------------------------------------------------------------- runs */
@@ -181,7 +85,7 @@ int cmd_runs(int argc, char **argv)
     if (optind < argc)
         return usage_error("runs", "takes no arguments");
     bool missing;
-    struct store *s = open_store("runs", db, OPEN_READ, &missing);
+    struct store *s = run_store_open_as("runs", db, RUN_STORE_READ, &missing);
     if (!s && !missing)
         return EXIT_RUN_FAILED;
     struct runs_listing l = {0};
@@ -195,22 +99,14 @@ int cmd_runs(int argc, char **argv)
         return out;
     }
     /* runs a locked store could not take yet are not listed: say that they exist */
-    char path[4096], dir[4200];
-    unsigned waiting = db_path("runs", db, path, sizeof path) == 0 ? spool_count(path) : 0;
-    if (waiting)
-        inform("%u run%s wait%s in %s (the store was locked when %s finished): %s join%s "
-               "%s set%s when fsbench next opens the store to write",
-               waiting, waiting == 1 ? "" : "s", waiting == 1 ? "s" : "",
-               spool_dir(path, dir, sizeof dir), waiting == 1 ? "it" : "they",
-               waiting == 1 ? "it" : "they", waiting == 1 ? "s" : "", waiting == 1 ? "its" : "their",
-               waiting == 1 ? "" : "s");
+    run_store_say_waiting("runs", db);
     if (rc < 0 || l.n == 0) {
         if (rc == 0)
             printf("no stored runs\n");
         free(l.v);
         return rc < 0 ? EXIT_RUN_FAILED : EXIT_OK;
     }
-    runs_list_print(&l, cli_report_width(stdout), wide);
+    runs_list_print(&l, report_term_width(stdout), wide);
     free(l.v);
     return outcheck_stdout(NULL) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
 }
@@ -264,10 +160,10 @@ int cmd_show(int argc, char **argv)
         return EXIT_USAGE;
     }
     struct run_set rs;
-    int rc = load_label("show", db, argv[optind], &rs);
+    int rc = run_store_load_label("show", db, argv[optind], &rs);
     if (rc != EXIT_OK)
         return rc;
-    struct report_layout lo = {.width = cli_report_width(stdout), .wide = wide};
+    struct report_layout lo = {.width = report_term_width(stdout), .wide = wide};
     report_run_set_fit(stdout, &rs, (enum report_format)f, &lo);
     if (f == REPORT_TABLE)
         report_failures(stdout, &rs); /* which configuration failed, in which round and phase */
@@ -278,30 +174,6 @@ int cmd_show(int argc, char **argv)
 }
 
 /* ---------------------------------------------------------------- export */
-
-static int export_csv(const struct run_set *rs, const char *out)
-{
-    struct outfile of;
-    if (outfile_open(&of, out, "export") < 0)
-        return -1;
-    set_csv_write(of.f, rs);
-    return outfile_commit(&of);
-}
-
-/* The job file the set ran, as it was stored: rerunning it runs the same experiment (the
- * same text, so the same hash). The process exit status. */
-static int export_job(const struct run_set *rs, const char *out)
-{
-    if (!rs->job_text[0])
-        return error("export: '%s' was run from a command line, not a job file: no job to "
-                     "export (its command line: %s)", rs->label, rs->command_line),
-               EXIT_USAGE;
-    struct outfile of;
-    if (outfile_open(&of, out, "export") < 0)
-        return EXIT_RUN_FAILED;
-    fputs(rs->job_text, of.f);
-    return outfile_commit(&of) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
-}
 
 enum { OPT_JSON = 1001, OPT_CSV, OPT_JOB, OPT_FORCE };
 
@@ -358,19 +230,19 @@ int cmd_export(int argc, char **argv)
         return usage_error("export", "choose one of --json, --csv and --job");
     if (!*out)
         return usage_error("export", "-o needs a file name");
-    if (store_check_output(db_or_default(db), out, "export: -o") < 0 ||
+    if (store_check_output(run_store_db_or_default(db), out, "export: -o") < 0 ||
         outfile_check(out, "export: -o") < 0)
         return EXIT_USAGE;
     struct run_set rs;
-    int rc = load_label("export", db, argv[optind], &rs);
+    int rc = run_store_load_label("export", db, argv[optind], &rs);
     if (rc != EXIT_OK)
         return rc;
     if (json)
         rc = resjson_write_file(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
     else if (job)
-        rc = export_job(&rs, out);
+        rc = run_store_export_job(&rs, out);
     else
-        rc = export_csv(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
+        rc = run_store_export_csv(&rs, out) == 0 ? EXIT_OK : EXIT_RUN_FAILED;
     run_set_free(&rs);
     return rc;
 }
@@ -413,51 +285,7 @@ int cmd_import(int argc, char **argv)
     }
     if (argc - optind != 1)
         return usage_error("import", "expected one FILE.json");
-    int rc;
-    if (label && (rc = check_new_label("import", label, NULL)) != EXIT_OK)
-        return rc;
-    const char *file = argv[optind];
-    struct run_set rs;
-    memset(&rs, 0, sizeof rs);
-    if (resjson_read_file(file, &rs) < 0)
-        return EXIT_RUN_FAILED;
-    if (label)
-        snprintf(rs.label, sizeof rs.label, "%s", label);
-    if (!rs.label[0]) {
-        run_set_free(&rs);
-        error("import: %s has no label; give one with --label NAME", file);
-        return EXIT_USAGE;
-    }
-    if (!label && (rc = check_new_label("import", rs.label, file)) != EXIT_OK) {
-        run_set_free(&rs);
-        return rc;
-    }
-    if (!isfinite(rs.created) || rs.created <= 0) /* merged in creation order: needs one */
-        rs.created = (double)time(NULL);
-    bool missing;
-    struct store *s = open_store("import", db, OPEN_CREATE, &missing);
-    /* a label names one set: importing a second under it would merge them (and the same
-     * runs twice, for a file exported from this store) */
-    int has = s ? store_label_exists(s, rs.label) : -1;
-    size_t dropped = 0;
-    if (has > 0) {
-        error("import: %s: a run set labelled '%s' exists already; import it under another "
-              "label with --label NEW ('fsbench runs --labels' lists those in use)",
-              file, rs.label);
-        rc = EXIT_USAGE;
-    } else {
-        rc = has == 0 && store_save_set(s, &rs, &dropped) > 0 ? EXIT_OK : EXIT_RUN_FAILED;
-    }
-    store_close(s);
-    if (rc == EXIT_OK && dropped)
-        warning("import: %s: %zu run%s appeared twice (the same round, configuration and "
-                "start time): kept once",
-                file, dropped, dropped == 1 ? "" : "s");
-    if (rc == EXIT_OK)
-        printf("imported %zu run%s as '%s'\n", rs.nruns - dropped,
-               rs.nruns - dropped == 1 ? "" : "s", rs.label);
-    run_set_free(&rs);
-    return rc;
+    return run_store_import(db, argv[optind], label);
 }
 
 /* ---------------------------------------------------------------- forget */
@@ -493,22 +321,5 @@ int cmd_forget(int argc, char **argv)
     }
     if (argc - optind != 1)
         return usage_error("forget", "expected one LABEL");
-    const char *label = argv[optind];
-    int rc = check_label("forget", label);
-    if (rc != EXIT_OK)
-        return rc;
-    bool missing;
-    struct store *s = open_store("forget", db, OPEN_CHANGE, &missing);
-    if (!s && !missing)
-        return EXIT_RUN_FAILED;
-    int n = s ? store_forget(s, label) : 0;
-    store_close(s);
-    if (n < 0)
-        return EXIT_RUN_FAILED;
-    if (n == 0) {
-        error("forget: no run set labelled '%s'; 'fsbench runs' lists them", label);
-        return EXIT_USAGE;
-    }
-    printf("forgot %d run set%s labelled '%s'\n", n, n == 1 ? "" : "s", label);
-    return EXIT_OK;
+    return run_store_forget(db, argv[optind]);
 }

@@ -8,6 +8,7 @@
 #ifndef FSBENCH_RUN_RESUME_H
 #define FSBENCH_RUN_RESUME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "measure/results.h"
@@ -57,16 +58,21 @@ struct run_set *run_resuming(int64_t *id);
  * running the stored arguments. */
 void run_resume_set(struct run_set *set, int64_t id);
 
-/* How --resume's stored arguments are run, above run/: strip takes options out of argv
- * (argc entries, argv[0] "run": consent, which a set never stores), returning the new count;
- * run runs them (the process exit status). */
+/* path made absolute against the current directory into buf (it stays as it is when it
+ * is "-" or already absolute): --resume's --db and --json, for the stored arguments run in
+ * the directory they ran in. */
+const char *run_resume_absolute(const char *path, char *buf, size_t len);
+
+/* How --resume's stored arguments are run, above run/: run runs them (argc entries, argv[0]
+ * "run"; the process exit status). */
 struct run_resume_args {
-    int (*strip)(int argc, char **argv);
     int (*run)(int argc, char **argv);
 };
 /* Finishes the set labelled label (db: its store, NULL the default): loaded
- * (run_resume_load), its stored arguments (then extra, NULL-ended) stripped and run by how
- * in the directory they ran in, the set made known to the run meanwhile. The process exit
+ * (run_resume_load), its stored arguments (then extra, NULL-ended) made an argument list
+ * with every consent option taken out (each said in a warning: a set never stores them,
+ * and consent comes from this process's command line alone) and run by how in the
+ * directory they ran in, the set made known to the run meanwhile. The process exit
  * status. */
 int run_resume_finish(const char *label, const char *db, const char *const *extra,
                       const struct run_resume_args *how);

@@ -1,6 +1,6 @@
 /* run_resume_finish.c — `fsbench run --resume LABEL` finished (run_resume.h): the stored
  * set loaded, its stored arguments made an argument list again (with what this command
- * line adds, less what the caller strips), run in the directory they ran in, with the set
+ * line adds, less every consent option: strip_consent), run in the directory they ran in, with the set
  * to finish made known to the run (run_resuming()). */
 #include "run/run_resume.h"
 
@@ -11,10 +11,54 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "run/run_request.h"
 
-/* The stored arguments into a new argv: "run", them, then extra[] (NULL-ended). */
-static char **build_argv(const char *json, const char *const *extra,
-                         const struct run_resume_args *how, int *argc)
+/* Takes the consent options out of argv (argc entries, argv[0] "run"; the stored arguments:
+ * a set never stores them, so they were put there by hand), each said in a warning. The
+ * new count. */
+static int strip_consent(int argc, char **argv)
+{
+    bool drop[RES_ARGS_MAX / 2 + 2] = {false};
+    if ((size_t)argc > sizeof drop / sizeof drop[0])
+        return argc;
+    struct run_args it;
+    struct run_arg a;
+    run_args_begin(&it, argc, argv);
+    while (run_args_next(&it, &a)) {
+        /* by the option's kind: every consent, whatever its name */
+        if (!a.opt || a.opt->kind != RUN_KIND_CONSENT)
+            continue;
+        for (int k = a.from; k < a.to; k++) {
+            drop[k] = true;
+            warning("--resume: the stored arguments hold '%s': left out (consent comes from "
+                    "the command line alone)",
+                    argv[k]);
+        }
+    }
+    run_args_end(&it);
+    int n = 0;
+    for (int i = 0; i < argc; i++) {
+        if (drop[i])
+            free(argv[i]);
+        else
+            argv[n++] = argv[i];
+    }
+    argv[n] = NULL;
+    return n;
+}
+
+const char *run_resume_absolute(const char *path, char *buf, size_t len)
+{
+    char cwd[4096];
+    if (!path || !strcmp(path, "-") || path[0] == '/' || !getcwd(cwd, sizeof cwd))
+        return path;
+    snprintf(buf, len, "%s/%s", cwd, path);
+    return buf;
+}
+
+/* The stored arguments into a new argv: "run", them, then extra[] (NULL-ended), less the
+ * consent options (strip_consent). */
+static char **build_argv(const char *json, const char *const *extra, int *argc)
 {
     json_error_t je;
     json_t *a = json_loads(json, 0, &je);
@@ -48,7 +92,7 @@ static char **build_argv(const char *json, const char *const *extra,
     if (!v)
         error("out of memory");
     else
-        k = how->strip(k, v);
+        k = strip_consent(k, v);
     *argc = k;
     return v;
 }
@@ -64,7 +108,7 @@ int run_resume_finish(const char *label, const char *db, const char *const *extr
     if (rc != RUN_RESUME_GO)
         return rc;
     int argc;
-    char **argv = build_argv(set->args, extra, how, &argc);
+    char **argv = build_argv(set->args, extra, &argc);
     rc = argv ? EXIT_OK : EXIT_RUN_FAILED;
     if (rc == EXIT_OK && set->cwd[0] && chdir(set->cwd) < 0) {
         error_errno("--resume: cannot go to %s, where '%s' was run", set->cwd, label);
