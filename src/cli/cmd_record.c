@@ -11,7 +11,7 @@
  * only when whole, after the tracer's cost is measured once more (the two averaged).
  *
  * With --untraced-run the command runs untraced before all that (DIR copied aside first and
- * put back after; a short program a few times, the least CPU time kept: run/record_untraced.h),
+ * put back after; the program 3-5 times, the least CPU time kept: run/record_untraced.h),
  * and the think time in all is its CPU time there less what a replay spends on its calls
  * (priced by costs per kind of call measured here, or an untraced replay's CPU time where
  * that is more: run/record_think.h): under the tracer a
@@ -59,8 +59,8 @@ static void record_usage(FILE *out)
             "  --root DIR         record the calls below DIR (default: the current directory);\n"
             "                     calls outside it are left out and counted\n"
             "  --untraced-run     run CMD untraced first (DIR copied aside and put back after\n"
-            "                     each run; a short CMD up to 5 times, the least CPU time\n"
-            "                     kept): its think time from its own CPU time, which the\n"
+            "                     each run; CMD 3 times, a short one up to 5, the least\n"
+            "                     CPU time kept): its think time from its own CPU time, which the\n"
             "                     tracer does not inflate, less its calls' cost measured\n"
             "                     here; CMD then runs more than once, so what it does\n"
             "                     outside DIR happens again\n"
