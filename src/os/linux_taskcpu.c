@@ -157,7 +157,12 @@ static void *reader(void *arg)
     struct os_taskcpu *l = arg;
     static char buf[1 << 16];
     for (;;) {
-        ssize_t got = recv(l->fd, buf, sizeof buf, 0);
+        /* Once stopped, the queue is read without waiting: a task's report is queued
+         * before its parent's wait returns, so all of the run's are in it already. Waiting
+         * for a quiet spell instead lasted seconds on a busy machine, whose other tasks'
+         * ends kept coming (every task of every CPU is reported). */
+        bool stopping = atomic_load(&l->stop);
+        ssize_t got = recv(l->fd, buf, sizeof buf, stopping ? MSG_DONTWAIT : 0);
         if (got > 0) {
             take(l, buf, (size_t)got);
             continue;
@@ -168,8 +173,8 @@ static void *reader(void *arg)
         }
         if (got < 0 && errno == EINTR)
             continue;
-        /* a timeout: what was queued before the stop has been read */
-        if (atomic_load(&l->stop))
+        /* the timeout, or once stopped the queue empty: what was queued has been read */
+        if (stopping)
             break;
     }
     return NULL;

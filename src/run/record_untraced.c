@@ -31,13 +31,13 @@ static int run_plain(char *const argv[], struct record_untraced *u)
     struct rusage ru;
     int st = prog_run_quiet(argv, 1, &ru);
     int e = errno;
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     if (l)
         u->t = os_taskcpu_stop(l, &u->n, u->why, sizeof u->why);
     u->self = os_taskcpu_self();
     errno = e;
     if (st < 0)
         return error_errno("record: --untraced-run: running %s", text_shown(argv[0]));
-    clock_gettime(CLOCK_MONOTONIC, &t1);
     u->wall_ns = (uint64_t)((t1.tv_sec - t0.tv_sec) * 1000000000LL + (t1.tv_nsec - t0.tv_nsec));
     u->cpu_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000u + (uint64_t)ru.ru_utime.tv_usec * 1000u +
                 (uint64_t)ru.ru_stime.tv_sec * 1000000000u + (uint64_t)ru.ru_stime.tv_usec * 1000u;
