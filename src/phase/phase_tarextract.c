@@ -436,8 +436,9 @@ static int do_hardlink(struct xstate *x, struct archive_entry *ent, const char *
     }
     if (rc == -ENOENT)
         return refuse(x, raw, "hard link target was not extracted");
-    if (rc < 0)
-        return phase_fail(x->ctx, "link", x->path, rc);
+    if (rc < 0) /* ENOTDIR: a directory on the target's path is a file now */
+        return rc == -ENOTDIR ? phase_fail_dir(x->ctx, "link", x->path, rc)
+                              : phase_fail(x->ctx, "link", x->path, rc);
     if (archive_entry_size_is_set(ent) && archive_entry_size(ent) > 0) {
         int fd = x->e->open(x->w, pfd, base, O_WRONLY | O_TRUNC | O_NOFOLLOW, 0);
         if (fd < 0)

@@ -365,8 +365,9 @@ static int make_links_then_fix(struct phase_ctx *ctx, const struct tarx *tx)
             break;
         }
         rc = longpath_link(ctx->eng, ctx->w, NULL, tx->root, tix_link(ix, e), pfd, base);
-        if (rc < 0) {
-            rc = phase_fail(ctx, "link", path, rc);
+        if (rc < 0) { /* ENOTDIR: a directory on the target's path is a file now */
+            rc = rc == -ENOTDIR ? phase_fail_dir(ctx, "link", path, rc)
+                                : phase_fail(ctx, "link", path, rc);
             break;
         }
         if (e->flags & TIX_SIZE_SET) { /* data with the last link (cpio) */
