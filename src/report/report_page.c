@@ -15,6 +15,17 @@
 #include "run/age_steps.h"
 #include "stats/history.h"
 
+/* The page written (rc 0): renamed over FILE; or not (rc < 0): only fsbench's temporary
+ * goes, FILE is as it was. The command's exit status. */
+static int page_done(struct outfile *of, int rc)
+{
+    if (rc < 0) {
+        outfile_discard(of);
+        return EXIT_RUN_FAILED;
+    }
+    return outfile_commit(of) < 0 ? EXIT_RUN_FAILED : EXIT_OK;
+}
+
 /* report --history: the series of the pattern and the labels after it, as one page. */
 int report_page_history(const char *db, const char *outpath, const char *pattern, char **more,
                         size_t nmore, const struct run_series_args *sa, const char *phase)
@@ -45,16 +56,11 @@ int report_page_history(const char *db, const char *outpath, const char *pattern
         status = hr == 0 ? EXIT_OK : hr > 0 ? EXIT_USAGE : EXIT_RUN_FAILED;
     }
     struct outfile of;
-    if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
-        status = EXIT_RUN_FAILED;
-    if (status == EXIT_OK) {
-        if (report_html_history(of.f, &sr, &h, run_series_order(sa), NULL) < 0) {
-            outfile_discard(&of);
-            status = EXIT_RUN_FAILED;
-        } else if (outfile_commit(&of) < 0) {
-            status = EXIT_RUN_FAILED;
-        }
-    }
+    if (status == EXIT_OK)
+        status = outfile_open(&of, outpath, "report") < 0
+                     ? EXIT_RUN_FAILED
+                     : page_done(&of, report_html_history(of.f, &sr, &h, run_series_order(sa),
+                                                          NULL));
     hist_free(&h);
     series_free(&sr);
     return status;
@@ -64,31 +70,20 @@ int report_page_write(const char *outpath, const struct run_set *sets,
                       const struct cmp_input *in, size_t n, const struct cmp_result *res,
                       const struct html_opts *ho)
 {
-    int status = EXIT_OK;
     /* one set of --age-steps: the page of its steps as a series (performance vs age) */
     struct series steps_sr = {0};
     struct hist_result steps_h = {0};
-    bool steps = status == EXIT_OK && n == 1 && age_steps_of(&sets[0]) &&
+    bool steps = n == 1 && age_steps_of(&sets[0]) &&
                  age_steps_series(&sets[0], &steps_sr, &steps_h) == 0;
     struct outfile of;
-    if (status == EXIT_OK && outfile_open(&of, outpath, "report") < 0)
+    int status;
+    if (outfile_open(&of, outpath, "report") < 0)
         status = EXIT_RUN_FAILED;
-    if (status == EXIT_OK && steps) {
-        if (report_html_history_steps(of.f, &steps_sr, &steps_h, "age step", NULL, &sets[0]) <
-            0) {
-            outfile_discard(&of);
-            status = EXIT_RUN_FAILED;
-        } else if (outfile_commit(&of) < 0) {
-            status = EXIT_RUN_FAILED;
-        }
-    } else if (status == EXIT_OK) {
-        if (report_html(of.f, in, n, res, ho) < 0) {
-            outfile_discard(&of); /* only fsbench's temporary goes: FILE is as it was */
-            status = EXIT_RUN_FAILED;
-        } else if (outfile_commit(&of) < 0) {
-            status = EXIT_RUN_FAILED;
-        }
-    }
+    else if (steps)
+        status = page_done(&of, report_html_history_steps(of.f, &steps_sr, &steps_h,
+                                                          "age step", NULL, &sets[0]));
+    else
+        status = page_done(&of, report_html(of.f, in, n, res, ho));
     hist_free(&steps_h);
     series_free(&steps_sr);
     return status;
