@@ -44,8 +44,15 @@ is "$(grep -c 'sequential (mixture SPRT)' "$SCRATCH/diff.html")" 1 "the report n
 
 # Futility at a wide margin: two identical commands.
 J=$SCRATCH/same.json
-run_fsbench cmd --runs until-verdict --min-effect 60 --no-save --json "$J" \
-    --cmd 'sleep 0.02' --cmd 'sleep 0.02'
+# The sequential test calls identical commands different at most 5 % of the time (its
+# confidence is 95 %): a set that did is run once more, and the check is on that one
+# (two in a row at most 0.25 % of the time; a CI run under ASan saw 0.037 against 0.033 s).
+for try in 1 2; do
+    run_fsbench cmd --runs until-verdict --min-effect 60 --no-save --json "$J" \
+        --cmd 'sleep 0.02' --cmd 'sleep 0.02'
+    [[ "$OUT" != *"1 different, 0 futile"* ]] && break
+    diag "try $try: identical commands were called different (the 5 % the test allows); once more"
+done
 is "$RC" 0 "identical commands exit 0"
 like "$OUT" '^until-verdict: every phase has a verdict after [0-9]+ rounds: 0 different, 1 futile \(no difference of 60% or more\)$' \
     "identical commands are shown to differ by less than 60%"

@@ -102,7 +102,7 @@ is "$(ls -d "$TMPDIR"/fsbench.?????? 2>/dev/null)" "" "and it is gone"
 
 # --- a killed run's managed target: the next run releases it
 held run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 1500); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
+for _ in $(seq 1 3000); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
 sleep 0.5
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -120,7 +120,7 @@ nothing_left "after the next run"
 mkdir "$SCRATCH/elsewhere"
 held run --image 128M --fs ext4 --image-dir "$SCRATCH/elsewhere" --tree tiny \
     --phases extract,sync,delete --no-save -q
-for _ in $(seq 1 1500); do run_mounted "$SCRATCH/elsewhere/" && break; sleep 0.02; done
+for _ in $(seq 1 3000); do run_mounted "$SCRATCH/elsewhere/" && break; sleep 0.02; done
 sleep 0.5
 kill -KILL "$FS_PID"
 wait "$S_PID" 2>/dev/null
@@ -134,7 +134,7 @@ ok "$(grep -q "$SCRATCH/elsewhere/" /proc/self/mountinfo; echo $?)" "--dry-run r
 KILLED=$FS_PID
 held run --image 128M --fs ext4 --tree tiny --phases extract,sync,delete --no-save -q
 LIVE=$FS_PID LIVE_S=$S_PID
-for _ in $(seq 1 1500); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
+for _ in $(seq 1 3000); do run_mounted "$TMPDIR/" && break; sleep 0.02; done
 like "$(cat "$SCRATCH/held.err")" "released what fsbench pid $KILLED \(no longer running\) left in $SCRATCH/elsewhere/fsbench-target" \
     "the next run releases the other image directory's leftover"
 is "$(grep -c "$SCRATCH/elsewhere/" /proc/self/mountinfo)" 0 "its mount is gone"
