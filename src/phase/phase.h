@@ -113,6 +113,9 @@ struct phase_ctx {
     bool age_step; /* this run is a step of --age-steps (age_until_x 0: the fresh point) */
     /* replay: its root below the workspace, made by the caller (NULL: "tree", made here) */
     const char *replay_root;
+    /* replay: what its untimed setup made ready for the timed phase (its memory, the
+     * trace's stream, its threads waiting), taken by phase_replay; NULL: none */
+    struct replay *replay_armed;
 };
 
 struct phase_def {

@@ -94,7 +94,7 @@ int phase_replay_setup(struct phase_ctx *ctx)
     if (!t)
         return fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
     if (!(ctx->eng->caps & ENG_CAP_REAL))
-        return 0; /* the null engine makes nothing */
+        return phase_replay_arm(ctx); /* the null engine makes nothing */
     const struct trace_info *in = trace_file_info(t);
     if (raise_fd_limit(ctx, in, replay_threads_wanted(in, ctx->params->replay_threads)) < 0)
         return -1;
@@ -114,7 +114,7 @@ int phase_replay_setup(struct phase_ctx *ctx)
         snprintf(ctx->res->note, sizeof ctx->res->note,
                  "setuid/setgid dropped from %" PRIu64 " file%s of the initial state", dropped,
                  dropped == 1 ? "" : "s");
-    return 0;
+    return phase_replay_arm(ctx);
 }
 
 /* ---- waiting ---- */
@@ -704,80 +704,131 @@ static int conclude(struct replay *rp, struct phase_ctx *ctx)
     return 0;
 }
 
-int phase_replay(struct phase_ctx *ctx)
+/* A replay made ready and stopped: its threads told to end and joined, everything freed. */
+static void disarm(struct replay *rp)
+{
+    stop_all(rp);
+    atomic_store(&rp->eof, 1);
+    for (unsigned i = 0; i < rp->nthreads; i++)
+        wake(&rp->th[i]);
+    for (unsigned i = 0; i < rp->started; i++)
+        pthread_join(rp->th[i].tid, NULL);
+    trace_stream_close(rp->calls);
+    free_replay(rp, rp->chunks);
+    free(rp);
+}
+
+/* The replay made ready to take its first call: memory, the tree's descriptor, the
+ * calls' stream, its threads (waiting for chunks). NULL after phase_fail or fail_note. */
+static struct replay *arm(struct phase_ctx *ctx)
 {
     struct trace_file *tf = ctx->params ? ctx->params->replay : NULL;
-    if (!tf)
-        return fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
-    struct replay rp = {.ctx = ctx, .info = trace_file_info(tf), .root = -1};
-    rp.keep_setid = ctx->params->replay_keep_setid;
+    if (!tf) {
+        fail_note(ctx, "%s", "no trace to replay (--replay FILE)");
+        return NULL;
+    }
+    struct replay *rp = calloc(1, sizeof *rp);
+    if (!rp) {
+        phase_fail(ctx, "prepare", "the replay", -ENOMEM);
+        return NULL;
+    }
+    *rp = (struct replay){.ctx = ctx, .info = trace_file_info(tf), .root = -1};
+    rp->keep_setid = ctx->params->replay_keep_setid;
+    rp->timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
+    rp->real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
+    unsigned n = replay_threads_wanted(rp->info, ctx->params->replay_threads);
+    rp->nthreads = n < phase_threads(ctx) ? n : phase_threads(ctx);
+    /* several threads rename descriptors (replay_deps.c): room for the ones given back
+     * whose close has not run yet */
+    rp->nslots = rp->nthreads > 1 ? rp->info->nslots * 2 + 256 : rp->info->nslots;
+    char why[RES_NOTE_MAX];
+    int rc = prepare(rp, ctx, &rp->chunks);
+    if (rc == 0 && rp->real && (rp->root = open_root(ctx)) < 0)
+        rc = -1;
+    if (rc == 0 && !(rp->calls = trace_calls_open(tf, why, sizeof why)))
+        rc = fail_note(ctx, "%s", why);
+    for (; rc == 0 && rp->started < rp->nthreads; rp->started++)
+        if (pthread_create(&rp->th[rp->started].tid, NULL, thread_main,
+                           &rp->th[rp->started]) != 0)
+            rc = phase_fail(ctx, "start threads for", "the replay", -EAGAIN);
+    if (rc < 0) {
+        disarm(rp);
+        return NULL;
+    }
+    return rp;
+}
+
+int phase_replay_arm(struct phase_ctx *ctx)
+{
+    if (ctx->replay_armed)
+        return 0;
+    ctx->replay_armed = arm(ctx);
+    return ctx->replay_armed ? 0 : -1;
+}
+
+void phase_replay_disarm(struct phase_ctx *ctx)
+{
+    if (ctx->replay_armed)
+        disarm(ctx->replay_armed);
+    ctx->replay_armed = NULL;
+}
+
+int phase_replay(struct phase_ctx *ctx)
+{
     char setup_note[RES_NOTE_MAX] = ""; /* what setup said (setuid dropped from the state) */
     if (!strncmp(ctx->res->note, "setuid/setgid dropped from ", 27))
         snprintf(setup_note, sizeof setup_note, "%s", ctx->res->note);
-    rp.timing = ctx->params->replay_timing == REPLAY_ORIGINAL ? REPLAY_ORIGINAL : REPLAY_AFAP;
-    rp.real = (ctx->eng->caps & ENG_CAP_REAL) != 0;
-    unsigned n = replay_threads_wanted(rp.info, ctx->params->replay_threads);
-    rp.nthreads = n < phase_threads(ctx) ? n : phase_threads(ctx);
-    /* several threads rename descriptors (replay_deps.c): room for the ones given back
-     * whose close has not run yet */
-    rp.nslots = rp.nthreads > 1 ? rp.info->nslots * 2 + 256 : rp.info->nslots;
-    struct rp_chunk *chunks = NULL;
-    char why[RES_NOTE_MAX];
-    struct trace_stream *s = NULL;
-    int rc = prepare(&rp, ctx, &chunks);
-    if (rc == 0 && rp.real && (rp.root = open_root(ctx)) < 0)
-        rc = -1;
-    if (rc == 0 && !(s = trace_calls_open(tf, why, sizeof why)))
-        rc = fail_note(ctx, "%s", why);
-    unsigned started = 0;
-    for (; rc == 0 && started < rp.nthreads; started++)
-        if (pthread_create(&rp.th[started].tid, NULL, thread_main, &rp.th[started]) != 0) {
-            rc = phase_fail(ctx, "start threads for", "the replay", -EAGAIN);
-            stop_all(&rp);
-            break;
-        }
+    /* made ready by setup, before the clocks started; else here */
+    struct replay *rp = ctx->replay_armed ? ctx->replay_armed : arm(ctx);
+    ctx->replay_armed = NULL;
+    if (!rp)
+        return -1;
+    rp->ctx = ctx;
+    int rc = 0;
     /* the dispatcher */
     struct trace_call c;
     uint64_t seq = 0;
     int r = 0;
     uint64_t limit = ctx->params->replay_limit;
-    while (rc == 0 && (r = trace_next_call(s, &c)) > 0) {
+    while ((r = trace_next_call(rp->calls, &c)) > 0) {
         seq++;
-        if (c.kind < TK_CALL_KINDS && limit && ++rp.handed > limit)
+        if (c.kind < TK_CALL_KINDS && limit && ++rp->handed > limit)
             break; /* the first `limit` calls only */
         if ((seq & 1023) == 0) {
-            if (phase_interrupt || atomic_load(&rp.stop))
+            if (phase_interrupt || atomic_load(&rp->stop))
                 break;
             /* every so often: a thread that ran dry gets what is waiting for it */
-            for (unsigned i = 0; i < rp.nthreads; i++)
-                if (rp.th[i].partial && atomic_load(&rp.th[i].queued) == 0)
-                    push(&rp, &rp.th[i]);
+            for (unsigned i = 0; i < rp->nthreads; i++)
+                if (rp->th[i].partial && atomic_load(&rp->th[i].queued) == 0)
+                    push(rp, &rp->th[i]);
         }
-        if (dispatch(&rp, &c, seq) < 0)
+        if (dispatch(rp, &c, seq) < 0)
             break;
     }
-    if (rc == 0 && r < 0)
-        rc = fail_note(ctx, "%s", trace_stream_error(s));
+    if (r < 0)
+        rc = fail_note(ctx, "%s", trace_stream_error(rp->calls));
     if (rc == 0 && phase_interrupt)
         rc = phase_check_interrupt(ctx);
     if (rc < 0)
-        stop_all(&rp);
-    push_all(&rp);
-    atomic_store(&rp.eof, 1);
-    for (unsigned i = 0; i < rp.nthreads; i++)
-        wake(&rp.th[i]);
-    for (unsigned i = 0; i < started; i++) {
-        pthread_join(rp.th[i].tid, NULL);
-        ctx->helper_user_s += rp.th[i].user_s;
-        ctx->helper_sys_s += rp.th[i].sys_s;
+        stop_all(rp);
+    push_all(rp);
+    atomic_store(&rp->eof, 1);
+    for (unsigned i = 0; i < rp->nthreads; i++)
+        wake(&rp->th[i]);
+    for (unsigned i = 0; i < rp->started; i++) {
+        pthread_join(rp->th[i].tid, NULL);
+        ctx->helper_user_s += rp->th[i].user_s;
+        ctx->helper_sys_s += rp->th[i].sys_s;
     }
-    trace_stream_close(s);
+    rp->started = 0;
     if (rc == 0 && phase_interrupt)
         rc = phase_check_interrupt(ctx);
     if (rc == 0)
-        rc = conclude(&rp, ctx);
+        rc = conclude(rp, ctx);
     if (rc == 0)
-        note_more(&rp, ctx, setup_note);
-    free_replay(&rp, chunks);
+        note_more(rp, ctx, setup_note);
+    trace_stream_close(rp->calls);
+    free_replay(rp, rp->chunks);
+    free(rp);
     return rc;
 }

@@ -3,7 +3,8 @@
  *
  * Untimed first (phase_replay_setup, called by the runner before the phase's clocks
  * start): the trace's initial state is laid down in "tree" (directories, files of their
- * recorded sizes filled with a pattern, symlinks) and synced. Timed: every call, on up to
+ * recorded sizes filled with a pattern, symlinks) and synced, and the replay's own
+ * machinery made ready (phase_replay_arm). Timed: every call, on up to
  * params->replay_threads threads (and no more than the run's workers), with the trace's
  * descriptors mapped to the replay's own and data written as pattern bytes.
  *
@@ -33,9 +34,20 @@ enum replay_timing { REPLAY_AFAP, REPLAY_ORIGINAL };
 /* The most threads a replay runs on. */
 #define REPLAY_THREADS_MAX 64
 
-/* The untimed set-up: the initial state. 0, or -1 after phase_fail(). */
+/* The untimed set-up: the initial state, then phase_replay_arm. 0, or -1 after
+ * phase_fail(). */
 int phase_replay_setup(struct phase_ctx *ctx);
-/* The timed replay. 0, or -1 (res->status and note set). */
+/* Untimed too: the replay's own machinery made ready in ctx->replay_armed (its chunk pool
+ * and tables allocated and first touched, the trace's calls stream opened, its threads
+ * started and waiting), so that the phase's time is the calls' and the think times', not
+ * the replay's start (some milliseconds: a third of a 25 ms program's). 0 (also when
+ * armed already), or -1 after phase_fail(). */
+int phase_replay_arm(struct phase_ctx *ctx);
+/* A replay armed and not run (a caller that stops after setup): its threads stopped and
+ * joined, everything freed. Nothing when none is armed. */
+void phase_replay_disarm(struct phase_ctx *ctx);
+/* The timed replay (armed first where setup did not). 0, or -1 (res->status and note
+ * set). */
 int phase_replay(struct phase_ctx *ctx);
 
 /* How many threads a replay of a trace uses with a cap of `cap` (0: none but

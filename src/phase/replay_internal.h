@@ -201,6 +201,11 @@ struct replay {
     uint64_t capped;            /* think times cut to TRACE_THINK_MAX_NS */
     uint64_t unsetid;           /* modes whose setuid/setgid bits were dropped (calls) */
     bool keep_setid;
+    /* made ready before the phase's clocks start (phase_replay_arm): the chunks' memory,
+     * the trace's calls stream, the threads started */
+    struct rp_chunk *chunks;
+    struct trace_stream *calls;
+    unsigned started;
 };
 
 /* replay_deps.c */

@@ -54,7 +54,13 @@ int run_trace_replay(struct trace_file *t, const char *dir, unsigned timing, uns
         goto out;
     }
     if (part == RUN_TRACE_PART_STATE) {
+        phase_replay_disarm(&ctx); /* setup made the replay ready: not run */
         rc = 0;
+        goto out;
+    }
+    /* made ready untimed, as the runner does (setup did, but for --part calls) */
+    if (phase_replay_arm(&ctx) < 0) {
+        error("trace replay: %s", res.note);
         goto out;
     }
     uint64_t t0 = meas_now_ns();
