@@ -92,8 +92,10 @@ size_t trace_encode_call(struct trace_codec *cc, const struct trace_call *c, uin
     return n;
 }
 
-/* A cursor over undecoded bytes: `short` is set when the input ends inside a value,
- * `bad` (with why) when a value is wrong. */
+/* A cursor over undecoded bytes: `cut` is set when the input ends inside a value, `bad`
+ * (with why) when a value is wrong. Either sends the cursor to the end of the input, so
+ * that every later value reads as cut and costs no look at the flags: a decoder checks
+ * `bad` before `cut` once it has read what it wanted. */
 struct cur {
     const uint8_t *p;
     size_t n, at;
@@ -104,40 +106,63 @@ struct cur {
 /* A value of more than one byte, or the input's end: the general decoder. */
 static uint64_t get_long(struct cur *k, const char *what)
 {
+    const uint8_t *q = k->p + k->at;
+    size_t left = k->n - k->at;
+    if (left >= 10) {
+        /* the longest value fits: no end to look for byte by byte */
+        uint64_t x = 0;
+        for (unsigned i = 0; i < 9; i++) {
+            uint64_t b = q[i];
+            x |= (b & 0x7f) << (7 * i);
+            if (!(b & 0x80)) {
+                k->at += i + 1;
+                return x;
+            }
+        }
+        if (q[9] <= 1) {
+            k->at += 10;
+            return x | (uint64_t)q[9] << 63;
+        }
+        if (!k->bad)
+            k->bad = what; /* more than 64 bits */
+        k->at = k->n;
+        return 0;
+    }
     uint64_t v = 0;
-    long r = trace_get_varint(k->p + k->at, k->n - k->at, &v);
+    long r = trace_get_varint(q, left, &v);
+    if (r > 0) {
+        k->at += (size_t)r;
+        return v;
+    }
     if (r == 0)
         k->cut = 1;
-    else if (r < 0)
+    else if (!k->bad)
         k->bad = what;
-    else
-        k->at += (size_t)r;
-    return v;
+    k->at = k->n;
+    return 0;
 }
 
 /* The next value. Most of a call's fields (thread, kind's flags, small sizes and slots) fit
  * in one byte; that case is taken inline, as it is the replay's dispatcher's hottest work. */
 static inline uint64_t get(struct cur *k, const char *what)
 {
-    if (k->cut || k->bad)
-        return 0;
     if (k->at < k->n && !(k->p[k->at] & 0x80))
         return k->p[k->at++];
     return get_long(k, what);
 }
 
 /* A length and that many bytes: points *s into the input. */
-static uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char *what)
+static inline uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char *what)
 {
     uint64_t len = get(k, what);
-    if (k->cut || k->bad)
-        return 0;
-    if (len >= max) {
-        k->bad = what;
-        return 0;
-    }
-    if (k->n - k->at < len) {
-        k->cut = 1;
+    if (k->n - k->at < len || len >= max) {
+        if (k->cut || k->bad) /* the length itself was cut or wrong */
+            return 0;
+        if (len >= max)
+            k->bad = what;
+        else
+            k->cut = 1;
+        k->at = k->n;
         return 0;
     }
     *s = (const char *)k->p + k->at;
@@ -145,12 +170,13 @@ static uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char 
     return (uint32_t)len;
 }
 
-/* Is the result r possible for kind k with record c (its size)? */
-static const char *check_result(const struct trace_codec *cc, const struct trace_call *c)
+/* Is the result r possible for a record c whose result means rk (its size)? */
+static const char *check_result(const struct trace_codec *cc, const struct trace_call *c,
+                                enum trace_result rk)
 {
     if (c->result < 0)
         return c->result > -(int64_t)TE_COUNT ? NULL : "an unknown error code";
-    switch (trace_kind_result(c->kind)) {
+    switch (rk) {
     case TR_NONE: return c->result == 0 ? NULL : "a result where none can be";
     case TR_SLOT: return (uint64_t)c->result < cc->nslots ? NULL : "a slot beyond the trace's";
     case TR_OFFSET: return (uint64_t)c->result <= TRACE_SIZE_MAX ? NULL : "an offset too large";
@@ -160,57 +186,175 @@ static const char *check_result(const struct trace_codec *cc, const struct trace
     return "an unknown result";
 }
 
+/* A record's values as read, before they are checked. */
+struct raw_call {
+    uint64_t thread, dur, result, slot, slot2, size, off, off2, soff, flags, mode, aux;
+    int64_t delta;
+    const char *path, *path2;
+    uint32_t path_len, path2_len;
+    size_t used;
+};
+
+/* The general reader: the record's values out of the n bytes at p, whatever the input.
+ * 1, 0 when the input ends inside the record, -1 with k->bad saying which value is wrong. */
+static int read_slow(const uint8_t *p, size_t n, unsigned f, struct raw_call *v, const char **bad)
+{
+    struct cur k = {.p = p, .n = n, .at = 1};
+    v->thread = get(&k, "thread");
+    v->delta = unzigzag(get(&k, "start"));
+    v->dur = get(&k, "duration");
+    v->result = get(&k, "result");
+    if (f & TF_PATH)
+        v->path_len = get_bytes(&k, &v->path, TRACE_PATH_MAX, "path");
+    if (f & TF_PATH2)
+        v->path2_len = get_bytes(&k, &v->path2, TRACE_PATH_MAX, "second path");
+    v->slot = f & TF_SLOT ? get(&k, "slot") : 0;
+    v->slot2 = f & TF_SLOT2 ? get(&k, "second slot") : 0;
+    v->size = f & TF_SIZE ? get(&k, "size") : 0;
+    v->off = f & TF_OFF ? get(&k, "offset") : 0;
+    v->off2 = f & TF_OFF2 ? get(&k, "second offset") : 0;
+    v->soff = f & TF_SOFF ? get(&k, "offset") : 0;
+    v->flags = f & TF_FLAGS ? get(&k, "flags") : 0;
+    v->mode = f & TF_MODE ? get(&k, "mode") : 0;
+    v->aux = f & TF_AUX ? get(&k, "thread") : 0;
+    v->used = k.at;
+    *bad = k.bad;
+    return k.bad ? -1 : k.cut ? 0 : 1;
+}
+
+/* A value at q, which has at least 10 bytes after it: one or two bytes inline (most of a
+ * record's), longer ones by the loop. Moves q past it; *bad when it is over 64 bits. */
+static uint64_t long_at(const uint8_t **q, bool *bad)
+{
+    const uint8_t *b = *q;
+    uint64_t x = 0;
+    for (unsigned i = 0; i < 9; i++) {
+        x |= (uint64_t)(b[i] & 0x7f) << (7 * i);
+        if (!(b[i] & 0x80)) {
+            *q = b + i + 1;
+            return x;
+        }
+    }
+    *q = b + 10;
+    *bad |= b[9] > 1;
+    return x | (uint64_t)b[9] << 63;
+}
+
+static inline uint64_t value_at(const uint8_t **q, bool *bad)
+{
+    const uint8_t *b = *q;
+    if (b[0] < 0x80) {
+        *q = b + 1;
+        return b[0];
+    }
+    if (b[1] < 0x80) {
+        *q = b + 2;
+        return (uint64_t)(b[0] & 0x7f) | (uint64_t)b[1] << 7;
+    }
+    return long_at(q, bad);
+}
+
+/* Room the fast reader wants after the kind and after each path: every value a record
+ * may still hold (15 at most, 10 bytes each) and a second path's length. */
+#define FAST_ROOM 160
+
+/* The replay's common case: the record lies whole in a buffer with room to spare (the
+ * reader keeps TRACE_RECORD_MAX bytes ahead), so a value needs no look at the end. 1, or
+ * 0 where the general reader must decide (a value too long, a path past the room: it
+ * then says which, or that the input is cut). */
+static int read_fast(const uint8_t *p, size_t n, unsigned f, struct raw_call *v)
+{
+    if (n < 1 + FAST_ROOM)
+        return 0;
+    const uint8_t *q = p + 1, *end = p + n;
+    bool bad = false;
+    v->thread = value_at(&q, &bad);
+    v->delta = unzigzag(value_at(&q, &bad));
+    v->dur = value_at(&q, &bad);
+    v->result = value_at(&q, &bad);
+    if (f & TF_PATH) {
+        uint64_t len = value_at(&q, &bad);
+        if (bad || len >= TRACE_PATH_MAX || len + FAST_ROOM > (size_t)(end - q))
+            return 0;
+        v->path = (const char *)q;
+        v->path_len = (uint32_t)len;
+        q += len;
+    }
+    if (f & TF_PATH2) {
+        uint64_t len = value_at(&q, &bad);
+        if (bad || len >= TRACE_PATH_MAX || len + FAST_ROOM > (size_t)(end - q))
+            return 0;
+        v->path2 = (const char *)q;
+        v->path2_len = (uint32_t)len;
+        q += len;
+    }
+    v->slot = f & TF_SLOT ? value_at(&q, &bad) : 0;
+    v->slot2 = f & TF_SLOT2 ? value_at(&q, &bad) : 0;
+    v->size = f & TF_SIZE ? value_at(&q, &bad) : 0;
+    v->off = f & TF_OFF ? value_at(&q, &bad) : 0;
+    v->off2 = f & TF_OFF2 ? value_at(&q, &bad) : 0;
+    v->soff = f & TF_SOFF ? value_at(&q, &bad) : 0;
+    v->flags = f & TF_FLAGS ? value_at(&q, &bad) : 0;
+    v->mode = f & TF_MODE ? value_at(&q, &bad) : 0;
+    v->aux = f & TF_AUX ? value_at(&q, &bad) : 0;
+    v->used = (size_t)(q - p);
+    return !bad;
+}
+
 long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struct trace_call *c,
                        char *why, size_t whylen)
 {
     if (n == 0)
         return 0;
-    memset(c, 0, sizeof *c);
-    c->kind = p[0];
-    if (!trace_kind_valid(c->kind))
+    /* the kind's fields and result in one look-up; its name only for a refusal */
+    uint32_t shape = trace_kind_shape(p[0]);
+    *c = (struct trace_call){.kind = p[0]};
+    if (!shape)
         return snprintf(why, whylen, "record kind %u is unknown", c->kind), -1;
-    unsigned f = trace_kind_fields(c->kind);
-    struct cur k = {.p = p, .n = n, .at = 1};
-    uint64_t thread = get(&k, "thread");
-    int64_t delta = unzigzag(get(&k, "start"));
-    c->dur_ns = get(&k, "duration");
-    c->result = unzigzag(get(&k, "result"));
-    if (f & TF_PATH)
-        c->path_len = get_bytes(&k, &c->path, TRACE_PATH_MAX, "path");
-    if (f & TF_PATH2)
-        c->path2_len = get_bytes(&k, &c->path2, TRACE_PATH_MAX, "second path");
-    uint64_t slot = f & TF_SLOT ? get(&k, "slot") : 0;
-    uint64_t slot2 = f & TF_SLOT2 ? get(&k, "second slot") : 0;
-    c->size = f & TF_SIZE ? get(&k, "size") : 0;
-    c->off = f & TF_OFF ? get(&k, "offset") : 0;
-    c->off2 = f & TF_OFF2 ? get(&k, "second offset") : 0;
-    c->soff = f & TF_SOFF ? unzigzag(get(&k, "offset")) : 0;
-    uint64_t flags = f & TF_FLAGS ? get(&k, "flags") : 0;
-    uint64_t mode = f & TF_MODE ? get(&k, "mode") : 0;
-    uint64_t aux = f & TF_AUX ? get(&k, "thread") : 0;
-    if (k.cut)
-        return 0;
-    const char *kind = trace_kind_name(c->kind);
-    if (k.bad)
-        return snprintf(why, whylen, "%s record: its %s is too long", kind, k.bad), -1;
+    unsigned f = TRACE_SHAPE_FIELDS(shape);
+    struct raw_call v = {0};
+    if (!read_fast(p, n, f, &v)) {
+        v = (struct raw_call){0};
+        const char *bad = NULL;
+        int r = read_slow(p, n, f, &v, &bad);
+        if (r < 0)
+            return snprintf(why, whylen, "%s record: its %s is too long",
+                            trace_kind_name(c->kind), bad), -1;
+        if (r == 0)
+            return 0;
+    }
+#define KIND trace_kind_name(c->kind)
+    c->dur_ns = v.dur;
+    c->result = unzigzag(v.result);
+    c->path = v.path;
+    c->path_len = v.path_len;
+    c->path2 = v.path2;
+    c->path2_len = v.path2_len;
+    c->size = v.size;
+    c->off = v.off;
+    c->off2 = v.off2;
+    c->soff = unzigzag(v.soff);
+    uint64_t thread = v.thread, slot = v.slot, slot2 = v.slot2, flags = v.flags, mode = v.mode,
+             aux = v.aux;
+    int64_t delta = v.delta;
     if (thread >= cc->nthreads)
         return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
-                        kind, thread, cc->nthreads), -1;
+                        KIND, thread, cc->nthreads), -1;
     if ((f & TF_AUX) && aux >= cc->nthreads)
         return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
-                        kind, aux, cc->nthreads), -1;
+                        KIND, aux, cc->nthreads), -1;
     bool bad1 = (f & TF_SLOT) && slot >= cc->nslots, bad2 = (f & TF_SLOT2) && slot2 >= cc->nslots;
     if (bad1 || bad2)
-        return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", kind,
+        return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", KIND,
                         bad1 ? slot : slot2, cc->nslots), -1;
     if ((f & TF_PATH) && !trace_path_valid(c->path, c->path_len))
         return snprintf(why, whylen, "%s record: a path that is not relative and plain "
-                        "(empty, absolute, '.', '..' or an empty component)", kind), -1;
+                        "(empty, absolute, '.', '..' or an empty component)", KIND), -1;
     if (f & TF_PATH2) {
         bool ok = c->kind == TK_SYMLINK ? c->path2_len > 0 && !memchr(c->path2, 0, c->path2_len)
                                         : trace_path_valid(c->path2, c->path2_len);
         if (!ok)
-            return snprintf(why, whylen, "%s record: a bad second path", kind), -1;
+            return snprintf(why, whylen, "%s record: a bad second path", KIND), -1;
     }
     uint64_t size_max = (c->kind == TK_FTRUNCATE || c->kind == TK_TRUNCATE ||
                          c->kind == TK_FALLOCATE || c->kind == TK_SYNC_RANGE)
@@ -218,23 +362,23 @@ long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struc
                             : TRACE_IO_MAX;
     if (c->size > size_max || c->off > TRACE_SIZE_MAX || c->off2 > TRACE_SIZE_MAX ||
         c->soff > (int64_t)TRACE_SIZE_MAX || c->soff < -(int64_t)TRACE_SIZE_MAX)
-        return snprintf(why, whylen, "%s record: a size or offset too large", kind), -1;
+        return snprintf(why, whylen, "%s record: a size or offset too large", KIND), -1;
     if (mode > 07777)
-        return snprintf(why, whylen, "%s record: mode %" PRIo64 " is not permission bits", kind,
+        return snprintf(why, whylen, "%s record: mode %" PRIo64 " is not permission bits", KIND,
                         mode), -1;
     uint64_t flags_max = c->kind == TK_OPEN || c->kind == TK_SETFL ? TRO_ALL
                          : c->kind == TK_LSEEK                     ? TRW_COUNT - 1
                                                                    : 15;
     if (flags > flags_max)
-        return snprintf(why, whylen, "%s record: flags 0x%" PRIx64 " are unknown", kind, flags),
+        return snprintf(why, whylen, "%s record: flags 0x%" PRIx64 " are unknown", KIND, flags),
                -1;
     if (c->dur_ns > TRACE_SIZE_MAX)
-        return snprintf(why, whylen, "%s record: a duration too long", kind), -1;
+        return snprintf(why, whylen, "%s record: a duration too long", KIND), -1;
     /* unsigned arithmetic: a hostile delta may be INT64_MIN */
     uint64_t back = delta < 0 ? (uint64_t)0 - (uint64_t)delta : 0;
     uint64_t start = cc->prev_start + (uint64_t)delta;
     if (back > cc->prev_start || start > TRACE_SIZE_MAX)
-        return snprintf(why, whylen, "%s record: a start time out of range", kind), -1;
+        return snprintf(why, whylen, "%s record: a start time out of range", KIND), -1;
     c->thread = (uint32_t)thread;
     c->aux = (uint32_t)aux;
     c->slot = (uint32_t)slot;
@@ -242,11 +386,12 @@ long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struc
     c->flags = (uint32_t)flags;
     c->mode = (uint32_t)mode;
     c->start_ns = start;
-    const char *r = check_result(cc, c);
+    const char *r = check_result(cc, c, TRACE_SHAPE_RESULT(shape));
     if (r)
-        return snprintf(why, whylen, "%s record: %s", kind, r), -1;
+        return snprintf(why, whylen, "%s record: %s", KIND, r), -1;
+#undef KIND
     cc->prev_start = start;
-    return (long)k.at;
+    return (long)v.used;
 }
 
 /* ---- entries of the initial state ---- */
@@ -278,10 +423,10 @@ long trace_decode_entry(const uint8_t *p, size_t n, struct trace_entry *e, char 
     e->size = get(&k, "size");
     if (e->type == TT_SYMLINK)
         e->target_len = get_bytes(&k, &e->target, TRACE_PATH_MAX, "symlink target");
-    if (k.cut)
-        return 0;
     if (k.bad)
         return snprintf(why, whylen, "initial state: an entry's %s is too long", k.bad), -1;
+    if (k.cut)
+        return 0;
     if (!trace_path_valid(e->path, e->path_len) || (e->path_len == 1 && e->path[0] == '.'))
         return snprintf(why, whylen, "initial state: a path that is not relative and plain"), -1;
     if (e->type != TT_REG && e->type != TT_DIR && e->type != TT_SYMLINK)
@@ -488,12 +633,12 @@ static long decode_info(const uint8_t *p, size_t n, unsigned version, struct tra
         info->count[i] = get(&k, "counts");
     info->nstate = get(&k, "state");
     info->state_bytes = get(&k, "state");
-    if (k.cut) {
-        snprintf(why, whylen, "its info block is cut short");
-        return -1;
-    }
     if (k.bad) {
         snprintf(why, whylen, "its info block's %s is too long", k.bad);
+        return -1;
+    }
+    if (k.cut) {
+        snprintf(why, whylen, "its info block is cut short");
         return -1;
     }
     if (small[0] == 0 || small[0] > TRACE_THREADS_MAX || small[1] > TRACE_SLOTS_MAX ||
