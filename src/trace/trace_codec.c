@@ -92,10 +92,8 @@ size_t trace_encode_call(struct trace_codec *cc, const struct trace_call *c, uin
     return n;
 }
 
-/* A cursor over undecoded bytes: `cut` is set when the input ends inside a value, `bad`
- * (with why) when a value is wrong. Either sends the cursor to the end of the input, so
- * that every later value reads as cut and costs no look at the flags: a decoder checks
- * `bad` before `cut` once it has read what it wanted. */
+/* A cursor over undecoded bytes: `short` is set when the input ends inside a value,
+ * `bad` (with why) when a value is wrong. */
 struct cur {
     const uint8_t *p;
     size_t n, at;
@@ -106,63 +104,40 @@ struct cur {
 /* A value of more than one byte, or the input's end: the general decoder. */
 static uint64_t get_long(struct cur *k, const char *what)
 {
-    const uint8_t *q = k->p + k->at;
-    size_t left = k->n - k->at;
-    if (left >= 10) {
-        /* the longest value fits: no end to look for byte by byte */
-        uint64_t x = 0;
-        for (unsigned i = 0; i < 9; i++) {
-            uint64_t b = q[i];
-            x |= (b & 0x7f) << (7 * i);
-            if (!(b & 0x80)) {
-                k->at += i + 1;
-                return x;
-            }
-        }
-        if (q[9] <= 1) {
-            k->at += 10;
-            return x | (uint64_t)q[9] << 63;
-        }
-        if (!k->bad)
-            k->bad = what; /* more than 64 bits */
-        k->at = k->n;
-        return 0;
-    }
     uint64_t v = 0;
-    long r = trace_get_varint(q, left, &v);
-    if (r > 0) {
-        k->at += (size_t)r;
-        return v;
-    }
+    long r = trace_get_varint(k->p + k->at, k->n - k->at, &v);
     if (r == 0)
         k->cut = 1;
-    else if (!k->bad)
+    else if (r < 0)
         k->bad = what;
-    k->at = k->n;
-    return 0;
+    else
+        k->at += (size_t)r;
+    return v;
 }
 
 /* The next value. Most of a call's fields (thread, kind's flags, small sizes and slots) fit
  * in one byte; that case is taken inline, as it is the replay's dispatcher's hottest work. */
 static inline uint64_t get(struct cur *k, const char *what)
 {
+    if (k->cut || k->bad)
+        return 0;
     if (k->at < k->n && !(k->p[k->at] & 0x80))
         return k->p[k->at++];
     return get_long(k, what);
 }
 
 /* A length and that many bytes: points *s into the input. */
-static inline uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char *what)
+static uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char *what)
 {
     uint64_t len = get(k, what);
-    if (k->n - k->at < len || len >= max) {
-        if (k->cut || k->bad) /* the length itself was cut or wrong */
-            return 0;
-        if (len >= max)
-            k->bad = what;
-        else
-            k->cut = 1;
-        k->at = k->n;
+    if (k->cut || k->bad)
+        return 0;
+    if (len >= max) {
+        k->bad = what;
+        return 0;
+    }
+    if (k->n - k->at < len) {
+        k->cut = 1;
         return 0;
     }
     *s = (const char *)k->p + k->at;
@@ -170,18 +145,17 @@ static inline uint32_t get_bytes(struct cur *k, const char **s, size_t max, cons
     return (uint32_t)len;
 }
 
-/* Is the result r possible for a record c whose result means rk (its size)? */
-static const char *check_result(const struct trace_codec *cc, const struct trace_call *c,
-                                enum trace_result rk)
+/* Is the result r possible for a record whose result means rk and whose size is size? */
+static inline const char *check_result(const struct trace_codec *cc, int64_t r, uint64_t size,
+                                       enum trace_result rk)
 {
-    if (c->result < 0)
-        return c->result > -(int64_t)TE_COUNT ? NULL : "an unknown error code";
+    if (r < 0)
+        return r > -(int64_t)TE_COUNT ? NULL : "an unknown error code";
     switch (rk) {
-    case TR_NONE: return c->result == 0 ? NULL : "a result where none can be";
-    case TR_SLOT: return (uint64_t)c->result < cc->nslots ? NULL : "a slot beyond the trace's";
-    case TR_OFFSET: return (uint64_t)c->result <= TRACE_SIZE_MAX ? NULL : "an offset too large";
-    case TR_COUNT:
-        return (uint64_t)c->result <= c->size ? NULL : "more bytes than the call asked for";
+    case TR_NONE: return r == 0 ? NULL : "a result where none can be";
+    case TR_SLOT: return (uint64_t)r < cc->nslots ? NULL : "a slot beyond the trace's";
+    case TR_OFFSET: return (uint64_t)r <= TRACE_SIZE_MAX ? NULL : "an offset too large";
+    case TR_COUNT: return (uint64_t)r <= size ? NULL : "more bytes than the call asked for";
     }
     return "an unknown result";
 }
@@ -196,8 +170,9 @@ struct raw_call {
 };
 
 /* The general reader: the record's values out of the n bytes at p, whatever the input.
- * 1, 0 when the input ends inside the record, -1 with k->bad saying which value is wrong. */
-static int read_slow(const uint8_t *p, size_t n, unsigned f, struct raw_call *v, const char **bad)
+ * 1, 0 when the input ends inside the record, -1 with *bad saying which value is wrong. */
+static __attribute__((noinline)) int
+read_slow(const uint8_t *p, size_t n, unsigned f, struct raw_call *v, const char **bad)
 {
     struct cur k = {.p = p, .n = n, .at = 1};
     v->thread = get(&k, "thread");
@@ -222,8 +197,8 @@ static int read_slow(const uint8_t *p, size_t n, unsigned f, struct raw_call *v,
     return k.bad ? -1 : k.cut ? 0 : 1;
 }
 
-/* A value at q, which has at least 10 bytes after it: one or two bytes inline (most of a
- * record's), longer ones by the loop. Moves q past it; *bad when it is over 64 bits. */
+/* A value of three bytes or more at q (10 bytes readable): moves q past it; *bad when it
+ * is over 64 bits. */
 static uint64_t long_at(const uint8_t **q, bool *bad)
 {
     const uint8_t *b = *q;
@@ -240,7 +215,9 @@ static uint64_t long_at(const uint8_t **q, bool *bad)
     return x | (uint64_t)b[9] << 63;
 }
 
-static inline uint64_t value_at(const uint8_t **q, bool *bad)
+/* A value at q (10 bytes readable): one or two bytes inline (most of a record's), longer
+ * ones by the loop. */
+static inline __attribute__((always_inline)) uint64_t value_at(const uint8_t **q, bool *bad)
 {
     const uint8_t *b = *q;
     if (b[0] < 0x80) {
@@ -262,7 +239,8 @@ static inline uint64_t value_at(const uint8_t **q, bool *bad)
  * reader keeps TRACE_RECORD_MAX bytes ahead), so a value needs no look at the end. 1, or
  * 0 where the general reader must decide (a value too long, a path past the room: it
  * then says which, or that the input is cut). */
-static int read_fast(const uint8_t *p, size_t n, unsigned f, struct raw_call *v)
+static inline __attribute__((always_inline)) int
+read_fast(const uint8_t *p, size_t n, unsigned f, struct raw_call *v)
 {
     if (n < 1 + FAST_ROOM)
         return 0;
@@ -308,32 +286,28 @@ long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struc
         return 0;
     /* the kind's fields and result in one look-up; its name only for a refusal */
     uint32_t shape = trace_kind_shape(p[0]);
-    *c = (struct trace_call){.kind = p[0]};
     if (!shape)
-        return snprintf(why, whylen, "record kind %u is unknown", c->kind), -1;
+        return snprintf(why, whylen, "record kind %u is unknown", p[0]), -1;
     unsigned f = TRACE_SHAPE_FIELDS(shape);
+    /* v's values stay in registers: the general reader fills a struct of its own */
     struct raw_call v = {0};
     if (!read_fast(p, n, f, &v)) {
-        v = (struct raw_call){0};
+        struct raw_call w = {0};
         const char *bad = NULL;
-        int r = read_slow(p, n, f, &v, &bad);
+        int r = read_slow(p, n, f, &w, &bad);
         if (r < 0)
             return snprintf(why, whylen, "%s record: its %s is too long",
-                            trace_kind_name(c->kind), bad), -1;
+                            trace_kind_name(p[0]), bad), -1;
         if (r == 0)
             return 0;
+        v = w;
     }
-#define KIND trace_kind_name(c->kind)
-    c->dur_ns = v.dur;
-    c->result = unzigzag(v.result);
-    c->path = v.path;
-    c->path_len = v.path_len;
-    c->path2 = v.path2;
-    c->path2_len = v.path2_len;
-    c->size = v.size;
-    c->off = v.off;
-    c->off2 = v.off2;
-    c->soff = unzigzag(v.soff);
+    /* the record is checked in d, and *c set only once it passed */
+    struct trace_call d = {.kind = p[0], .dur_ns = v.dur, .result = unzigzag(v.result),
+                           .path = v.path, .path_len = v.path_len, .path2 = v.path2,
+                           .path2_len = v.path2_len, .size = v.size, .off = v.off,
+                           .off2 = v.off2, .soff = unzigzag(v.soff)};
+#define KIND trace_kind_name(d.kind)
     uint64_t thread = v.thread, slot = v.slot, slot2 = v.slot2, flags = v.flags, mode = v.mode,
              aux = v.aux;
     int64_t delta = v.delta;
@@ -347,49 +321,50 @@ long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struc
     if (bad1 || bad2)
         return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", KIND,
                         bad1 ? slot : slot2, cc->nslots), -1;
-    if ((f & TF_PATH) && !trace_path_valid(c->path, c->path_len))
+    if ((f & TF_PATH) && !trace_path_valid(d.path, d.path_len))
         return snprintf(why, whylen, "%s record: a path that is not relative and plain "
                         "(empty, absolute, '.', '..' or an empty component)", KIND), -1;
     if (f & TF_PATH2) {
-        bool ok = c->kind == TK_SYMLINK ? c->path2_len > 0 && !memchr(c->path2, 0, c->path2_len)
-                                        : trace_path_valid(c->path2, c->path2_len);
+        bool ok = d.kind == TK_SYMLINK ? d.path2_len > 0 && !memchr(d.path2, 0, d.path2_len)
+                                        : trace_path_valid(d.path2, d.path2_len);
         if (!ok)
             return snprintf(why, whylen, "%s record: a bad second path", KIND), -1;
     }
-    uint64_t size_max = (c->kind == TK_FTRUNCATE || c->kind == TK_TRUNCATE ||
-                         c->kind == TK_FALLOCATE || c->kind == TK_SYNC_RANGE)
+    uint64_t size_max = (d.kind == TK_FTRUNCATE || d.kind == TK_TRUNCATE ||
+                         d.kind == TK_FALLOCATE || d.kind == TK_SYNC_RANGE)
                             ? TRACE_SIZE_MAX
                             : TRACE_IO_MAX;
-    if (c->size > size_max || c->off > TRACE_SIZE_MAX || c->off2 > TRACE_SIZE_MAX ||
-        c->soff > (int64_t)TRACE_SIZE_MAX || c->soff < -(int64_t)TRACE_SIZE_MAX)
+    if (d.size > size_max || d.off > TRACE_SIZE_MAX || d.off2 > TRACE_SIZE_MAX ||
+        d.soff > (int64_t)TRACE_SIZE_MAX || d.soff < -(int64_t)TRACE_SIZE_MAX)
         return snprintf(why, whylen, "%s record: a size or offset too large", KIND), -1;
     if (mode > 07777)
         return snprintf(why, whylen, "%s record: mode %" PRIo64 " is not permission bits", KIND,
                         mode), -1;
-    uint64_t flags_max = c->kind == TK_OPEN || c->kind == TK_SETFL ? TRO_ALL
-                         : c->kind == TK_LSEEK                     ? TRW_COUNT - 1
+    uint64_t flags_max = d.kind == TK_OPEN || d.kind == TK_SETFL ? TRO_ALL
+                         : d.kind == TK_LSEEK                     ? TRW_COUNT - 1
                                                                    : 15;
     if (flags > flags_max)
         return snprintf(why, whylen, "%s record: flags 0x%" PRIx64 " are unknown", KIND, flags),
                -1;
-    if (c->dur_ns > TRACE_SIZE_MAX)
+    if (d.dur_ns > TRACE_SIZE_MAX)
         return snprintf(why, whylen, "%s record: a duration too long", KIND), -1;
     /* unsigned arithmetic: a hostile delta may be INT64_MIN */
     uint64_t back = delta < 0 ? (uint64_t)0 - (uint64_t)delta : 0;
     uint64_t start = cc->prev_start + (uint64_t)delta;
     if (back > cc->prev_start || start > TRACE_SIZE_MAX)
         return snprintf(why, whylen, "%s record: a start time out of range", KIND), -1;
-    c->thread = (uint32_t)thread;
-    c->aux = (uint32_t)aux;
-    c->slot = (uint32_t)slot;
-    c->slot2 = (uint32_t)slot2;
-    c->flags = (uint32_t)flags;
-    c->mode = (uint32_t)mode;
-    c->start_ns = start;
-    const char *r = check_result(cc, c, TRACE_SHAPE_RESULT(shape));
+    d.thread = (uint32_t)thread;
+    d.aux = (uint32_t)aux;
+    d.slot = (uint32_t)slot;
+    d.slot2 = (uint32_t)slot2;
+    d.flags = (uint32_t)flags;
+    d.mode = (uint32_t)mode;
+    d.start_ns = start;
+    const char *r = check_result(cc, d.result, d.size, TRACE_SHAPE_RESULT(shape));
     if (r)
         return snprintf(why, whylen, "%s record: %s", KIND, r), -1;
 #undef KIND
+    *c = d;
     cc->prev_start = start;
     return (long)v.used;
 }
@@ -423,10 +398,10 @@ long trace_decode_entry(const uint8_t *p, size_t n, struct trace_entry *e, char 
     e->size = get(&k, "size");
     if (e->type == TT_SYMLINK)
         e->target_len = get_bytes(&k, &e->target, TRACE_PATH_MAX, "symlink target");
-    if (k.bad)
-        return snprintf(why, whylen, "initial state: an entry's %s is too long", k.bad), -1;
     if (k.cut)
         return 0;
+    if (k.bad)
+        return snprintf(why, whylen, "initial state: an entry's %s is too long", k.bad), -1;
     if (!trace_path_valid(e->path, e->path_len) || (e->path_len == 1 && e->path[0] == '.'))
         return snprintf(why, whylen, "initial state: a path that is not relative and plain"), -1;
     if (e->type != TT_REG && e->type != TT_DIR && e->type != TT_SYMLINK)
@@ -633,12 +608,12 @@ static long decode_info(const uint8_t *p, size_t n, unsigned version, struct tra
         info->count[i] = get(&k, "counts");
     info->nstate = get(&k, "state");
     info->state_bytes = get(&k, "state");
-    if (k.bad) {
-        snprintf(why, whylen, "its info block's %s is too long", k.bad);
-        return -1;
-    }
     if (k.cut) {
         snprintf(why, whylen, "its info block is cut short");
+        return -1;
+    }
+    if (k.bad) {
+        snprintf(why, whylen, "its info block's %s is too long", k.bad);
         return -1;
     }
     if (small[0] == 0 || small[0] > TRACE_THREADS_MAX || small[1] > TRACE_SLOTS_MAX ||
