@@ -107,6 +107,12 @@ enum trace_result trace_kind_result(unsigned kind)
     return d ? d->result : TR_NONE;
 }
 
+uint32_t trace_kind_shape(unsigned kind)
+{
+    const struct kind_def *d = kind_def(kind);
+    return d ? TRACE_SHAPE_VALID | (uint32_t)d->result << 16 | d->fields : 0;
+}
+
 /* ---- errors ---- */
 
 struct err_def {
@@ -213,20 +219,6 @@ enum trace_err trace_err_from_name(const char *name)
 const char *trace_err_name(unsigned code)
 {
     return code > 0 && code < TE_COUNT ? errs[code].name : "E?";
-}
-
-void trace_call_bytes(const struct trace_call *c, uint64_t *rd, uint64_t *wr)
-{
-    uint64_t n = c->result > 0 ? (uint64_t)c->result : 0;
-    *rd = *wr = 0;
-    switch (c->kind) {
-    case TK_READ:
-    case TK_PREAD: *rd = n; break;
-    case TK_WRITE:
-    case TK_PWRITE: *wr = n; break;
-    case TK_COPY: *rd = *wr = n; break;
-    default: break;
-    }
 }
 
 /* ---- paths ---- */

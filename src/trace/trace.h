@@ -332,6 +332,13 @@ bool trace_kind_valid(unsigned kind);
 /* The fields (TF_*) and the result meaning of a kind (0 / TR_NONE for an invalid one). */
 unsigned trace_kind_fields(unsigned kind);
 enum trace_result trace_kind_result(unsigned kind);
+/* All three in one look-up, for a decoder's hot path: TRACE_SHAPE_VALID where the kind is
+ * one a file may hold, its fields in the low 16 bits, its result meaning above them (0 for
+ * an invalid kind). */
+#define TRACE_SHAPE_VALID (1u << 31)
+#define TRACE_SHAPE_FIELDS(s) ((s) & 0xffffu)
+#define TRACE_SHAPE_RESULT(s) ((enum trace_result)(((s) >> 16) & 0xffu))
+uint32_t trace_kind_shape(unsigned kind);
 
 /* The portable code of the system's errno e (TE_OTHER for one the table lacks). */
 enum trace_err trace_err_from_errno(int e);
@@ -344,7 +351,19 @@ const char *trace_err_name(unsigned code);
 
 /* The bytes a call read (*rd) and wrote (*wr): its result when it succeeded, for read,
  * pread (read), write and pwrite (written), copy (both); else 0. */
-void trace_call_bytes(const struct trace_call *c, uint64_t *rd, uint64_t *wr);
+static inline void trace_call_bytes(const struct trace_call *c, uint64_t *rd, uint64_t *wr)
+{
+    uint64_t n = c->result > 0 ? (uint64_t)c->result : 0;
+    *rd = *wr = 0;
+    switch (c->kind) {
+    case TK_READ:
+    case TK_PREAD: *rd = n; break;
+    case TK_WRITE:
+    case TK_PWRITE: *wr = n; break;
+    case TK_COPY: *rd = *wr = n; break;
+    default: break;
+    }
+}
 /* The think time before a call (the program's own work, what a replay with original timing
  * spends): gap, the time since the end of the thread's last call (or its spawn), less
  * away_ns, what the thread waited in it (TK_AWAY: for a child, a pipe), and less the

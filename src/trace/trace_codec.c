@@ -145,19 +145,138 @@ static uint32_t get_bytes(struct cur *k, const char **s, size_t max, const char 
     return (uint32_t)len;
 }
 
-/* Is the result r possible for kind k with record c (its size)? */
-static const char *check_result(const struct trace_codec *cc, const struct trace_call *c)
+/* Is the result r possible for a record whose result means rk and whose size is size? */
+static inline const char *check_result(const struct trace_codec *cc, int64_t r, uint64_t size,
+                                       enum trace_result rk)
 {
-    if (c->result < 0)
-        return c->result > -(int64_t)TE_COUNT ? NULL : "an unknown error code";
-    switch (trace_kind_result(c->kind)) {
-    case TR_NONE: return c->result == 0 ? NULL : "a result where none can be";
-    case TR_SLOT: return (uint64_t)c->result < cc->nslots ? NULL : "a slot beyond the trace's";
-    case TR_OFFSET: return (uint64_t)c->result <= TRACE_SIZE_MAX ? NULL : "an offset too large";
-    case TR_COUNT:
-        return (uint64_t)c->result <= c->size ? NULL : "more bytes than the call asked for";
+    if (r < 0)
+        return r > -(int64_t)TE_COUNT ? NULL : "an unknown error code";
+    switch (rk) {
+    case TR_NONE: return r == 0 ? NULL : "a result where none can be";
+    case TR_SLOT: return (uint64_t)r < cc->nslots ? NULL : "a slot beyond the trace's";
+    case TR_OFFSET: return (uint64_t)r <= TRACE_SIZE_MAX ? NULL : "an offset too large";
+    case TR_COUNT: return (uint64_t)r <= size ? NULL : "more bytes than the call asked for";
     }
     return "an unknown result";
+}
+
+/* A record's values as read, before they are checked. */
+struct raw_call {
+    uint64_t thread, dur, result, slot, slot2, size, off, off2, soff, flags, mode, aux;
+    int64_t delta;
+    const char *path, *path2;
+    uint32_t path_len, path2_len;
+    size_t used;
+};
+
+/* The general reader: the record's values out of the n bytes at p, whatever the input.
+ * 1, 0 when the input ends inside the record, -1 with *bad saying which value is wrong. */
+static __attribute__((noinline)) int
+read_slow(const uint8_t *p, size_t n, unsigned f, struct raw_call *v, const char **bad)
+{
+    struct cur k = {.p = p, .n = n, .at = 1};
+    v->thread = get(&k, "thread");
+    v->delta = unzigzag(get(&k, "start"));
+    v->dur = get(&k, "duration");
+    v->result = get(&k, "result");
+    if (f & TF_PATH)
+        v->path_len = get_bytes(&k, &v->path, TRACE_PATH_MAX, "path");
+    if (f & TF_PATH2)
+        v->path2_len = get_bytes(&k, &v->path2, TRACE_PATH_MAX, "second path");
+    v->slot = f & TF_SLOT ? get(&k, "slot") : 0;
+    v->slot2 = f & TF_SLOT2 ? get(&k, "second slot") : 0;
+    v->size = f & TF_SIZE ? get(&k, "size") : 0;
+    v->off = f & TF_OFF ? get(&k, "offset") : 0;
+    v->off2 = f & TF_OFF2 ? get(&k, "second offset") : 0;
+    v->soff = f & TF_SOFF ? get(&k, "offset") : 0;
+    v->flags = f & TF_FLAGS ? get(&k, "flags") : 0;
+    v->mode = f & TF_MODE ? get(&k, "mode") : 0;
+    v->aux = f & TF_AUX ? get(&k, "thread") : 0;
+    v->used = k.at;
+    *bad = k.bad;
+    return k.bad ? -1 : k.cut ? 0 : 1;
+}
+
+/* A value of three bytes or more at q (10 bytes readable): moves q past it; *bad when it
+ * is over 64 bits. */
+static uint64_t long_at(const uint8_t **q, bool *bad)
+{
+    const uint8_t *b = *q;
+    uint64_t x = 0;
+    for (unsigned i = 0; i < 9; i++) {
+        x |= (uint64_t)(b[i] & 0x7f) << (7 * i);
+        if (!(b[i] & 0x80)) {
+            *q = b + i + 1;
+            return x;
+        }
+    }
+    *q = b + 10;
+    *bad |= b[9] > 1;
+    return x | (uint64_t)b[9] << 63;
+}
+
+/* A value at q (10 bytes readable): one or two bytes inline (most of a record's), longer
+ * ones by the loop. */
+static inline __attribute__((always_inline)) uint64_t value_at(const uint8_t **q, bool *bad)
+{
+    const uint8_t *b = *q;
+    if (b[0] < 0x80) {
+        *q = b + 1;
+        return b[0];
+    }
+    if (b[1] < 0x80) {
+        *q = b + 2;
+        return (uint64_t)(b[0] & 0x7f) | (uint64_t)b[1] << 7;
+    }
+    return long_at(q, bad);
+}
+
+/* Room the fast reader wants after the kind and after each path: every value a record
+ * may still hold (15 at most, 10 bytes each) and a second path's length. */
+#define FAST_ROOM 160
+
+/* The replay's common case: the record lies whole in a buffer with room to spare (the
+ * reader keeps TRACE_RECORD_MAX bytes ahead), so a value needs no look at the end. 1, or
+ * 0 where the general reader must decide (a value too long, a path past the room: it
+ * then says which, or that the input is cut). */
+static inline __attribute__((always_inline)) int
+read_fast(const uint8_t *p, size_t n, unsigned f, struct raw_call *v)
+{
+    if (n < 1 + FAST_ROOM)
+        return 0;
+    const uint8_t *q = p + 1, *end = p + n;
+    bool bad = false;
+    v->thread = value_at(&q, &bad);
+    v->delta = unzigzag(value_at(&q, &bad));
+    v->dur = value_at(&q, &bad);
+    v->result = value_at(&q, &bad);
+    if (f & TF_PATH) {
+        uint64_t len = value_at(&q, &bad);
+        if (bad || len >= TRACE_PATH_MAX || len + FAST_ROOM > (size_t)(end - q))
+            return 0;
+        v->path = (const char *)q;
+        v->path_len = (uint32_t)len;
+        q += len;
+    }
+    if (f & TF_PATH2) {
+        uint64_t len = value_at(&q, &bad);
+        if (bad || len >= TRACE_PATH_MAX || len + FAST_ROOM > (size_t)(end - q))
+            return 0;
+        v->path2 = (const char *)q;
+        v->path2_len = (uint32_t)len;
+        q += len;
+    }
+    v->slot = f & TF_SLOT ? value_at(&q, &bad) : 0;
+    v->slot2 = f & TF_SLOT2 ? value_at(&q, &bad) : 0;
+    v->size = f & TF_SIZE ? value_at(&q, &bad) : 0;
+    v->off = f & TF_OFF ? value_at(&q, &bad) : 0;
+    v->off2 = f & TF_OFF2 ? value_at(&q, &bad) : 0;
+    v->soff = f & TF_SOFF ? value_at(&q, &bad) : 0;
+    v->flags = f & TF_FLAGS ? value_at(&q, &bad) : 0;
+    v->mode = f & TF_MODE ? value_at(&q, &bad) : 0;
+    v->aux = f & TF_AUX ? value_at(&q, &bad) : 0;
+    v->used = (size_t)(q - p);
+    return !bad;
 }
 
 long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struct trace_call *c,
@@ -165,88 +284,89 @@ long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struc
 {
     if (n == 0)
         return 0;
-    memset(c, 0, sizeof *c);
-    c->kind = p[0];
-    if (!trace_kind_valid(c->kind))
-        return snprintf(why, whylen, "record kind %u is unknown", c->kind), -1;
-    unsigned f = trace_kind_fields(c->kind);
-    struct cur k = {.p = p, .n = n, .at = 1};
-    uint64_t thread = get(&k, "thread");
-    int64_t delta = unzigzag(get(&k, "start"));
-    c->dur_ns = get(&k, "duration");
-    c->result = unzigzag(get(&k, "result"));
-    if (f & TF_PATH)
-        c->path_len = get_bytes(&k, &c->path, TRACE_PATH_MAX, "path");
-    if (f & TF_PATH2)
-        c->path2_len = get_bytes(&k, &c->path2, TRACE_PATH_MAX, "second path");
-    uint64_t slot = f & TF_SLOT ? get(&k, "slot") : 0;
-    uint64_t slot2 = f & TF_SLOT2 ? get(&k, "second slot") : 0;
-    c->size = f & TF_SIZE ? get(&k, "size") : 0;
-    c->off = f & TF_OFF ? get(&k, "offset") : 0;
-    c->off2 = f & TF_OFF2 ? get(&k, "second offset") : 0;
-    c->soff = f & TF_SOFF ? unzigzag(get(&k, "offset")) : 0;
-    uint64_t flags = f & TF_FLAGS ? get(&k, "flags") : 0;
-    uint64_t mode = f & TF_MODE ? get(&k, "mode") : 0;
-    uint64_t aux = f & TF_AUX ? get(&k, "thread") : 0;
-    if (k.cut)
-        return 0;
-    const char *kind = trace_kind_name(c->kind);
-    if (k.bad)
-        return snprintf(why, whylen, "%s record: its %s is too long", kind, k.bad), -1;
+    /* the kind's fields and result in one look-up; its name only for a refusal */
+    uint32_t shape = trace_kind_shape(p[0]);
+    if (!shape)
+        return snprintf(why, whylen, "record kind %u is unknown", p[0]), -1;
+    unsigned f = TRACE_SHAPE_FIELDS(shape);
+    /* v's values stay in registers: the general reader fills a struct of its own */
+    struct raw_call v = {0};
+    if (!read_fast(p, n, f, &v)) {
+        struct raw_call w = {0};
+        const char *bad = NULL;
+        int r = read_slow(p, n, f, &w, &bad);
+        if (r < 0)
+            return snprintf(why, whylen, "%s record: its %s is too long",
+                            trace_kind_name(p[0]), bad), -1;
+        if (r == 0)
+            return 0;
+        v = w;
+    }
+    /* the record is checked in d, and *c set only once it passed */
+    struct trace_call d = {.kind = p[0], .dur_ns = v.dur, .result = unzigzag(v.result),
+                           .path = v.path, .path_len = v.path_len, .path2 = v.path2,
+                           .path2_len = v.path2_len, .size = v.size, .off = v.off,
+                           .off2 = v.off2, .soff = unzigzag(v.soff)};
+#define KIND trace_kind_name(d.kind)
+    uint64_t thread = v.thread, slot = v.slot, slot2 = v.slot2, flags = v.flags, mode = v.mode,
+             aux = v.aux;
+    int64_t delta = v.delta;
     if (thread >= cc->nthreads)
         return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
-                        kind, thread, cc->nthreads), -1;
+                        KIND, thread, cc->nthreads), -1;
     if ((f & TF_AUX) && aux >= cc->nthreads)
         return snprintf(why, whylen, "%s record: thread %" PRIu64 " beyond the trace's %u",
-                        kind, aux, cc->nthreads), -1;
+                        KIND, aux, cc->nthreads), -1;
     bool bad1 = (f & TF_SLOT) && slot >= cc->nslots, bad2 = (f & TF_SLOT2) && slot2 >= cc->nslots;
     if (bad1 || bad2)
-        return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", kind,
+        return snprintf(why, whylen, "%s record: slot %" PRIu64 " beyond the trace's %u", KIND,
                         bad1 ? slot : slot2, cc->nslots), -1;
-    if ((f & TF_PATH) && !trace_path_valid(c->path, c->path_len))
+    if ((f & TF_PATH) && !trace_path_valid(d.path, d.path_len))
         return snprintf(why, whylen, "%s record: a path that is not relative and plain "
-                        "(empty, absolute, '.', '..' or an empty component)", kind), -1;
+                        "(empty, absolute, '.', '..' or an empty component)", KIND), -1;
     if (f & TF_PATH2) {
-        bool ok = c->kind == TK_SYMLINK ? c->path2_len > 0 && !memchr(c->path2, 0, c->path2_len)
-                                        : trace_path_valid(c->path2, c->path2_len);
+        bool ok = d.kind == TK_SYMLINK ? d.path2_len > 0 && !memchr(d.path2, 0, d.path2_len)
+                                        : trace_path_valid(d.path2, d.path2_len);
         if (!ok)
-            return snprintf(why, whylen, "%s record: a bad second path", kind), -1;
+            return snprintf(why, whylen, "%s record: a bad second path", KIND), -1;
     }
-    uint64_t size_max = (c->kind == TK_FTRUNCATE || c->kind == TK_TRUNCATE ||
-                         c->kind == TK_FALLOCATE || c->kind == TK_SYNC_RANGE)
+    uint64_t size_max = (d.kind == TK_FTRUNCATE || d.kind == TK_TRUNCATE ||
+                         d.kind == TK_FALLOCATE || d.kind == TK_SYNC_RANGE)
                             ? TRACE_SIZE_MAX
                             : TRACE_IO_MAX;
-    if (c->size > size_max || c->off > TRACE_SIZE_MAX || c->off2 > TRACE_SIZE_MAX ||
-        c->soff > (int64_t)TRACE_SIZE_MAX || c->soff < -(int64_t)TRACE_SIZE_MAX)
-        return snprintf(why, whylen, "%s record: a size or offset too large", kind), -1;
+    if (d.size > size_max || d.off > TRACE_SIZE_MAX || d.off2 > TRACE_SIZE_MAX ||
+        d.soff > (int64_t)TRACE_SIZE_MAX || d.soff < -(int64_t)TRACE_SIZE_MAX)
+        return snprintf(why, whylen, "%s record: a size or offset too large", KIND), -1;
     if (mode > 07777)
-        return snprintf(why, whylen, "%s record: mode %" PRIo64 " is not permission bits", kind,
+        return snprintf(why, whylen, "%s record: mode %" PRIo64 " is not permission bits", KIND,
                         mode), -1;
-    uint64_t flags_max = c->kind == TK_OPEN || c->kind == TK_SETFL ? TRO_ALL
-                         : c->kind == TK_LSEEK                     ? TRW_COUNT - 1
+    uint64_t flags_max = d.kind == TK_OPEN || d.kind == TK_SETFL ? TRO_ALL
+                         : d.kind == TK_LSEEK                     ? TRW_COUNT - 1
                                                                    : 15;
     if (flags > flags_max)
-        return snprintf(why, whylen, "%s record: flags 0x%" PRIx64 " are unknown", kind, flags),
+        return snprintf(why, whylen, "%s record: flags 0x%" PRIx64 " are unknown", KIND, flags),
                -1;
-    if (c->dur_ns > TRACE_SIZE_MAX)
-        return snprintf(why, whylen, "%s record: a duration too long", kind), -1;
+    if (d.dur_ns > TRACE_SIZE_MAX)
+        return snprintf(why, whylen, "%s record: a duration too long", KIND), -1;
     /* unsigned arithmetic: a hostile delta may be INT64_MIN */
     uint64_t back = delta < 0 ? (uint64_t)0 - (uint64_t)delta : 0;
     uint64_t start = cc->prev_start + (uint64_t)delta;
     if (back > cc->prev_start || start > TRACE_SIZE_MAX)
-        return snprintf(why, whylen, "%s record: a start time out of range", kind), -1;
-    c->thread = (uint32_t)thread;
-    c->aux = (uint32_t)aux;
-    c->slot = (uint32_t)slot;
-    c->slot2 = (uint32_t)slot2;
-    c->flags = (uint32_t)flags;
-    c->mode = (uint32_t)mode;
-    c->start_ns = start;
-    const char *r = check_result(cc, c);
+        return snprintf(why, whylen, "%s record: a start time out of range", KIND), -1;
+    d.thread = (uint32_t)thread;
+    d.aux = (uint32_t)aux;
+    d.slot = (uint32_t)slot;
+    d.slot2 = (uint32_t)slot2;
+    d.flags = (uint32_t)flags;
+    d.mode = (uint32_t)mode;
+    d.start_ns = start;
+    const char *r = check_result(cc, d.result, d.size, TRACE_SHAPE_RESULT(shape));
     if (r)
-        return snprintf(why, whylen, "%s record: %s", kind, r), -1;
+        return snprintf(why, whylen, "%s record: %s", KIND, r), -1;
+#undef KIND
+    *c = d;
     cc->prev_start = start;
-    return (long)k.at;
+    return (long)v.used;
 }
 
 /* ---- entries of the initial state ---- */

@@ -36,7 +36,7 @@ size_t trace_encode_call(struct trace_codec *cc, const struct trace_call *c, uin
 /* Decodes one record of the n bytes at p into *c: the bytes used, 0 when p holds only the
  * beginning of a record (more input needed), or -1 with the reason in why (a whole
  * sentence without the file's name: "record kind 200 is unknown"). Every field is checked
- * against the limits of trace.h and cc. */
+ * against the limits of trace.h and cc; *c is set only when the record passed. */
 long trace_decode_call(struct trace_codec *cc, const uint8_t *p, size_t n, struct trace_call *c,
                        char *why, size_t whylen);
 

@@ -50,6 +50,7 @@ struct trace_stream {
     char *prev; /* the previous entry's path (state) */
     size_t prev_len;
     uint64_t entries, bytes;
+    char why[512]; /* the decoder's reason, before the record's number is put to it */
     char err[1024];
 };
 
@@ -218,6 +219,16 @@ static int end_calls(struct trace_stream *s)
     return 0;
 }
 
+/* A record the decoder refused (r < 0) or found cut short (0): says which, with its number. */
+static int bad_record(struct trace_stream *s, long r)
+{
+    char d[600];
+    if (r == 0)
+        snprintf(s->why, sizeof s->why, "cut short");
+    snprintf(d, sizeof d, "record %" PRIu64 ": %s", s->records + 1, s->why);
+    return say(s, "%s", d);
+}
+
 int trace_next_call(struct trace_stream *s, struct trace_call *c)
 {
     if (s->err[0])
@@ -227,15 +238,11 @@ int trace_next_call(struct trace_stream *s, struct trace_call *c)
         return -1;
     if (m == 0)
         return end_calls(s) < 0 ? -1 : 0;
-    char why[512];
-    long r = trace_decode_call(&s->cc, s->buf + s->pos, s->len - s->pos, c, why, sizeof why);
-    char d[600];
-    if (r == 0)
-        snprintf(why, sizeof why, "cut short");
-    if (r <= 0) {
-        snprintf(d, sizeof d, "record %" PRIu64 ": %s", s->records + 1, why);
-        return say(s, "%s", d);
-    }
+    /* the reason goes to the stream, not the stack: the hot path keeps no buffer of its own */
+    long r = trace_decode_call(&s->cc, s->buf + s->pos, s->len - s->pos, c, s->why,
+                               sizeof s->why);
+    if (r <= 0)
+        return bad_record(s, r);
     s->pos += (size_t)r;
     if (++s->records > s->t->info.nrecords)
         return say(s, "%s", "more records than its info block says");

@@ -230,6 +230,96 @@ static void test_codec_refuses(void **state)
     assert_int_equal(trace_decode_call(&d3, neg, k, &got, why, sizeof why), -1);
 }
 
+/* Decodes the n bytes at p twice, as they are and with `pad` bytes of 0x80 after them (the
+ * reader's buffer holds more than the record: the decoder's fast path, which must agree with
+ * its general one); the result, with why and *got from the first. */
+static long decode_both(const uint8_t *p, size_t n, struct trace_call *got, char *why)
+{
+    uint8_t *exact = malloc(n ? n : 1), *padded = malloc(n + 400);
+    assert_non_null(exact);
+    assert_non_null(padded);
+    memcpy(exact, p, n);
+    memcpy(padded, p, n);
+    memset(padded + n, 0x80, 400); /* a value that never ends, should the decoder read on */
+    struct trace_codec d1 = {.nthreads = 8, .nslots = 8, .prev_start = 10},
+                       d2 = d1;
+    struct trace_call a, b;
+    char w2[256] = "";
+    long r1 = trace_decode_call(&d1, exact, n, &a, why, 256);
+    long r2 = trace_decode_call(&d2, padded, n + 400, &b, w2, sizeof w2);
+    if (r1 != 0) { /* cut short: only the padded copy has the rest (its 0x80s) */
+        assert_int_equal(r1, r2);
+        if (r1 < 0)
+            assert_string_equal(why, w2);
+        else
+            assert_true(a.kind == b.kind && a.thread == b.thread && a.start_ns == b.start_ns &&
+                        a.dur_ns == b.dur_ns && a.result == b.result && a.slot == b.slot &&
+                        a.slot2 == b.slot2 && a.size == b.size && a.off == b.off &&
+                        a.off2 == b.off2 && a.soff == b.soff && a.flags == b.flags &&
+                        a.mode == b.mode && a.aux == b.aux && a.path_len == b.path_len &&
+                        a.path2_len == b.path2_len);
+    }
+    if (r1 > 0)
+        *got = a;
+    free(exact);
+    free(padded);
+    return r1;
+}
+
+static void test_codec_fast_path(void **state)
+{
+    (void)state;
+    char why[256];
+    struct trace_call got;
+    uint8_t buf[TRACE_RECORD_MAX];
+    /* every kind, good and then with one value out of range each */
+    for (unsigned k = 1; k < TRACE_KIND_END; k++) {
+        if (!trace_kind_valid(k))
+            continue;
+        for (int bad = 0; bad < 6; bad++) {
+            struct trace_call c = sample(k, 10);
+            c.dur_ns = bad == 0 ? 123456789 : 77; /* a value of four bytes */
+            if (bad == 1)
+                c.thread = 9;
+            if (bad == 2 && c.path)
+                c.path = "a//b", c.path_len = 4;
+            if (bad == 3)
+                c.result = -(int64_t)TE_COUNT;
+            if (bad == 4 && (trace_kind_fields(k) & TF_SLOT))
+                c.slot = 8;
+            if (bad == 5 && (trace_kind_fields(k) & TF_MODE))
+                c.mode = 010000;
+            struct trace_codec enc = {.nthreads = 1000, .nslots = 1000, .prev_start = 10};
+            size_t n = trace_encode_call(&enc, &c, buf);
+            long r = decode_both(buf, n, &got, why);
+            if (bad == 0) {
+                assert_int_equal(r, (long)n);
+                assert_true(got.dur_ns == 123456789 && got.kind == k);
+            }
+            for (size_t cut = 1; cut < n; cut++) /* and cut short anywhere */
+                assert_int_equal(decode_both(buf, cut, &got, why), 0);
+        }
+    }
+    /* a value over 64 bits and a path longer than the room after it, in a long buffer */
+    uint8_t big[1200];
+    memset(big, 0, sizeof big);
+    size_t n = 0;
+    big[n++] = TK_UNLINK;
+    for (int i = 0; i < 10; i++)
+        big[n++] = 0xff; /* thread: 70 bits */
+    big[n++] = 0;
+    assert_int_equal(decode_both(big, sizeof big, &got, why), -1);
+    assert_non_null(strstr(why, "thread is too long"));
+    n = 0;
+    big[n++] = TK_UNLINK;
+    big[n++] = 0, big[n++] = 0, big[n++] = 0, big[n++] = 0;
+    n += trace_put_varint(big + n, 1100); /* the path ends 93 bytes before the buffer does */
+    memset(big + n, 'a', 1100);
+    assert_int_equal(decode_both(big, sizeof big, &got, why), (long)(n + 1100));
+    assert_int_equal(got.path_len, 1100);
+    assert_int_equal(decode_both(big, n + 1099, &got, why), 0);
+}
+
 /* ---- files ---- */
 
 struct tfile {
@@ -1305,6 +1395,7 @@ int main(void)
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_codec_roundtrip),
         cmocka_unit_test(test_codec_refuses),
+        cmocka_unit_test(test_codec_fast_path),
         cmocka_unit_test_setup_teardown(test_file_roundtrip, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_damaged, file_setup, file_teardown),
         cmocka_unit_test_setup_teardown(test_file_counts, file_setup, file_teardown),
