@@ -228,6 +228,20 @@ static inline bool rp_dep_done(const struct replay *rp, uint64_t d)
                RP_DEP_POS(d);
 }
 
+/* Free chunks the dispatcher waits for before it goes on: it then fills a quarter of the
+ * pool in one go, and the threads wake it once per so many chunks, not once a chunk. */
+#define RP_POOL_REFILL (RP_POOL_CHUNKS / 4)
+
+/* replay_thread.c */
+/* A replay thread: runs the chunks handed to it until the end of the calls or a stop. */
+void *rp_thread_main(void *arg);
+/* Wakes thread t (a chunk handed to it, a call it waits for done, a stop). */
+void rp_wake(struct rp_thread *t);
+/* Stops the replay: every thread and the dispatcher woken to see it. */
+void rp_stop_all(struct replay *rp);
+/* Chunk c back into the pool (the dispatcher woken once RP_POOL_REFILL are free). */
+void rp_chunk_put(struct replay *rp, struct rp_chunk *c);
+
 /* replay_exec.c */
 /* Runs call c of thread me (its paths at base). */
 void rp_exec(struct rp_thread *me, const struct rp_call *c, const char *base);
