@@ -150,14 +150,7 @@ static struct rp_chunk *chunk_get(struct replay *rp)
         push_all(rp); /* so the earliest waiting call can run, and free a chunk */
         pthread_mutex_lock(&rp->pool_mu);
         while (rp->nfree < RP_POOL_REFILL && !atomic_load(&rp->stop) && !phase_interrupt) {
-            struct timespec ts;
-            clock_gettime(CLOCK_REALTIME, &ts);
-            ts.tv_nsec += 20 * 1000 * 1000;
-            if (ts.tv_nsec >= 1000000000) {
-                ts.tv_sec++;
-                ts.tv_nsec -= 1000000000;
-            }
-            pthread_cond_timedwait(&rp->pool_cv, &rp->pool_mu, &ts);
+            rp_cond_wait_briefly(&rp->pool_cv, &rp->pool_mu);
         }
     }
     struct rp_chunk *c = rp->free;

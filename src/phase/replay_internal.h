@@ -16,6 +16,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "phase/replay.h"
 #include "trace/trace.h"
@@ -231,6 +232,20 @@ static inline bool rp_dep_done(const struct replay *rp, uint64_t d)
 /* Free chunks the dispatcher waits for before it goes on: it then fills a quarter of the
  * pool in one go, and the threads wake it once per so many chunks, not once a chunk. */
 #define RP_POOL_REFILL (RP_POOL_CHUNKS / 4)
+
+/* Waits on cv (mu held) for at most 20 ms: a stop or an interrupt is seen that soon even
+ * where nobody signals. */
+static inline void rp_cond_wait_briefly(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_nsec += 20 * 1000 * 1000;
+    if (ts.tv_nsec >= 1000000000) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000;
+    }
+    pthread_cond_timedwait(cv, mu, &ts);
+}
 
 /* replay_thread.c */
 /* A replay thread: runs the chunks handed to it until the end of the calls or a stop. */

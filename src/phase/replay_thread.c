@@ -59,14 +59,7 @@ static void wait_dep(struct replay *rp, uint64_t d)
         atomic_thread_fence(memory_order_seq_cst);
         if (rp_dep_done(rp, d) || atomic_load(&rp->stop) || phase_interrupt)
             break;
-        struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
-        ts.tv_nsec += 20 * 1000 * 1000;
-        if (ts.tv_nsec >= 1000000000) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000;
-        }
-        pthread_cond_timedwait(&o->cv, &o->mu, &ts);
+        rp_cond_wait_briefly(&o->cv, &o->mu);
     }
     pthread_mutex_unlock(&o->mu);
     atomic_fetch_sub(&o->waiters, 1);

@@ -235,6 +235,20 @@ static inline __attribute__((always_inline)) uint64_t value_at(const uint8_t **q
  * may still hold (15 at most, 10 bytes each) and a second path's length. */
 #define FAST_ROOM 160
 
+/* A path for the fast reader: its length, then its bytes, with FAST_ROOM left after them.
+ * 1, or 0 where the general reader must decide. */
+static inline __attribute__((always_inline)) int
+path_fast(const uint8_t **q, const uint8_t *end, bool *bad, const char **path, uint32_t *len)
+{
+    uint64_t n = value_at(q, bad);
+    if (*bad || n >= TRACE_PATH_MAX || n + FAST_ROOM > (size_t)(end - *q))
+        return 0;
+    *path = (const char *)*q;
+    *len = (uint32_t)n;
+    *q += n;
+    return 1;
+}
+
 /* The replay's common case: the record lies whole in a buffer with room to spare (the
  * reader keeps TRACE_RECORD_MAX bytes ahead), so a value needs no look at the end. 1, or
  * 0 where the general reader must decide (a value too long, a path past the room: it
@@ -250,22 +264,10 @@ read_fast(const uint8_t *p, size_t n, unsigned f, struct raw_call *v)
     v->delta = unzigzag(value_at(&q, &bad));
     v->dur = value_at(&q, &bad);
     v->result = value_at(&q, &bad);
-    if (f & TF_PATH) {
-        uint64_t len = value_at(&q, &bad);
-        if (bad || len >= TRACE_PATH_MAX || len + FAST_ROOM > (size_t)(end - q))
-            return 0;
-        v->path = (const char *)q;
-        v->path_len = (uint32_t)len;
-        q += len;
-    }
-    if (f & TF_PATH2) {
-        uint64_t len = value_at(&q, &bad);
-        if (bad || len >= TRACE_PATH_MAX || len + FAST_ROOM > (size_t)(end - q))
-            return 0;
-        v->path2 = (const char *)q;
-        v->path2_len = (uint32_t)len;
-        q += len;
-    }
+    if ((f & TF_PATH) && !path_fast(&q, end, &bad, &v->path, &v->path_len))
+        return 0;
+    if ((f & TF_PATH2) && !path_fast(&q, end, &bad, &v->path2, &v->path2_len))
+        return 0;
     v->slot = f & TF_SLOT ? value_at(&q, &bad) : 0;
     v->slot2 = f & TF_SLOT2 ? value_at(&q, &bad) : 0;
     v->size = f & TF_SIZE ? value_at(&q, &bad) : 0;
