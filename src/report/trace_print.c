@@ -203,10 +203,11 @@ void trace_print_text(const char *path, const struct trace_info *in,
            trace_count_str(in->left_outside, a, sizeof a),
            trace_count_str(in->left_prestart, b, sizeof b),
            trace_count_str(in->left_other, c, sizeof c));
-    printf("initial state: %s entries (%s files, %llu directories, %llu symlinks), %s bytes\n",
-           trace_count_str(in->nstate, a, sizeof a),
-           trace_count_str(s->state[TT_REG], b, sizeof b),
-           (unsigned long long)s->state[TT_DIR], (unsigned long long)s->state[TT_SYMLINK],
+    printf("initial state: %s entr%s (%s file%s, %llu director%s, %llu symlink%s), %s bytes\n",
+           trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies",
+           trace_count_str(s->state[TT_REG], b, sizeof b), s->state[TT_REG] == 1 ? "" : "s",
+           (unsigned long long)s->state[TT_DIR], s->state[TT_DIR] == 1 ? "y" : "ies",
+           (unsigned long long)s->state[TT_SYMLINK], s->state[TT_SYMLINK] == 1 ? "" : "s",
            trace_count_str(in->state_bytes, c, sizeof c));
     printf("tracer: %.1f us between calls, %.1f us in each taken off as its own (calibrated: "
            "%.1f us, quickest tenth %.1f us here and %.1f us there); think time scaled by "

@@ -57,7 +57,7 @@ like "$ERR" 'initial state: 1 entry' "the initial state holds the archive (it ex
 run_fsbench trace stats "$S/tar.fsbt"
 is "$RC" 0 "trace stats exits 0"
 like "$OUT" '^command: tar -xf t\.tar$' "trace stats names the command"
-like "$OUT" '^initial state: 1 entries \(1 files' "trace stats: the initial state is the archive"
+like "$OUT" '^initial state: 1 entry \(1 file, 0 directories, 0 symlinks\)' "trace stats: the initial state is the archive"
 replay tar
 # the tree a replayed tar -xf leaves
 run_fsbench trace replay "$S/tar.fsbt" "$S/rtar"
