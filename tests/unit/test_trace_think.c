@@ -3,7 +3,8 @@
  * left), summed per process, matched by name in start order, an unmatched one's time given
  * to its matched ancestor, each process's share less the replay's for its calls, over its
  * own threads' gaps, and what they cannot hold (a process that makes no call) before its
- * exit; the sampled times scaled to the run's exact total.
+ * exit; the sampled times scaled to the run's exact total; their sum no more than the
+ * program's CPU time less the replay's for all its calls.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -120,12 +121,61 @@ static void test_unmatched(void **state)
     assert_int_equal(none.nprocs, 0);
 }
 
+/* rsync's shape: sh, then a sender, a generator and a receiver that wait for one
+ * another's pipes in a cycle. The sender's and the receiver's calls cost the replay more
+ * than their whole CPU time; that surplus is on the same path as the generator's think
+ * time, so the think times add up to no more than the CPU time less the replay's for all
+ * the calls: here 690 - 610 = 80 ms, of the generator's 100 and sh's 20 (scaled alike by
+ * 80 / 120). The old per-process sum gave 120 ms; a cap of 0 gives none at all. */
+static void test_cycle_capped(void **state)
+{
+    (void)state;
+    const struct think_thread rs[] = {
+        {.leader = 0, .comm = "sh", .calls = 0, .room_ns = 40 * MS},
+        {.leader = 1, .comm = "rsync", .calls = 100, .room_ns = 50 * MS, .cost_ns = 300 * MS},
+        {.leader = 2, .comm = "rsync", .calls = 40, .room_ns = 200 * MS, .cost_ns = 60 * MS},
+        {.leader = 3, .comm = "rsync", .calls = 100, .room_ns = 50 * MS, .cost_ns = 250 * MS},
+    };
+    const struct think_task tk[] = {
+        {.pid = 11, .tgid = 11, .ppid = 10, .comm = "sh", .cpu_ns = 20 * MS},
+        {.pid = 12, .tgid = 12, .ppid = 11, .comm = "rsync", .cpu_ns = 260 * MS},
+        {.pid = 13, .tgid = 13, .ppid = 12, .comm = "rsync", .cpu_ns = 160 * MS},
+        {.pid = 14, .tgid = 14, .ppid = 13, .comm = "rsync", .cpu_ns = 250 * MS},
+    };
+    struct trace_info in = {.nthreads = 4};
+    char why[256] = "";
+    assert_int_equal(trace_think_per_process(&in, rs, tk, 4, 10, 690 * MS, 0, why, sizeof why),
+                     0);
+    near(in.procs[0].think_ns, 20 * MS * 2 / 3);
+    near(in.procs[1].think_ns, 0);     /* its calls cost the replay 40 ms more than it used */
+    near(in.procs[2].think_ns, 100 * MS * 2 / 3);
+    near(in.procs[3].think_ns, 0);     /* and its, as much as it used */
+    near(in.think_ns, 80 * MS);
+    assert_int_equal(in.thread_scale_ppm[2], 333333); /* 66.7 ms over 200 ms of gaps */
+    trace_info_free(&in);
+    /* the sender's calls dearer still (CPU 690 ms less 730 ms for all the calls): none left */
+    const struct think_thread dear[] = {
+        rs[0],
+        {.leader = 1, .comm = "rsync", .calls = 100, .room_ns = 50 * MS, .cost_ns = 420 * MS},
+        rs[2],
+        rs[3],
+    };
+    struct trace_info none = {.nthreads = 4};
+    assert_int_equal(trace_think_per_process(&none, dear, tk, 4, 10, 690 * MS, 0, why,
+                                             sizeof why),
+                     0);
+    assert_int_equal(none.think_ns, 0);
+    assert_int_equal(none.thread_scale_ppm[2], 0);
+    trace_info_free(&none);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_per_process),
         cmocka_unit_test(test_scaled),
         cmocka_unit_test(test_unmatched),
+        cmocka_unit_test(test_cycle_capped),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
