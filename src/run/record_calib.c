@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "run/record_dir.h"
+
 /* Files per batch, rounds, the bytes of a large read or write, fsyncs per round. */
 #define CALIB_FILES 256
 #define CALIB_ROUNDS 5
@@ -27,27 +29,6 @@ static uint64_t cpu_ns(void)
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t) < 0)
         return 0;
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
-}
-
-/* A new empty directory beside near (in its parent, when on near's file system), else
- * under $TMPDIR. 0 or -1. */
-static int dir_beside(const char *near, char *out, size_t len)
-{
-    struct stat a, b;
-    const char *slash = near ? strrchr(near, '/') : NULL;
-    out[0] = '\0';
-    if (slash && slash != near && stat(near, &a) == 0) {
-        snprintf(out, len, "%.*s", (int)(slash - near), near);
-        if (stat(out, &b) < 0 || a.st_dev != b.st_dev || access(out, W_OK) < 0)
-            out[0] = '\0';
-    }
-    if (!out[0]) {
-        const char *tmp = getenv("TMPDIR");
-        snprintf(out, len, "%s", tmp && *tmp ? tmp : "/tmp");
-    }
-    size_t n = strlen(out);
-    snprintf(out + n, len - n, "/.fsbench-calib.XXXXXX");
-    return mkdtemp(out) ? 0 : -1;
 }
 
 struct batch {
@@ -131,13 +112,14 @@ static int one_round(struct batch *b, double t[CAL_CLASSES], double *rb, double 
 int record_calib_measure(const char *near, struct trace_calib *k, char *why, size_t len)
 {
     memset(k, 0, sizeof *k);
-    char dir[PATH_MAX];
-    if (dir_beside(near, dir, sizeof dir) < 0) {
+    struct record_dir rd;
+    if (record_dir_make(&rd, near, ".fsbench-calib") < 0) {
         snprintf(why, len, "no directory for it could be made (%s)", strerror(errno));
         return -1;
     }
     struct batch *b = calloc(1, sizeof *b);
     int rc = -1;
+    const char *dir = rd.path;
     if (b && (b->dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
         for (int i = 0; i < CALIB_FILES; i++) {
             snprintf(b->name[i], sizeof b->name[i], "c%d", i);
@@ -172,7 +154,7 @@ int record_calib_measure(const char *near, struct trace_calib *k, char *why, siz
         snprintf(why, len, "its directory could not be opened (%s)", strerror(errno));
     }
     free(b);
-    if (rmdir(dir) < 0 && rc == 0) {
+    if (record_dir_remove(&rd) < 0 && rc == 0) {
         snprintf(why, len, "its directory %s could not be removed", dir);
         rc = -1;
     }

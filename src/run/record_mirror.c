@@ -17,6 +17,7 @@
 #include "os/selfexe.h"
 #include "phase/phase.h"
 #include "phase/workspace.h"
+#include "run/record_dir.h"
 #include "trace/strace_run.h"
 #include "trace/trace_record.h"
 
@@ -161,36 +162,17 @@ static int threads_cpu(const char *said, uint64_t *ns)
     return 0;
 }
 
-/* A new empty directory beside near (in its parent, when on near's file system), for a
- * workspace on the same kind of file system; "" when there is none (then $TMPDIR's). */
-static void dir_beside(const char *near, char *out, size_t len)
-{
-    out[0] = '\0';
-    struct stat a, b;
-    const char *slash = near ? strrchr(near, '/') : NULL;
-    if (!slash || slash == near || stat(near, &a) < 0)
-        return;
-    snprintf(out, len, "%.*s", (int)(slash - near), near);
-    if (stat(out, &b) < 0 || a.st_dev != b.st_dev || access(out, W_OK) < 0) {
-        out[0] = '\0';
-        return;
-    }
-    size_t n = strlen(out);
-    snprintf(out + n, len - n, "/.fsbench-replay.XXXXXX");
-    if (!mkdtemp(out))
-        out[0] = '\0';
-}
-
 int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint64_t *cpu_ns,
                         char *why, size_t len)
 {
     *cpu_ns = 0;
-    char self[PATH_MAX], lim[32], dir[PATH_MAX];
+    char self[PATH_MAX], lim[32];
     struct workspace ws;
-    dir_beside(near, dir, sizeof dir);
-    if (mirror_open(self, &ws, dir[0] ? dir : NULL, why, len) < 0) {
-        if (dir[0])
-            rmdir(dir);
+    /* on near's file system: an fsync there costs what the program's did */
+    struct record_dir rd;
+    const char *dir = record_dir_make(&rd, near, ".fsbench-replay") == 0 ? rd.path : NULL;
+    if (mirror_open(self, &ws, dir, why, len) < 0) {
+        record_dir_remove(&rd);
         return -1;
     }
     int rc = 0;
@@ -218,7 +200,6 @@ int record_mirror_plain(const char *path, uint64_t limit, const char *near, uint
         snprintf(why, len, "its temporary directory could not be removed");
         rc = -1;
     }
-    if (dir[0])
-        rmdir(dir);
+    record_dir_remove(&rd);
     return rc;
 }
