@@ -3,10 +3,15 @@
  * threads that touched the same resource in a conflicting way.
  *
  * Resources: a path by name (the call's path, and its parent directory's, which must
- * exist), a directory's names (a call that makes, removes or renames a name changes its
- * parent's names; a listing and an rmdir read them), and a descriptor slot. A
+ * exist), a directory's names (what a listing of it holds), and a descriptor slot. A
  * call uses each either shared (a lookup, a read) or exclusive (a change); shared uses do
- * not order among themselves. Every call also advances its recorded thread, which a spawn
+ * not order among themselves. A directory's names are the other way round: a call that
+ * makes, removes or renames a name uses them shared (the name itself, a path, orders the
+ * calls on it; changes of different names commute), a listing and an rmdir exclusive (a
+ * listing holds the names made before it and none made after). With the names exclusive
+ * for every change, make -j2's assemblers, each creating its own .o in ".", waited for
+ * one another in the trace's order, so the replay's two jobs ran in step where make's
+ * did not. Every call also advances its recorded thread, which a spawn
  * of a child waits for (a child starts after its parent reached the fork).
  *
  * Between processes a call also waits for what the program's processes waited for (format
@@ -362,10 +367,12 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
         const char *p = base + c->path;
         uint64_t h = hash_bytes(p, c->path_len);
         uint64_t ph = parent_hash(p, c->path_len);
-        /* the parent: shared (it must exist); its names exclusive for a call that changes
-         * one, so that lookups of other names in it do not wait for that change */
+        /* the parent: shared (it must exist), so that lookups of other names in it do not
+         * wait for a change of one; its names shared too by a call that changes one (each
+         * name is ordered as itself, h: creates and removals of different names commute),
+         * exclusive only for a listing and for the directory's removal */
         if (use(rp, &l, h, obj, me) < 0 || use(rp, &l, ph, false, me) < 0 ||
-            (dir && use(rp, &l, names_of(ph), true, me) < 0) ||
+            (dir && use(rp, &l, names_of(ph), false, me) < 0) ||
             (c->kind == TK_RMDIR && use(rp, &l, names_of(h), true, me) < 0))
             return -2;
         if (c->kind == TK_OPEN && c->result >= 0 && (uint64_t)c->result < rp->nslots)
@@ -375,7 +382,7 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
         const char *p = base + c->path2;
         uint64_t ph = parent_hash(p, c->path2_len);
         if (use(rp, &l, hash_bytes(p, c->path2_len), true, me) < 0 ||
-            use(rp, &l, ph, false, me) < 0 || use(rp, &l, names_of(ph), true, me) < 0)
+            use(rp, &l, ph, false, me) < 0 || use(rp, &l, names_of(ph), false, me) < 0)
             return -2;
     }
     unsigned f = trace_kind_fields(c->kind);
@@ -384,8 +391,9 @@ int rp_deps_of(struct replay *rp, const struct rp_call *c, const char *base, uns
         uint64_t h = c->slot < rp->nslots ? d->slot_path[c->slot] : 0;
         if (h && use(rp, &l, h, obj, me) < 0)
             return -2;
-        /* a listing reads the directory's names */
-        if (h && c->kind == TK_GETDENTS && use(rp, &l, names_of(h), false, me) < 0)
+        /* a listing reads the directory's names: after the changes of them before it,
+         * before those after it */
+        if (h && c->kind == TK_GETDENTS && use(rp, &l, names_of(h), true, me) < 0)
             return -2;
         if (trace_kind_result(c->kind) == TR_SLOT && c->result >= 0 &&
             (uint64_t)c->result < rp->nslots) {

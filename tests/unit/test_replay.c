@@ -572,6 +572,40 @@ static void test_shared_readers(void **state)
     rp_deps_free(&d.rp);
 }
 
+/* make -j2: each job's assembler creates its own .o in "." (two replay threads): the
+ * creates of different names do not wait for one another (they did, in the trace's order,
+ * and the replay's jobs ran in step); a listing of "." waits for both, and a create after
+ * the listing waits for it; a create of the same name still waits for the other's. */
+static void test_names_commute(void **state)
+{
+    (void)state;
+    struct depfix d;
+    depfix_init_n(&d, 3);
+    unsigned on = 9;
+    struct rp_call cr = {.kind = TK_OPEN, .flags = CREAT, .result = 0};
+    assert_int_equal(dep(&d, 0, cr, "f1.o", NULL), 0);
+    assert_int_equal(dep(&d, 0, (struct rp_call){.kind = TK_CLOSE, .slot = 0}, NULL, NULL), 0);
+    assert_int_equal(dep(&d, 1, cr, "f2.o", NULL), 0);
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_CLOSE, .slot = 0}, NULL, NULL), 0);
+    assert_int_equal(dep(&d, 1, (struct rp_call){.kind = TK_UNLINK}, "old.o", NULL), 0);
+    /* thread 2 lists ".": after the creates of both */
+    assert_int_equal(dep(&d, 2, (struct rp_call){.kind = TK_OPEN, .result = 1,
+                                                 .flags = TRO_DIRECTORY},
+                         ".", NULL),
+                     0);
+    assert_int_equal(dep(&d, 2, (struct rp_call){.kind = TK_GETDENTS, .slot = 1, .size = 4096},
+                         NULL, NULL),
+                     2);
+    /* a create after the listing: after it */
+    assert_int_equal(dep(&d, 0, cr, "f3.o", &on), 1);
+    assert_int_equal(on, 2);
+    /* the same name as another thread's: after that one (and the listing) */
+    on = 9;
+    assert_int_equal(dep(&d, 1, cr, "f3.o", &on), 2);
+    assert_int_equal(on, 0);
+    rp_deps_free(&d.rp);
+}
+
 static void test_null_engine(void **state)
 {
     struct fix *f = *state;
@@ -658,6 +692,7 @@ int main(void)
         T(test_basic),     T(test_divergence),      T(test_no_escape),   T(test_rename_dir),
         T(test_threads),   T(test_original_timing), T(test_null_engine), T(test_deps),
         T(test_chan_deps), T(test_shared_readers),  T(test_armed),
+        T(test_names_commute),
 #undef T
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
