@@ -65,7 +65,7 @@ static void record_usage(FILE *out)
             "                     here; CMD then runs more than once, so what it does\n"
             "                     outside DIR happens again\n"
             "Runs CMD (all its processes and threads) under strace. Maps of files are\n"
-            "recorded, not the pages touched through them (a replay reads each mapped range\n"
+            "recorded, not the pages touched through them (a replay faults in each mapped range\n"
             "once); calls on descriptors opened before CMD started are left out.\n");
 }
 

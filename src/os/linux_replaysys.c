@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdatomic.h>
 #include <stdio.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
@@ -117,4 +118,15 @@ int os_seek_whence(unsigned which)
 {
     static const int w[] = {SEEK_SET, SEEK_CUR, SEEK_END, SEEK_DATA, SEEK_HOLE};
     return which < sizeof w / sizeof w[0] ? w[which] : -1;
+}
+
+void *os_map_populated(int fd, uint64_t off, size_t len)
+{
+    void *m = mmap(NULL, len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, (off_t)off);
+    return m == MAP_FAILED ? NULL : m;
+}
+
+int os_unmap(void *addr, size_t len)
+{
+    return munmap(addr, len);
 }

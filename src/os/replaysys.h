@@ -1,7 +1,7 @@
 /* replaysys.h — the system calls a replayed trace makes that POSIX does not have, or has
  * in another form: the Linux-only open flags, chmod of a name that must not follow a
  * symlink, copy offload, fallocate, sync_file_range, statfs of a descriptor, renameat2's
- * flags, lseek's SEEK_DATA and SEEK_HOLE.
+ * flags, lseek's SEEK_DATA and SEEK_HOLE, a map with its pages faulted in.
  *
  * Linux: the calls themselves. POSIX-only build: the nearest POSIX call (posix_fallocate,
  * fdatasync, fstatvfs, read and write for a copy), or ENOTSUP / EINVAL where there is none,
@@ -55,5 +55,13 @@ int os_renameat_flags(int olddirfd, const char *oldname, int newdirfd, const cha
 /* lseek's whence for 0 SEEK_SET, 1 SEEK_CUR, 2 SEEK_END, 3 SEEK_DATA, 4 SEEK_HOLE; -1 when
  * the system has no such whence. */
 int os_seek_whence(unsigned which);
+
+/* A read-only private map of len bytes of fd from off (a multiple of the page size), its
+ * pages faulted in by the kernel as a program's touches would fault them (Linux:
+ * MAP_POPULATE, which stops at the file's end where a touch would raise SIGBUS; the
+ * POSIX-only build reads one byte of each page, len being within the file's size). The
+ * address, or NULL with errno set. Undone by os_unmap. */
+void *os_map_populated(int fd, uint64_t off, size_t len);
+int os_unmap(void *addr, size_t len);
 
 #endif

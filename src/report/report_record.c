@@ -71,7 +71,7 @@ void report_record_summary(const char *out, const struct trace_info *in, uint64_
                "tracer's part of each, %.1f us)",
                (double)think_ns / 1e9, (double)in->tracer_gap_ns / 1e3);
     inform("record: limits: of I/O through memory maps only the maps are seen (%s map%s; a "
-           "replay reads each mapped range once); calls on descriptors opened before the "
+           "replay faults in each mapped range once); calls on descriptors opened before the "
            "start are left out",
            trace_count_str(in->count[TK_MMAP], a, sizeof a), in->count[TK_MMAP] == 1 ? "" : "s");
 }

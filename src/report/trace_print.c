@@ -278,7 +278,7 @@ void trace_print_text(const char *path, const struct trace_info *in,
                "replay does none of it\n");
     else
         printf("  I/O through memory maps: %s maps of files below the directory recorded, "
-               "not the pages the program touched; a replay reads each mapped range once and "
+               "not the pages the program touched; a replay faults in each mapped range once and "
                "writes it back once where the map was shared and writable\n",
                trace_count_str(in->count[TK_MMAP], a, sizeof a));
     if (in->format < 3)

@@ -51,7 +51,7 @@ ERR=$(cat "$S/tar.err")
 like "$ERR" '^fsbench: record: [0-9,]+ calls of 1 thread in [0-9.]+ s below .*/tar written to ' "record says what it wrote"
 like "$ERR" 'record: left out: [0-9,]+ calls outside .*/tar, [0-9,]+ on descriptors opened before the start' \
     "record says what it left out"
-like "$ERR" 'record: limits: of I/O through memory maps only the maps are seen \(0 maps; a replay reads each mapped range once\); calls on descriptors opened before the start are left out' \
+like "$ERR" 'record: limits: of I/O through memory maps only the maps are seen \(0 maps; a replay faults in each mapped range once\); calls on descriptors opened before the start are left out' \
     "record states its limits"
 like "$ERR" 'initial state: 1 entry' "the initial state holds the archive (it existed before tar)"
 run_fsbench trace stats "$S/tar.fsbt"

@@ -103,7 +103,7 @@ if [ -x "$CRAFT" ]; then
     run_fsbench trace stats "$S/gap.fsbt"
     like "$OUT" "longest gap between a thread's calls: 1000000\.000 s \(before record 2\); a replay with original timing cuts any think time to 60 s" \
         "trace stats: the longest gap, and that a replay cuts it"
-    like "$OUT" "  I/O through memory maps: 0 maps of files below the directory recorded, not the pages the program touched; a replay reads each mapped range once and writes it back once where the map was shared and writable" \
+    like "$OUT" "  I/O through memory maps: 0 maps of files below the directory recorded, not the pages the program touched; a replay faults in each mapped range once and writes it back once where the map was shared and writable" \
         "trace stats: says what it could not see"
     like "$OUT" "  0 calls on descriptors opened before the start, 0 outside the directory: left out, not replayed" \
         "trace stats: and what was left out, and how"
