@@ -10,12 +10,12 @@
  * its lines stream through the recorder into the trace file, which is renamed into place
  * only when whole, after the tracer's cost is measured once more (the two averaged).
  *
- * With --untraced-run the command runs untraced before all that (DIR copied aside first and
- * put back after; the program 3-5 times, the least CPU time kept: run/record_untraced.h),
- * and the think time in all is its CPU time there less what a replay spends on its calls
- * (priced by costs per kind of call measured here, or an untraced replay's CPU time where
- * that is more: run/record_think.h): under the tracer a
- * program's CPU time grows with every stop. Not the default: CMD then runs more than once,
+ * With --untraced-run DIR is copied aside before the traced run and, once the trace is
+ * written, put back for the untraced runs (the program 3-5 times, each run followed by an
+ * untraced replay of the trace: run/record_untraced.h), then left as the traced run left
+ * it. The think time in all is the program's CPU time untraced less its replay's at the
+ * same moment (run/record_think.h): under the tracer a program's CPU time grows with
+ * every stop. Not the default: CMD then runs more than once,
  * and whatever it does outside DIR (a network, a log, another directory) happens again.
  *
  * This file parses and orders the steps; the steps are in run/record_* and trace/, the
@@ -39,6 +39,7 @@
 #include "cli/cli.h"
 #include "cli/cli_options.h"
 #include "report/report_record.h"
+#include "run/record_snapshot.h"
 #include "run/record_think.h"
 #include "run/record_untraced.h"
 #include "trace/strace_run.h"
@@ -58,11 +59,12 @@ static void record_usage(FILE *out)
             "  -o, --output FILE  the trace to write (replay it with fsbench run --replay FILE)\n"
             "  --root DIR         record the calls below DIR (default: the current directory);\n"
             "                     calls outside it are left out and counted\n"
-            "  --untraced-run     run CMD untraced first (DIR copied aside and put back after\n"
-            "                     each run; CMD 3 times, a short one up to 5, the least\n"
-            "                     CPU time kept): its think time from its own CPU time, which the\n"
-            "                     tracer does not inflate, less its calls' cost measured\n"
-            "                     here; CMD then runs more than once, so what it does\n"
+            "  --untraced-run     run CMD untraced too (DIR put back as it was before each\n"
+            "                     run and as the traced run left it after them; CMD 3 times,\n"
+            "                     a short one up to 5, each run followed by an untraced\n"
+            "                     replay): its think time from its own CPU time, which the\n"
+            "                     tracer does not inflate, less the replay's at the same\n"
+            "                     moment; CMD then runs more than once, so what it does\n"
             "                     outside DIR happens again\n"
             "Runs CMD (all its processes and threads) under strace. Maps of files are\n"
             "recorded, not the pages touched through them (a replay faults in each mapped range\n"
@@ -141,6 +143,37 @@ static int rewrite(const char *out, const struct trace_info *info, struct trace_
     return rc;
 }
 
+/* --untraced-run, once the trace is written: what the traced run left in root copied
+ * aside, root put back as it was before (the copy *before), the program run untraced,
+ * each run paired with an untraced replay of the trace at out (record_untraced.h), and
+ * root left as the traced run left it. 0, or -1 after error() (a copy that could not be
+ * put back is kept and named). */
+static int untraced_runs(const char *root, char *const argv[], struct record_snapshot *before,
+                         const char *out, uint64_t ncalls, struct record_untraced *u)
+{
+    char why[512];
+    struct record_snapshot after;
+    if (record_snapshot_take(&after, root, why, sizeof why) < 0) {
+        record_snapshot_drop(before);
+        return error("record: --untraced-run: what the traced run left in %s cannot be "
+                     "copied aside: %s", text_shown(root), why);
+    }
+    if (record_snapshot_restore(before, why, sizeof why) < 0) {
+        error("record: --untraced-run: %s could not be put back as it was before the program "
+              "(%s); what it held then is kept in %s, what the traced run left in %s",
+              text_shown(root), why, text_shown(before->path), text_shown(after.path));
+        return -1;
+    }
+    struct record_think_pair tp = {.out = out, .root = root, .ncalls = ncalls};
+    struct record_untraced_pair pair = {.replay = record_think_pair_replay, .arg = &tp};
+    int rc = record_untraced_run(root, argv, u, &pair);
+    if (record_snapshot_restore(&after, why, sizeof why) < 0)
+        return error("record: --untraced-run: %s could not be put back as the traced run left "
+                     "it (%s); that is kept in %s", text_shown(root), why,
+                     text_shown(after.path));
+    return rc;
+}
+
 /* record's options: the one table its getopt_long reads (t0014 holds its --help, the
  * man page and the completion to it) */
 const struct cli_opts cli_opts_record = {
@@ -195,12 +228,15 @@ int cmd_record(int argc, char **argv)
      * fsbench may: other programs' turns on the processors stay out of the gaps */
     if (setpriority(PRIO_PROCESS, 0, RECORD_NICE) < 0)
         errno = 0; /* not allowed: the gaps then carry more of the machine's load */
-    /* 1b. --untraced-run: the program once untraced, DIR put back after it */
+    /* 1b. --untraced-run: DIR as it is, for the untraced runs after the traced one */
     struct record_untraced unt = {0};
-    if (plain && record_untraced_run(root, argv + optind, &unt) < 0) {
-        record_untraced_free(&unt);
+    struct record_snapshot before = {.rootfd = -1};
+    char why[512] = "";
+    if (plain && record_snapshot_take(&before, root, why, sizeof why) < 0) {
         trace_prescan_free(pre);
-        return EXIT_RUN_FAILED;
+        return error("record: --untraced-run: %s cannot be copied aside: %s", text_shown(root),
+                     why),
+               EXIT_RUN_FAILED;
     }
     char version[256];
     strace_run_version(version, sizeof version);
@@ -213,6 +249,7 @@ int cmd_record(int argc, char **argv)
         trace_rec_free(rec);
         trace_writer_discard(w);
         trace_prescan_free(pre);
+        record_snapshot_drop(&before);
         return EXIT_RUN_FAILED;
     }
     int rc = strace_run_pump(&sr, rec);
@@ -239,6 +276,7 @@ int cmd_record(int argc, char **argv)
         trace_rec_free(rec);
         trace_writer_discard(w);
         trace_prescan_free(pre);
+        record_snapshot_drop(&before);
         return EXIT_RUN_FAILED;
     }
     info.command = quoted(argv + optind);
@@ -250,15 +288,24 @@ int cmd_record(int argc, char **argv)
         rc = -1;
     }
     rc = finish(w, &info, pre, rc);
-    char why[512] = "";
     bool again = rc == 0 && record_think_tracer(out, rec, &info, why, sizeof why) == 0;
     int plain_measured = 0, per_failed = 0;
+    bool unrun = false;
     char proc_why[512] = "";
     if (rc == 0 && plain) {
-        why[0] = '\0';
-        plain_measured = record_think_untraced(out, root, rec, &unt, &info, why, sizeof why,
-                                               &per_failed, proc_why, sizeof proc_why);
-        again = true;
+        /* when these fail the trace keeps the tracer's estimate, and record fails */
+        if (untraced_runs(root, argv + optind, &before, out, info.ncalls, &unt) < 0) {
+            unrun = true;
+            plain = false;
+        } else {
+            why[0] = '\0';
+            plain_measured = record_think_untraced(out, root, rec, &unt, &info, why,
+                                                   sizeof why, &per_failed, proc_why,
+                                                   sizeof proc_why);
+            again = true;
+        }
+    } else {
+        record_snapshot_drop(&before);
     }
     record_untraced_free(&unt);
     if (again)
@@ -270,12 +317,15 @@ int cmd_record(int argc, char **argv)
     trace_rec_free(rec);
     trace_prescan_free(pre);
     if (rc == 0) {
-        report_record_summary(out, &info, skipped, think, why, plain ? 1 + plain_measured : 0);
-        if (plain)
+        report_record_summary(out, &info, skipped, think, why,
+                              !plain ? 0 : !plain_measured ? 1 : unt.pairs ? 3 : 2);
+        if (plain) {
             report_record_procs(&info, per_failed ? proc_why : NULL);
+            report_record_busy(unt.waited_permille);
+        }
     }
     trace_info_free(&info);
-    if (rc < 0)
+    if (rc < 0 || unrun)
         return EXIT_RUN_FAILED;
     if (status != 0)
         return error("record: %s exited with status %d; the trace of what it did is in %s",

@@ -125,6 +125,26 @@ int os_proc_io(uint64_t *read_bytes, uint64_t *write_bytes)
     return 0;
 }
 
+int os_cpu_waited_us(uint64_t *us)
+{
+    *us = 0;
+    FILE *f = fopen("/proc/pressure/cpu", "re");
+    if (!f)
+        return -1;
+    char line[256];
+    int rc = -1;
+    unsigned long long total;
+    while (rc < 0 && fgets(line, sizeof line, f)) {
+        const char *t = strstr(line, " total=");
+        if (!strncmp(line, "some ", 5) && t && sscanf(t, " total=%llu", &total) == 1) {
+            *us = total;
+            rc = 0;
+        }
+    }
+    fclose(f);
+    return rc;
+}
+
 bool os_tsc_invariant(void)
 {
     FILE *f = fopen("/proc/cpuinfo", "re");

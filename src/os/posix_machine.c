@@ -41,6 +41,12 @@ int os_proc_io(uint64_t *read_bytes, uint64_t *write_bytes)
     return -1;
 }
 
+int os_cpu_waited_us(uint64_t *us)
+{
+    *us = 0;
+    return -1;
+}
+
 bool os_tsc_invariant(void)
 {
     return false;

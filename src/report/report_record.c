@@ -34,7 +34,20 @@ void report_record_summary(const char *out, const struct trace_info *in, uint64_
     inform("record: initial state: %s entr%s (%s of files)%s",
            trace_count_str(in->nstate, a, sizeof a), in->nstate == 1 ? "y" : "ies", e,
            skipped ? " (entries on other file systems, devices and fifos not scanned)" : "");
-    if (plain == 2) {
+    if (plain == 3) {
+        inform("record: the program's own time between calls: %.3f s (its CPU time run "
+               "untraced, %.3f s in %.3f s (of %llu run%s, each followed by an untraced "
+               "replay, the one whose CPU time above its replay's is the median), less what "
+               "a replay spends on its %s calls, %.3f s: that replay's CPU time, shared among "
+               "the threads by their price by this machine's costs per kind of call, %.3f s; "
+               "traced it used %.3f s)",
+               (double)think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
+               (double)in->plain_wall_ns / 1e9, (unsigned long long)in->plain_runs,
+               in->plain_runs == 1 ? "" : "s", trace_count_str(in->ncalls, a, sizeof a),
+               (double)in->plain_replay_cpu_ns / 1e9, (double)in->calib_calls_ns / 1e9,
+               (double)in->cpu_ns / 1e9);
+    }
+    else if (plain == 2) {
         uint64_t off = in->plain_replay_cpu_ns > in->calib_calls_ns ? in->plain_replay_cpu_ns
                                                                      : in->calib_calls_ns;
         inform("record: the program's own time between calls: %.3f s (its CPU time run "
@@ -98,3 +111,19 @@ void report_record_procs(const struct trace_info *in, const char *why)
     }
 }
 
+void report_record_busy(int permille)
+{
+    if (permille < 0)
+        return;
+    if (permille < RECORD_BUSY_PERMILLE) {
+        inform("record: while it ran untraced, some task waited for a processor %d %% of the "
+               "time", (permille + 5) / 10);
+        return;
+    }
+    inform("record: while it ran untraced, some task waited for a processor %d %% of the "
+           "time: the machine was busy. The replay after each run takes off what the load "
+           "added to the calls, not what it added to the program's own work (a compiler's "
+           "CPU time grows with other programs' use of the caches), so the think time may "
+           "be longer than on a quiet machine; record on a quiet one where you can",
+           (permille + 5) / 10);
+}

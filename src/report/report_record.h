@@ -11,9 +11,16 @@
 
 /* The summary of the trace written to out (info in), skipped: entries the scan left
  * alone; think_ns the think time in all, why why it was found as it was; plain 0 without
- * --untraced-run, 1 with it but the calls not priced, 2 priced. */
+ * --untraced-run, 1 with it but the calls not priced, 2 priced, 3 priced and each run
+ * paired with its replay. */
 void report_record_summary(const char *out, const struct trace_info *in, uint64_t skipped,
                            uint64_t think_ns, const char *why, int plain);
+
+/* --untraced-run: how busy the machine was while the program ran untraced (permille: the
+ * share of the time some task waited for a processor; < 0: unknown, nothing said), and
+ * from RECORD_BUSY_PERMILLE on, that the think time may carry it. */
+#define RECORD_BUSY_PERMILLE 250
+void report_record_busy(int permille);
 
 /* --untraced-run: how the think time was given to the processes (or why it was not, when
  * why is not NULL). */

@@ -216,10 +216,12 @@ void trace_print_text(const char *path, const struct trace_info *in,
            (double)in->calib_gap_ns / 1e3, (double)in->gap_p10_ns / 1e3,
            (double)in->calib_p10_ns / 1e3, (double)in->think_scale_ppm / 1e6);
     if (in->plain_cpu_ns && in->format >= 6) {
+        /* the replays paired with the runs (as many) or made after them: which of the
+         * two figures was taken off is the think time's difference from the CPU time */
         printf("think time: %.3f s in all (the program's CPU time run untraced %.3f s in "
-               "%.3f s, the least of %llu run%s, less the larger of its %s calls' price by "
-               "the recording machine's costs, %.3f s, and an untraced replay's CPU time, "
-               "%.3f s, the least of %llu; traced: the program's %.3f s)\n",
+               "%.3f s, of %llu run%s, less what a replay spends on its %s calls: their price "
+               "by the recording machine's costs %.3f s, an untraced replay's CPU time "
+               "%.3f s, of %llu; traced: the program's %.3f s)\n",
                (double)in->think_ns / 1e9, (double)in->plain_cpu_ns / 1e9,
                (double)in->plain_wall_ns / 1e9, (unsigned long long)in->plain_runs,
                in->plain_runs == 1 ? "" : "s", trace_count_str(in->ncalls, a, sizeof a),

@@ -26,26 +26,35 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* An untraced replay's CPU time on the calls, the least of a few (a short trace's replay
- * again while they take little time), scaled to all the calls, into *cpu: 0, or -1 with
- * why. */
-static int plain_replay(const char *out, const char *root, const struct trace_info *info,
-                        uint64_t *cpu, unsigned *n, char *why, size_t len)
+int record_think_pair_replay(void *arg, uint64_t *cpu_ns)
 {
+    const struct record_think_pair *p = arg;
+    char why[256];
+    uint64_t c;
+    if (record_mirror_plain(p->out, PLAIN_CALLS, p->root, &c, why, sizeof why) < 0)
+        return -1;
+    uint64_t made = p->ncalls < PLAIN_CALLS ? p->ncalls : PLAIN_CALLS;
+    *cpu_ns = made ? (uint64_t)((double)c * (double)p->ncalls / (double)made) : 0;
+    return 0;
+}
+
+/* An untraced replay's CPU time on the calls, the least of a few (a short trace's replay
+ * again while they take little time), scaled to all the calls, into *cpu: 0, or -1. */
+static int plain_replay(const char *out, const char *root, const struct trace_info *info,
+                        uint64_t *cpu, unsigned *n)
+{
+    struct record_think_pair p = {.out = out, .root = root, .ncalls = info->ncalls};
     uint64_t t0 = now_ns(), best = UINT64_MAX;
     *n = 0;
     while (*n < PLAIN_REPLAYS_MAX && (*n == 0 || now_ns() - t0 < PLAIN_AGAIN_NS)) {
         uint64_t c;
-        if (record_mirror_plain(out, PLAIN_CALLS, root, &c, why, len) < 0)
+        if (record_think_pair_replay(&p, &c) < 0)
             break;
         best = c < best ? c : best;
         (*n)++;
     }
-    if (!*n)
-        return -1;
-    uint64_t made = info->ncalls < PLAIN_CALLS ? info->ncalls : PLAIN_CALLS;
-    *cpu = made ? (uint64_t)((double)best * (double)info->ncalls / (double)made) : 0;
-    return 0;
+    *cpu = best;
+    return *n ? 0 : -1;
 }
 
 int record_think_tracer(const char *out, const struct trace_recorder *rec,
@@ -145,14 +154,17 @@ int record_think_untraced(const char *out, const char *root, const struct trace_
     if (priced) {
         info->calib = k;
         info->calib_calls_ns = again;
-        uint64_t rcpu;
-        unsigned nrep;
-        char rw[256];
-        if (info->ncalls && plain_replay(out, root, info, &rcpu, &nrep, rw, sizeof rw) == 0) {
+        uint64_t rcpu = u->replay_cpu_ns;
+        unsigned nrep = u->pairs;
+        if (nrep || (info->ncalls && plain_replay(out, root, info, &rcpu, &nrep) == 0)) {
             info->plain_replay_cpu_ns = rcpu;
             info->plain_replay_calls = info->ncalls;
             info->plain_replays = nrep;
-            if (rcpu > again && again) {
+            /* a replay made at the kept run's moment is what a replay spends on the calls
+             * there, above or below the table's price (measured at another moment); the
+             * table then only shares it among the threads. A replay made at another
+             * moment raises the price, never lowers it */
+            if (again && (u->pairs ? rcpu != again : rcpu > again)) {
                 double f = (double)rcpu / (double)again;
                 for (uint32_t i = 0; i < nth; i++)
                     cost[i] = (uint64_t)((double)cost[i] * f);

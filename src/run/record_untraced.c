@@ -2,13 +2,16 @@
 #include "run/record_untraced.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
 
 #include "base/err.h"
 #include "base/prog.h"
 #include "base/text.h"
+#include "os/machine.h"
 #include "run/record_snapshot.h"
 
 /* Runs at most; up to the most while all of them have taken under UNTRACED_AGAIN_NS, and
@@ -73,42 +76,90 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-int record_untraced_run(const char *root, char *const argv[], struct record_untraced *u)
+size_t record_untraced_pick(const uint64_t *cpu, const uint64_t *rcpu, size_t n)
 {
-    uint64_t t0 = now_ns();
-    int st = run_once(root, argv, u);
-    if (st < 0)
-        return -1;
-    if (st > 0) {
-        inform("record: --untraced-run: %s exited with status %d when run untraced",
-               text_shown(argv[0]), st);
-        return 0;
+    size_t best = 0;
+    if (!rcpu) {
+        for (size_t i = 1; i < n; i++)
+            if (cpu[i] < cpu[best])
+                best = i;
+        return best;
     }
-    u->runs = 1;
-    /* the program again, while the runs take little time: the least CPU time kept, the
-     * one least stretched by other programs' use of the caches and processors */
-    uint64_t first_ns = now_ns() - t0;
-    while (u->runs < UNTRACED_RUNS_MAX &&
-           (now_ns() - t0 < UNTRACED_AGAIN_NS ||
-            (u->runs < UNTRACED_RUNS_MIN && first_ns < UNTRACED_LONG_NS))) {
-        struct record_untraced again = {0};
-        st = run_once(root, argv, &again);
+    /* the run with as many differences below it as (n - 1) / 2 (ties: the first) */
+    for (size_t i = 0; i < n; i++) {
+        double di = (double)cpu[i] - (double)rcpu[i];
+        size_t below = 0, same = 0;
+        for (size_t j = 0; j < n; j++) {
+            double dj = (double)cpu[j] - (double)rcpu[j];
+            below += dj < di;
+            same += dj == di && j < i;
+        }
+        if (below + same == (n - 1) / 2)
+            return i;
+    }
+    return best;
+}
+
+int record_untraced_run(const char *root, char *const argv[], struct record_untraced *u,
+                        const struct record_untraced_pair *pair)
+{
+    struct record_untraced r[UNTRACED_RUNS_MAX];
+    uint64_t cpu[UNTRACED_RUNS_MAX], rcpu[UNTRACED_RUNS_MAX];
+    memset(r, 0, sizeof r);
+    /* only the program's own runs count towards the time limits, not the replays */
+    uint64_t spent = 0, first_ns = 0, cpu_max = 0;
+    size_t n = 0;
+    bool paired = pair != NULL;
+    int rc = 0;
+    uint64_t waited0, waited1, start = now_ns();
+    bool waits = os_cpu_waited_us(&waited0) == 0;
+    while (n < UNTRACED_RUNS_MAX &&
+           (n == 0 || spent < UNTRACED_AGAIN_NS ||
+            (n < UNTRACED_RUNS_MIN && first_ns < UNTRACED_LONG_NS))) {
+        uint64_t t0 = now_ns();
+        int st = run_once(root, argv, &r[n]);
+        uint64_t took = now_ns() - t0;
+        if (st < 0 && n == 0)
+            return -1;
         if (st != 0) {
-            record_untraced_free(&again);
-            return st < 0 ? -1 : 0; /* the first run stands */
+            if (n == 0) {
+                inform("record: --untraced-run: %s exited with status %d when run untraced",
+                       text_shown(argv[0]), st);
+                *u = r[0];
+                u->waited_permille = -1;
+                return 0;
+            }
+            record_untraced_free(&r[n]);
+            rc = st < 0 ? -1 : 0; /* the runs before it stand */
+            break;
         }
-        again.runs = u->runs + 1;
-        again.cpu_max_ns = u->cpu_max_ns > again.cpu_ns ? u->cpu_max_ns : again.cpu_ns;
-        if (again.cpu_ns < u->cpu_ns) {
-            record_untraced_free(u);
-            *u = again;
-        } else {
-            u->runs = again.runs;
-            u->cpu_max_ns = again.cpu_max_ns;
-            record_untraced_free(&again);
-        }
+        if (n == 0)
+            first_ns = took;
+        spent += took;
+        cpu[n] = r[n].cpu_ns;
+        cpu_max = cpu[n] > cpu_max ? cpu[n] : cpu_max;
+        /* the replay at the same moment as the run */
+        if (paired && pair->replay(pair->arg, &rcpu[n]) < 0)
+            paired = false;
+        n++;
     }
-    return 0;
+    size_t k = record_untraced_pick(cpu, paired ? rcpu : NULL, n);
+    for (size_t i = 0; i < n; i++)
+        if (i != k)
+            record_untraced_free(&r[i]);
+    *u = r[k];
+    u->runs = (unsigned)n;
+    u->cpu_max_ns = cpu_max;
+    u->pairs = paired ? (unsigned)n : 0;
+    u->replay_cpu_ns = paired ? rcpu[k] : 0;
+    /* how busy the machine was meanwhile (the program's own tasks count too) */
+    uint64_t wall_us = (now_ns() - start) / 1000;
+    u->waited_permille = -1;
+    if (waits && os_cpu_waited_us(&waited1) == 0 && wall_us && waited1 >= waited0) {
+        uint64_t pm = (waited1 - waited0) * 1000 / wall_us;
+        u->waited_permille = pm > 1000 ? 1000 : (int)pm;
+    }
+    return rc;
 }
 
 void record_untraced_free(struct record_untraced *u)

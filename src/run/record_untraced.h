@@ -1,9 +1,16 @@
-/* record_untraced.h — record --untraced-run's first step: the recorded directory copied
- * aside (record_snapshot.h), the command run once untraced, its standard streams on
- * /dev/null, while the kernel reports each of its tasks' CPU time at its exit
- * (os/taskcpu.h), and the directory put back as it was. A short program is run again (up
- * to 5 times in all, while the runs have taken less than 2 s) and the run with the
- * least CPU time kept: the program's own cost, not what a busy machine added to it.
+/* record_untraced.h — record --untraced-run's runs, after the traced one: the recorded
+ * directory as it was before the program copied aside (record_snapshot.h), the command run
+ * once untraced, its standard streams on /dev/null, while the kernel reports each of its
+ * tasks' CPU time at its exit (os/taskcpu.h), and the directory put back as it was. A
+ * short program is run again (up to 5 times in all, while the runs have taken less than
+ * 2 s; at least 3 unless the first took over 10 s).
+ *
+ * Each run is paired with an untraced replay of the trace made right after it (the
+ * caller's pair): a load that lasts the whole recording lifts the program's calls and the
+ * replay's alike, so the difference between the two is the program's own work beyond its
+ * calls at either moment. The run kept is the one whose difference is the median; without
+ * pairs, the one with the least CPU time (the program's own cost, the least stretched by
+ * other programs).
  */
 #ifndef FSBENCH_RECORD_UNTRACED_H
 #define FSBENCH_RECORD_UNTRACED_H
@@ -17,7 +24,12 @@ struct record_untraced {
     uint64_t cpu_ns;        /* its CPU time, user and kernel, with the children it waited for */
     uint64_t wall_ns;
     uint64_t cpu_max_ns;    /* the most CPU time of the runs */
-    unsigned runs;          /* the runs made (cpu_ns, wall_ns and the tasks: the least's) */
+    unsigned runs;          /* the runs made (cpu_ns, wall_ns and the tasks: the kept one's) */
+    unsigned pairs;         /* runs each paired with a replay (runs, or 0: not paired) */
+    uint64_t replay_cpu_ns; /* the kept run's replay's CPU time (when paired) */
+    int waited_permille;    /* of the runs' and replays' time, the share in which some task
+                             * waited for a processor (os_cpu_waited_us), in per mille; -1
+                             * where not known */
     struct os_task_cpu *t; /* each task that ended meanwhile (of the whole machine; NULL
                             * with why when not known) */
     size_t n;
@@ -25,10 +37,23 @@ struct record_untraced {
     char why[256];
 };
 
+/* The replay made after each run: 0 with its CPU time in *cpu_ns, or -1 (the runs are
+ * then not paired). */
+struct record_untraced_pair {
+    int (*replay)(void *arg, uint64_t *cpu_ns);
+    void *arg;
+};
+
 /* Runs argv untraced in the current directory, root copied aside before and put back
- * after each run. 0, or -1 after error() (a status other than 0 is said, not an error; a
- * run that ends so is the last). */
-int record_untraced_run(const char *root, char *const argv[], struct record_untraced *u);
+ * after each run, each run followed by pair's replay (pair NULL: none). 0, or -1 after
+ * error() (a status other than 0 is said, not an error; a run that ends so is the last). */
+int record_untraced_run(const char *root, char *const argv[], struct record_untraced *u,
+                        const struct record_untraced_pair *pair);
+
+/* Of n runs with CPU times cpu[] and their replays' rcpu[] (NULL: not paired), the index
+ * of the one to keep: the median difference cpu - rcpu (the lower of the two middle ones),
+ * or the least cpu. */
+size_t record_untraced_pick(const uint64_t *cpu, const uint64_t *rcpu, size_t n);
 
 void record_untraced_free(struct record_untraced *u);
 

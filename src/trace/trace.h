@@ -299,14 +299,14 @@ struct trace_info {
     uint64_t plain_replay_calls;
     /* Format 6: the calls priced one by one (record --untraced-run): the table measured on
      * the recording's machine and file system, and what it says a replay spends on all the
-     * calls (calib_calls_ns); taken off plain_cpu_ns is the larger of that and
-     * plain_replay_cpu_ns (then the least of plain_replays untraced replays, for all
-     * plain_replay_calls = ncalls calls). All 0: not measured. */
+     * calls (calib_calls_ns). Where plain_replays equals plain_runs, each run was
+     * followed by its replay and plain_replay_cpu_ns (the kept run's replay's, for all
+     * plain_replay_calls = ncalls calls) is taken off plain_cpu_ns; else the larger of it
+     * (the least of the replays) and calib_calls_ns. All 0: not measured. */
     struct trace_calib calib;
     uint64_t calib_calls_ns;
-    uint64_t plain_runs;           /* the untraced runs made (plain_cpu_ns: the least's) */
-    uint64_t plain_replays;        /* the untraced replays made (plain_replay_cpu_ns: the
-                                    * least's, scaled to all calls; 0: none) */
+    uint64_t plain_runs;           /* the untraced runs made (plain_cpu_ns: the kept one's) */
+    uint64_t plain_replays;        /* the untraced replays made (0: none) */
     /* Format 5 (0 / NULL where the think time is not given per process): the program's
      * processes, and for each recorded thread its process (an index of procs) and the
      * scale of its think times (in place of think_scale_ppm). Owned. */
