@@ -29,6 +29,41 @@ int prog_find(const char *prog, char *out, size_t len)
     return -1;
 }
 
+/* An executable regular file at path: 0, or -1 with why. */
+static int executable(const char *path, char *why, size_t len)
+{
+    struct stat st;
+    if (stat(path, &st) < 0) {
+        snprintf(why, len, "%s", strerror(errno));
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) || access(path, X_OK) < 0) {
+        snprintf(why, len, "not an executable file");
+        return -1;
+    }
+    return 0;
+}
+
+int prog_runnable(const char *prog, char *why, size_t len)
+{
+    if (strchr(prog, '/'))
+        return executable(prog, why, len);
+    /* execvp's search: $PATH, or its default where unset; an empty entry is "." */
+    const char *path = getenv("PATH");
+    char dirs[4096], at[4096], w[128];
+    snprintf(dirs, sizeof dirs, "%s", path ? path : "/bin:/usr/bin");
+    for (char *d = dirs, *next; d; d = next) {
+        next = strchr(d, ':');
+        if (next)
+            *next++ = '\0';
+        if ((size_t)snprintf(at, sizeof at, "%s/%s", *d ? d : ".", prog) < sizeof at &&
+            executable(at, w, sizeof w) == 0)
+            return 0;
+    }
+    snprintf(why, len, "not found in $PATH");
+    return -1;
+}
+
 /* A pipe whose both ends are closed on exec. */
 static int prog_pipe(int fds[2])
 {

@@ -12,6 +12,11 @@ struct rusage;
  * PATH may lack). 0 with its path in out, or -1 (no message). */
 int prog_find(const char *prog, char *out, size_t len);
 
+/* Whether prog can be run as execvp(3) would find it (a name with a slash as it is, else
+ * in $PATH): 0, or -1 with why ("not found in $PATH", "No such file or directory", "not
+ * an executable file"). */
+int prog_runnable(const char *prog, char *why, size_t len);
+
 /* Runs path with argv (argv[0] its name; NULL-terminated), standard input /dev/null, in
  * directory "/": its standard output goes into out (at most max bytes kept, NUL-terminated;
  * *out malloc'ed, freed by the caller), its standard error's last line into why (len bytes).

@@ -26,6 +26,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@
 #include <unistd.h>
 
 #include "base/err.h"
+#include "base/prog.h"
 #include "base/sig.h"
 #include "base/text.h"
 #include "cli/cli.h"
@@ -143,6 +145,9 @@ static int rewrite(const char *out, const struct trace_info *info, struct trace_
     return rc;
 }
 
+/* The signal that stopped record's untraced runs (base/sig.h), or 0. */
+static volatile atomic_int record_stop;
+
 /* --untraced-run, once the trace is written: what the traced run left in root copied
  * aside, root put back as it was before (the copy *before), the program run untraced,
  * each run paired with an untraced replay of the trace at out (record_untraced.h), and
@@ -166,11 +171,20 @@ static int untraced_runs(const char *root, char *const argv[], struct record_sna
     }
     struct record_think_pair tp = {.out = out, .root = root, .ncalls = ncalls};
     struct record_untraced_pair pair = {.replay = record_think_pair_replay, .arg = &tp};
-    int rc = record_untraced_run(root, argv, u, &pair);
+    /* from here a signal ends the runs and leaves root as the traced run left it */
+    int rc = sig_install(&record_stop);
+    if (rc == 0)
+        rc = record_untraced_run(root, argv, u, &pair);
     if (record_snapshot_restore(&after, why, sizeof why) < 0)
         return error("record: --untraced-run: %s could not be put back as the traced run left "
                      "it (%s); that is kept in %s", text_shown(root), why,
                      text_shown(after.path));
+    int sig = sig_stop_requested();
+    if (rc == 0 && sig)
+        return error("record: --untraced-run: stopped by signal %d after %u untraced run%s; %s "
+                     "is as the traced run left it, and the trace at %s keeps the tracer's "
+                     "estimate of the think time", sig, u->runs, u->runs == 1 ? "" : "s",
+                     text_shown(root), text_shown(out));
     return rc;
 }
 
@@ -210,7 +224,11 @@ int cmd_record(int argc, char **argv)
     if (optind >= argc)
         return error("record: no command to record (fsbench record -o FILE -- CMD ...)"),
                EXIT_USAGE;
-    char root[PATH_MAX], cwd[PATH_MAX];
+    char root[PATH_MAX], cwd[PATH_MAX], nowhy[128];
+    /* a command that cannot be run: said here, before a trace of nothing is written */
+    if (prog_runnable(argv[optind], nowhy, sizeof nowhy) < 0)
+        return error("record: %s cannot be run: %s", text_shown(argv[optind]), nowhy),
+               EXIT_USAGE;
     if (!realpath(root_arg, root))
         return error_errno("record: --root %s", text_shown(root_arg)), EXIT_USAGE;
     if (!getcwd(cwd, sizeof cwd))

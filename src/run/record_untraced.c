@@ -10,6 +10,7 @@
 
 #include "base/err.h"
 #include "base/prog.h"
+#include "base/sig.h"
 #include "base/text.h"
 #include "os/machine.h"
 #include "run/record_snapshot.h"
@@ -113,7 +114,8 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
     int rc = 0;
     uint64_t waited0, waited1, start = now_ns();
     bool waits = os_cpu_waited_us(&waited0) == 0;
-    while (n < UNTRACED_RUNS_MAX &&
+    /* a signal caught (sig.h) ends the runs after the one under way */
+    while (n < UNTRACED_RUNS_MAX && !sig_stop_requested() &&
            (n == 0 || spent < UNTRACED_AGAIN_NS ||
             (n < UNTRACED_RUNS_MIN && first_ns < UNTRACED_LONG_NS))) {
         uint64_t t0 = now_ns();
@@ -139,7 +141,7 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
         cpu[n] = r[n].cpu_ns;
         cpu_max = cpu[n] > cpu_max ? cpu[n] : cpu_max;
         /* the replay at the same moment as the run */
-        if (paired && pair->replay(pair->arg, &rcpu[n]) < 0)
+        if (paired && (sig_stop_requested() || pair->replay(pair->arg, &rcpu[n]) < 0))
             paired = false;
         n++;
     }

@@ -45,8 +45,9 @@ struct record_untraced_pair {
 };
 
 /* Runs argv untraced in the current directory, root copied aside before and put back
- * after each run, each run followed by pair's replay (pair NULL: none). 0, or -1 after
- * error() (a status other than 0 is said, not an error; a run that ends so is the last). */
+ * after each run, each run followed by pair's replay (pair NULL: none); a signal caught
+ * (base/sig.h) ends them after the run under way. 0, or -1 after error() (a status other
+ * than 0 is said, not an error; a run that ends so is the last). */
 int record_untraced_run(const char *root, char *const argv[], struct record_untraced *u,
                         const struct record_untraced_pair *pair);
 

@@ -94,6 +94,13 @@ is "$RC" 2 "record without a command: usage error"
 like "$ERR" 'record: no command to record' "it says so"
 run_fsbench record -- true
 is "$RC" 2 "record without -o: usage error"
+run_fsbench record -o "$S/none.fsbt" -- /nonexistent/prog
+is "$RC" 2 "record of a program that does not exist: usage error"
+like "$ERR" "^fsbench: record: /nonexistent/prog cannot be run: No such file or directory$" "it says so in one line"
+ok "$([ ! -e "$S/none.fsbt" ]; echo $?)" "and writes no trace"
+run_fsbench record --untraced-run -o "$S/none.fsbt" -- no-such-command-anywhere
+is "$RC" 2 "record of a name not in \$PATH: usage error"
+like "$ERR" '^fsbench: record: no-such-command-anywhere cannot be run: not found in \$PATH$' "it says so in one line"
 
 # ---- a crafted trace: a gap of 11.6 days, setuid modes -----------------------------------
 umask 022

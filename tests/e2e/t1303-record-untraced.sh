@@ -97,6 +97,26 @@ ok "$(jq -e '.think.untraced.cpu_ns > 0 and .think.untraced.wall_ns > 0 and .thi
 like "$OUT" 'cost per call \(CPU time on the recording.s file system\): open [0-9.]+ us, create [0-9.]+ us, .*; read [0-9.]+ ms/MiB, write [0-9.]+ ms/MiB' \
     "trace stats shows the table the calls were priced by"
 
+# a signal during the untraced runs: they stop after the one under way, and the directory
+# is left as the traced run left it (not as it was before the runs), nothing beside it
+mkdir -p "$S/sig/root"
+(cd "$S/sig/root" && exec "$FSBENCH" record --untraced-run -o "$S/sig.fsbt" -- \
+    sh -c "echo started >>'$S/sig.seen'; sleep 1; echo run >>f") >/dev/null 2>"$S/sig.err" &
+rec=$!
+for _ in $(seq 1 600); do
+    [ "$(wc -l <"$S/sig.seen" 2>/dev/null || echo 0)" -ge 2 ] && break
+    sleep 0.1
+done
+kill -INT "$rec"
+wait "$rec"
+is "$?" 130 "SIGINT during the untraced runs: exit 130"
+like "$(cat "$S/sig.err")" "^fsbench: record: --untraced-run: stopped by signal 2 after 1 untraced run; .*/sig/root is as the traced run left it, and the trace at .*sig.fsbt keeps the tracer's estimate of the think time$" \
+    "it says so in one line: where the directory and the trace stand"
+is "$(cat "$S/sig/root/f")" "run" "the directory holds the traced run's work (one line)"
+is "$(wc -l <"$S/sig.seen")" 2 "no run started after the signal"
+is "$(ls -A "$S/sig")" "root" "nothing left beside the directory"
+ok "$("$FSBENCH" trace stats "$S/sig.fsbt" >/dev/null; echo $?)" "the trace is whole"
+
 # without the option the program runs once, and record recommends it
 mkdir -p "$S/once"
 # shellcheck disable=SC2016 # the recorded shell expands them

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,6 +38,42 @@ static void test_search(void **state)
     char *bare[] = {"sh", "-c", "exit 5", NULL};
     assert_int_equal(prog_run_quiet(bare, 1, NULL), 5);   /* found in $PATH */
     assert_int_equal(prog_run_quiet(bare, 0, NULL), 127); /* not looked for */
+}
+
+/* Whether a command can be run, as execvp would find it: a name in $PATH, a path as it
+ * is; a directory, a file without x, a missing one and an unknown name are not, each
+ * with its reason. */
+static void test_runnable(void **state)
+{
+    (void)state;
+    char why[128];
+    assert_int_equal(prog_runnable("sh", why, sizeof why), 0);
+    assert_int_equal(prog_runnable("/bin/sh", why, sizeof why), 0);
+    assert_int_equal(prog_runnable("no-such-command-anywhere", why, sizeof why), -1);
+    assert_string_equal(why, "not found in $PATH");
+    assert_int_equal(prog_runnable("/nonexistent/prog", why, sizeof why), -1);
+    assert_string_equal(why, "No such file or directory");
+    assert_int_equal(prog_runnable("/tmp", why, sizeof why), -1);
+    assert_string_equal(why, "not an executable file");
+    char f[] = "/tmp/test_prog_runnable.XXXXXX";
+    int fd = mkstemp(f);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(prog_runnable(f, why, sizeof why), -1); /* mode 0600: not executable */
+    assert_string_equal(why, "not an executable file");
+    assert_int_equal(chmod(f, 0700), 0);
+    assert_int_equal(prog_runnable(f, why, sizeof why), 0);
+    unlink(f);
+    /* only $PATH is searched, as execvp does: not /usr/sbin when PATH lacks it */
+    char *old = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+    setenv("PATH", "/nonexistent-dir", 1);
+    assert_int_equal(prog_runnable("sh", why, sizeof why), -1);
+    if (old) {
+        setenv("PATH", old, 1);
+        free(old);
+    } else {
+        unsetenv("PATH");
+    }
 }
 
 static void test_quiet_and_rusage(void **state)
@@ -85,6 +122,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_status),
         cmocka_unit_test(test_search),
+        cmocka_unit_test(test_runnable),
         cmocka_unit_test(test_quiet_and_rusage),
         cmocka_unit_test(test_output),
     };
