@@ -125,24 +125,23 @@ int os_proc_io(uint64_t *read_bytes, uint64_t *write_bytes)
     return 0;
 }
 
-int os_cpu_waited_us(uint64_t *us)
+int os_cpu_busy_ns(uint64_t *ns)
 {
-    *us = 0;
-    FILE *f = fopen("/proc/pressure/cpu", "re");
+    *ns = 0;
+    FILE *f = fopen("/proc/stat", "re");
     if (!f)
         return -1;
-    char line[256];
-    int rc = -1;
-    unsigned long long total;
-    while (rc < 0 && fgets(line, sizeof line, f)) {
-        const char *t = strstr(line, " total=");
-        if (!strncmp(line, "some ", 5) && t && sscanf(t, " total=%llu", &total) == 1) {
-            *us = total;
-            rc = 0;
-        }
-    }
+    unsigned long long v[8] = {0};
+    int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3],
+                   &v[4], &v[5], &v[6], &v[7]);
     fclose(f);
-    return rc;
+    long hz = sysconf(_SC_CLK_TCK);
+    if (n < 8 || hz <= 0)
+        return -1;
+    /* user, nice, system; idle (3) and iowait (4) are not work; irq, softirq, steal */
+    unsigned long long ticks = v[0] + v[1] + v[2] + v[5] + v[6] + v[7];
+    *ns = (uint64_t)(ticks * (1000000000ull / (unsigned long long)hz));
+    return 0;
 }
 
 bool os_tsc_invariant(void)

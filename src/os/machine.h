@@ -1,7 +1,7 @@
 /* machine.h — what the system tells about the machine and the process, for the
  * descriptions stored with results and for sizing: CPU model, RAM and the memory limit the
  * process runs under, the kernel's writeback settings, the process's storage I/O bytes,
- * the time tasks waited for a processor, whether the CPU's time-stamp counter is invariant, and dropping the caches.
+ * the processor time spent on all work, whether the CPU's time-stamp counter is invariant, and dropping the caches.
  *
  * Every call answers "unknown" (a documented value) rather than failing where the system
  * cannot say; the POSIX fallback knows only what sysconf(3) says.
@@ -29,10 +29,11 @@ int os_proc_io(uint64_t *read_bytes, uint64_t *write_bytes);
 /* True when the CPU's time-stamp counter runs at one rate in every power state, the same
  * on every CPU (Linux: /proc/cpuinfo's constant_tsc and nonstop_tsc); false where unknown. */
 bool os_tsc_invariant(void);
-/* How long, in microseconds since boot, at least one task waited for a processor (Linux:
- * the "some" total of /proc/pressure/cpu): the machine's load as time lost, into *us. 0,
- * or -1 where the system does not count it. */
-int os_cpu_waited_us(uint64_t *us);
+/* The processor time all processors have spent working since boot, in ns (Linux: the first
+ * line of /proc/stat: user, nice, system, irq, softirq and steal; the time given to guests
+ * is in user): with the machine's processors and one's own use, how busy the others kept
+ * it. 0, or -1 where the system does not say. */
+int os_cpu_busy_ns(uint64_t *ns);
 /* Writes back everything dirty, then drops the page, dentry and inode caches: 0, or
  * -errno with the reason in why (e.g. "cannot open /proc/sys/vm/drop_caches: Permission
  * denied"; ENOSYS where the system has no such control). Needs root. */

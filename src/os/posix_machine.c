@@ -41,9 +41,9 @@ int os_proc_io(uint64_t *read_bytes, uint64_t *write_bytes)
     return -1;
 }
 
-int os_cpu_waited_us(uint64_t *us)
+int os_cpu_busy_ns(uint64_t *ns)
 {
-    *us = 0;
+    *ns = 0;
     return -1;
 }
 

@@ -116,11 +116,11 @@ void report_record_busy(int permille)
     if (permille < 0)
         return;
     if (permille < RECORD_BUSY_PERMILLE) {
-        inform("record: while it ran untraced, some task waited for a processor %d %% of the "
+        inform("record: while it ran untraced, other programs used %d %% of the processors' "
                "time", (permille + 5) / 10);
         return;
     }
-    inform("record: while it ran untraced, some task waited for a processor %d %% of the "
+    inform("record: while it ran untraced, other programs used %d %% of the processors' "
            "time: the machine was busy. The replay after each run takes off what the load "
            "added to the calls, not what it added to the program's own work (a compiler's "
            "CPU time grows with other programs' use of the caches), so the think time may "

@@ -16,9 +16,9 @@
 void report_record_summary(const char *out, const struct trace_info *in, uint64_t skipped,
                            uint64_t think_ns, const char *why, int plain);
 
-/* --untraced-run: how busy the machine was while the program ran untraced (permille: the
- * share of the time some task waited for a processor; < 0: unknown, nothing said), and
- * from RECORD_BUSY_PERMILLE on, that the think time may carry it. */
+/* --untraced-run: how much of the processors' time other programs used while the program
+ * ran untraced (permille; < 0: unknown, nothing said), and from RECORD_BUSY_PERMILLE on,
+ * that the think time may carry it. */
 #define RECORD_BUSY_PERMILLE 250
 void report_record_busy(int permille);
 

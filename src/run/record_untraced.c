@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/err.h"
 #include "base/prog.h"
@@ -77,6 +78,21 @@ static uint64_t now_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
+static uint64_t tv_ns(const struct timeval *t)
+{
+    return (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_usec * 1000u;
+}
+
+/* The CPU time of record itself and of the children it waited for (the runs, the
+ * replays and theirs), user and system. */
+static uint64_t own_cpu_ns(void)
+{
+    struct rusage s, c;
+    if (getrusage(RUSAGE_SELF, &s) < 0 || getrusage(RUSAGE_CHILDREN, &c) < 0)
+        return 0;
+    return tv_ns(&s.ru_utime) + tv_ns(&s.ru_stime) + tv_ns(&c.ru_utime) + tv_ns(&c.ru_stime);
+}
+
 size_t record_untraced_pick(const uint64_t *cpu, const uint64_t *rcpu, size_t n)
 {
     size_t best = 0;
@@ -112,8 +128,8 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
     size_t n = 0;
     bool paired = pair != NULL;
     int rc = 0;
-    uint64_t waited0, waited1, start = now_ns();
-    bool waits = os_cpu_waited_us(&waited0) == 0;
+    uint64_t busy0, busy1, own0 = own_cpu_ns(), start = now_ns();
+    bool busy = os_cpu_busy_ns(&busy0) == 0;
     /* a signal caught (sig.h) ends the runs after the one under way */
     while (n < UNTRACED_RUNS_MAX && !sig_stop_requested() &&
            (n == 0 || spent < UNTRACED_AGAIN_NS ||
@@ -128,7 +144,7 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
                 inform("record: --untraced-run: %s exited with status %d when run untraced",
                        text_shown(argv[0]), st);
                 *u = r[0];
-                u->waited_permille = -1;
+                u->others_permille = -1;
                 return 0;
             }
             record_untraced_free(&r[n]);
@@ -154,12 +170,14 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
     u->cpu_max_ns = cpu_max;
     u->pairs = paired ? (unsigned)n : 0;
     u->replay_cpu_ns = paired ? rcpu[k] : 0;
-    /* how busy the machine was meanwhile (the program's own tasks count too) */
-    uint64_t wall_us = (now_ns() - start) / 1000;
-    u->waited_permille = -1;
-    if (waits && os_cpu_waited_us(&waited1) == 0 && wall_us && waited1 >= waited0) {
-        uint64_t pm = (waited1 - waited0) * 1000 / wall_us;
-        u->waited_permille = pm > 1000 ? 1000 : (int)pm;
+    /* how much of the machine other programs used meanwhile */
+    uint64_t wall = now_ns() - start, own = own_cpu_ns() - own0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    u->others_permille = -1;
+    if (busy && os_cpu_busy_ns(&busy1) == 0 && wall && ncpu > 0 && busy1 >= busy0) {
+        uint64_t others = busy1 - busy0 > own ? busy1 - busy0 - own : 0;
+        uint64_t pm = others * 1000 / (wall * (uint64_t)ncpu);
+        u->others_permille = pm > 1000 ? 1000 : (int)pm;
     }
     return rc;
 }

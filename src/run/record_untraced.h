@@ -27,9 +27,10 @@ struct record_untraced {
     unsigned runs;          /* the runs made (cpu_ns, wall_ns and the tasks: the kept one's) */
     unsigned pairs;         /* runs each paired with a replay (runs, or 0: not paired) */
     uint64_t replay_cpu_ns; /* the kept run's replay's CPU time (when paired) */
-    int waited_permille;    /* of the runs' and replays' time, the share in which some task
-                             * waited for a processor (os_cpu_waited_us), in per mille; -1
-                             * where not known */
+    int others_permille;    /* the share of the processors' time other programs used
+                             * while the runs and replays went on (all the work the machine
+                             * did, os_cpu_busy_ns, less record's own and its children's),
+                             * in per mille; -1 where not known */
     struct os_task_cpu *t; /* each task that ended meanwhile (of the whole machine; NULL
                             * with why when not known) */
     size_t n;
