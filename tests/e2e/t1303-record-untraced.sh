@@ -116,7 +116,7 @@ mkdir -p "$S/sig/root"
     sh -c "echo started >>'$S/sig.seen'; sleep 1; echo run >>f") >/dev/null 2>"$S/sig.err" &
 rec=$!
 for _ in $(seq 1 600); do
-    [ "$(wc -l <"$S/sig.seen" 2>/dev/null || echo 0)" -ge 2 ] && break
+    [ -e "$S/sig.seen" ] && [ "$(wc -l <"$S/sig.seen")" -ge 2 ] && break
     sleep 0.1
 done
 kill -INT "$rec"
