@@ -240,5 +240,8 @@ like "$(tail -n 1 "$S/fail.err")" '^fsbench: record: sh exited with status 3; th
 run_fsbench trace stats "$S/fail.fsbt"
 like "$OUT" '  mkdir +1$' "its trace holds the mkdir"
 run_fsbench record -o "$S/x.fsbt" -- /nonexistent/program
-is "$RC" 1 "record of a program that cannot run exits 1"
+is "$RC" 2 "record of a program that cannot run: usage error (exit 2), before anything is traced"
+like "$ERR" '^fsbench: record: /nonexistent/program cannot be run: No such file or directory$' \
+    "one line says why"
+ok "$([ ! -e "$S/x.fsbt" ]; echo $?)" "and no trace of nothing is written"
 done_testing
