@@ -137,8 +137,10 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
         uint64_t t0 = now_ns();
         int st = run_once(root, argv, &r[n]);
         uint64_t took = now_ns() - t0;
-        if (st < 0 && n == 0)
+        if (st < 0 && n == 0) {
+            record_untraced_free(&r[0]);
             return -1;
+        }
         if (st != 0) {
             if (n == 0) {
                 inform("record: --untraced-run: %s exited with status %d when run untraced",
