@@ -14,21 +14,6 @@
 
 #include "base/sig.h"
 
-int prog_find(const char *prog, char *out, size_t len)
-{
-    const char *path = getenv("PATH");
-    char dirs[4096];
-    snprintf(dirs, sizeof dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
-    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-        if ((size_t)snprintf(out, len, "%s/%s", d, prog) >= len)
-            continue;
-        struct stat st;
-        if (stat(out, &st) == 0 && S_ISREG(st.st_mode) && access(out, X_OK) == 0)
-            return 0;
-    }
-    return -1;
-}
-
 /* An executable regular file at path: 0, or -1 with why. */
 static int executable(const char *path, char *why, size_t len)
 {
@@ -42,6 +27,21 @@ static int executable(const char *path, char *why, size_t len)
         return -1;
     }
     return 0;
+}
+
+int prog_find(const char *prog, char *out, size_t len)
+{
+    const char *path = getenv("PATH");
+    char dirs[4096];
+    snprintf(dirs, sizeof dirs, "%s:/usr/sbin:/sbin", path ? path : "/usr/bin:/bin");
+    for (char *save = NULL, *d = strtok_r(dirs, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+        if ((size_t)snprintf(out, len, "%s/%s", d, prog) >= len)
+            continue;
+        char why[128];
+        if (executable(out, why, sizeof why) == 0)
+            return 0;
+    }
+    return -1;
 }
 
 int prog_runnable(const char *prog, char *why, size_t len)

@@ -1,7 +1,8 @@
 /* machine.h — what the system tells about the machine and the process, for the
  * descriptions stored with results and for sizing: CPU model, RAM and the memory limit the
  * process runs under, the kernel's writeback settings, the process's storage I/O bytes,
- * the processor time spent on all work, whether the CPU's time-stamp counter is invariant, and dropping the caches.
+ * the processor time spent on all work, whether the CPU's time-stamp counter is invariant,
+ * and dropping the caches.
  *
  * Every call answers "unknown" (a documented value) rather than failing where the system
  * cannot say; the POSIX fallback knows only what sysconf(3) says.
