@@ -339,7 +339,7 @@ int cmd_record(int argc, char **argv)
                               !plain ? 0 : !plain_measured ? 1 : unt.pairs ? 3 : 2);
         if (plain) {
             report_record_procs(&info, per_failed ? proc_why : NULL);
-            report_record_busy(unt.others_permille);
+            report_record_busy(&unt);
         }
     }
     trace_info_free(&info);

@@ -111,19 +111,28 @@ void report_record_procs(const struct trace_info *in, const char *why)
     }
 }
 
-void report_record_busy(int permille)
+void report_record_busy(const struct record_untraced *u)
 {
-    if (permille < 0)
+    int all = u->others_permille, kept = u->kept_others_permille;
+    if (all < 0 || kept < 0)
         return;
-    if (permille < RECORD_BUSY_PERMILLE) {
+    if (all < RECORD_BUSY_PERMILLE && kept < RECORD_BUSY_PERMILLE) {
         inform("record: while it ran untraced, other programs used %d %% of the processors' "
-               "time", (permille + 5) / 10);
+               "time", (all + 5) / 10);
+        return;
+    }
+    if (kept < RECORD_BUSY_PERMILLE) {
+        inform("record: while it ran untraced, other programs used %d %% of the processors' "
+               "time; %u of its %u runs were made at quieter moments (under %d %%), and the "
+               "one kept beside %d %%", (all + 5) / 10, u->quiet_runs, u->runs,
+               RECORD_BUSY_PERMILLE / 10, (kept + 5) / 10);
         return;
     }
     inform("record: while it ran untraced, other programs used %d %% of the processors' "
-           "time: the machine was busy. The replay after each run takes off what the load "
-           "added to the calls, not what it added to the program's own work (a compiler's "
-           "CPU time grows with other programs' use of the caches), so the think time may "
-           "be longer than on a quiet machine; record on a quiet one where you can",
-           (permille + 5) / 10);
+           "time (%d %% beside the run kept; none of its %u runs found a quieter moment): the "
+           "machine was busy. The replay after each run takes off what the load added to the "
+           "calls, not what it added to the program's own work (a compiler's CPU time grows "
+           "with other programs' use of the caches), so the think time may be longer than on "
+           "a quiet machine; record on a quiet one where you can",
+           (all + 5) / 10, (kept + 5) / 10, u->runs);
 }

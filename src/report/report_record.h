@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 
+#include "run/record_untraced.h"
 #include "trace/trace.h"
 
 /* The summary of the trace written to out (info in), skipped: entries the scan left
@@ -17,10 +18,10 @@ void report_record_summary(const char *out, const struct trace_info *in, uint64_
                            uint64_t think_ns, const char *why, int plain);
 
 /* --untraced-run: how much of the processors' time other programs used while the program
- * ran untraced (permille; < 0: unknown, nothing said), and from RECORD_BUSY_PERMILLE on,
- * that the think time may carry it. */
-#define RECORD_BUSY_PERMILLE 250
-void report_record_busy(int permille);
+ * ran untraced (nothing said where not known); when that was RECORD_BUSY_PERMILLE or
+ * more, how many runs were made at quieter moments, and when the run kept was not one of
+ * them, that the think time may carry the load. */
+void report_record_busy(const struct record_untraced *u);
 
 /* --untraced-run: how the think time was given to the processes (or why it was not, when
  * why is not NULL). */

@@ -25,6 +25,11 @@
 #define UNTRACED_RUNS_MIN 3
 #define UNTRACED_AGAIN_NS ((uint64_t)2000000000)
 #define UNTRACED_LONG_NS ((uint64_t)10000000000)
+/* On a busy machine (other programs' share of the processors RECORD_BUSY_PERMILLE or more
+ * while a run and its replay went on), more runs, up to RECORD_UNTRACED_RUNS_MAX, while
+ * fewer than UNTRACED_RUNS_MIN were quiet and the runs have taken under this: a load that
+ * comes and goes leaves quieter moments, and the run kept is one of them. */
+#define UNTRACED_BUSY_NS ((uint64_t)20000000000)
 
 /* argv run untraced: its CPU and wall time, each of its tasks'. Its exit status as the
  * shell gives it, or -1. */
@@ -93,48 +98,88 @@ static uint64_t own_cpu_ns(void)
     return tv_ns(&s.ru_utime) + tv_ns(&s.ru_stime) + tv_ns(&c.ru_utime) + tv_ns(&c.ru_stime);
 }
 
-size_t record_untraced_pick(const uint64_t *cpu, const uint64_t *rcpu, size_t n)
+bool record_untraced_again(size_t n, size_t nquiet, uint64_t spent_ns, uint64_t first_ns)
 {
-    size_t best = 0;
+    if (n >= RECORD_UNTRACED_RUNS_MAX)
+        return false;
+    if (n < UNTRACED_RUNS_MAX &&
+        (n == 0 || spent_ns < UNTRACED_AGAIN_NS ||
+         (n < UNTRACED_RUNS_MIN && first_ns < UNTRACED_LONG_NS)))
+        return true;
+    return nquiet < n && nquiet < UNTRACED_RUNS_MIN && spent_ns < UNTRACED_BUSY_NS;
+}
+
+size_t record_untraced_pick(const uint64_t *cpu, const uint64_t *rcpu, const bool *use,
+                            size_t n)
+{
+    /* the runs to choose among: those in use, or all when none is */
+    size_t idx[RECORD_UNTRACED_RUNS_MAX] = {0}, m = 0;
+    for (size_t i = 0; i < n && m < RECORD_UNTRACED_RUNS_MAX; i++)
+        if (use && use[i])
+            idx[m++] = i;
+    if (m == 0)
+        for (size_t i = 0; i < n && m < RECORD_UNTRACED_RUNS_MAX; i++)
+            idx[m++] = i;
+    size_t best = idx[0];
     if (!rcpu) {
-        for (size_t i = 1; i < n; i++)
-            if (cpu[i] < cpu[best])
-                best = i;
+        for (size_t a = 1; a < m; a++)
+            if (cpu[idx[a]] < cpu[best])
+                best = idx[a];
         return best;
     }
-    /* the run with as many differences below it as (n - 1) / 2 (ties: the first) */
-    for (size_t i = 0; i < n; i++) {
+    /* the run with as many differences below it as (m - 1) / 2 (ties: the first) */
+    for (size_t a = 0; a < m; a++) {
+        size_t i = idx[a];
         double di = (double)cpu[i] - (double)rcpu[i];
         size_t below = 0, same = 0;
-        for (size_t j = 0; j < n; j++) {
+        for (size_t b = 0; b < m; b++) {
+            size_t j = idx[b];
             double dj = (double)cpu[j] - (double)rcpu[j];
             below += dj < di;
-            same += dj == di && j < i;
+            same += dj == di && b < a;
         }
-        if (below + same == (n - 1) / 2)
+        if (below + same == (m - 1) / 2)
             return i;
     }
     return best;
 }
 
+/* The share of the processors' time (per mille) that other programs used between two
+ * readings of the machine's work (busy, os_cpu_busy_ns) and of record's own (own), wall
+ * ns apart; -1 where not known. */
+static int others_permille(uint64_t busy0, uint64_t busy1, uint64_t own0, uint64_t own1,
+                           uint64_t wall, long ncpu)
+{
+    if (!wall || ncpu <= 0 || busy1 < busy0)
+        return -1;
+    uint64_t own = own1 > own0 ? own1 - own0 : 0;
+    uint64_t others = busy1 - busy0 > own ? busy1 - busy0 - own : 0;
+    uint64_t pm = others * 1000 / (wall * (uint64_t)ncpu);
+    return pm > 1000 ? 1000 : (int)pm;
+}
+
 int record_untraced_run(const char *root, char *const argv[], struct record_untraced *u,
                         const struct record_untraced_pair *pair)
 {
-    struct record_untraced r[UNTRACED_RUNS_MAX];
-    uint64_t cpu[UNTRACED_RUNS_MAX], rcpu[UNTRACED_RUNS_MAX];
+    struct record_untraced r[RECORD_UNTRACED_RUNS_MAX];
+    uint64_t cpu[RECORD_UNTRACED_RUNS_MAX], rcpu[RECORD_UNTRACED_RUNS_MAX];
+    int opm[RECORD_UNTRACED_RUNS_MAX];
+    bool quiet[RECORD_UNTRACED_RUNS_MAX];
     memset(r, 0, sizeof r);
     /* only the program's own runs count towards the time limits, not the replays */
     uint64_t spent = 0, first_ns = 0, cpu_max = 0;
-    size_t n = 0;
+    size_t n = 0, nquiet = 0;
     bool paired = pair != NULL;
     int rc = 0;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     uint64_t busy0, busy1, own0 = own_cpu_ns(), start = now_ns();
-    bool busy = os_cpu_busy_ns(&busy0) == 0;
-    /* a signal caught (sig.h) ends the runs after the one under way */
-    while (n < UNTRACED_RUNS_MAX && !sig_stop_requested() &&
-           (n == 0 || spent < UNTRACED_AGAIN_NS ||
-            (n < UNTRACED_RUNS_MIN && first_ns < UNTRACED_LONG_NS))) {
-        uint64_t t0 = now_ns();
+    bool measurable = os_cpu_busy_ns(&busy0) == 0;
+    /* a signal caught (sig.h) ends the runs after the one under way; when some runs were
+     * made on a busy machine, more look for quieter moments (UNTRACED_BUSY_NS) */
+    while (!sig_stop_requested() &&
+           record_untraced_again(n, measurable ? nquiet : n, spent, first_ns)) {
+        uint64_t t0 = now_ns(), b0 = 0, b1 = 0, o0 = own_cpu_ns();
+        bool known = measurable && os_cpu_busy_ns(&b0) == 0;
         int st = run_once(root, argv, &r[n]);
         uint64_t took = now_ns() - t0;
         if (st < 0 && n == 0) {
@@ -146,7 +191,7 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
                 inform("record: --untraced-run: %s exited with status %d when run untraced",
                        text_shown(argv[0]), st);
                 *u = r[0];
-                u->others_permille = -1;
+                u->others_permille = u->kept_others_permille = -1;
                 return 0;
             }
             record_untraced_free(&r[n]);
@@ -161,26 +206,32 @@ int record_untraced_run(const char *root, char *const argv[], struct record_untr
         /* the replay at the same moment as the run */
         if (paired && (sig_stop_requested() || pair->replay(pair->arg, &rcpu[n]) < 0))
             paired = false;
+        /* how much of the machine others used while the run and its replay went on */
+        opm[n] = known && os_cpu_busy_ns(&b1) == 0
+                     ? others_permille(b0, b1, o0, own_cpu_ns(), now_ns() - t0, ncpu)
+                     : -1;
+        quiet[n] = opm[n] >= 0 && opm[n] < RECORD_BUSY_PERMILLE;
+        nquiet += quiet[n];
+        if (opm[n] < 0)
+            measurable = false; /* not known: no runs added for it */
         n++;
     }
-    size_t k = record_untraced_pick(cpu, paired ? rcpu : NULL, n);
+    size_t k = record_untraced_pick(cpu, paired ? rcpu : NULL, quiet, n);
     for (size_t i = 0; i < n; i++)
         if (i != k)
             record_untraced_free(&r[i]);
     *u = r[k];
     u->runs = (unsigned)n;
+    u->quiet_runs = (unsigned)nquiet;
     u->cpu_max_ns = cpu_max;
     u->pairs = paired ? (unsigned)n : 0;
     u->replay_cpu_ns = paired ? rcpu[k] : 0;
-    /* how much of the machine other programs used meanwhile */
-    uint64_t wall = now_ns() - start, own = own_cpu_ns() - own0;
-    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+    u->kept_others_permille = opm[k];
+    /* how much of the machine other programs used over all the runs */
     u->others_permille = -1;
-    if (busy && os_cpu_busy_ns(&busy1) == 0 && wall && ncpu > 0 && busy1 >= busy0) {
-        uint64_t others = busy1 - busy0 > own ? busy1 - busy0 - own : 0;
-        uint64_t pm = others * 1000 / (wall * (uint64_t)ncpu);
-        u->others_permille = pm > 1000 ? 1000 : (int)pm;
-    }
+    if (os_cpu_busy_ns(&busy1) == 0 && opm[k] >= 0)
+        u->others_permille =
+            others_permille(busy0, busy1, own0, own_cpu_ns(), now_ns() - start, ncpu);
     return rc;
 }
 

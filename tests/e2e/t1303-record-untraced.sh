@@ -62,7 +62,7 @@ is "$same" "${runs:-0}" \
 is "$(cat "$D/f")" "$(printf 'hello\nrun')" "what is left is the traced run's work alone (one line appended, not two)"
 is "$(stat -c %i "$D/f")" "$(stat -c %i "$D/keep/hard")" "the hard link is one file again"
 is "$(ls -A "$S/p")" "root" "nothing left beside the directory (its copy, the replay's workspace removed)"
-like "$(cat "$S/change.err")" "record: the program's own time between calls: [0-9.]+ s \(its CPU time run untraced, [0-9.]+ s in [0-9.]+ s \(of [1-5] runs?, each followed by an untraced replay, the one whose CPU time above its replay's is the median\), less what a replay spends on its [0-9,]+ calls, [0-9.]+ s: that replay's CPU time, shared among the threads by their price by this machine's costs per kind of call, [0-9.]+ s; traced it used [0-9.]+ s\)" \
+like "$(cat "$S/change.err")" "record: the program's own time between calls: [0-9.]+ s \(its CPU time run untraced, [0-9.]+ s in [0-9.]+ s \(of [1-9] runs?, each followed by an untraced replay, the one whose CPU time above its replay's is the median\), less what a replay spends on its [0-9,]+ calls, [0-9.]+ s: that replay's CPU time, shared among the threads by their price by this machine's costs per kind of call, [0-9.]+ s; traced it used [0-9.]+ s\)" \
     "record says the think time came from the untraced run, with its figures"
 like "$(cat "$S/change.err")" "record: while it ran untraced, other programs used [0-9]+ % of the processors' time" \
     "record says how much of the machine other programs used while the program ran untraced"
@@ -79,8 +79,42 @@ if [ -r /proc/stat ]; then
         >/dev/null 2>"$S/busy.err"
     kill "${spin[@]}"
     wait "${spin[@]}" 2>/dev/null
-    like "$(cat "$S/busy.err")" "record: while it ran untraced, other programs used [0-9]+ % of the processors' time: the machine was busy\. .*record on a quiet one where you can" \
-        "on a busy machine record says the think time may carry the load"
+    like "$(cat "$S/busy.err")" "record: while it ran untraced, other programs used [0-9]+ % of the processors' time \([0-9]+ % beside the run kept; none of its 9 runs found a quieter moment\): the machine was busy\. .*record on a quiet one where you can" \
+        "on a machine busy all along record makes 9 runs looking for a quieter moment, then says the think time may carry the load"
+    # a load that stops after a few runs: more runs, until 3 were made at quieter moments,
+    # and the one kept is one of those (each run counts itself in a file outside the
+    # directory: the traced run is the first)
+    spin=()
+    for _ in $(seq 1 "$(nproc)"); do
+        sh -c 'while :; do :; done' &
+        spin+=($!)
+    done
+    mkdir -p "$S/gone"
+    # shellcheck disable=SC2016 # the recorded shell expands them
+    (cd "$S/gone" && "$FSBENCH" record --untraced-run -o "$S/gone.fsbt" -- \
+        sh -c 'n=$(cat "$1" 2>/dev/null || echo 0); echo $((n + 1)) >"$1"; echo a >x' sh "$S/gone.count") \
+        >/dev/null 2>"$S/gone.err" &
+    rec=$!
+    # the load stops while the fourth untraced run is made (runs 1-3 beside it)
+    while kill -0 "$rec" 2>/dev/null && [ "$(cat "$S/gone.count" 2>/dev/null || echo 0)" -lt 5 ]; do
+        sleep 0.01
+    done
+    kill "${spin[@]}"
+    wait "${spin[@]}" 2>/dev/null
+    wait "$rec"
+    ok $? "record beside a load that stops after a few runs"
+    line=$(grep 'other programs used' "$S/gone.err")
+    runs=$(sed -n 's/.*; \([0-9]*\) of its \([0-9]*\) runs were made at quieter moments.*/\2/p' <<<"$line")
+    quiet=$(sed -n 's/.*; \([0-9]*\) of its \([0-9]*\) runs were made at quieter moments.*/\1/p' <<<"$line")
+    kept=$(sed -n 's/.*and the one kept beside \([0-9]*\) %.*/\1/p' <<<"$line")
+    if [ -n "$runs" ] && [ "$runs" -gt 5 ] && [ "$quiet" = 3 ] && [ "$kept" -lt 25 ] &&
+        [ "$(cat "$S/gone.count")" = $((runs + 1)) ]; then
+        ok 0 "runs made until 3 were quiet ($quiet of $runs), the one kept among them ($kept %)"
+    elif awk -v l="$(cut -d' ' -f1 /proc/loadavg)" -v n="$(nproc)" 'BEGIN { exit !(l > n + 0.5) }'; then
+        skip "the machine is busy (load $(cut -d' ' -f1 /proc/loadavg) on $(nproc) processors): $line"
+    else
+        ok 1 "runs made until 3 were quiet, the one kept among them: $line"
+    fi
     # shellcheck disable=SC2016 # the recorded shell expands them
     spinners='i=0; while [ $i -lt "$1" ]; do sh -c "n=0; while [ \$n -lt 300000 ]; do n=\$((n+1)); done" & i=$((i+1)); done; wait'
     mkdir -p "$S/self"
@@ -101,7 +135,7 @@ else
 fi
 run_fsbench trace stats "$S/change.fsbt"
 like "$OUT" '\(format 6\)' "the trace is format 6"
-like "$OUT" 'think time: [0-9.]+ s in all \(the program.s CPU time run untraced [0-9.]+ s in [0-9.]+ s, of [1-5] runs?, less what a replay spends on its [0-9,]+ calls: their price by the recording machine.s costs [0-9.]+ s, an untraced replay.s CPU time [0-9.]+ s, of [1-5]; traced: the program.s [0-9.]+ s\)' \
+like "$OUT" 'think time: [0-9.]+ s in all \(the program.s CPU time run untraced [0-9.]+ s in [0-9.]+ s, of [1-9] runs?, less what a replay spends on its [0-9,]+ calls: their price by the recording machine.s costs [0-9.]+ s, an untraced replay.s CPU time [0-9.]+ s, of [1-9]; traced: the program.s [0-9.]+ s\)' \
     "trace stats says which estimate the trace holds"
 "$FSBENCH" trace stats --json "$S/change.fsbt" >"$S/change.json"
 ok "$(jq -e '.think.untraced.cpu_ns > 0 and .think.untraced.wall_ns > 0 and .think.untraced.calls_cost_ns > 0 and .think.untraced.runs >= 1 and .think.untraced.replays == .think.untraced.runs and .think.untraced.replay_cpu_ns >= 0 and .think.untraced.cost_per_call_ns.create > 0 and .think.untraced.write_ns_per_mib > 0' "$S/change.json" >/dev/null; echo $?)" \

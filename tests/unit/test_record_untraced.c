@@ -24,8 +24,8 @@ static void test_pick_least_unpaired(void **state)
 {
     (void)state;
     const uint64_t cpu[] = {50, 30, 40, 30};
-    assert_int_equal(record_untraced_pick(cpu, NULL, 4), 1); /* the first of equals */
-    assert_int_equal(record_untraced_pick(cpu, NULL, 1), 0);
+    assert_int_equal(record_untraced_pick(cpu, NULL, NULL, 4), 1); /* the first of equals */
+    assert_int_equal(record_untraced_pick(cpu, NULL, NULL, 1), 0);
 }
 
 static void test_pick_median_difference(void **state)
@@ -34,11 +34,11 @@ static void test_pick_median_difference(void **state)
     /* differences 10, 40, 25, 5, 30: the median is 25 (run 2), not the least CPU (run 3) */
     const uint64_t cpu[] = {110, 140, 125, 100, 160};
     const uint64_t rcpu[] = {100, 100, 100, 95, 130};
-    assert_int_equal(record_untraced_pick(cpu, rcpu, 5), 2);
+    assert_int_equal(record_untraced_pick(cpu, rcpu, NULL, 5), 2);
     /* even count: the lower middle one (differences 10, 40, 25, 5: 10, run 0) */
-    assert_int_equal(record_untraced_pick(cpu, rcpu, 4), 0);
+    assert_int_equal(record_untraced_pick(cpu, rcpu, NULL, 4), 0);
     /* one run: itself */
-    assert_int_equal(record_untraced_pick(cpu, rcpu, 1), 0);
+    assert_int_equal(record_untraced_pick(cpu, rcpu, NULL, 1), 0);
 }
 
 static void test_pick_negative_and_ties(void **state)
@@ -47,10 +47,10 @@ static void test_pick_negative_and_ties(void **state)
     /* the replay above the run (a load hitting the replay): differences -20, 5, 5 */
     const uint64_t cpu[] = {80, 105, 105};
     const uint64_t rcpu[] = {100, 100, 100};
-    assert_int_equal(record_untraced_pick(cpu, rcpu, 3), 1);
+    assert_int_equal(record_untraced_pick(cpu, rcpu, NULL, 3), 1);
     /* all equal: the lower middle one is the first */
     const uint64_t same[] = {7, 7, 7, 7};
-    assert_int_equal(record_untraced_pick(same, same, 4), 1);
+    assert_int_equal(record_untraced_pick(same, same, NULL, 4), 1);
 }
 
 /* A load that lifts each run and its replay alike picks the same run as none does. */
@@ -64,7 +64,71 @@ static void test_pick_steady_load(void **state)
         lc[i] = cpu[i] + 90;
         lr[i] = rcpu[i] + 90;
     }
-    assert_int_equal(record_untraced_pick(cpu, rcpu, 3), record_untraced_pick(lc, lr, 3));
+    assert_int_equal(record_untraced_pick(cpu, rcpu, NULL, 3), record_untraced_pick(lc, lr, NULL, 3));
+}
+
+/* Runs made at quieter moments are chosen among, when there are any: the median of
+ * theirs, not of all; none quiet: all, as without. */
+static void test_pick_among_quiet(void **state)
+{
+    (void)state;
+    /* differences 90, 10, 80, 20, 30: runs 0 and 2 were beside a load that lifted the
+     * program's own work; of all, the median is 30 (run 4); of the quiet 1, 3 and 4, 20 */
+    const uint64_t cpu[] = {190, 110, 180, 120, 130};
+    const uint64_t rcpu[] = {100, 100, 100, 100, 100};
+    const bool quiet[] = {false, true, false, true, true};
+    assert_int_equal(record_untraced_pick(cpu, rcpu, NULL, 5), 4);
+    assert_int_equal(record_untraced_pick(cpu, rcpu, quiet, 5), 3);
+    /* one quiet run: it, whatever the others */
+    const bool one[] = {false, false, true, false, false};
+    assert_int_equal(record_untraced_pick(cpu, rcpu, one, 5), 2);
+    /* none quiet: as if all were */
+    const bool none[] = {false, false, false, false, false};
+    assert_int_equal(record_untraced_pick(cpu, rcpu, none, 5), 4);
+    /* unpaired: the least CPU time of the quiet ones */
+    assert_int_equal(record_untraced_pick(cpu, NULL, quiet, 5), 1);
+    const bool late[] = {false, false, true, false, true};
+    assert_int_equal(record_untraced_pick(cpu, NULL, late, 5), 4);
+    /* the most runs there are */
+    uint64_t c9[RECORD_UNTRACED_RUNS_MAX], r9[RECORD_UNTRACED_RUNS_MAX];
+    bool q9[RECORD_UNTRACED_RUNS_MAX];
+    for (int i = 0; i < RECORD_UNTRACED_RUNS_MAX; i++) {
+        c9[i] = 100 + (uint64_t)i * 10;
+        r9[i] = 50;
+        q9[i] = i >= RECORD_UNTRACED_RUNS_MAX - 3;
+    }
+    assert_int_equal(record_untraced_pick(c9, r9, q9, RECORD_UNTRACED_RUNS_MAX),
+                     RECORD_UNTRACED_RUNS_MAX - 2);
+}
+
+/* How many runs: 3-5 for a short program, one for a long one; more on a busy machine,
+ * until 3 were quiet, within 9 runs and 20 s. */
+static void test_again(void **state)
+{
+    (void)state;
+    const uint64_t ms = 1000000, s = 1000 * ms;
+    /* a short program on a quiet machine: 5 runs */
+    size_t n = 0;
+    while (record_untraced_again(n, n, n * 10 * ms, 10 * ms))
+        n++;
+    assert_int_equal(n, 5);
+    /* 3 s a run: 3; 12 s: 1 */
+    assert_true(record_untraced_again(2, 2, 6 * s, 3 * s));
+    assert_false(record_untraced_again(3, 3, 9 * s, 3 * s));
+    assert_false(record_untraced_again(1, 1, 12 * s, 12 * s));
+    /* a short program on a busy machine: runs go on until 3 were quiet */
+    assert_true(record_untraced_again(5, 0, 50 * ms, 10 * ms));
+    assert_true(record_untraced_again(7, 2, 70 * ms, 10 * ms));
+    assert_false(record_untraced_again(7, 3, 70 * ms, 10 * ms));
+    /* ... within 9 runs and 20 s of runs */
+    assert_false(record_untraced_again(RECORD_UNTRACED_RUNS_MAX, 0, 90 * ms, 10 * ms));
+    assert_true(record_untraced_again(3, 0, 19 * s, 6 * s));
+    assert_false(record_untraced_again(4, 0, 24 * s, 6 * s));
+    /* a long one that was busy: once more while under 20 s */
+    assert_true(record_untraced_again(1, 0, 12 * s, 12 * s));
+    assert_false(record_untraced_again(2, 0, 24 * s, 12 * s));
+    /* the quiet runs a busy machine left: those first made count */
+    assert_false(record_untraced_again(5, 4, 50 * ms, 10 * ms));
 }
 
 struct counter {
@@ -124,8 +188,11 @@ static void test_runs_paired(void **state)
     char *argv[] = {"sh", "-c", "test ! -e made && echo x >made", NULL};
     struct record_untraced u = {0};
     assert_int_equal(record_untraced_run(f->root, argv, &u, &pair), 0);
-    /* a short program: 3 to 5 runs, each followed by its replay */
-    assert_true(u.runs >= 3 && u.runs <= 5);
+    /* a short program: 3 to 5 runs, each followed by its replay (more, up to 9, when some
+     * were made beside other programs, until 3 were not) */
+    assert_true(u.runs >= 3 && u.runs <= RECORD_UNTRACED_RUNS_MAX);
+    assert_true(u.runs <= 5 || u.quiet_runs <= 3);
+    assert_true(u.quiet_runs <= u.runs);
     assert_int_equal(c.calls, (int)u.runs);
     assert_int_equal(u.pairs, u.runs);
     /* the kept run's replay is one of those made: k * 1000 for some k in 1..runs */
@@ -162,6 +229,8 @@ int main(void)
         cmocka_unit_test(test_pick_median_difference),
         cmocka_unit_test(test_pick_negative_and_ties),
         cmocka_unit_test(test_pick_steady_load),
+        cmocka_unit_test(test_pick_among_quiet),
+        cmocka_unit_test(test_again),
         cmocka_unit_test_setup_teardown(test_runs_paired, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replay_fails, setup, teardown),
     };
