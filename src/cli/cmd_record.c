@@ -11,11 +11,11 @@
  * only when whole, after the tracer's cost is measured once more (the two averaged).
  *
  * With --untraced-run DIR is copied aside before the traced run and, once the trace is
- * written, put back for the untraced runs (the program 3-5 times, each run followed by an
- * untraced replay of the trace: run/record_untraced.h), then left as the traced run left
- * it. The think time in all is the program's CPU time untraced less its replay's at the
- * same moment (run/record_think.h): under the tracer a program's CPU time grows with
- * every stop. Not the default: CMD then runs more than once,
+ * written, put back for the untraced runs (the program 3-5 times, up to 9 on a busy
+ * machine, each run followed by an untraced replay of the trace: run/record_untraced.h),
+ * then left as the traced run left it. The think time in all is the program's CPU time
+ * untraced less its replay's at the same moment (run/record_think.h): under the tracer a
+ * program's CPU time grows with every stop. Not the default: CMD then runs more than once,
  * and whatever it does outside DIR (a network, a log, another directory) happens again.
  *
  * This file parses and orders the steps; the steps are in run/record_* and trace/, the
@@ -63,11 +63,11 @@ static void record_usage(FILE *out)
             "                     calls outside it are left out and counted\n"
             "  --untraced-run     run CMD untraced too (DIR put back as it was before each\n"
             "                     run and as the traced run left it after them; CMD 3 times,\n"
-            "                     a short one up to 5, each run followed by an untraced\n"
-            "                     replay): its think time from its own CPU time, which the\n"
-            "                     tracer does not inflate, less the replay's at the same\n"
-            "                     moment; CMD then runs more than once, so what it does\n"
-            "                     outside DIR happens again\n"
+            "                     a short one up to 5, up to 9 beside other programs' load,\n"
+            "                     each run followed by an untraced replay): its think time\n"
+            "                     from its own CPU time, which the tracer does not inflate,\n"
+            "                     less the replay's at the same moment; CMD then runs more\n"
+            "                     than once, so what it does outside DIR happens again\n"
             "Runs CMD (all its processes and threads) under strace. Maps of files are\n"
             "recorded, not the pages touched through them (a replay faults in each mapped range\n"
             "once); calls on descriptors opened before CMD started are left out.\n");
